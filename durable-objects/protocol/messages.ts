@@ -1,0 +1,51 @@
+// Message content as stored in D1 and shown by clients: an array of parts.
+import { z } from "zod";
+
+export const TextPart = z.object({ type: z.literal("text"), text: z.string() });
+export const ReasoningPart = z.object({ type: z.literal("reasoning"), text: z.string() });
+export const ArtifactRefPart = z.object({
+  type: z.literal("artifact"),
+  artifactId: z.string(),
+  artifactType: z.string(),
+  title: z.string(),
+});
+export const ToolCallPart = z.object({
+  type: z.literal("tool_call"),
+  callId: z.string(),
+  server: z.string(),
+  tool: z.string(),
+  arguments: z.unknown(),
+  status: z.enum(["started", "done", "failed", "interrupted"]),
+  summary: z.string().optional(),
+});
+
+export const MessagePart = z.discriminatedUnion("type", [
+  TextPart,
+  ReasoningPart,
+  ArtifactRefPart,
+  ToolCallPart,
+]);
+export type MessagePart = z.infer<typeof MessagePart>;
+
+export const MessageRole = z.enum(["user", "assistant"]);
+export const MessageStatus = z.enum(["complete", "interrupted", "failed", "cancelled"]);
+export type MessageStatus = z.infer<typeof MessageStatus>;
+
+export const ChatMessage = z.object({
+  id: z.string(),
+  role: MessageRole,
+  content: z.array(MessagePart),
+  status: MessageStatus,
+  seq: z.number().int(),
+  clientMessageId: z.string().nullable().optional(),
+  createdAt: z.number(),
+});
+export type ChatMessage = z.infer<typeof ChatMessage>;
+
+/** The plain text of a message: its text parts joined. */
+export function messageText(parts: readonly MessagePart[]): string {
+  return parts
+    .filter((p): p is z.infer<typeof TextPart> => p.type === "text")
+    .map((p) => p.text)
+    .join("");
+}

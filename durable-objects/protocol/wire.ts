@@ -1,0 +1,162 @@
+// The WebSocket (and SSE) contract between clients and a Conversation. Shared by web/ and the
+// workers; imports nothing of ours but its sibling schemas. Every frame is parsed with these.
+import { z } from "zod";
+import { ChatMessage, MessagePart, MessageStatus } from "./messages";
+
+/** Largest client frame accepted, in bytes (UTF-8). */
+export const MAX_CLIENT_FRAME_BYTES = 64 * 1024;
+/** Largest user message text, in characters. */
+export const MAX_MESSAGE_CHARS = 32_000;
+
+export const SendOptions = z
+  .object({
+    maxSteps: z.number().int().min(1).max(20).optional(),
+    provider: z.string().min(1).max(40).optional(),
+    model: z.string().min(1).max(200).optional(),
+  })
+  .strict();
+export type SendOptions = z.infer<typeof SendOptions>;
+
+export const SendMessage = z.object({
+  type: z.literal("send"),
+  clientMessageId: z.string().min(1).max(100),
+  text: z.string().min(1).max(MAX_MESSAGE_CHARS),
+  options: SendOptions.optional(),
+});
+
+// ---- client → server ----
+export const ClientFrame = z.discriminatedUnion("type", [
+  // Ask for every event after `lastSeq` (0 for everything). Sent on each (re)connect.
+  z.object({ type: z.literal("resume"), lastSeq: z.number().int().min(0) }),
+  SendMessage,
+  z.object({ type: z.literal("cancel") }),
+  z.object({ type: z.literal("ping") }),
+]);
+export type ClientFrame = z.infer<typeof ClientFrame>;
+export type SendMessage = z.infer<typeof SendMessage>;
+
+const ErrorInfo = z.object({ code: z.string(), message: z.string() });
+export type ErrorInfo = z.infer<typeof ErrorInfo>;
+
+// ---- server → client: sequenced events, kept in the conversation's event log ----
+const seqd = { seq: z.number().int().positive(), at: z.number() };
+
+export const ServerEvent = z.discriminatedUnion("type", [
+  z.object({ ...seqd, type: z.literal("user_message"), message: ChatMessage }),
+  z.object({
+    ...seqd,
+    type: z.literal("turn_started"),
+    turnId: z.string(),
+    messageId: z.string(),
+    userMessageId: z.string(),
+    provider: z.string(),
+    model: z.string(),
+  }),
+  z.object({
+    ...seqd,
+    type: z.literal("step_started"),
+    turnId: z.string(),
+    step: z.number().int(),
+    maxSteps: z.number().int(),
+  }),
+  z.object({ ...seqd, type: z.literal("text_delta"), messageId: z.string(), delta: z.string() }),
+  z.object({
+    ...seqd,
+    type: z.literal("reasoning_delta"),
+    messageId: z.string(),
+    delta: z.string(),
+  }),
+  z.object({
+    ...seqd,
+    type: z.literal("tool_call"),
+    messageId: z.string(),
+    step: z.number().int(),
+    callId: z.string(),
+    server: z.string(),
+    tool: z.string(),
+    arguments: z.unknown(),
+  }),
+  z.object({
+    ...seqd,
+    type: z.literal("tool_progress"),
+    callId: z.string(),
+    progress: z.number(),
+    total: z.number().optional(),
+    message: z.string().optional(),
+  }),
+  z.object({
+    ...seqd,
+    type: z.literal("tool_log"),
+    server: z.string(),
+    level: z.string(),
+    data: z.unknown(),
+  }),
+  z.object({
+    ...seqd,
+    type: z.literal("tool_result"),
+    messageId: z.string(),
+    callId: z.string(),
+    isError: z.boolean(),
+    summary: z.string(),
+  }),
+  z.object({
+    ...seqd,
+    type: z.literal("artifact_created"),
+    messageId: z.string(),
+    artifact: z.object({
+      id: z.string(),
+      type: z.string(),
+      title: z.string(),
+      language: z.string().nullable().optional(),
+    }),
+  }),
+  z.object({
+    ...seqd,
+    type: z.literal("message_completed"),
+    messageId: z.string(),
+    content: z.array(MessagePart),
+    status: MessageStatus,
+  }),
+  z.object({ ...seqd, type: z.literal("turn_failed"), turnId: z.string(), error: ErrorInfo }),
+  z.object({ ...seqd, type: z.literal("turn_ended"), turnId: z.string(), status: MessageStatus }),
+  z.object({
+    ...seqd,
+    type: z.literal("notice"),
+    level: z.enum(["info", "warning", "error"]),
+    message: z.string(),
+  }),
+]);
+export type ServerEvent = z.infer<typeof ServerEvent>;
+export type ServerEventType = ServerEvent["type"];
+/** An event before the log gives it a sequence number and time. */
+export type NewServerEvent = ServerEvent extends infer E
+  ? E extends ServerEvent
+    ? Omit<E, "seq" | "at">
+    : never
+  : never;
+
+// ---- server → client: frames outside the log (not replayed) ----
+export const ServerControl = z.discriminatedUnion("type", [
+  // Sent after a resume has been served: the client is caught up to `seq`.
+  z.object({ type: z.literal("synced"), seq: z.number().int().min(0), busy: z.boolean() }),
+  // A frame the client sent was refused; the connection stays open.
+  z.object({ type: z.literal("frame_error"), error: ErrorInfo }),
+  // A send was accepted (or recognised as a duplicate) and stored under `messageId`.
+  z.object({
+    type: z.literal("ack"),
+    clientMessageId: z.string(),
+    messageId: z.string(),
+    seq: z.number().int(),
+    duplicate: z.boolean(),
+    queued: z.boolean(),
+  }),
+  z.object({ type: z.literal("pong") }),
+]);
+export type ServerControl = z.infer<typeof ServerControl>;
+
+export const ServerFrame = z.union([ServerEvent, ServerControl]);
+export type ServerFrame = z.infer<typeof ServerFrame>;
+
+export function isServerEvent(frame: ServerFrame): frame is ServerEvent {
+  return "seq" in frame && frame.type !== "synced" && frame.type !== "ack";
+}

@@ -1,0 +1,145 @@
+// The D1 schema: everything that must be queryable across conversations.
+// Migrations in /migrations are generated from this file with `npm run db:generate`.
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+const now = sql`(unixepoch('subsec') * 1000)`;
+const createdAt = () => integer("created_at", { mode: "number" }).notNull().default(now);
+
+export const users = sqliteTable("users", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  createdAt: createdAt(),
+});
+
+export const apiTokens = sqliteTable(
+  "api_tokens",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    // SHA-256 of the token, hex. The token itself is shown once and never stored.
+    tokenHash: text("token_hash").notNull(),
+    label: text("label").notNull().default(""),
+    createdAt: createdAt(),
+    expiresAt: integer("expires_at", { mode: "number" }),
+    lastUsedAt: integer("last_used_at", { mode: "number" }),
+  },
+  (t) => [uniqueIndex("api_tokens_hash_idx").on(t.tokenHash), index("api_tokens_user_idx").on(t.userId)],
+);
+
+export const conversations = sqliteTable(
+  "conversations",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    provider: text("provider").notNull(),
+    model: text("model").notNull(),
+    mode: text("mode", { enum: ["normal", "graph", "tools"] })
+      .notNull()
+      .default("normal"),
+    // JSON: ConversationSettings (maxSteps, temperature, blockedServers, enabledTools, ...).
+    settings: text("settings").notNull().default("{}"),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at", { mode: "number" }).notNull().default(now),
+  },
+  (t) => [index("conversations_user_updated_idx").on(t.userId, t.updatedAt)],
+);
+
+export const messages = sqliteTable(
+  "messages",
+  {
+    id: text("id").primaryKey(),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    role: text("role", { enum: ["user", "assistant"] }).notNull(),
+    // JSON: MessagePart[] (text, reasoning, artifact references, ...).
+    content: text("content").notNull(),
+    status: text("status", { enum: ["complete", "interrupted", "failed", "cancelled"] })
+      .notNull()
+      .default("complete"),
+    // Order within the conversation; assigned by the Conversation DO.
+    seq: integer("seq").notNull(),
+    clientMessageId: text("client_message_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("messages_conversation_seq_idx").on(t.conversationId, t.seq),
+    uniqueIndex("messages_client_id_idx").on(t.conversationId, t.clientMessageId),
+  ],
+);
+
+export const artifacts = sqliteTable(
+  "artifacts",
+  {
+    id: text("id").primaryKey(),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    messageId: text("message_id").references(() => messages.id, { onDelete: "set null" }),
+    type: text("type").notNull(),
+    title: text("title").notNull(),
+    // Text artifacts keep their content here; binaries live in R2 under r2Key.
+    content: text("content"),
+    r2Key: text("r2_key"),
+    contentType: text("content_type"),
+    size: integer("size"),
+    language: text("language"),
+    // JSON: free-form metadata, including where the artifact came from (server, tool, args, step).
+    metadata: text("metadata").notNull().default("{}"),
+    position: integer("position").notNull().default(0),
+    pinned: integer("pinned", { mode: "boolean" }).notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at", { mode: "number" }).notNull().default(now),
+  },
+  (t) => [
+    index("artifacts_conversation_idx").on(t.conversationId, t.position),
+    index("artifacts_message_idx").on(t.messageId),
+  ],
+);
+
+export const mcpServers = sqliteTable(
+  "mcp_servers",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    url: text("url").notNull(),
+    // JSON: Record<string,string>; secret, never returned to clients in full.
+    headers: text("headers").notNull().default("{}"),
+    enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
+    timeoutMs: integer("timeout_ms").notNull().default(60000),
+    // JSON: string[] | null — null means every tool is enabled.
+    enabledTools: text("enabled_tools"),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at", { mode: "number" }).notNull().default(now),
+  },
+  (t) => [uniqueIndex("mcp_servers_user_name_idx").on(t.userId, t.name)],
+);
+
+export const usage = sqliteTable(
+  "usage",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    conversationId: text("conversation_id").references(() => conversations.id, {
+      onDelete: "set null",
+    }),
+    provider: text("provider").notNull(),
+    model: text("model").notNull(),
+    inputTokens: integer("input_tokens").notNull().default(0),
+    outputTokens: integer("output_tokens").notNull().default(0),
+    cachedTokens: integer("cached_tokens").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index("usage_user_idx").on(t.userId, t.createdAt)],
+);

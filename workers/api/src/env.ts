@@ -1,0 +1,25 @@
+// Bindings and variables of the API worker (see wrangler.toml and .dev.vars).
+import type { Conversation } from "../../../durable-objects/conversation/conversation";
+
+export interface Env {
+  DB: D1Database;
+  ARTIFACTS: R2Bucket;
+  CONVERSATION: DurableObjectNamespace<Conversation>;
+  MCP_REMOTE: Fetcher;
+  ASSETS?: Fetcher;
+  APP_ENV: string;
+  ALLOWED_ORIGINS: string;
+  ANTHROPIC_API_KEY?: string;
+  ANTHROPIC_BASE_URL?: string;
+  OPENAI_API_KEY?: string;
+  OPENAI_BASE_URL?: string;
+  GEMINI_API_KEY?: string;
+  GEMINI_BASE_URL?: string;
+  OLLAMA_BASE_URL?: string;
+  OLLAMA_ACCESS_CLIENT_ID?: string;
+  OLLAMA_ACCESS_CLIENT_SECRET?: string;
+  // Signs short-lived WebSocket tickets and graph-tool context tokens.
+  SIGNING_SECRET?: string;
+  // Bearer token our MCP worker expects; sent on calls through the service binding.
+  MCP_REMOTE_TOKEN?: string;
+}

@@ -1,0 +1,27 @@
+import { fileURLToPath } from "node:url";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineProject } from "vitest/config";
+
+const root = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+export default defineProject({
+  root: root("../.."),
+  plugins: [
+    cloudflareTest(async () => ({
+      wrangler: { configPath: root("../../wrangler.toml") },
+      miniflare: {
+        bindings: { TEST_MIGRATIONS: await readD1Migrations(root("../../migrations")) },
+        // The MCP worker is reached through its own tests; here a stand-in answers its health route.
+        serviceBindings: {
+          MCP_REMOTE: () => Response.json({ ok: true, service: "mcp-remote" }),
+        },
+      },
+    })),
+  ],
+  test: {
+    name: "api",
+    include: ["workers/api/src/**/*.test.ts", "durable-objects/conversation/**/*.test.ts"],
+    setupFiles: [root("./test/apply-migrations.ts")],
+    testTimeout: 20_000,
+  },
+});

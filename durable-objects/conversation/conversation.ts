@@ -1,8 +1,348 @@
-import { Agent } from "agents";
+// The Conversation Durable Object: one per conversation. It owns the sockets, the event log,
+// the turn queue and the outbox to D1, and delegates the turn itself to `runTurn`.
+import { Agent, type Connection, type ConnectionContext, type WSMessage } from "agents";
+import { z } from "zod";
 import type { Env } from "../../workers/api/src/env";
+import { ConversationSettings } from "../protocol/rest";
+import { type ChatMessage } from "../protocol/messages";
+import { emptyTranscript, applyEvent } from "../protocol/transcript";
+import { type NewServerEvent, type SendMessage, SendMessage as SendMessageSchema, type ServerControl, type ServerEvent } from "../protocol/wire";
+import { parseClientFrame } from "./frames";
+import { enqueue, flushOutbox } from "./outbox";
+import { openSseStream, type SseSubscriber } from "./sse";
+import { ConversationStore, type TurnRow } from "./store";
+import { type ConversationInfo, runPlainTurn, type TurnOutcome } from "./turn";
+
+interface ConnState {
+  synced: boolean;
+}
+
+const ConversationRow = z.object({
+  id: z.string(),
+  user_id: z.string(),
+  provider: z.enum(["anthropic", "openai", "gemini", "ollama"]),
+  model: z.string(),
+  mode: z.enum(["normal", "graph", "tools"]),
+  settings: z.string(),
+});
+
+/** Longest title taken from a first message. */
+const TITLE_CHARS = 60;
 
 export class Conversation extends Agent<Env> {
-  override onRequest(): Response {
-    return Response.json({ ok: true });
+  static override options = { sendIdentityOnConnect: false };
+
+  #store: ConversationStore | undefined;
+  #abort: AbortController | null = null;
+  #sse = new Set<SseSubscriber>();
+  #flushing = false;
+
+  get store(): ConversationStore {
+    return (this.#store ??= new ConversationStore(this.ctx.storage.sql));
   }
+
+  override shouldSendProtocolMessages(): boolean {
+    return false;
+  }
+
+  override async onStart(): Promise<void> {
+    this.recoverInterruptedTurn();
+    this.pump();
+    if (this.store.outboxSize() > 0) void this.flushOutboxTask();
+  }
+
+  // ---------- WebSocket ----------
+
+  override onConnect(connection: Connection, _ctx: ConnectionContext): void {
+    connection.setState({ synced: false } satisfies ConnState);
+  }
+
+  override onMessage(connection: Connection, raw: WSMessage): void {
+    const parsed = parseClientFrame(raw);
+    if (!parsed.ok) return this.sendControl(connection, { type: "frame_error", error: parsed.error });
+    const frame = parsed.frame;
+    switch (frame.type) {
+      case "resume": {
+        // Replay and marking the socket live happen with no await between: no event can slip by.
+        let after = frame.lastSeq;
+        for (;;) {
+          const batch = this.store.eventsAfter(after, 1000);
+          for (const e of batch) connection.send(JSON.stringify(e));
+          const last = batch[batch.length - 1];
+          if (!last) break;
+          after = last.seq;
+        }
+        connection.setState({ synced: true } satisfies ConnState);
+        return this.sendControl(connection, { type: "synced", seq: Math.max(after, frame.lastSeq), busy: this.busy() });
+      }
+      case "send": {
+        const ack = this.acceptMessage(frame);
+        return this.sendControl(connection, ack);
+      }
+      case "cancel":
+        this.cancelTurn();
+        return;
+      case "ping":
+        return this.sendControl(connection, { type: "pong" });
+    }
+  }
+
+  private sendControl(connection: Connection, frame: ServerControl): void {
+    connection.send(JSON.stringify(frame));
+  }
+
+  // ---------- HTTP (from the API worker only) ----------
+
+  override async onRequest(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const lastEventId = Number(request.headers.get("last-event-id") ?? url.searchParams.get("after") ?? "");
+    const resumeFrom = Number.isInteger(lastEventId) && lastEventId >= 0 ? lastEventId : null;
+    if (request.method === "POST" && url.pathname.endsWith("/chat")) {
+      const body = SendMessageSchema.safeParse({ type: "send", ...((await request.json()) as object) });
+      if (!body.success) return Response.json({ error: { code: "validation_failed", message: body.error.message } }, { status: 400 });
+      const ack = this.acceptMessage(body.data);
+      const turn = this.store.turnForUserMessage(ack.messageId);
+      const from = resumeFrom ?? (turn ? turn.startSeq - 1 : this.store.lastSeq());
+      const done = (e: ServerEvent) => (e.type === "turn_ended" || e.type === "turn_failed") && e.turnId === turn?.id;
+      return this.openSse(from, done, false);
+    }
+    if (request.method === "GET" && url.pathname.endsWith("/events")) {
+      // Replay, then follow live events while a turn is running or queued.
+      const done = (e: ServerEvent) =>
+        (e.type === "turn_ended" || e.type === "turn_failed") && !this.store.runningTurn() && this.store.queuedCount() === 0;
+      return this.openSse(resumeFrom ?? 0, done, !this.busy());
+    }
+    return Response.json({ error: { code: "not_found", message: "Not found" } }, { status: 404 });
+  }
+
+  /** Replays the log after `after`, then follows live events until `isLast` (or at once if `endAfterBacklog`). */
+  private openSse(after: number, isLast: (e: ServerEvent) => boolean, endAfterBacklog: boolean): Response {
+    const backlog = this.store.eventsAfter(after);
+    const ended = endAfterBacklog || backlog.some(isLast);
+    const { response, subscriber } = openSseStream(backlog, isLast, ended, (s) => this.#sse.delete(s));
+    if (!ended) this.#sse.add(subscriber);
+    return response;
+  }
+
+  // ---------- messages and turns ----------
+
+  private busy(): boolean {
+    return this.store.runningTurn() !== null || this.store.queuedCount() > 0;
+  }
+
+  /** Stores a user message once per clientMessageId and queues its turn. */
+  acceptMessage(frame: SendMessage): Extract<ServerControl, { type: "ack" }> {
+    const existing = this.store.messageByClientId(frame.clientMessageId);
+    if (existing) {
+      return { type: "ack", clientMessageId: frame.clientMessageId, messageId: existing.id, seq: existing.seq, duplicate: true, queued: false };
+    }
+    const conversationId = this.name;
+    const queued = this.busy();
+    const seq = this.store.nextMessageSeq();
+    const message: ChatMessage = {
+      id: crypto.randomUUID(),
+      role: "user",
+      content: [{ type: "text", text: frame.text }],
+      status: "complete",
+      seq,
+      clientMessageId: frame.clientMessageId,
+      createdAt: Date.now(),
+    };
+    const isFirst = seq === 1;
+    this.store.putMessage(message);
+    const opened = this.emit({ type: "user_message", message });
+    this.store.addTurn({
+      id: crypto.randomUUID(),
+      userMessageId: message.id,
+      assistantMessageId: crypto.randomUUID(),
+      assistantSeq: seq + 1,
+      startSeq: opened.seq,
+      options: frame.options ?? {},
+      createdAt: message.createdAt,
+    });
+    enqueue(this.store, { kind: "message", conversationId, message });
+    enqueue(this.store, {
+      kind: "touch",
+      conversationId,
+      at: message.createdAt,
+      ...(isFirst && { title: titleFrom(frame.text) }),
+    });
+    void this.flushOutboxTask();
+    this.pump();
+    return { type: "ack", clientMessageId: frame.clientMessageId, messageId: message.id, seq, duplicate: false, queued };
+  }
+
+  /** Appends an event to the log and sends it to every live client. */
+  emit(event: NewServerEvent): ServerEvent {
+    const full = this.store.appendEvent(event);
+    const frame = JSON.stringify(full);
+    for (const connection of this.getConnections()) {
+      if ((connection.state as ConnState | null)?.synced) {
+        try {
+          connection.send(frame);
+        } catch {
+          // A closing socket: the client catches up from the log when it reconnects.
+        }
+      }
+    }
+    for (const s of this.#sse) if (s.push(full)) this.#sse.delete(s);
+    return full;
+  }
+
+  private cancelTurn(): void {
+    this.#abort?.abort();
+  }
+
+  /** Starts the next queued turn if none is running. */
+  private pump(): void {
+    const turn = this.store.startNextTurn();
+    if (!turn) return;
+    void this.keepAliveWhile(() => this.runTurn(turn)).finally(() => this.pump());
+  }
+
+  private async runTurn(turn: TurnRow): Promise<void> {
+    const abort = new AbortController();
+    this.#abort = abort;
+    let outcome: TurnOutcome;
+    let conversation: ConversationInfo | null = null;
+    try {
+      conversation = await this.loadConversation();
+      const options = turn.options;
+      const info: ConversationInfo = {
+        ...conversation,
+        ...(options.provider && { provider: options.provider as ConversationInfo["provider"] }),
+        ...(options.model && { model: options.model }),
+      };
+      this.emit({ type: "turn_started", turnId: turn.id, messageId: turn.assistantMessageId, userMessageId: turn.userMessageId, provider: info.provider, model: info.model });
+      outcome = await runPlainTurn({
+        env: this.env,
+        conversation: info,
+        assistantMessageId: turn.assistantMessageId,
+        history: this.store.messages().filter((m) => m.seq < turn.assistantSeq),
+        signal: abort.signal,
+        emit: (e) => this.emit(e),
+        recordUsage: (u) =>
+          enqueue(this.store, {
+            kind: "usage",
+            row: { id: crypto.randomUUID(), userId: info.userId, conversationId: info.id, provider: info.provider, model: info.model, ...u },
+          }),
+      });
+    } catch (err) {
+      console.error("turn failed", err);
+      if (!conversation) {
+        this.emit({ type: "turn_started", turnId: turn.id, messageId: turn.assistantMessageId, userMessageId: turn.userMessageId, provider: "", model: "" });
+      }
+      const message = err instanceof TurnSetupError ? err.message : "The turn failed unexpectedly; what was shown so far is kept.";
+      outcome = { content: this.foldedContent(turn), status: "failed", error: { code: err instanceof TurnSetupError ? err.code : "internal", message } };
+    } finally {
+      this.#abort = null;
+    }
+    this.completeTurn(turn, outcome);
+  }
+
+  private completeTurn(turn: TurnRow, outcome: TurnOutcome): void {
+    const message: ChatMessage = {
+      id: turn.assistantMessageId,
+      role: "assistant",
+      content: outcome.content,
+      status: outcome.status,
+      seq: turn.assistantSeq,
+      clientMessageId: null,
+      createdAt: Date.now(),
+    };
+    this.store.putMessage(message);
+    enqueue(this.store, { kind: "message", conversationId: this.name, message });
+    enqueue(this.store, { kind: "touch", conversationId: this.name, at: message.createdAt });
+    this.emit({ type: "message_completed", messageId: message.id, content: message.content, status: message.status });
+    if (outcome.error) this.emit({ type: "turn_failed", turnId: turn.id, error: outcome.error });
+    else this.emit({ type: "turn_ended", turnId: turn.id, status: outcome.status });
+    this.store.finishTurn(turn.id);
+    void this.flushOutboxTask();
+  }
+
+  /** What clients were shown of a turn's answer, rebuilt from the event log. */
+  private foldedContent(turn: TurnRow) {
+    let t = emptyTranscript();
+    for (const e of this.store.eventsAfter(turn.startSeq - 1)) t = applyEvent(t, e);
+    return t.messages.find((m) => m.id === turn.assistantMessageId)?.content ?? [];
+  }
+
+  /** A turn marked running when the object starts was cut off (eviction, deploy): end it, keep what was shown. */
+  private recoverInterruptedTurn(): void {
+    const turn = this.store.runningTurn();
+    if (!turn) return;
+    const started = this.store.eventsAfter(turn.startSeq - 1).some((e) => e.type === "turn_started" && e.turnId === turn.id);
+    if (!started) {
+      this.emit({ type: "turn_started", turnId: turn.id, messageId: turn.assistantMessageId, userMessageId: turn.userMessageId, provider: "", model: "" });
+    }
+    this.completeTurn(turn, { content: this.foldedContent(turn), status: "interrupted" });
+  }
+
+  private async loadConversation(): Promise<ConversationInfo> {
+    const row = await this.env.DB.prepare("SELECT id, user_id, provider, model, mode, settings FROM conversations WHERE id = ?")
+      .bind(this.name)
+      .first();
+    const parsed = ConversationRow.safeParse(row);
+    if (!parsed.success) throw new TurnSetupError("not_found", "This conversation no longer exists.");
+    const settings = ConversationSettings.safeParse(JSON.parse(parsed.data.settings));
+    return {
+      id: parsed.data.id,
+      userId: parsed.data.user_id,
+      provider: parsed.data.provider,
+      model: parsed.data.model,
+      mode: parsed.data.mode,
+      settings: settings.success ? settings.data : {},
+    };
+  }
+
+  // ---------- outbox ----------
+
+  /** Flushes the outbox to D1; on failure, retries later from an alarm with backoff. */
+  async flushOutboxTask(): Promise<void> {
+    if (this.#flushing) return;
+    this.#flushing = true;
+    try {
+      const result = await flushOutbox(this.store, this.env.DB);
+      if (result.remaining > 0) {
+        const attempts = this.store.pendingOutbox(1)[0]?.attempts ?? 1;
+        const delaySeconds = Math.min(2 ** Math.max(0, attempts - 1), 60);
+        console.warn(`outbox: ${result.remaining} rows wait for D1 (${result.error}); retry in ${delaySeconds}s`);
+        await this.schedule(delaySeconds, "flushOutboxTask");
+      }
+    } finally {
+      this.#flushing = false;
+    }
+  }
+
+  // ---------- deletion ----------
+
+  /** Removes everything this object holds; called when its conversation is deleted. */
+  async wipe(): Promise<void> {
+    this.cancelTurn();
+    for (const s of this.#sse) s.push({ type: "notice", level: "info", message: "deleted", seq: Number.MAX_SAFE_INTEGER, at: Date.now() });
+    this.#sse.clear();
+    for (const connection of this.getConnections()) {
+      try {
+        connection.close(4404, "conversation deleted");
+      } catch {
+        // already closed
+      }
+    }
+    this.#store = undefined;
+    await this.destroy();
+  }
+}
+
+class TurnSetupError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function titleFrom(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length <= TITLE_CHARS ? line : `${line.slice(0, TITLE_CHARS - 1).trimEnd()}…`;
 }

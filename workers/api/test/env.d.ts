@@ -3,8 +3,13 @@ import type { Env as ApiEnv } from "../src/env";
 
 declare global {
   namespace Cloudflare {
+    interface GlobalProps {
+      mainModule: typeof import("../src/index");
+      durableNamespaces: "Conversation";
+    }
     interface Env extends ApiEnv {
-      TEST_MIGRATIONS: D1Migration[];
+      // Only in tests: the migrations the setup file applies to each test's D1.
+      TEST_MIGRATIONS?: D1Migration[];
     }
   }
 }

@@ -1,0 +1,129 @@
+// Moves rows the DO has written into D1. Each item is an idempotent upsert, so a retry after a
+// partial failure lands every message and artifact exactly once.
+import { and, eq, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { z } from "zod";
+import { createDb, type Db } from "../../workers/api/src/db/client";
+import { artifacts, conversations, messages, usage } from "../../workers/api/src/db/schema";
+import { ChatMessage } from "../protocol/messages";
+import type { ConversationStore } from "./store";
+
+export const OutboxItem = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("message"), conversationId: z.string(), message: ChatMessage }),
+  z.object({
+    kind: z.literal("artifact"),
+    row: z.object({
+      id: z.string(),
+      conversationId: z.string(),
+      messageId: z.string().nullable(),
+      type: z.string(),
+      title: z.string(),
+      content: z.string().nullable(),
+      r2Key: z.string().nullable(),
+      contentType: z.string().nullable(),
+      size: z.number().nullable(),
+      language: z.string().nullable(),
+      metadata: z.string(),
+      position: z.number(),
+      createdAt: z.number(),
+    }),
+  }),
+  z.object({
+    kind: z.literal("touch"),
+    conversationId: z.string(),
+    at: z.number(),
+    // Set on the first message: replaces the placeholder title.
+    title: z.string().optional(),
+  }),
+  z.object({
+    kind: z.literal("usage"),
+    row: z.object({
+      id: z.string(),
+      userId: z.string(),
+      conversationId: z.string(),
+      provider: z.string(),
+      model: z.string(),
+      inputTokens: z.number(),
+      outputTokens: z.number(),
+      cachedTokens: z.number(),
+    }),
+  }),
+]);
+export type OutboxItem = z.infer<typeof OutboxItem>;
+
+export const PLACEHOLDER_TITLE = "New conversation";
+
+function statementFor(db: Db, item: OutboxItem): BatchItem<"sqlite"> {
+  switch (item.kind) {
+    case "message": {
+      const m = item.message;
+      return db
+        .insert(messages)
+        .values({
+          id: m.id,
+          conversationId: item.conversationId,
+          role: m.role,
+          content: JSON.stringify(m.content),
+          status: m.status,
+          seq: m.seq,
+          clientMessageId: m.clientMessageId ?? null,
+          createdAt: m.createdAt,
+        })
+        .onConflictDoUpdate({
+          target: messages.id,
+          set: { content: JSON.stringify(m.content), status: m.status },
+        });
+    }
+    case "artifact":
+      return db
+        .insert(artifacts)
+        .values({ ...item.row, updatedAt: item.row.createdAt })
+        .onConflictDoNothing({ target: artifacts.id });
+    case "touch":
+      return db
+        .update(conversations)
+        .set({
+          updatedAt: sql`max(${conversations.updatedAt}, ${item.at})`,
+          ...(item.title && {
+            title: sql`case when ${conversations.title} = ${PLACEHOLDER_TITLE} then ${item.title} else ${conversations.title} end`,
+          }),
+        })
+        .where(and(eq(conversations.id, item.conversationId)));
+    case "usage":
+      return db.insert(usage).values(item.row).onConflictDoNothing({ target: usage.id });
+  }
+}
+
+export interface FlushResult {
+  flushed: number;
+  remaining: number;
+  error?: string;
+}
+
+/** Writes pending items to D1 in batches (one transaction each); stops at the first failure. */
+export async function flushOutbox(store: ConversationStore, d1: D1Database, batchSize = 40): Promise<FlushResult> {
+  const db = createDb(d1);
+  let flushed = 0;
+  for (;;) {
+    const rows = store.pendingOutbox(batchSize);
+    if (rows.length === 0) return { flushed, remaining: 0 };
+    const statements = rows.map((r) => statementFor(db, OutboxItem.parse({ kind: r.kind, ...JSON.parse(r.payload) })));
+    try {
+      await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+    } catch (err) {
+      const error = err instanceof Error ? err.message : String(err);
+      store.markOutboxFailed(
+        rows.map((r) => r.id),
+        error,
+      );
+      return { flushed, remaining: store.outboxSize(), error };
+    }
+    store.removeOutbox(rows.map((r) => r.id));
+    flushed += rows.length;
+  }
+}
+
+export function enqueue(store: ConversationStore, item: OutboxItem): void {
+  const { kind, ...payload } = item;
+  store.enqueue(kind, payload);
+}

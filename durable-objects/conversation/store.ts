@@ -1,0 +1,235 @@
+// The Conversation DO's own SQLite: the event log, messages, turns and the outbox to D1.
+// Single writer, synchronous, strongly consistent: the source of truth while a turn runs.
+import { z } from "zod";
+import { type ChatMessage, MessagePart, type MessageStatus } from "../protocol/messages";
+import { type NewServerEvent, ServerEvent, SendOptions } from "../protocol/wire";
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS conv_events (seq INTEGER PRIMARY KEY AUTOINCREMENT, body TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS conv_messages (
+  id TEXT PRIMARY KEY, role TEXT NOT NULL, content TEXT NOT NULL, status TEXT NOT NULL,
+  seq INTEGER NOT NULL UNIQUE, client_message_id TEXT UNIQUE, created_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS conv_turns (
+  id TEXT PRIMARY KEY, user_message_id TEXT NOT NULL, assistant_message_id TEXT NOT NULL,
+  assistant_seq INTEGER NOT NULL, start_seq INTEGER NOT NULL,
+  status TEXT NOT NULL, options TEXT NOT NULL, created_at INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS conv_turns_status ON conv_turns(status, created_at);
+CREATE TABLE IF NOT EXISTS conv_outbox (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, payload TEXT NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0, last_error TEXT);
+CREATE TABLE IF NOT EXISTS conv_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+`;
+
+export type TurnStatus = "queued" | "running" | "done";
+export interface TurnRow {
+  id: string;
+  userMessageId: string;
+  assistantMessageId: string;
+  /** Message order reserved for the answer, so queued turns keep question–answer pairs together. */
+  assistantSeq: number;
+  /** Sequence number of the user_message event that opened the turn. */
+  startSeq: number;
+  status: TurnStatus;
+  options: SendOptions;
+  createdAt: number;
+}
+
+export interface OutboxRow {
+  id: number;
+  kind: string;
+  payload: string;
+  attempts: number;
+}
+
+const MessageRow = z.object({
+  id: z.string(),
+  role: z.enum(["user", "assistant"]),
+  content: z.string(),
+  status: z.enum(["complete", "interrupted", "failed", "cancelled"]),
+  seq: z.number(),
+  client_message_id: z.string().nullable(),
+  created_at: z.number(),
+});
+
+export class ConversationStore {
+  constructor(private readonly sql: SqlStorage) {
+    for (const statement of SCHEMA.split(";").map((s) => s.trim()).filter(Boolean)) {
+      sql.exec(statement);
+    }
+  }
+
+  // ---- event log ----
+  appendEvent(event: NewServerEvent): ServerEvent {
+    const at = Date.now();
+    // Reserve the sequence number first so the stored body carries it.
+    const seq = this.sql.exec<{ seq: number }>("INSERT INTO conv_events (body) VALUES ('') RETURNING seq").one().seq;
+    const full = { ...event, seq, at } as ServerEvent;
+    this.sql.exec("UPDATE conv_events SET body = ? WHERE seq = ?", JSON.stringify(full), seq);
+    return full;
+  }
+
+  eventsAfter(seq: number, limit = 10_000): ServerEvent[] {
+    return this.sql
+      .exec<{ body: string }>("SELECT body FROM conv_events WHERE seq > ? ORDER BY seq LIMIT ?", seq, limit)
+      .toArray()
+      .map((r) => ServerEvent.parse(JSON.parse(r.body)));
+  }
+
+  lastSeq(): number {
+    return this.sql.exec<{ s: number | null }>("SELECT MAX(seq) AS s FROM conv_events").one().s ?? 0;
+  }
+
+  // ---- messages ----
+  messageByClientId(clientMessageId: string): ChatMessage | null {
+    const row = this.sql
+      .exec("SELECT * FROM conv_messages WHERE client_message_id = ?", clientMessageId)
+      .toArray()[0];
+    return row ? toMessage(MessageRow.parse(row)) : null;
+  }
+
+  nextMessageSeq(): number {
+    const m = this.sql.exec<{ s: number | null }>("SELECT MAX(seq) AS s FROM conv_messages").one().s ?? 0;
+    const t = this.sql.exec<{ s: number | null }>("SELECT MAX(assistant_seq) AS s FROM conv_turns").one().s ?? 0;
+    return Math.max(m, t) + 1;
+  }
+
+  putMessage(m: ChatMessage): void {
+    this.sql.exec(
+      `INSERT INTO conv_messages (id, role, content, status, seq, client_message_id, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(id) DO UPDATE SET content = excluded.content, status = excluded.status`,
+      m.id,
+      m.role,
+      JSON.stringify(m.content),
+      m.status,
+      m.seq,
+      m.clientMessageId ?? null,
+      m.createdAt,
+    );
+  }
+
+  /** Completed history, oldest first: what the model sees of earlier turns. */
+  messages(): ChatMessage[] {
+    return this.sql
+      .exec("SELECT * FROM conv_messages ORDER BY seq")
+      .toArray()
+      .map((r) => toMessage(MessageRow.parse(r)));
+  }
+
+  // ---- turns ----
+  addTurn(t: Omit<TurnRow, "status">): void {
+    this.sql.exec(
+      `INSERT INTO conv_turns (id, user_message_id, assistant_message_id, assistant_seq, start_seq, status, options, created_at)
+       VALUES (?, ?, ?, ?, ?, 'queued', ?, ?)`,
+      t.id,
+      t.userMessageId,
+      t.assistantMessageId,
+      t.assistantSeq,
+      t.startSeq,
+      JSON.stringify(t.options),
+      t.createdAt,
+    );
+  }
+
+  /** Takes the turn lock: the oldest queued turn becomes running, unless one already runs. */
+  startNextTurn(): TurnRow | null {
+    if (this.runningTurn()) return null;
+    const next = this.turnsWhere("status = 'queued' ORDER BY created_at, rowid LIMIT 1")[0];
+    if (!next) return null;
+    this.sql.exec("UPDATE conv_turns SET status = 'running' WHERE id = ?", next.id);
+    return { ...next, status: "running" };
+  }
+
+  runningTurn(): TurnRow | null {
+    return this.turnsWhere("status = 'running' LIMIT 1")[0] ?? null;
+  }
+
+  queuedCount(): number {
+    return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM conv_turns WHERE status = 'queued'").one().n;
+  }
+
+  turnForUserMessage(userMessageId: string): TurnRow | null {
+    return this.turnsWhere("user_message_id = ? LIMIT 1", userMessageId)[0] ?? null;
+  }
+
+  finishTurn(id: string): void {
+    this.sql.exec("UPDATE conv_turns SET status = 'done' WHERE id = ?", id);
+  }
+
+  private turnsWhere(clause: string, ...bindings: (string | number)[]): TurnRow[] {
+    return this.sql
+      .exec<{
+        id: string;
+        user_message_id: string;
+        assistant_message_id: string;
+        assistant_seq: number;
+        start_seq: number;
+        status: TurnStatus;
+        options: string;
+        created_at: number;
+      }>(
+        `SELECT * FROM conv_turns WHERE ${clause}`,
+        ...bindings,
+      )
+      .toArray()
+      .map((r) => ({
+        id: r.id,
+        userMessageId: r.user_message_id,
+        assistantMessageId: r.assistant_message_id,
+        assistantSeq: r.assistant_seq,
+        startSeq: r.start_seq,
+        status: r.status,
+        options: SendOptions.parse(JSON.parse(r.options)),
+        createdAt: r.created_at,
+      }));
+  }
+
+  // ---- outbox ----
+  enqueue(kind: string, payload: unknown): void {
+    this.sql.exec("INSERT INTO conv_outbox (kind, payload) VALUES (?, ?)", kind, JSON.stringify(payload));
+  }
+
+  pendingOutbox(limit: number): OutboxRow[] {
+    return this.sql
+      .exec<{ id: number; kind: string; payload: string; attempts: number }>(
+        "SELECT id, kind, payload, attempts FROM conv_outbox ORDER BY id LIMIT ?",
+        limit,
+      )
+      .toArray();
+  }
+
+  removeOutbox(ids: number[]): void {
+    for (const id of ids) this.sql.exec("DELETE FROM conv_outbox WHERE id = ?", id);
+  }
+
+  markOutboxFailed(ids: number[], error: string): void {
+    for (const id of ids) {
+      this.sql.exec("UPDATE conv_outbox SET attempts = attempts + 1, last_error = ? WHERE id = ?", error, id);
+    }
+  }
+
+  outboxSize(): number {
+    return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM conv_outbox").one().n;
+  }
+
+  // ---- meta ----
+  getMeta(key: string): string | null {
+    return this.sql.exec<{ value: string }>("SELECT value FROM conv_meta WHERE key = ?", key).toArray()[0]?.value ?? null;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.sql.exec("INSERT INTO conv_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", key, value);
+  }
+}
+
+function toMessage(r: z.infer<typeof MessageRow>): ChatMessage {
+  return {
+    id: r.id,
+    role: r.role,
+    content: z.array(MessagePart).parse(JSON.parse(r.content)),
+    status: r.status as MessageStatus,
+    seq: r.seq,
+    clientMessageId: r.client_message_id,
+    createdAt: r.created_at,
+  };
+}

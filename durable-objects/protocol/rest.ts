@@ -1,0 +1,70 @@
+// Shapes of the REST API shared by the worker and the web client.
+import { z } from "zod";
+
+export const ConversationMode = z.enum(["normal", "graph", "tools"]);
+export type ConversationMode = z.infer<typeof ConversationMode>;
+
+export const ConversationSettings = z
+  .object({
+    maxSteps: z.number().int().min(1).max(20).optional(),
+    temperature: z.number().min(0).max(2).optional(),
+    maxTokens: z.number().int().min(1).max(64_000).optional(),
+    // MCP server names whose tools this conversation must not use (exact names).
+    blockedServers: z.array(z.string().min(1).max(100)).max(100).optional(),
+    // Per server: the only tools offered to the model. A server not listed offers all its tools.
+    enabledTools: z.record(z.string(), z.array(z.string().min(1).max(200)).max(500)).optional(),
+  })
+  .strict();
+export type ConversationSettings = z.infer<typeof ConversationSettings>;
+
+export const Conversation = z.object({
+  id: z.string(),
+  title: z.string(),
+  provider: z.string(),
+  model: z.string(),
+  mode: ConversationMode,
+  settings: ConversationSettings,
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+export type Conversation = z.infer<typeof Conversation>;
+
+export const ProviderInfo = z.object({
+  id: z.string(),
+  configured: z.boolean(),
+  defaultModel: z.string(),
+  models: z.array(z.string()),
+});
+export type ProviderInfo = z.infer<typeof ProviderInfo>;
+
+export const Artifact = z.object({
+  id: z.string(),
+  conversationId: z.string(),
+  messageId: z.string().nullable(),
+  type: z.string(),
+  title: z.string(),
+  language: z.string().nullable(),
+  contentType: z.string().nullable(),
+  size: z.number().nullable(),
+  pinned: z.boolean(),
+  position: z.number(),
+  metadata: z.record(z.string(), z.unknown()),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  content: z.string().nullable().optional(),
+});
+export type Artifact = z.infer<typeof Artifact>;
+
+export const McpServer = z.object({
+  id: z.string(),
+  name: z.string(),
+  url: z.string(),
+  // Header names with masked values: secrets never leave the server.
+  headers: z.record(z.string(), z.string()),
+  enabled: z.boolean(),
+  timeoutMs: z.number(),
+  enabledTools: z.array(z.string()).nullable(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+export type McpServer = z.infer<typeof McpServer>;

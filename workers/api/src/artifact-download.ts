@@ -1,0 +1,75 @@
+// Serving artifact bytes so that a browser never runs them: attachment, nosniff, sandbox CSP.
+import type { artifacts } from "./db/schema";
+import { notFound } from "./http/errors";
+
+type Row = typeof artifacts.$inferSelect;
+
+// Extensions for the download file name, by artifact type or content type.
+const EXTENSIONS: Record<string, string> = {
+  "text/markdown": "md",
+  "application/json": "json",
+  "application/vnd.knowledge-graph": "json",
+  "application/vnd.bibliography": "json",
+  "text/html": "html.txt",
+  "image/svg+xml": "svg",
+  "image/png": "png",
+  "image/jpeg": "jpg",
+  "image/gif": "gif",
+  "image/webp": "webp",
+  "application/pdf": "pdf",
+  "audio/mpeg": "mp3",
+  "audio/wav": "wav",
+  "text/csv": "csv",
+};
+const LANGUAGE_EXTENSIONS: Record<string, string> = {
+  typescript: "ts",
+  javascript: "js",
+  python: "py",
+  rust: "rs",
+  go: "go",
+  java: "java",
+  json: "json",
+  bash: "sh",
+  shell: "sh",
+  sql: "sql",
+  html: "html",
+  css: "css",
+  c: "c",
+  cpp: "cpp",
+  ruby: "rb",
+  r: "r",
+  yaml: "yaml",
+};
+
+export function fileNameFor(row: Pick<Row, "title" | "type" | "language" | "contentType">): string {
+  const base = row.title.replace(/[^\w.-]+/g, "_").replace(/^_+|_+$/g, "").slice(0, 80) || "artifact";
+  const ext =
+    (row.language && LANGUAGE_EXTENSIONS[row.language.toLowerCase()]) ||
+    EXTENSIONS[row.type] ||
+    (row.contentType && EXTENSIONS[row.contentType]) ||
+    "txt";
+  return base.toLowerCase().endsWith(`.${ext}`) ? base : `${base}.${ext}`;
+}
+
+// Types a browser may render inline from our origin; SVG is excluded (scripts), HTML too.
+const INLINE_SAFE = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
+
+export async function downloadResponse(bucket: R2Bucket, row: Row, asAttachment: boolean): Promise<Response> {
+  const contentType = row.contentType ?? (row.r2Key ? "application/octet-stream" : "text/plain; charset=utf-8");
+  const headers = new Headers({
+    "Content-Type": contentType,
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox",
+    "Cache-Control": "private, max-age=0",
+  });
+  const name = fileNameFor(row);
+  const disposition = !asAttachment && INLINE_SAFE.has(contentType.split(";")[0]!.trim()) ? "inline" : "attachment";
+  headers.set("Content-Disposition", `${disposition}; filename="${name}"; filename*=UTF-8''${encodeURIComponent(name)}`);
+  if (row.r2Key) {
+    const object = await bucket.get(row.r2Key);
+    if (!object) throw notFound("Artifact content");
+    headers.set("Content-Length", String(object.size));
+    return new Response(object.body, { headers });
+  }
+  return new Response(row.content ?? "", { headers });
+}

@@ -1,0 +1,78 @@
+// Artifact rows, reached through the conversation that owns them.
+import { and, asc, eq } from "drizzle-orm";
+import { z } from "zod";
+import type { Artifact } from "../../../../durable-objects/protocol/rest";
+import { notFound } from "../http/errors";
+import type { Db } from "./client";
+import { artifacts, conversations } from "./schema";
+
+type Row = typeof artifacts.$inferSelect;
+const Metadata = z.record(z.string(), z.unknown());
+
+export function toArtifact(row: Row, withContent = false): Artifact {
+  const metadata = Metadata.safeParse(JSON.parse(row.metadata));
+  return {
+    id: row.id,
+    conversationId: row.conversationId,
+    messageId: row.messageId,
+    type: row.type,
+    title: row.title,
+    language: row.language,
+    contentType: row.contentType,
+    size: row.size,
+    pinned: row.pinned,
+    position: row.position,
+    metadata: metadata.success ? metadata.data : {},
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    ...(withContent && { content: row.content }),
+  };
+}
+
+export async function getOwnedArtifact(db: Db, userId: string, id: string): Promise<Row> {
+  const rows = await db
+    .select({ artifact: artifacts })
+    .from(artifacts)
+    .innerJoin(conversations, eq(conversations.id, artifacts.conversationId))
+    .where(and(eq(artifacts.id, id), eq(conversations.userId, userId)))
+    .limit(1);
+  const row = rows[0];
+  if (!row) throw notFound("Artifact");
+  return row.artifact;
+}
+
+export async function listArtifacts(db: Db, conversationId: string) {
+  const rows = await db
+    .select()
+    .from(artifacts)
+    .where(eq(artifacts.conversationId, conversationId))
+    .orderBy(asc(artifacts.position), asc(artifacts.createdAt));
+  return rows.map((r) => toArtifact(r));
+}
+
+export async function pinnedArtifacts(db: Db, conversationId: string) {
+  const rows = await db
+    .select()
+    .from(artifacts)
+    .where(and(eq(artifacts.conversationId, conversationId), eq(artifacts.pinned, true)))
+    .orderBy(asc(artifacts.position));
+  return rows;
+}
+
+export async function updateArtifact(
+  db: Db,
+  id: string,
+  patch: { content?: string | undefined; title?: string | undefined; pinned?: boolean | undefined },
+): Promise<Artifact> {
+  const [row] = await db
+    .update(artifacts)
+    .set({
+      ...(patch.content !== undefined && { content: patch.content, size: new TextEncoder().encode(patch.content).length }),
+      ...(patch.title !== undefined && { title: patch.title }),
+      ...(patch.pinned !== undefined && { pinned: patch.pinned }),
+      updatedAt: Date.now(),
+    })
+    .where(eq(artifacts.id, id))
+    .returning();
+  return toArtifact(row!, true);
+}

@@ -1,0 +1,124 @@
+// Conversation rows: always read and written on behalf of their owner.
+import { and, desc, eq, like, lt, or } from "drizzle-orm";
+import {
+  type Conversation,
+  ConversationSettings,
+  type ConversationMode,
+} from "../../../../durable-objects/protocol/rest";
+import { notFound } from "../http/errors";
+import type { Db } from "./client";
+import { conversations } from "./schema";
+
+type Row = typeof conversations.$inferSelect;
+
+export function toConversation(row: Row): Conversation {
+  const settings = ConversationSettings.safeParse(JSON.parse(row.settings));
+  return {
+    id: row.id,
+    title: row.title,
+    provider: row.provider,
+    model: row.model,
+    mode: row.mode,
+    settings: settings.success ? settings.data : {},
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+export async function getOwnedConversation(db: Db, userId: string, id: string): Promise<Row> {
+  const rows = await db
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.id, id), eq(conversations.userId, userId)))
+    .limit(1);
+  const row = rows[0];
+  if (!row) throw notFound("Conversation");
+  return row;
+}
+
+export interface ListOptions {
+  limit: number;
+  cursor?: string | undefined;
+  q?: string | undefined;
+}
+
+const encodeCursor = (row: Row) => btoa(`${row.updatedAt}:${row.id}`);
+function decodeCursor(cursor: string): { updatedAt: number; id: string } | null {
+  try {
+    const [at, id] = atob(cursor).split(":");
+    const updatedAt = Number(at);
+    return id && Number.isFinite(updatedAt) ? { updatedAt, id } : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function listConversations(db: Db, userId: string, opts: ListOptions) {
+  const after = opts.cursor ? decodeCursor(opts.cursor) : null;
+  const rows = await db
+    .select()
+    .from(conversations)
+    .where(
+      and(
+        eq(conversations.userId, userId),
+        opts.q ? like(conversations.title, `%${opts.q.replace(/[%_]/g, "")}%`) : undefined,
+        after
+          ? or(
+              lt(conversations.updatedAt, after.updatedAt),
+              and(eq(conversations.updatedAt, after.updatedAt), lt(conversations.id, after.id)),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(desc(conversations.updatedAt), desc(conversations.id))
+    .limit(opts.limit + 1);
+  const page = rows.slice(0, opts.limit);
+  const last = page[page.length - 1];
+  return {
+    items: page.map(toConversation),
+    nextCursor: rows.length > opts.limit && last ? encodeCursor(last) : null,
+  };
+}
+
+export interface NewConversation {
+  userId: string;
+  title: string;
+  provider: string;
+  model: string;
+  mode: ConversationMode;
+  settings: ConversationSettings;
+}
+
+export async function createConversation(db: Db, input: NewConversation): Promise<Conversation> {
+  const now = Date.now();
+  const [row] = await db
+    .insert(conversations)
+    .values({ id: crypto.randomUUID(), ...input, settings: JSON.stringify(input.settings), createdAt: now, updatedAt: now })
+    .returning();
+  return toConversation(row!);
+}
+
+export interface ConversationPatch {
+  title?: string | undefined;
+  provider?: string | undefined;
+  model?: string | undefined;
+  mode?: ConversationMode | undefined;
+  settings?: ConversationSettings | undefined;
+}
+
+export async function updateConversation(db: Db, userId: string, id: string, patch: ConversationPatch): Promise<Conversation> {
+  const current = await getOwnedConversation(db, userId, id);
+  const [row] = await db
+    .update(conversations)
+    .set({
+      ...(patch.title !== undefined && { title: patch.title }),
+      ...(patch.provider !== undefined && { provider: patch.provider }),
+      ...(patch.model !== undefined && { model: patch.model }),
+      ...(patch.mode !== undefined && { mode: patch.mode }),
+      ...(patch.settings !== undefined && { settings: JSON.stringify(patch.settings) }),
+      updatedAt: Math.max(Date.now(), current.updatedAt),
+    })
+    .where(and(eq(conversations.id, id), eq(conversations.userId, userId)))
+    .returning();
+  return toConversation(row!);
+}

@@ -1,0 +1,54 @@
+// REST for artifacts: read, edit, pin, delete, download.
+import { eq } from "drizzle-orm";
+import { Hono } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "../app-types";
+import { getOwnedArtifact, toArtifact, updateArtifact } from "../db/artifacts";
+import { artifacts } from "../db/schema";
+import { ApiError } from "../http/errors";
+import { parseJsonBody, parseParam } from "../http/validate";
+import { downloadResponse } from "../artifact-download";
+import { IdParam } from "./conversations";
+
+const PatchBody = z
+  .object({
+    content: z.string().max(1_000_000).optional(),
+    title: z.string().trim().min(1).max(200).optional(),
+  })
+  .strict()
+  .refine((b) => b.content !== undefined || b.title !== undefined, {
+    message: "Send content or title.",
+  });
+
+export const artifactRoutes = new Hono<AppEnv>()
+  .get("/:id", async (c) => {
+    const row = await getOwnedArtifact(c.get("db"), c.get("user").id, parseParam(c, "id", IdParam));
+    return c.json(toArtifact(row, true));
+  })
+  .patch("/:id", async (c) => {
+    const row = await getOwnedArtifact(c.get("db"), c.get("user").id, parseParam(c, "id", IdParam));
+    const body = await parseJsonBody(c, PatchBody);
+    if (body.content !== undefined && row.r2Key) {
+      throw new ApiError(409, "conflict", "This artifact is binary; only its title can be changed.");
+    }
+    return c.json(await updateArtifact(c.get("db"), row.id, body));
+  })
+  .put("/:id/pin", async (c) => {
+    const row = await getOwnedArtifact(c.get("db"), c.get("user").id, parseParam(c, "id", IdParam));
+    return c.json(await updateArtifact(c.get("db"), row.id, { pinned: true }));
+  })
+  .delete("/:id/pin", async (c) => {
+    const row = await getOwnedArtifact(c.get("db"), c.get("user").id, parseParam(c, "id", IdParam));
+    return c.json(await updateArtifact(c.get("db"), row.id, { pinned: false }));
+  })
+  .delete("/:id", async (c) => {
+    const row = await getOwnedArtifact(c.get("db"), c.get("user").id, parseParam(c, "id", IdParam));
+    if (row.r2Key) await c.env.ARTIFACTS.delete(row.r2Key);
+    await c.get("db").delete(artifacts).where(eq(artifacts.id, row.id));
+    return c.body(null, 204);
+  })
+  .get("/:id/download", async (c) => {
+    const row = await getOwnedArtifact(c.get("db"), c.get("user").id, parseParam(c, "id", IdParam));
+    // Images display inline (same origin); `?attachment=1` forces a download.
+    return downloadResponse(c.env.ARTIFACTS, row, c.req.query("attachment") !== undefined);
+  });

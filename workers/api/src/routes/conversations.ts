@@ -1,0 +1,95 @@
+// REST for conversations and their messages and artifacts.
+import { Hono } from "hono";
+import { z } from "zod";
+import {
+  ConversationMode,
+  ConversationSettings,
+} from "../../../../durable-objects/protocol/rest";
+import { DEFAULT_MODELS } from "../../../../durable-objects/providers/registry";
+import type { AppEnv } from "../app-types";
+import { listArtifacts } from "../db/artifacts";
+import {
+  createConversation,
+  getOwnedConversation,
+  listConversations,
+  toConversation,
+  updateConversation,
+} from "../db/conversations";
+import { listMessages } from "../db/messages";
+import { parseJsonBody, parseParam, parseQuery } from "../http/validate";
+import { deleteConversationEverywhere } from "../conversation-lifecycle";
+import { ProviderIdSchema } from "./providers";
+
+export const IdParam = z.string().min(1).max(100);
+
+const CreateBody = z
+  .object({
+    title: z.string().trim().min(1).max(200).optional(),
+    provider: ProviderIdSchema.optional(),
+    model: z.string().min(1).max(200).optional(),
+    mode: ConversationMode.optional(),
+    settings: ConversationSettings.optional(),
+  })
+  .strict();
+
+const PatchBody = CreateBody.refine((b) => Object.keys(b).length > 0, {
+  message: "Send at least one of title, provider, model, mode, settings.",
+});
+
+const ListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(30),
+  cursor: z.string().max(200).optional(),
+  q: z.string().max(200).optional(),
+});
+
+const MessagesQuery = z.object({
+  after: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(500).default(200),
+});
+
+export const conversationRoutes = new Hono<AppEnv>()
+  .get("/", async (c) => {
+    const q = parseQuery(c, ListQuery);
+    return c.json(await listConversations(c.get("db"), c.get("user").id, q));
+  })
+  .post("/", async (c) => {
+    const body = await parseJsonBody(c, CreateBody);
+    const provider = body.provider ?? "anthropic";
+    const conversation = await createConversation(c.get("db"), {
+      userId: c.get("user").id,
+      title: body.title ?? "New conversation",
+      provider,
+      model: body.model ?? DEFAULT_MODELS[provider],
+      mode: body.mode ?? "normal",
+      settings: body.settings ?? {},
+    });
+    return c.json(conversation, 201);
+  })
+  .get("/:id", async (c) => {
+    const id = parseParam(c, "id", IdParam);
+    return c.json(toConversation(await getOwnedConversation(c.get("db"), c.get("user").id, id)));
+  })
+  .patch("/:id", async (c) => {
+    const id = parseParam(c, "id", IdParam);
+    const body = await parseJsonBody(c, PatchBody);
+    if (body.provider && !body.model) body.model = DEFAULT_MODELS[body.provider];
+    return c.json(await updateConversation(c.get("db"), c.get("user").id, id, body));
+  })
+  .delete("/:id", async (c) => {
+    const id = parseParam(c, "id", IdParam);
+    await getOwnedConversation(c.get("db"), c.get("user").id, id);
+    await deleteConversationEverywhere(c.env, c.get("db"), id);
+    return c.body(null, 204);
+  })
+  .get("/:id/messages", async (c) => {
+    const id = parseParam(c, "id", IdParam);
+    const q = parseQuery(c, MessagesQuery);
+    await getOwnedConversation(c.get("db"), c.get("user").id, id);
+    return c.json({ items: await listMessages(c.get("db"), id, q.after, q.limit) });
+  })
+  .get("/:id/artifacts", async (c) => {
+    const id = parseParam(c, "id", IdParam);
+    await getOwnedConversation(c.get("db"), c.get("user").id, id);
+    return c.json({ items: await listArtifacts(c.get("db"), id) });
+  });
+

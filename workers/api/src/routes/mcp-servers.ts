@@ -1,0 +1,134 @@
+// The per-user registry of remote MCP servers.
+import { and, asc, eq } from "drizzle-orm";
+import { Hono } from "hono";
+import { z } from "zod";
+import type { McpServer } from "../../../../durable-objects/protocol/rest";
+import { checkServerUrl } from "../../../../durable-objects/mcp/url-guard";
+import type { AppEnv } from "../app-types";
+import { isDevelopment } from "../auth/secrets";
+import type { Db } from "../db/client";
+import { mcpServers } from "../db/schema";
+import { ApiError, notFound } from "../http/errors";
+import { parseJsonBody, parseParam } from "../http/validate";
+import { IdParam } from "./conversations";
+
+type Row = typeof mcpServers.$inferSelect;
+
+const HeaderName = z.string().regex(/^[A-Za-z0-9-]{1,100}$/, "must be a valid HTTP header name");
+const Fields = {
+  name: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, "use 1–64 letters, digits, '_', '-' or '.'"),
+  url: z.string().url().max(2000),
+  headers: z.record(HeaderName, z.string().max(4000)).optional(),
+  enabled: z.boolean().optional(),
+  timeoutMs: z.number().int().min(1000).max(600_000).optional(),
+  enabledTools: z.array(z.string().min(1).max(200)).max(500).nullable().optional(),
+};
+const CreateBody = z.object(Fields).strict();
+const PatchBody = z.object(Fields).partial().strict();
+
+const mask = (value: string) => (value.length <= 4 ? "••••" : `••••${value.slice(-4)}`);
+
+export function toMcpServer(row: Row): McpServer {
+  const headers = z.record(z.string(), z.string()).safeParse(JSON.parse(row.headers));
+  const tools = row.enabledTools ? z.array(z.string()).safeParse(JSON.parse(row.enabledTools)) : null;
+  return {
+    id: row.id,
+    name: row.name,
+    url: row.url,
+    headers: Object.fromEntries(Object.entries(headers.success ? headers.data : {}).map(([k, v]) => [k, mask(v)])),
+    enabled: row.enabled,
+    timeoutMs: row.timeoutMs,
+    enabledTools: tools?.success ? tools.data : null,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+function assertSafeUrl(url: string, allowLocal: boolean) {
+  const check = checkServerUrl(url, { allowLocal });
+  if (!check.ok) throw new ApiError(400, "validation_failed", `MCP server URL refused: ${check.reason}`);
+}
+
+async function getOwned(db: Db, userId: string, id: string): Promise<Row> {
+  const rows = await db
+    .select()
+    .from(mcpServers)
+    .where(and(eq(mcpServers.id, id), eq(mcpServers.userId, userId)))
+    .limit(1);
+  if (!rows[0]) throw notFound("MCP server");
+  return rows[0];
+}
+
+async function assertNameFree(db: Db, userId: string, name: string, exceptId?: string) {
+  const rows = await db
+    .select({ id: mcpServers.id })
+    .from(mcpServers)
+    .where(and(eq(mcpServers.userId, userId), eq(mcpServers.name, name)));
+  if (rows.some((r) => r.id !== exceptId)) {
+    throw new ApiError(409, "conflict", `You already have an MCP server named '${name}'.`);
+  }
+}
+
+export const mcpServerRoutes = new Hono<AppEnv>()
+  .get("/", async (c) => {
+    const rows = await c
+      .get("db")
+      .select()
+      .from(mcpServers)
+      .where(eq(mcpServers.userId, c.get("user").id))
+      .orderBy(asc(mcpServers.name));
+    return c.json({ items: rows.map(toMcpServer) });
+  })
+  .post("/", async (c) => {
+    const body = await parseJsonBody(c, CreateBody);
+    assertSafeUrl(body.url, isDevelopment(c.env));
+    const db = c.get("db");
+    await assertNameFree(db, c.get("user").id, body.name);
+    const now = Date.now();
+    const [row] = await db
+      .insert(mcpServers)
+      .values({
+        id: crypto.randomUUID(),
+        userId: c.get("user").id,
+        name: body.name,
+        url: body.url,
+        headers: JSON.stringify(body.headers ?? {}),
+        enabled: body.enabled ?? true,
+        timeoutMs: body.timeoutMs ?? 60_000,
+        enabledTools: body.enabledTools ? JSON.stringify(body.enabledTools) : null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    return c.json(toMcpServer(row!), 201);
+  })
+  .patch("/:id", async (c) => {
+    const id = parseParam(c, "id", IdParam);
+    const body = await parseJsonBody(c, PatchBody);
+    const db = c.get("db");
+    const current = await getOwned(db, c.get("user").id, id);
+    if (body.url) assertSafeUrl(body.url, isDevelopment(c.env));
+    if (body.name && body.name !== current.name) await assertNameFree(db, c.get("user").id, body.name, id);
+    const [row] = await db
+      .update(mcpServers)
+      .set({
+        ...(body.name !== undefined && { name: body.name }),
+        ...(body.url !== undefined && { url: body.url }),
+        ...(body.headers !== undefined && { headers: JSON.stringify(body.headers) }),
+        ...(body.enabled !== undefined && { enabled: body.enabled }),
+        ...(body.timeoutMs !== undefined && { timeoutMs: body.timeoutMs }),
+        ...(body.enabledTools !== undefined && {
+          enabledTools: body.enabledTools ? JSON.stringify(body.enabledTools) : null,
+        }),
+        updatedAt: Date.now(),
+      })
+      .where(eq(mcpServers.id, id))
+      .returning();
+    return c.json(toMcpServer(row!));
+  })
+  .delete("/:id", async (c) => {
+    const id = parseParam(c, "id", IdParam);
+    await getOwned(c.get("db"), c.get("user").id, id);
+    await c.get("db").delete(mcpServers).where(eq(mcpServers.id, id));
+    return c.body(null, 204);
+  });

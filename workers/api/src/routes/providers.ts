@@ -1,0 +1,28 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import type { ProviderInfo } from "../../../../durable-objects/protocol/rest";
+import {
+  configuredProviders,
+  DEFAULT_MODELS,
+  MODELS,
+} from "../../../../durable-objects/providers/registry";
+import type { ProviderId } from "../../../../durable-objects/providers/types";
+import type { AppEnv } from "../app-types";
+
+export const PROVIDER_IDS = ["anthropic", "openai", "gemini", "ollama"] as const satisfies readonly ProviderId[];
+export const ProviderIdSchema = z.enum(PROVIDER_IDS);
+
+export const NO_PROVIDER_HINT =
+  "No model provider is configured. Put ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY or " +
+  "OLLAMA_BASE_URL in .dev.vars (see .dev.vars.example) and restart `npm start`.";
+
+export const providerRoutes = new Hono<AppEnv>().get("/", (c) => {
+  const configured = new Set(configuredProviders(c.env));
+  const providers: ProviderInfo[] = PROVIDER_IDS.map((id) => ({
+    id,
+    configured: configured.has(id),
+    defaultModel: DEFAULT_MODELS[id],
+    models: MODELS[id],
+  }));
+  return c.json({ providers, ...(configured.size === 0 && { hint: NO_PROVIDER_HINT }) });
+});

@@ -10,7 +10,7 @@ import { type NewServerEvent, type SendMessage, SendMessage as SendMessageSchema
 import { parseClientFrame } from "./frames";
 import { enqueue, flushOutbox } from "./outbox";
 import { openSseStream, type SseSubscriber } from "./sse";
-import { ConversationStore, type TurnRow } from "./store";
+import { ConversationStore, hasConversationTables, type TurnRow } from "./store";
 import { type ConversationInfo, runPlainTurn, type TurnOutcome } from "./turn";
 
 interface ConnState {
@@ -46,6 +46,8 @@ export class Conversation extends Agent<Env> {
   }
 
   override async onStart(): Promise<void> {
+    // A fresh (or wiped) object has nothing to recover; do not create tables just to look.
+    if (!hasConversationTables(this.ctx.storage.sql)) return;
     this.recoverInterruptedTurn();
     this.pump();
     if (this.store.outboxSize() > 0) void this.flushOutboxTask();

@@ -51,6 +51,11 @@ const MessageRow = z.object({
   created_at: z.number(),
 });
 
+/** Whether this object has ever stored a conversation (without creating the tables). */
+export function hasConversationTables(sql: SqlStorage): boolean {
+  return sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'conv_turns'").toArray().length > 0;
+}
+
 export class ConversationStore {
   constructor(private readonly sql: SqlStorage) {
     for (const statement of SCHEMA.split(";").map((s) => s.trim()).filter(Boolean)) {

@@ -1,0 +1,54 @@
+// Test helpers: real users and tokens in the test's D1, and requests through the real worker.
+import { env } from "cloudflare:test";
+import { exports } from "cloudflare:workers";
+import { sha256Hex } from "../src/auth/crypto";
+
+export const BASE = "http://app.test";
+
+export interface TestUser {
+  id: string;
+  token: string;
+}
+
+export async function createUser(name = `user-${crypto.randomUUID().slice(0, 8)}`): Promise<TestUser> {
+  const id = crypto.randomUUID();
+  const token = `tc_test_${crypto.randomUUID()}`;
+  await env.DB.batch([
+    env.DB.prepare("INSERT INTO users (id, name) VALUES (?, ?)").bind(id, name),
+    env.DB.prepare("INSERT INTO api_tokens (id, user_id, token_hash) VALUES (?, ?, ?)").bind(crypto.randomUUID(), id, await sha256Hex(token)),
+  ]);
+  return { id, token };
+}
+
+export function api(user: TestUser | null, path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  if (user) headers.set("authorization", `Bearer ${user.token}`);
+  let body = init.body;
+  if (init.json !== undefined) {
+    headers.set("content-type", "application/json");
+    body = JSON.stringify(init.json);
+  }
+  return exports.default.fetch(new Request(BASE + path, { ...init, headers, body: body ?? null }));
+}
+
+export async function createConversation(user: TestUser, body: Record<string, unknown> = {}) {
+  const res = await api(user, "/api/conversations", { method: "POST", json: body });
+  if (res.status !== 201) throw new Error(`create failed: ${res.status} ${await res.text()}`);
+  return (await res.json()) as { id: string; title: string; provider: string; model: string };
+}
+
+/** Inserts an artifact row directly, as the DO's outbox would. */
+export async function insertArtifact(conversationId: string, fields: { type?: string; title?: string; content?: string | null; r2Key?: string | null; contentType?: string | null; language?: string | null } = {}) {
+  const id = crypto.randomUUID();
+  await env.DB.prepare(
+    "INSERT INTO artifacts (id, conversation_id, type, title, content, r2_key, content_type, language) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+  )
+    .bind(id, conversationId, fields.type ?? "text/markdown", fields.title ?? "Notes", fields.content ?? "# hi", fields.r2Key ?? null, fields.contentType ?? null, fields.language ?? null)
+    .run();
+  return id;
+}
+
+export async function errorOf(res: Response): Promise<{ code: string; message: string }> {
+  const body = (await res.json()) as { error: { code: string; message: string } };
+  return body.error;
+}

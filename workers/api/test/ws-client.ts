@@ -1,0 +1,72 @@
+// A WebSocket client for tests: connects through the real worker, folds events like the web client.
+import { exports } from "cloudflare:workers";
+import { applyEvent, emptyTranscript, type Transcript } from "../../../durable-objects/protocol/transcript";
+import { type ClientFrame, ServerFrame, type ServerEvent, isServerEvent } from "../../../durable-objects/protocol/wire";
+import { BASE, type TestUser } from "./helpers";
+
+export class TestSocket {
+  readonly frames: ServerFrame[] = [];
+  private waiters: Array<() => void> = [];
+  closed = false;
+
+  private constructor(readonly ws: WebSocket) {
+    ws.addEventListener("message", (m) => {
+      this.frames.push(ServerFrame.parse(JSON.parse(String(m.data))));
+      this.wake();
+    });
+    ws.addEventListener("close", () => {
+      this.closed = true;
+      this.wake();
+    });
+  }
+
+  static async open(user: TestUser, conversationId: string, headers: Record<string, string> = {}): Promise<TestSocket> {
+    const res = await exports.default.fetch(`${BASE}/api/conversations/${conversationId}/ws`, {
+      headers: { upgrade: "websocket", authorization: `Bearer ${user.token}`, ...headers },
+    });
+    if (!res.webSocket) throw new Error(`no websocket: ${res.status} ${await res.text()}`);
+    res.webSocket.accept();
+    return new TestSocket(res.webSocket);
+  }
+
+  send(frame: ClientFrame | string): void {
+    this.ws.send(typeof frame === "string" ? frame : JSON.stringify(frame));
+  }
+
+  events(): ServerEvent[] {
+    return this.frames.filter(isServerEvent);
+  }
+
+  /** Resolves once `predicate` holds for the frames received so far. */
+  async until(predicate: (frames: ServerFrame[]) => boolean, timeoutMs = 15_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!predicate(this.frames)) {
+      if (this.closed) throw new Error("socket closed while waiting");
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`timed out; last frames: ${JSON.stringify(this.frames.slice(-3))}`);
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
+    }
+  }
+
+  close(): void {
+    this.ws.close(1000, "test");
+  }
+
+  private wake() {
+    const ws = this.waiters;
+    this.waiters = [];
+    for (const w of ws) w();
+  }
+}
+
+export const turnEnded = (frames: ServerFrame[]) => frames.some((f) => f.type === "turn_ended" || f.type === "turn_failed");
+
+export function fold(events: ServerEvent[]): Transcript {
+  return events.reduce(applyEvent, emptyTranscript());
+}

@@ -17,7 +17,20 @@ if (!/^[\w.@-]{1,64}$/.test(values.name)) {
   process.exit(2);
 }
 const token = newToken();
-const where = values.remote ? ["--remote"] : ["--local", ...(values["persist-to"] ? ["--persist-to", values["persist-to"]] : [])];
-wrangler(["d1", "execute", "DB", ...where, "--yes", "--command", createUserWithTokenSql(values.name, token, values.label)], { capture: true });
+const where = values.remote
+  ? ["--remote"]
+  : ["--local", ...(values["persist-to"] ? ["--persist-to", values["persist-to"]] : [])];
+wrangler(
+  [
+    "d1",
+    "execute",
+    "DB",
+    ...where,
+    "--yes",
+    "--command",
+    createUserWithTokenSql(values.name, token, values.label),
+  ],
+  { capture: true },
+);
 console.log(`Token for user '${values.name}' (shown once, keep it secret):\n\n  ${token}\n`);
 console.log(`Use it as:  curl -H "Authorization: Bearer ${token}" .../api/conversations`);

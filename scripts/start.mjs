@@ -4,27 +4,49 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync, copyFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { createUserWithTokenSql, newToken, quietEnv, root, wrangler, wranglerSpawn } from "./lib/wrangler.mjs";
+import {
+  createUserWithTokenSql,
+  newToken,
+  quietEnv,
+  root,
+  wrangler,
+  wranglerSpawn,
+} from "./lib/wrangler.mjs";
 
 const port = Number(process.env.PORT ?? 8787);
 const step = (text) => console.log(`\n▸ ${text}`);
 
 step("Building the web client");
-const build = spawnSync(join(root, "node_modules/.bin/vite"), ["build", "--config", "web/vite.config.ts", "--logLevel", "warn"], {
-  cwd: root,
-  env: quietEnv(),
-  stdio: "inherit",
-});
+const build = spawnSync(
+  join(root, "node_modules/.bin/vite"),
+  ["build", "--config", "web/vite.config.ts", "--logLevel", "warn"],
+  {
+    cwd: root,
+    env: quietEnv(),
+    stdio: "inherit",
+  },
+);
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 step("Configuration (.dev.vars)");
 const devVars = join(root, ".dev.vars");
 if (!existsSync(devVars)) copyFileSync(join(root, ".dev.vars.example"), devVars);
 // Secrets shared by the two workers; generated once for this machine.
-const shared = { MCP_REMOTE_TOKEN: randomBytes(24).toString("base64url"), GRAPH_CONTEXT_SECRET: randomBytes(32).toString("base64url") };
+const shared = {
+  MCP_REMOTE_TOKEN: randomBytes(24).toString("base64url"),
+  GRAPH_CONTEXT_SECRET: randomBytes(32).toString("base64url"),
+};
 const apiVars = ensureVars(devVars, shared);
-ensureVars(join(root, "workers/mcp-remote/.dev.vars"), { MCP_REMOTE_TOKEN: apiVars.MCP_REMOTE_TOKEN, GRAPH_CONTEXT_SECRET: apiVars.GRAPH_CONTEXT_SECRET });
-const providers = ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "OLLAMA_BASE_URL"].filter((k) => apiVars[k]);
+ensureVars(join(root, "workers/mcp-remote/.dev.vars"), {
+  MCP_REMOTE_TOKEN: apiVars.MCP_REMOTE_TOKEN,
+  GRAPH_CONTEXT_SECRET: apiVars.GRAPH_CONTEXT_SECRET,
+});
+const providers = [
+  "ANTHROPIC_API_KEY",
+  "OPENAI_API_KEY",
+  "GEMINI_API_KEY",
+  "OLLAMA_BASE_URL",
+].filter((k) => apiVars[k]);
 if (providers.length === 0) {
   console.log(
     "  No model provider is configured yet. The app starts anyway; to chat, put one of\n" +
@@ -42,15 +64,38 @@ const tokenFile = join(root, ".wrangler/local-token");
 let token = existsSync(tokenFile) ? readFileSync(tokenFile, "utf8").trim() : "";
 if (!token) {
   token = newToken();
-  wrangler(["d1", "execute", "DB", "--local", "--yes", "--command", createUserWithTokenSql("local", token, "npm start")], { capture: true });
+  wrangler(
+    [
+      "d1",
+      "execute",
+      "DB",
+      "--local",
+      "--yes",
+      "--command",
+      createUserWithTokenSql("local", token, "npm start"),
+    ],
+    { capture: true },
+  );
   mkdirSync(join(root, ".wrangler"), { recursive: true });
   writeFileSync(tokenFile, token + "\n", { mode: 0o600 });
 }
 const url = `http://127.0.0.1:${port}`;
-console.log(`  Open ${url}/#token=${token}\n  (or sign in with the token ${token}; it is kept in .wrangler/local-token)`);
+console.log(
+  `  Open ${url}/#token=${token}\n  (or sign in with the token ${token}; it is kept in .wrangler/local-token)`,
+);
 
 step(`Starting both workers on ${url}`);
-const dev = wranglerSpawn(["dev", "-c", "wrangler.toml", "-c", "workers/mcp-remote/wrangler.toml", "--ip", "127.0.0.1", "--port", String(port)]);
+const dev = wranglerSpawn([
+  "dev",
+  "-c",
+  "wrangler.toml",
+  "-c",
+  "workers/mcp-remote/wrangler.toml",
+  "--ip",
+  "127.0.0.1",
+  "--port",
+  String(port),
+]);
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => dev.kill(signal));
 dev.on("exit", (code) => process.exit(code ?? 0));
 
@@ -66,7 +111,13 @@ function ensureVars(file, defaults) {
   );
   const missing = Object.entries(defaults).filter(([k]) => !vars[k]);
   if (missing.length) {
-    writeFileSync(file, text + (text.endsWith("\n") || !text ? "" : "\n") + missing.map(([k, v]) => `${k}=${v}`).join("\n") + "\n");
+    writeFileSync(
+      file,
+      text +
+        (text.endsWith("\n") || !text ? "" : "\n") +
+        missing.map(([k, v]) => `${k}=${v}`).join("\n") +
+        "\n",
+    );
     for (const [k, v] of missing) vars[k] = v;
   }
   return vars;

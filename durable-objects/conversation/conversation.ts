@@ -6,12 +6,23 @@ import type { Env } from "../../workers/api/src/env";
 import { ConversationSettings } from "../protocol/rest";
 import { type ChatMessage } from "../protocol/messages";
 import { emptyTranscript, applyEvent } from "../protocol/transcript";
-import { type NewServerEvent, type SendMessage, SendMessage as SendMessageSchema, type ServerControl, type ServerEvent } from "../protocol/wire";
+import {
+  type NewServerEvent,
+  type SendMessage,
+  SendMessage as SendMessageSchema,
+  type ServerControl,
+  type ServerEvent,
+} from "../protocol/wire";
 import { parseClientFrame } from "./frames";
 import { enqueue, flushOutbox } from "./outbox";
 import { openSseStream, type SseSubscriber } from "./sse";
 import { ConversationStore, hasConversationTables, type TurnRow } from "./store";
-import { type ConversationInfo, runPlainTurn, type TurnOutcome } from "./turn";
+import type { PinnedArtifact } from "../loop/prompts";
+import type { LoopState } from "../loop/types";
+import { artifactSaver } from "./artifacts";
+import { checkpointable, LoopStateSchema, toolCallLog } from "./loop-storage";
+import { createToolRunner } from "./tool-runner";
+import { type ConversationInfo, DEFAULT_MAX_STEPS, runTurn, type TurnOutcome } from "./turn";
 
 interface ConnState {
   synced: boolean;
@@ -25,6 +36,9 @@ const ConversationRow = z.object({
   mode: z.enum(["normal", "graph", "tools"]),
   settings: z.string(),
 });
+
+/** How often a turn cut off by restarts is resumed before it ends as interrupted. */
+const MAX_RESUMES = 2;
 
 /** Longest title taken from a first message. */
 const TITLE_CHARS = 60;
@@ -61,7 +75,8 @@ export class Conversation extends Agent<Env> {
 
   override onMessage(connection: Connection, raw: WSMessage): void {
     const parsed = parseClientFrame(raw);
-    if (!parsed.ok) return this.sendControl(connection, { type: "frame_error", error: parsed.error });
+    if (!parsed.ok)
+      return this.sendControl(connection, { type: "frame_error", error: parsed.error });
     const frame = parsed.frame;
     switch (frame.type) {
       case "resume": {
@@ -75,7 +90,11 @@ export class Conversation extends Agent<Env> {
           after = last.seq;
         }
         connection.setState({ synced: true } satisfies ConnState);
-        return this.sendControl(connection, { type: "synced", seq: Math.max(after, frame.lastSeq), busy: this.busy() });
+        return this.sendControl(connection, {
+          type: "synced",
+          seq: Math.max(after, frame.lastSeq),
+          busy: this.busy(),
+        });
       }
       case "send": {
         const ack = this.acceptMessage(frame);
@@ -97,31 +116,49 @@ export class Conversation extends Agent<Env> {
 
   override async onRequest(request: Request): Promise<Response> {
     const url = new URL(request.url);
-    const lastEventId = Number(request.headers.get("last-event-id") ?? url.searchParams.get("after") ?? "");
+    const lastEventId = Number(
+      request.headers.get("last-event-id") ?? url.searchParams.get("after") ?? "",
+    );
     const resumeFrom = Number.isInteger(lastEventId) && lastEventId >= 0 ? lastEventId : null;
     if (request.method === "POST" && url.pathname.endsWith("/chat")) {
-      const body = SendMessageSchema.safeParse({ type: "send", ...((await request.json()) as object) });
-      if (!body.success) return Response.json({ error: { code: "validation_failed", message: body.error.message } }, { status: 400 });
+      const body = SendMessageSchema.safeParse({
+        type: "send",
+        ...((await request.json()) as object),
+      });
+      if (!body.success)
+        return Response.json(
+          { error: { code: "validation_failed", message: body.error.message } },
+          { status: 400 },
+        );
       const ack = this.acceptMessage(body.data);
       const turn = this.store.turnForUserMessage(ack.messageId);
       const from = resumeFrom ?? (turn ? turn.startSeq - 1 : this.store.lastSeq());
-      const done = (e: ServerEvent) => (e.type === "turn_ended" || e.type === "turn_failed") && e.turnId === turn?.id;
+      const done = (e: ServerEvent) =>
+        (e.type === "turn_ended" || e.type === "turn_failed") && e.turnId === turn?.id;
       return this.openSse(from, done, false);
     }
     if (request.method === "GET" && url.pathname.endsWith("/events")) {
       // Replay, then follow live events while a turn is running or queued.
       const done = (e: ServerEvent) =>
-        (e.type === "turn_ended" || e.type === "turn_failed") && !this.store.runningTurn() && this.store.queuedCount() === 0;
+        (e.type === "turn_ended" || e.type === "turn_failed") &&
+        !this.store.runningTurn() &&
+        this.store.queuedCount() === 0;
       return this.openSse(resumeFrom ?? 0, done, !this.busy());
     }
     return Response.json({ error: { code: "not_found", message: "Not found" } }, { status: 404 });
   }
 
   /** Replays the log after `after`, then follows live events until `isLast` (or at once if `endAfterBacklog`). */
-  private openSse(after: number, isLast: (e: ServerEvent) => boolean, endAfterBacklog: boolean): Response {
+  private openSse(
+    after: number,
+    isLast: (e: ServerEvent) => boolean,
+    endAfterBacklog: boolean,
+  ): Response {
     const backlog = this.store.eventsAfter(after);
     const ended = endAfterBacklog || backlog.some(isLast);
-    const { response, subscriber } = openSseStream(backlog, isLast, ended, (s) => this.#sse.delete(s));
+    const { response, subscriber } = openSseStream(backlog, isLast, ended, (s) =>
+      this.#sse.delete(s),
+    );
     if (!ended) this.#sse.add(subscriber);
     return response;
   }
@@ -136,7 +173,14 @@ export class Conversation extends Agent<Env> {
   acceptMessage(frame: SendMessage): Extract<ServerControl, { type: "ack" }> {
     const existing = this.store.messageByClientId(frame.clientMessageId);
     if (existing) {
-      return { type: "ack", clientMessageId: frame.clientMessageId, messageId: existing.id, seq: existing.seq, duplicate: true, queued: false };
+      return {
+        type: "ack",
+        clientMessageId: frame.clientMessageId,
+        messageId: existing.id,
+        seq: existing.seq,
+        duplicate: true,
+        queued: false,
+      };
     }
     const conversationId = this.name;
     const queued = this.busy();
@@ -171,7 +215,14 @@ export class Conversation extends Agent<Env> {
     });
     void this.flushOutboxTask();
     this.pump();
-    return { type: "ack", clientMessageId: frame.clientMessageId, messageId: message.id, seq, duplicate: false, queued };
+    return {
+      type: "ack",
+      clientMessageId: frame.clientMessageId,
+      messageId: message.id,
+      seq,
+      duplicate: false,
+      queued,
+    };
   }
 
   /** Appends an event to the log and sends it to every live client. */
@@ -202,44 +253,110 @@ export class Conversation extends Agent<Env> {
     void this.keepAliveWhile(() => this.runTurn(turn)).finally(() => this.pump());
   }
 
-  private async runTurn(turn: TurnRow): Promise<void> {
+  private async runTurn(turn: TurnRow, resumed?: LoopState): Promise<void> {
     const abort = new AbortController();
     this.#abort = abort;
     let outcome: TurnOutcome;
-    let conversation: ConversationInfo | null = null;
     try {
-      conversation = await this.loadConversation();
+      const stored = await this.loadConversation();
       const options = turn.options;
-      const info: ConversationInfo = {
-        ...conversation,
+      const conversation: ConversationInfo = {
+        ...stored,
         ...(options.provider && { provider: options.provider as ConversationInfo["provider"] }),
         ...(options.model && { model: options.model }),
       };
-      this.emit({ type: "turn_started", turnId: turn.id, messageId: turn.assistantMessageId, userMessageId: turn.userMessageId, provider: info.provider, model: info.model });
-      outcome = await runPlainTurn({
+      if (!resumed) {
+        this.emit({
+          type: "turn_started",
+          turnId: turn.id,
+          messageId: turn.assistantMessageId,
+          userMessageId: turn.userMessageId,
+          provider: conversation.provider,
+          model: conversation.model,
+        });
+      }
+      const saver = artifactSaver({
+        conversationId: this.name,
+        messageId: turn.assistantMessageId,
+        bucket: this.env.ARTIFACTS,
+        store: this.store,
+        emit: (e) => this.emit(e),
+      });
+      outcome = await runTurn({
         env: this.env,
-        conversation: info,
+        turnId: turn.id,
+        conversation,
         assistantMessageId: turn.assistantMessageId,
         history: this.store.messages().filter((m) => m.seq < turn.assistantSeq),
+        pinned: await this.pinnedArtifacts(),
+        maxSteps: options.maxSteps ?? conversation.settings.maxSteps ?? DEFAULT_MAX_STEPS,
         signal: abort.signal,
+        tools: await createToolRunner({ env: this.env, conversation, sessions: this.store }),
+        calls: toolCallLog(this.store),
+        ...(resumed && { resumed }),
         emit: (e) => this.emit(e),
+        saveArtifact: (draft, source) => saver.save(draft, source),
+        checkpoint: (state) => this.store.saveCheckpoint(turn.id, checkpointable(state)),
         recordUsage: (u) =>
           enqueue(this.store, {
             kind: "usage",
-            row: { id: crypto.randomUUID(), userId: info.userId, conversationId: info.id, provider: info.provider, model: info.model, ...u },
+            row: {
+              id: crypto.randomUUID(),
+              userId: conversation.userId,
+              conversationId: conversation.id,
+              provider: conversation.provider,
+              model: conversation.model,
+              ...u,
+            },
           }),
+        onModelCall: () =>
+          this.store.setMeta(
+            "model_calls",
+            String(Number(this.store.getMeta("model_calls") ?? "0") + 1),
+          ),
       });
     } catch (err) {
       console.error("turn failed", err);
-      if (!conversation) {
-        this.emit({ type: "turn_started", turnId: turn.id, messageId: turn.assistantMessageId, userMessageId: turn.userMessageId, provider: "", model: "" });
+      if (!this.turnStarted(turn)) {
+        this.emit({
+          type: "turn_started",
+          turnId: turn.id,
+          messageId: turn.assistantMessageId,
+          userMessageId: turn.userMessageId,
+          provider: "",
+          model: "",
+        });
       }
-      const message = err instanceof TurnSetupError ? err.message : "The turn failed unexpectedly; what was shown so far is kept.";
-      outcome = { content: this.foldedContent(turn), status: "failed", error: { code: err instanceof TurnSetupError ? err.code : "internal", message } };
+      const known = err instanceof TurnSetupError;
+      outcome = {
+        content: this.foldedContent(turn),
+        status: "failed",
+        error: {
+          code: known ? err.code : "internal",
+          message: known
+            ? err.message
+            : "The turn failed unexpectedly; what was shown so far is kept.",
+        },
+      };
     } finally {
       this.#abort = null;
     }
     this.completeTurn(turn, outcome);
+  }
+
+  private turnStarted(turn: TurnRow): boolean {
+    return this.store
+      .eventsAfter(turn.startSeq - 1)
+      .some((e) => e.type === "turn_started" && e.turnId === turn.id);
+  }
+
+  private async pinnedArtifacts(): Promise<PinnedArtifact[]> {
+    const rows = await this.env.DB.prepare(
+      "SELECT title, type, content FROM artifacts WHERE conversation_id = ? AND pinned = 1 AND content IS NOT NULL ORDER BY position",
+    )
+      .bind(this.name)
+      .all<PinnedArtifact>();
+    return rows.results;
   }
 
   private completeTurn(turn: TurnRow, outcome: TurnOutcome): void {
@@ -255,10 +372,21 @@ export class Conversation extends Agent<Env> {
     this.store.putMessage(message);
     enqueue(this.store, { kind: "message", conversationId: this.name, message });
     enqueue(this.store, { kind: "touch", conversationId: this.name, at: message.createdAt });
-    this.emit({ type: "message_completed", messageId: message.id, content: message.content, status: message.status });
+    this.emit({
+      type: "message_completed",
+      messageId: message.id,
+      content: message.content,
+      status: message.status,
+    });
     if (outcome.error) this.emit({ type: "turn_failed", turnId: turn.id, error: outcome.error });
     else this.emit({ type: "turn_ended", turnId: turn.id, status: outcome.status });
+    const artifactIds = message.content.flatMap((p) =>
+      p.type === "artifact" ? [p.artifactId] : [],
+    );
+    if (artifactIds.length > 0)
+      enqueue(this.store, { kind: "artifact_link", messageId: message.id, artifactIds });
     this.store.finishTurn(turn.id);
+    this.store.dropCheckpoint(turn.id);
     void this.flushOutboxTask();
   }
 
@@ -269,23 +397,65 @@ export class Conversation extends Agent<Env> {
     return t.messages.find((m) => m.id === turn.assistantMessageId)?.content ?? [];
   }
 
-  /** A turn marked running when the object starts was cut off (eviction, deploy): end it, keep what was shown. */
+  /**
+   * A turn marked running when the object starts was cut off (eviction, deploy). It resumes from
+   * its last checkpoint; a tool call that started but stored no result is not re-run: it is
+   * recorded as interrupted and the model is told. A turn that keeps dying ends as interrupted.
+   */
   private recoverInterruptedTurn(): void {
     const turn = this.store.runningTurn();
     if (!turn) return;
-    const started = this.store.eventsAfter(turn.startSeq - 1).some((e) => e.type === "turn_started" && e.turnId === turn.id);
-    if (!started) {
-      this.emit({ type: "turn_started", turnId: turn.id, messageId: turn.assistantMessageId, userMessageId: turn.userMessageId, provider: "", model: "" });
+    for (const call of this.store.unfinishedToolCalls(turn.id)) {
+      const message =
+        "The call was interrupted (the service restarted) and was not run again; its result is unknown.";
+      this.store.finishToolCall(call.id, "failed", {
+        forModel: [{ type: "text", text: message }],
+        summary: "interrupted",
+        isError: true,
+      });
+      this.emit({
+        type: "tool_result",
+        messageId: turn.assistantMessageId,
+        callId: call.id,
+        isError: true,
+        summary: "interrupted",
+      });
     }
-    this.completeTurn(turn, { content: this.foldedContent(turn), status: "interrupted" });
+    const attempts = Number(this.store.getMeta(`resumes:${turn.id}`) ?? "0");
+    const checkpoint = LoopStateSchema.safeParse(this.store.loadCheckpoint(turn.id));
+    if (attempts >= MAX_RESUMES || !this.turnStarted(turn)) {
+      if (!this.turnStarted(turn)) {
+        this.emit({
+          type: "turn_started",
+          turnId: turn.id,
+          messageId: turn.assistantMessageId,
+          userMessageId: turn.userMessageId,
+          provider: "",
+          model: "",
+        });
+      }
+      this.completeTurn(turn, { content: this.foldedContent(turn), status: "interrupted" });
+      return;
+    }
+    this.store.setMeta(`resumes:${turn.id}`, String(attempts + 1));
+    this.emit({
+      type: "notice",
+      level: "warning",
+      message: "The service restarted during this answer; continuing from the last completed step.",
+    });
+    const resumed = checkpoint.success ? (checkpoint.data as LoopState) : undefined;
+    void this.keepAliveWhile(() => this.runTurn(turn, resumed)).finally(() => this.pump());
   }
 
   private async loadConversation(): Promise<ConversationInfo> {
-    const row = await this.env.DB.prepare("SELECT id, user_id, provider, model, mode, settings FROM conversations WHERE id = ?")
+    const row = await this.env.DB.prepare(
+      "SELECT id, user_id, provider, model, mode, settings FROM conversations WHERE id = ?",
+    )
       .bind(this.name)
       .first();
     const parsed = ConversationRow.safeParse(row);
-    if (!parsed.success) throw new TurnSetupError("not_found", "This conversation no longer exists.");
+    if (!parsed.success)
+      throw new TurnSetupError("not_found", "This conversation no longer exists.");
     const settings = ConversationSettings.safeParse(JSON.parse(parsed.data.settings));
     return {
       id: parsed.data.id,
@@ -308,7 +478,9 @@ export class Conversation extends Agent<Env> {
       if (result.remaining > 0) {
         const attempts = this.store.pendingOutbox(1)[0]?.attempts ?? 1;
         const delaySeconds = Math.min(2 ** Math.max(0, attempts - 1), 60);
-        console.warn(`outbox: ${result.remaining} rows wait for D1 (${result.error}); retry in ${delaySeconds}s`);
+        console.warn(
+          `outbox: ${result.remaining} rows wait for D1 (${result.error}); retry in ${delaySeconds}s`,
+        );
         await this.schedule(delaySeconds, "flushOutboxTask");
       }
     } finally {
@@ -321,7 +493,14 @@ export class Conversation extends Agent<Env> {
   /** Removes everything this object holds; called when its conversation is deleted. */
   async wipe(): Promise<void> {
     this.cancelTurn();
-    for (const s of this.#sse) s.push({ type: "notice", level: "info", message: "deleted", seq: Number.MAX_SAFE_INTEGER, at: Date.now() });
+    for (const s of this.#sse)
+      s.push({
+        type: "notice",
+        level: "info",
+        message: "deleted",
+        seq: Number.MAX_SAFE_INTEGER,
+        at: Date.now(),
+      });
     this.#sse.clear();
     for (const connection of this.getConnections()) {
       try {

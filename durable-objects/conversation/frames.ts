@@ -6,12 +6,24 @@ export type FrameResult = { ok: true; frame: ClientFrame } | { ok: false; error:
 
 export function parseClientFrame(raw: string | ArrayBuffer | ArrayBufferView): FrameResult {
   if (typeof raw !== "string") {
-    return { ok: false, error: { code: "binary_frame", message: "Send JSON text frames; binary frames are not accepted." } };
-  }
-  if (raw.length > MAX_CLIENT_FRAME_BYTES || new TextEncoder().encode(raw).length > MAX_CLIENT_FRAME_BYTES) {
     return {
       ok: false,
-      error: { code: "frame_too_large", message: `Frames are limited to ${MAX_CLIENT_FRAME_BYTES / 1024} KiB.` },
+      error: {
+        code: "binary_frame",
+        message: "Send JSON text frames; binary frames are not accepted.",
+      },
+    };
+  }
+  if (
+    raw.length > MAX_CLIENT_FRAME_BYTES ||
+    new TextEncoder().encode(raw).length > MAX_CLIENT_FRAME_BYTES
+  ) {
+    return {
+      ok: false,
+      error: {
+        code: "frame_too_large",
+        message: `Frames are limited to ${MAX_CLIENT_FRAME_BYTES / 1024} KiB.`,
+      },
     };
   }
   let value: unknown;

@@ -10,7 +10,11 @@ const breakMessages = () => env.DB.exec("ALTER TABLE messages RENAME TO messages
 const repairMessages = () => env.DB.exec("ALTER TABLE messages_unavailable RENAME TO messages");
 
 async function d1Messages(conversationId: string) {
-  const rows = await env.DB.prepare("SELECT id, role, status FROM messages WHERE conversation_id = ? ORDER BY seq").bind(conversationId).all();
+  const rows = await env.DB.prepare(
+    "SELECT id, role, status FROM messages WHERE conversation_id = ? ORDER BY seq",
+  )
+    .bind(conversationId)
+    .all();
   return rows.results;
 }
 
@@ -28,7 +32,9 @@ describe("outbox to D1", () => {
     ws.close();
 
     const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(conv.id));
-    const pending = await runInDurableObject(stub, (instance: Conversation) => instance.store.outboxSize());
+    const pending = await runInDurableObject(stub, (instance: Conversation) =>
+      instance.store.outboxSize(),
+    );
     expect(pending).toBeGreaterThanOrEqual(4); // two user + two assistant messages, plus touches and usage
 
     await repairMessages();
@@ -38,7 +44,9 @@ describe("outbox to D1", () => {
     const rows = await d1Messages(conv.id);
     expect(rows.map((r) => r.role)).toEqual(["user", "assistant", "user", "assistant"]);
     expect(new Set(rows.map((r) => r.id)).size).toBe(4);
-    expect(await runInDurableObject(stub, (instance: Conversation) => instance.store.outboxSize())).toBe(0);
+    expect(
+      await runInDurableObject(stub, (instance: Conversation) => instance.store.outboxSize()),
+    ).toBe(0);
   });
 
   it("a flush that is repeated after a partial failure does not duplicate rows", async () => {
@@ -46,11 +54,23 @@ describe("outbox to D1", () => {
     const conv = await createConversation(user);
     const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(conv.id));
     await runInDurableObject(stub, async (instance: Conversation) => {
-      const message = { id: "m-1", role: "user" as const, content: [{ type: "text" as const, text: "hi" }], status: "complete" as const, seq: 1, clientMessageId: "c-1", createdAt: Date.now() };
+      const message = {
+        id: "m-1",
+        role: "user" as const,
+        content: [{ type: "text" as const, text: "hi" }],
+        status: "complete" as const,
+        seq: 1,
+        clientMessageId: "c-1",
+        createdAt: Date.now(),
+      };
       enqueue(instance.store, { kind: "message", conversationId: conv.id, message });
       expect((await flushOutbox(instance.store, env.DB)).flushed).toBe(1);
       // The same row again, as after a crash between the D1 write and the outbox delete.
-      enqueue(instance.store, { kind: "message", conversationId: conv.id, message: { ...message, status: "complete" } });
+      enqueue(instance.store, {
+        kind: "message",
+        conversationId: conv.id,
+        message: { ...message, status: "complete" },
+      });
       await breakMessages();
       const failed = await flushOutbox(instance.store, env.DB);
       expect(failed.remaining).toBe(1);

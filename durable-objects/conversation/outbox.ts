@@ -1,6 +1,6 @@
 // Moves rows the DO has written into D1. Each item is an idempotent upsert, so a retry after a
 // partial failure lands every message and artifact exactly once.
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { z } from "zod";
 import { createDb, type Db } from "../../workers/api/src/db/client";
@@ -27,6 +27,12 @@ export const OutboxItem = z.discriminatedUnion("kind", [
       position: z.number(),
       createdAt: z.number(),
     }),
+  }),
+  // Links a turn's artifacts to its message, once the message row exists.
+  z.object({
+    kind: z.literal("artifact_link"),
+    messageId: z.string(),
+    artifactIds: z.array(z.string()),
   }),
   z.object({
     kind: z.literal("touch"),
@@ -79,6 +85,11 @@ function statementFor(db: Db, item: OutboxItem): BatchItem<"sqlite"> {
         .insert(artifacts)
         .values({ ...item.row, updatedAt: item.row.createdAt })
         .onConflictDoNothing({ target: artifacts.id });
+    case "artifact_link":
+      return db
+        .update(artifacts)
+        .set({ messageId: item.messageId })
+        .where(inArray(artifacts.id, item.artifactIds));
     case "touch":
       return db
         .update(conversations)
@@ -101,13 +112,19 @@ export interface FlushResult {
 }
 
 /** Writes pending items to D1 in batches (one transaction each); stops at the first failure. */
-export async function flushOutbox(store: ConversationStore, d1: D1Database, batchSize = 40): Promise<FlushResult> {
+export async function flushOutbox(
+  store: ConversationStore,
+  d1: D1Database,
+  batchSize = 40,
+): Promise<FlushResult> {
   const db = createDb(d1);
   let flushed = 0;
   for (;;) {
     const rows = store.pendingOutbox(batchSize);
     if (rows.length === 0) return { flushed, remaining: 0 };
-    const statements = rows.map((r) => statementFor(db, OutboxItem.parse({ kind: r.kind, ...JSON.parse(r.payload) })));
+    const statements = rows.map((r) =>
+      statementFor(db, OutboxItem.parse({ kind: r.kind, ...JSON.parse(r.payload) })),
+    );
     try {
       await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
     } catch (err) {

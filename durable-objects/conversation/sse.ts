@@ -4,7 +4,8 @@ import type { ServerEvent } from "../protocol/wire";
 
 const enc = new TextEncoder();
 
-export const formatSse = (e: ServerEvent) => enc.encode(`id: ${e.seq}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`);
+export const formatSse = (e: ServerEvent) =>
+  enc.encode(`id: ${e.seq}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`);
 
 export interface SseSubscriber {
   /** Returns true when the stream should end after this event. */

@@ -18,6 +18,11 @@ CREATE TABLE IF NOT EXISTS conv_outbox (
   id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, payload TEXT NOT NULL,
   attempts INTEGER NOT NULL DEFAULT 0, last_error TEXT);
 CREATE TABLE IF NOT EXISTS conv_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS conv_checkpoints (turn_id TEXT PRIMARY KEY, state TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS conv_tool_calls (
+  id TEXT PRIMARY KEY, turn_id TEXT NOT NULL, step INTEGER NOT NULL, call_key TEXT NOT NULL,
+  server TEXT NOT NULL, tool TEXT NOT NULL, arguments TEXT NOT NULL, status TEXT NOT NULL, result TEXT);
+CREATE INDEX IF NOT EXISTS conv_tool_calls_key ON conv_tool_calls(call_key, status);
 `;
 
 export type TurnStatus = "queued" | "running" | "done";
@@ -32,6 +37,16 @@ export interface TurnRow {
   status: TurnStatus;
   options: SendOptions;
   createdAt: number;
+}
+
+export interface StoredToolCall {
+  id: string;
+  key: string;
+  server: string;
+  tool: string;
+  arguments: unknown;
+  status: "started" | "done" | "failed";
+  result?: unknown;
 }
 
 export interface OutboxRow {
@@ -53,12 +68,17 @@ const MessageRow = z.object({
 
 /** Whether this object has ever stored a conversation (without creating the tables). */
 export function hasConversationTables(sql: SqlStorage): boolean {
-  return sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'conv_turns'").toArray().length > 0;
+  return (
+    sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'conv_turns'").toArray()
+      .length > 0
+  );
 }
 
 export class ConversationStore {
   constructor(private readonly sql: SqlStorage) {
-    for (const statement of SCHEMA.split(";").map((s) => s.trim()).filter(Boolean)) {
+    for (const statement of SCHEMA.split(";")
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       sql.exec(statement);
     }
   }
@@ -67,7 +87,9 @@ export class ConversationStore {
   appendEvent(event: NewServerEvent): ServerEvent {
     const at = Date.now();
     // Reserve the sequence number first so the stored body carries it.
-    const seq = this.sql.exec<{ seq: number }>("INSERT INTO conv_events (body) VALUES ('') RETURNING seq").one().seq;
+    const seq = this.sql
+      .exec<{ seq: number }>("INSERT INTO conv_events (body) VALUES ('') RETURNING seq")
+      .one().seq;
     const full = { ...event, seq, at } as ServerEvent;
     this.sql.exec("UPDATE conv_events SET body = ? WHERE seq = ?", JSON.stringify(full), seq);
     return full;
@@ -75,13 +97,19 @@ export class ConversationStore {
 
   eventsAfter(seq: number, limit = 10_000): ServerEvent[] {
     return this.sql
-      .exec<{ body: string }>("SELECT body FROM conv_events WHERE seq > ? ORDER BY seq LIMIT ?", seq, limit)
+      .exec<{ body: string }>(
+        "SELECT body FROM conv_events WHERE seq > ? ORDER BY seq LIMIT ?",
+        seq,
+        limit,
+      )
       .toArray()
       .map((r) => ServerEvent.parse(JSON.parse(r.body)));
   }
 
   lastSeq(): number {
-    return this.sql.exec<{ s: number | null }>("SELECT MAX(seq) AS s FROM conv_events").one().s ?? 0;
+    return (
+      this.sql.exec<{ s: number | null }>("SELECT MAX(seq) AS s FROM conv_events").one().s ?? 0
+    );
   }
 
   // ---- messages ----
@@ -93,8 +121,11 @@ export class ConversationStore {
   }
 
   nextMessageSeq(): number {
-    const m = this.sql.exec<{ s: number | null }>("SELECT MAX(seq) AS s FROM conv_messages").one().s ?? 0;
-    const t = this.sql.exec<{ s: number | null }>("SELECT MAX(assistant_seq) AS s FROM conv_turns").one().s ?? 0;
+    const m =
+      this.sql.exec<{ s: number | null }>("SELECT MAX(seq) AS s FROM conv_messages").one().s ?? 0;
+    const t =
+      this.sql.exec<{ s: number | null }>("SELECT MAX(assistant_seq) AS s FROM conv_turns").one()
+        .s ?? 0;
     return Math.max(m, t) + 1;
   }
 
@@ -150,7 +181,9 @@ export class ConversationStore {
   }
 
   queuedCount(): number {
-    return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM conv_turns WHERE status = 'queued'").one().n;
+    return this.sql
+      .exec<{ n: number }>("SELECT COUNT(*) AS n FROM conv_turns WHERE status = 'queued'")
+      .one().n;
   }
 
   turnForUserMessage(userMessageId: string): TurnRow | null {
@@ -172,10 +205,7 @@ export class ConversationStore {
         status: TurnStatus;
         options: string;
         created_at: number;
-      }>(
-        `SELECT * FROM conv_turns WHERE ${clause}`,
-        ...bindings,
-      )
+      }>(`SELECT * FROM conv_turns WHERE ${clause}`, ...bindings)
       .toArray()
       .map((r) => ({
         id: r.id,
@@ -191,7 +221,11 @@ export class ConversationStore {
 
   // ---- outbox ----
   enqueue(kind: string, payload: unknown): void {
-    this.sql.exec("INSERT INTO conv_outbox (kind, payload) VALUES (?, ?)", kind, JSON.stringify(payload));
+    this.sql.exec(
+      "INSERT INTO conv_outbox (kind, payload) VALUES (?, ?)",
+      kind,
+      JSON.stringify(payload),
+    );
   }
 
   pendingOutbox(limit: number): OutboxRow[] {
@@ -209,7 +243,11 @@ export class ConversationStore {
 
   markOutboxFailed(ids: number[], error: string): void {
     for (const id of ids) {
-      this.sql.exec("UPDATE conv_outbox SET attempts = attempts + 1, last_error = ? WHERE id = ?", error, id);
+      this.sql.exec(
+        "UPDATE conv_outbox SET attempts = attempts + 1, last_error = ? WHERE id = ?",
+        error,
+        id,
+      );
     }
   }
 
@@ -217,13 +255,110 @@ export class ConversationStore {
     return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM conv_outbox").one().n;
   }
 
+  // ---- loop checkpoints and tool calls ----
+  saveCheckpoint(turnId: string, state: unknown): void {
+    this.sql.exec(
+      "INSERT INTO conv_checkpoints (turn_id, state) VALUES (?, ?) ON CONFLICT(turn_id) DO UPDATE SET state = excluded.state",
+      turnId,
+      JSON.stringify(state),
+    );
+  }
+
+  loadCheckpoint(turnId: string): unknown {
+    const row = this.sql
+      .exec<{ state: string }>("SELECT state FROM conv_checkpoints WHERE turn_id = ?", turnId)
+      .toArray()[0];
+    return row ? JSON.parse(row.state) : null;
+  }
+
+  dropCheckpoint(turnId: string): void {
+    this.sql.exec("DELETE FROM conv_checkpoints WHERE turn_id = ?", turnId);
+  }
+
+  startToolCall(
+    r: { id: string; key: string; server: string; tool: string; arguments: unknown },
+    turnId: string,
+    step: number,
+  ): void {
+    this.sql.exec(
+      "INSERT OR REPLACE INTO conv_tool_calls (id, turn_id, step, call_key, server, tool, arguments, status) VALUES (?, ?, ?, ?, ?, ?, ?, 'started')",
+      r.id,
+      turnId,
+      step,
+      r.key,
+      r.server,
+      r.tool,
+      JSON.stringify(r.arguments),
+    );
+  }
+
+  finishToolCall(id: string, status: "done" | "failed", result: unknown): void {
+    this.sql.exec(
+      "UPDATE conv_tool_calls SET status = ?, result = ? WHERE id = ?",
+      status,
+      JSON.stringify(result ?? null),
+      id,
+    );
+  }
+
+  toolCall(where: "id" | "key", value: string): StoredToolCall | null {
+    const clause =
+      where === "id"
+        ? "id = ?"
+        : "call_key = ? AND status IN ('done', 'failed') ORDER BY rowid DESC";
+    const row = this.sql
+      .exec<{
+        id: string;
+        call_key: string;
+        server: string;
+        tool: string;
+        arguments: string;
+        status: string;
+        result: string | null;
+      }>(
+        `SELECT id, call_key, server, tool, arguments, status, result FROM conv_tool_calls WHERE ${clause} LIMIT 1`,
+        value,
+      )
+      .toArray()[0];
+    if (!row) return null;
+    return {
+      id: row.id,
+      key: row.call_key,
+      server: row.server,
+      tool: row.tool,
+      arguments: JSON.parse(row.arguments),
+      status: row.status as StoredToolCall["status"],
+      ...(row.result && { result: JSON.parse(row.result) }),
+    };
+  }
+
+  /** Calls that started but never stored a result: cut off by an eviction or deploy. */
+  unfinishedToolCalls(turnId: string): StoredToolCall[] {
+    return this.sql
+      .exec<{ id: string }>(
+        "SELECT id FROM conv_tool_calls WHERE turn_id = ? AND status = 'started'",
+        turnId,
+      )
+      .toArray()
+      .map((r) => this.toolCall("id", r.id)!)
+      .filter(Boolean);
+  }
+
   // ---- meta ----
   getMeta(key: string): string | null {
-    return this.sql.exec<{ value: string }>("SELECT value FROM conv_meta WHERE key = ?", key).toArray()[0]?.value ?? null;
+    return (
+      this.sql
+        .exec<{ value: string }>("SELECT value FROM conv_meta WHERE key = ?", key)
+        .toArray()[0]?.value ?? null
+    );
   }
 
   setMeta(key: string, value: string): void {
-    this.sql.exec("INSERT INTO conv_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", key, value);
+    this.sql.exec(
+      "INSERT INTO conv_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+      key,
+      value,
+    );
   }
 }
 

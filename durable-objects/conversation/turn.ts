@@ -1,13 +1,23 @@
-// One turn of the conversation: ask the model, stream what it says, return the final content.
-// This is the plain reply (no tools); the thinking loop replaces it with steps and tools.
-import { createProvider, providerConfigFromEnv } from "../providers/registry";
-import { streamWithRetries } from "../providers/retry";
-import type { ProviderId } from "../providers/types";
-import type { MessagePart, MessageStatus } from "../protocol/messages";
+// One turn: build the context (mode prompt, pinned artifacts, history), then run the thinking
+// loop with the conversation's provider and tools. Storage stays in the DO; this file wires.
+import { runThinkingLoop } from "../loop/loop";
+import { type PinnedArtifact, systemPrompt } from "../loop/prompts";
+import type {
+  ArtifactRef,
+  ArtifactSource,
+  LoopState,
+  ToolCallLog,
+  ToolRunner,
+} from "../loop/types";
+import type { DraftArtifact } from "../loop/tool-results";
+import type { ChatMessage, MessagePart, MessageStatus } from "../protocol/messages";
 import type { ConversationSettings } from "../protocol/rest";
 import type { NewServerEvent } from "../protocol/wire";
+import { createProvider, providerConfigFromEnv } from "../providers/registry";
+import { streamWithRetries } from "../providers/retry";
+import { buildToolNameMap } from "../providers/tool-names";
+import type { ProviderId } from "../providers/types";
 import type { Env } from "../../workers/api/src/env";
-import type { ChatMessage } from "../protocol/messages";
 import { toNeutralHistory } from "./history";
 
 export interface ConversationInfo {
@@ -21,13 +31,22 @@ export interface ConversationInfo {
 
 export interface TurnInput {
   env: Env;
+  turnId: string;
   conversation: ConversationInfo;
   assistantMessageId: string;
   /** Every message before this turn's answer, the new user message last. */
   history: ChatMessage[];
+  pinned: PinnedArtifact[];
+  maxSteps: number;
   signal: AbortSignal;
+  tools: ToolRunner;
+  calls: ToolCallLog;
+  resumed?: LoopState;
   emit: (event: NewServerEvent) => void;
+  saveArtifact: (draft: DraftArtifact, source: ArtifactSource) => Promise<ArtifactRef>;
+  checkpoint: (state: LoopState) => void;
   recordUsage: (u: { inputTokens: number; outputTokens: number; cachedTokens: number }) => void;
+  onModelCall?: () => void;
 }
 
 export interface TurnOutcome {
@@ -36,15 +55,14 @@ export interface TurnOutcome {
   error?: { code: string; message: string };
 }
 
+export const DEFAULT_MAX_STEPS = 5;
+
 export const NOT_CONFIGURED_MESSAGE = (provider: string) =>
   `The ${provider} provider is not configured. Set its key in .dev.vars (locally) or with ` +
   "`wrangler secret put` (deployed), or pick another provider in the conversation settings.";
 
-const SYSTEM_PROMPT =
-  "You are a helpful assistant. Answer clearly; use Markdown where it helps (tables, code blocks, lists).";
-
-export async function runPlainTurn(input: TurnInput): Promise<TurnOutcome> {
-  const { conversation, emit, assistantMessageId: messageId } = input;
+export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
+  const { conversation } = input;
   const config = providerConfigFromEnv(input.env, conversation.provider);
   if (!config) {
     return {
@@ -54,42 +72,44 @@ export async function runPlainTurn(input: TurnInput): Promise<TurnOutcome> {
     };
   }
   const provider = createProvider(conversation.provider, config);
-  let text = "";
-  let reasoning = "";
-  const content = (): MessagePart[] => [
-    ...(reasoning ? [{ type: "reasoning" as const, text: reasoning }] : []),
-    ...(text ? [{ type: "text" as const, text }] : []),
-  ];
-  for await (const event of streamWithRetries(provider, {
-    model: conversation.model,
-    system: SYSTEM_PROMPT,
-    messages: toNeutralHistory(input.history),
-    ...(conversation.settings.temperature !== undefined && { temperature: conversation.settings.temperature }),
-    maxTokens: conversation.settings.maxTokens ?? 4096,
-    signal: input.signal,
-  })) {
-    switch (event.type) {
-      case "text_delta":
-        text += event.text;
-        emit({ type: "text_delta", messageId, delta: event.text });
-        break;
-      case "reasoning_delta":
-        reasoning += event.text;
-        emit({ type: "reasoning_delta", messageId, delta: event.text });
-        break;
-      case "usage":
-        input.recordUsage({
-          inputTokens: event.inputTokens,
-          outputTokens: event.outputTokens,
-          cachedTokens: event.cachedTokens ?? 0,
-        });
-        break;
-      case "error":
-        if (event.error.code === "aborted") return { content: content(), status: "cancelled" };
-        return { content: content(), status: "failed", error: { code: event.error.code, message: event.error.message } };
-      default:
-        break;
-    }
-  }
-  return { content: content(), status: "complete" };
+  let names: ReturnType<typeof buildToolNameMap> | null = null;
+  const tools: ToolRunner = {
+    catalog: async () => {
+      const result = await input.tools.catalog();
+      names = buildToolNameMap(result.tools.map((t) => ({ server: t.server, tool: t.tool })));
+      return result;
+    },
+    call: (...args) => input.tools.call(...args),
+  };
+  return runThinkingLoop(
+    {
+      provider,
+      stream: streamWithRetries,
+      tools,
+      calls: input.calls,
+      toolNames: {
+        toSafe: (server, tool) => names!.toSafe(server, tool),
+        fromSafe: (name) => names?.fromSafe(name),
+      },
+      saveArtifact: input.saveArtifact,
+      checkpoint: input.checkpoint,
+      emit: input.emit,
+      recordUsage: input.recordUsage,
+      ...(input.onModelCall && { onModelCall: input.onModelCall }),
+    },
+    {
+      turnId: input.turnId,
+      messageId: input.assistantMessageId,
+      model: conversation.model,
+      system: systemPrompt(conversation.mode, input.pinned),
+      history: toNeutralHistory(input.history),
+      maxSteps: input.maxSteps,
+      maxTokens: conversation.settings.maxTokens ?? 4096,
+      ...(conversation.settings.temperature !== undefined && {
+        temperature: conversation.settings.temperature,
+      }),
+      signal: input.signal,
+    },
+    input.resumed,
+  );
 }

@@ -29,7 +29,9 @@ describe("a streamed conversation over the WebSocket", () => {
       expect(body.items.map((m) => m.role)).toEqual(["user", "assistant"]);
     });
     // The first message names the conversation.
-    const after = (await (await api(user, `/api/conversations/${conv.id}`)).json()) as { title: string };
+    const after = (await (await api(user, `/api/conversations/${conv.id}`)).json()) as {
+      title: string;
+    };
     expect(after.title).toBe("hello there");
     ws.close();
   });
@@ -53,14 +55,21 @@ describe("a streamed conversation over the WebSocket", () => {
       }
       // Cut after a few more events each time, at a different point in the stream.
       const target = received.length + 2 + (drop % 3);
-      await ws.until((f) => f.filter((x) => "seq" in x && x.type !== "ack" && x.type !== "synced").length + received.length >= target || turnEnded(f));
+      await ws.until(
+        (f) =>
+          f.filter((x) => "seq" in x && x.type !== "ack" && x.type !== "synced").length +
+            received.length >=
+            target || turnEnded(f),
+      );
       received.push(...ws.events());
       lastSeq = received[received.length - 1]?.seq ?? lastSeq;
       ws.close();
     }
     const final = await TestSocket.open(user, conv.id);
     final.send({ type: "resume", lastSeq });
-    await final.until((f) => turnEnded([...received, ...f.filter((x) => "seq" in x)] as never) || turnEnded(f));
+    await final.until(
+      (f) => turnEnded([...received, ...f.filter((x) => "seq" in x)] as never) || turnEnded(f),
+    );
     received.push(...final.events());
     await watcher.until(turnEnded);
 
@@ -70,7 +79,9 @@ describe("a streamed conversation over the WebSocket", () => {
     const answer = fold(received).messages[1];
     expect(answer?.status).toBe("complete");
     expect(answer?.content[0]).toMatchObject({ type: "text" });
-    expect((answer?.content[0] as { text: string }).text).toContain("Sentence 60 of a long streamed answer.");
+    expect((answer?.content[0] as { text: string }).text).toContain(
+      "Sentence 60 of a long streamed answer.",
+    );
     final.close();
     watcher.close();
   });
@@ -96,9 +107,13 @@ describe("a streamed conversation over the WebSocket", () => {
   it("refuses a WebSocket from a foreign origin and one without credentials", async () => {
     const user = await createUser();
     const conv = await createConversation(user);
-    await expect(TestSocket.open(user, conv.id, { origin: "https://evil.example" })).rejects.toThrow(/403/);
+    await expect(
+      TestSocket.open(user, conv.id, { origin: "https://evil.example" }),
+    ).rejects.toThrow(/403/);
     const { exports } = await import("cloudflare:workers");
-    const res = await exports.default.fetch(`http://app.test/api/conversations/${conv.id}/ws`, { headers: { upgrade: "websocket" } });
+    const res = await exports.default.fetch(`http://app.test/api/conversations/${conv.id}/ws`, {
+      headers: { upgrade: "websocket" },
+    });
     expect(res.status).toBe(401);
   });
 
@@ -114,7 +129,9 @@ describe("a streamed conversation over the WebSocket", () => {
     expect(acks.map((a) => a.type === "ack" && a.queued)).toEqual([false, true]);
     const t = fold(ws.events());
     expect(t.messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
-    expect(t.messages[1]?.content).toEqual([{ type: "text", text: "This answer takes a while to arrive." }]);
+    expect(t.messages[1]?.content).toEqual([
+      { type: "text", text: "This answer takes a while to arrive." },
+    ]);
     ws.close();
   });
 

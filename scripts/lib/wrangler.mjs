@@ -16,13 +16,23 @@ export const quietEnv = (extra = {}) => ({
 
 /** Runs wrangler to completion; throws with its output when it fails. */
 export function wrangler(args, { capture = false, cwd = root } = {}) {
-  const r = spawnSync(bin, args, { cwd, env: quietEnv(), encoding: "utf8", stdio: capture ? "pipe" : ["ignore", "inherit", "inherit"] });
-  if (r.status !== 0) throw new Error(`wrangler ${args.join(" ")} failed:\n${r.stdout ?? ""}${r.stderr ?? ""}`);
+  const r = spawnSync(bin, args, {
+    cwd,
+    env: quietEnv(),
+    encoding: "utf8",
+    stdio: capture ? "pipe" : ["ignore", "inherit", "inherit"],
+  });
+  if (r.status !== 0)
+    throw new Error(`wrangler ${args.join(" ")} failed:\n${r.stdout ?? ""}${r.stderr ?? ""}`);
   return r.stdout ?? "";
 }
 
 export function wranglerSpawn(args, options = {}) {
-  return spawn(bin, args, { cwd: root, env: quietEnv(options.env), stdio: options.stdio ?? "inherit" });
+  return spawn(bin, args, {
+    cwd: root,
+    env: quietEnv(options.env),
+    stdio: options.stdio ?? "inherit",
+  });
 }
 
 export const newToken = () => `tc_${randomBytes(24).toString("base64url")}`;

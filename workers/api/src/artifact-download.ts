@@ -42,7 +42,11 @@ const LANGUAGE_EXTENSIONS: Record<string, string> = {
 };
 
 export function fileNameFor(row: Pick<Row, "title" | "type" | "language" | "contentType">): string {
-  const base = row.title.replace(/[^\w.-]+/g, "_").replace(/^_+|_+$/g, "").slice(0, 80) || "artifact";
+  const base =
+    row.title
+      .replace(/[^\w.-]+/g, "_")
+      .replace(/^_+|_+$/g, "")
+      .slice(0, 80) || "artifact";
   const ext =
     (row.language && LANGUAGE_EXTENSIONS[row.language.toLowerCase()]) ||
     EXTENSIONS[row.type] ||
@@ -54,17 +58,27 @@ export function fileNameFor(row: Pick<Row, "title" | "type" | "language" | "cont
 // Types a browser may render inline from our origin; SVG is excluded (scripts), HTML too.
 const INLINE_SAFE = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
 
-export async function downloadResponse(bucket: R2Bucket, row: Row, asAttachment: boolean): Promise<Response> {
-  const contentType = row.contentType ?? (row.r2Key ? "application/octet-stream" : "text/plain; charset=utf-8");
+export async function downloadResponse(
+  bucket: R2Bucket,
+  row: Row,
+  asAttachment: boolean,
+): Promise<Response> {
+  const contentType =
+    row.contentType ?? (row.r2Key ? "application/octet-stream" : "text/plain; charset=utf-8");
   const headers = new Headers({
     "Content-Type": contentType,
     "X-Content-Type-Options": "nosniff",
-    "Content-Security-Policy": "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox",
+    "Content-Security-Policy":
+      "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox",
     "Cache-Control": "private, max-age=0",
   });
   const name = fileNameFor(row);
-  const disposition = !asAttachment && INLINE_SAFE.has(contentType.split(";")[0]!.trim()) ? "inline" : "attachment";
-  headers.set("Content-Disposition", `${disposition}; filename="${name}"; filename*=UTF-8''${encodeURIComponent(name)}`);
+  const disposition =
+    !asAttachment && INLINE_SAFE.has(contentType.split(";")[0]!.trim()) ? "inline" : "attachment";
+  headers.set(
+    "Content-Disposition",
+    `${disposition}; filename="${name}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+  );
   if (row.r2Key) {
     const object = await bucket.get(row.r2Key);
     if (!object) throw notFound("Artifact content");

@@ -17,7 +17,12 @@ export { Conversation } from "../../../durable-objects/conversation/conversation
 const app = new Hono<AppEnv>();
 
 app.onError((err, c) => errorResponse(c, err));
-app.notFound((c) => errorResponse(c, new ApiError(404, "not_found", `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`)));
+app.notFound((c) =>
+  errorResponse(
+    c,
+    new ApiError(404, "not_found", `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`),
+  ),
+);
 
 app.use("/api/*", async (c, next) => {
   c.set("db", createDb(c.env.DB));

@@ -1,6 +1,13 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, createConversation, createUser, errorOf, insertArtifact, type TestUser } from "../test/helpers";
+import {
+  api,
+  createConversation,
+  createUser,
+  errorOf,
+  insertArtifact,
+  type TestUser,
+} from "../test/helpers";
 
 let alice: TestUser;
 let bob: TestUser;
@@ -10,22 +17,118 @@ beforeAll(async () => {
 });
 
 describe("bad input gets a JSON error that says what is wrong", () => {
-  const cases: Array<{ name: string; path: string; init: RequestInit & { json?: unknown }; status: number; code: string; auth?: boolean }> = [
-    { name: "no credentials", path: "/api/conversations", init: {}, status: 401, code: "unauthorized", auth: false },
-    { name: "bad JSON", path: "/api/conversations", init: { method: "POST", body: "{nope", headers: { "content-type": "application/json" } }, status: 400, code: "invalid_json" },
-    { name: "not JSON at all", path: "/api/conversations", init: { method: "POST", body: "title=x", headers: { "content-type": "application/x-www-form-urlencoded" } }, status: 415, code: "unsupported_media_type" },
-    { name: "wrong type", path: "/api/conversations", init: { method: "POST", json: { title: 42 } }, status: 400, code: "validation_failed" },
-    { name: "unknown provider", path: "/api/conversations", init: { method: "POST", json: { provider: "skynet" } }, status: 400, code: "validation_failed" },
-    { name: "unknown field", path: "/api/conversations", init: { method: "POST", json: { colour: "red" } }, status: 400, code: "validation_failed" },
-    { name: "step limit out of range", path: "/api/conversations", init: { method: "POST", json: { settings: { maxSteps: 500 } } }, status: 400, code: "validation_failed" },
-    { name: "oversized body", path: "/api/conversations", init: { method: "POST", json: { title: "x".repeat(300 * 1024) } }, status: 413, code: "payload_too_large" },
-    { name: "unknown conversation", path: "/api/conversations/nope", init: {}, status: 404, code: "not_found" },
-    { name: "unknown artifact", path: "/api/artifacts/nope", init: {}, status: 404, code: "not_found" },
-    { name: "bad limit", path: "/api/conversations?limit=0", init: {}, status: 400, code: "validation_failed" },
+  const cases: Array<{
+    name: string;
+    path: string;
+    init: RequestInit & { json?: unknown };
+    status: number;
+    code: string;
+    auth?: boolean;
+  }> = [
+    {
+      name: "no credentials",
+      path: "/api/conversations",
+      init: {},
+      status: 401,
+      code: "unauthorized",
+      auth: false,
+    },
+    {
+      name: "bad JSON",
+      path: "/api/conversations",
+      init: { method: "POST", body: "{nope", headers: { "content-type": "application/json" } },
+      status: 400,
+      code: "invalid_json",
+    },
+    {
+      name: "not JSON at all",
+      path: "/api/conversations",
+      init: {
+        method: "POST",
+        body: "title=x",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+      },
+      status: 415,
+      code: "unsupported_media_type",
+    },
+    {
+      name: "wrong type",
+      path: "/api/conversations",
+      init: { method: "POST", json: { title: 42 } },
+      status: 400,
+      code: "validation_failed",
+    },
+    {
+      name: "unknown provider",
+      path: "/api/conversations",
+      init: { method: "POST", json: { provider: "skynet" } },
+      status: 400,
+      code: "validation_failed",
+    },
+    {
+      name: "unknown field",
+      path: "/api/conversations",
+      init: { method: "POST", json: { colour: "red" } },
+      status: 400,
+      code: "validation_failed",
+    },
+    {
+      name: "step limit out of range",
+      path: "/api/conversations",
+      init: { method: "POST", json: { settings: { maxSteps: 500 } } },
+      status: 400,
+      code: "validation_failed",
+    },
+    {
+      name: "oversized body",
+      path: "/api/conversations",
+      init: { method: "POST", json: { title: "x".repeat(300 * 1024) } },
+      status: 413,
+      code: "payload_too_large",
+    },
+    {
+      name: "unknown conversation",
+      path: "/api/conversations/nope",
+      init: {},
+      status: 404,
+      code: "not_found",
+    },
+    {
+      name: "unknown artifact",
+      path: "/api/artifacts/nope",
+      init: {},
+      status: 404,
+      code: "not_found",
+    },
+    {
+      name: "bad limit",
+      path: "/api/conversations?limit=0",
+      init: {},
+      status: 400,
+      code: "validation_failed",
+    },
     { name: "unknown route", path: "/api/nothing-here", init: {}, status: 404, code: "not_found" },
-    { name: "empty patch", path: "/api/conversations/whatever", init: { method: "PATCH", json: {} }, status: 400, code: "validation_failed" },
-    { name: "MCP server on a private address", path: "/api/mcp-servers", init: { method: "POST", json: { name: "evil", url: "https://169.254.169.254/latest" } }, status: 400, code: "validation_failed" },
-    { name: "MCP server bad name", path: "/api/mcp-servers", init: { method: "POST", json: { name: "no spaces", url: "https://mcp.example.com/mcp" } }, status: 400, code: "validation_failed" },
+    {
+      name: "empty patch",
+      path: "/api/conversations/whatever",
+      init: { method: "PATCH", json: {} },
+      status: 400,
+      code: "validation_failed",
+    },
+    {
+      name: "MCP server on a private address",
+      path: "/api/mcp-servers",
+      init: { method: "POST", json: { name: "evil", url: "https://169.254.169.254/latest" } },
+      status: 400,
+      code: "validation_failed",
+    },
+    {
+      name: "MCP server bad name",
+      path: "/api/mcp-servers",
+      init: { method: "POST", json: { name: "no spaces", url: "https://mcp.example.com/mcp" } },
+      status: 400,
+      code: "validation_failed",
+    },
   ];
   for (const c of cases) {
     it(c.name, async () => {
@@ -40,7 +143,9 @@ describe("bad input gets a JSON error that says what is wrong", () => {
 
   it("names the field that is wrong", async () => {
     const res = await api(alice, "/api/conversations", { method: "POST", json: { mode: "chaos" } });
-    const body = (await res.json()) as { error: { message: string; details: Array<{ path: string }> } };
+    const body = (await res.json()) as {
+      error: { message: string; details: Array<{ path: string }> };
+    };
     expect(body.error.message).toContain("mode");
     expect(body.error.details[0]?.path).toBe("mode");
   });
@@ -55,17 +160,31 @@ describe("conversations", () => {
   it("creates with defaults, renames, changes settings, and lists newest first with pagination", async () => {
     const a = await createConversation(alice, { title: "First" });
     expect(a).toMatchObject({ title: "First", provider: "anthropic", model: "claude-haiku-4-5" });
-    const b = await createConversation(alice, { title: "Second", provider: "gemini", mode: "graph" });
+    const b = await createConversation(alice, {
+      title: "Second",
+      provider: "gemini",
+      mode: "graph",
+    });
     expect(b).toMatchObject({ provider: "gemini", model: "gemini-2.5-flash" });
-    const renamed = await api(alice, `/api/conversations/${a.id}`, { method: "PATCH", json: { title: "Renamed", settings: { maxSteps: 3 } } });
+    const renamed = await api(alice, `/api/conversations/${a.id}`, {
+      method: "PATCH",
+      json: { title: "Renamed", settings: { maxSteps: 3 } },
+    });
     expect(renamed.status).toBe(200);
     expect(await renamed.json()).toMatchObject({ title: "Renamed", settings: { maxSteps: 3 } });
 
-    const page1 = (await (await api(alice, "/api/conversations?limit=1")).json()) as { items: { id: string }[]; nextCursor: string };
+    const page1 = (await (await api(alice, "/api/conversations?limit=1")).json()) as {
+      items: { id: string }[];
+      nextCursor: string;
+    };
     expect(page1.items.map((c) => c.id)).toEqual([a.id]);
-    const page2 = (await (await api(alice, `/api/conversations?limit=1&cursor=${encodeURIComponent(page1.nextCursor)}`)).json()) as { items: { id: string }[] };
+    const page2 = (await (
+      await api(alice, `/api/conversations?limit=1&cursor=${encodeURIComponent(page1.nextCursor)}`)
+    ).json()) as { items: { id: string }[] };
     expect(page2.items.map((c) => c.id)).toEqual([b.id]);
-    const search = (await (await api(alice, "/api/conversations?q=Second")).json()) as { items: { id: string }[] };
+    const search = (await (await api(alice, "/api/conversations?q=Second")).json()) as {
+      items: { id: string }[];
+    };
     expect(search.items.map((c) => c.id)).toEqual([b.id]);
   });
 });
@@ -74,7 +193,16 @@ describe("another user gets 404 for every resource", () => {
   it("conversations, messages, artifacts, realtime endpoints and MCP servers", async () => {
     const conv = await createConversation(alice, { title: "Private" });
     const artifactId = await insertArtifact(conv.id);
-    const server = (await (await api(alice, "/api/mcp-servers", { method: "POST", json: { name: "mine", url: "https://mcp.example.com/mcp", headers: { Authorization: "Bearer secret-value" } } })).json()) as { id: string; headers: Record<string, string> };
+    const server = (await (
+      await api(alice, "/api/mcp-servers", {
+        method: "POST",
+        json: {
+          name: "mine",
+          url: "https://mcp.example.com/mcp",
+          headers: { Authorization: "Bearer secret-value" },
+        },
+      })
+    ).json()) as { id: string; headers: Record<string, string> };
     expect(server.headers.Authorization).not.toContain("secret");
 
     const attempts: Array<[string, RequestInit & { json?: unknown }]> = [
@@ -84,7 +212,10 @@ describe("another user gets 404 for every resource", () => {
       [`/api/conversations/${conv.id}/messages`, {}],
       [`/api/conversations/${conv.id}/artifacts`, {}],
       [`/api/conversations/${conv.id}/ws-ticket`, { method: "POST" }],
-      [`/api/conversations/${conv.id}/chat`, { method: "POST", json: { clientMessageId: "x1", text: "hi" } }],
+      [
+        `/api/conversations/${conv.id}/chat`,
+        { method: "POST", json: { clientMessageId: "x1", text: "hi" } },
+      ],
       [`/api/conversations/${conv.id}/events`, {}],
       [`/api/artifacts/${artifactId}`, {}],
       [`/api/artifacts/${artifactId}`, { method: "PATCH", json: { content: "stolen" } }],
@@ -99,7 +230,10 @@ describe("another user gets 404 for every resource", () => {
       expect(res.status, `${init.method ?? "GET"} ${path}`).toBe(404);
     }
     // Nothing changed for the owner.
-    const still = (await (await api(alice, `/api/artifacts/${artifactId}`)).json()) as { content: string; pinned: boolean };
+    const still = (await (await api(alice, `/api/artifacts/${artifactId}`)).json()) as {
+      content: string;
+      pinned: boolean;
+    };
     expect(still).toMatchObject({ content: "# hi", pinned: false });
     const list = (await (await api(bob, "/api/conversations")).json()) as { items: unknown[] };
     expect(list.items).toEqual([]);
@@ -109,11 +243,23 @@ describe("another user gets 404 for every resource", () => {
 describe("artifacts", () => {
   it("edits text, pins and unpins, and downloads with safe headers", async () => {
     const conv = await createConversation(alice);
-    const id = await insertArtifact(conv.id, { type: "application/vnd.ant.code", title: "hello world", content: "print(1)", language: "python" });
-    const edited = await api(alice, `/api/artifacts/${id}`, { method: "PATCH", json: { content: "print(2)" } });
+    const id = await insertArtifact(conv.id, {
+      type: "application/vnd.ant.code",
+      title: "hello world",
+      content: "print(1)",
+      language: "python",
+    });
+    const edited = await api(alice, `/api/artifacts/${id}`, {
+      method: "PATCH",
+      json: { content: "print(2)" },
+    });
     expect(await edited.json()).toMatchObject({ content: "print(2)" });
-    expect(await (await api(alice, `/api/artifacts/${id}/pin`, { method: "PUT" })).json()).toMatchObject({ pinned: true });
-    expect(await (await api(alice, `/api/artifacts/${id}/pin`, { method: "DELETE" })).json()).toMatchObject({ pinned: false });
+    expect(
+      await (await api(alice, `/api/artifacts/${id}/pin`, { method: "PUT" })).json(),
+    ).toMatchObject({ pinned: true });
+    expect(
+      await (await api(alice, `/api/artifacts/${id}/pin`, { method: "DELETE" })).json(),
+    ).toMatchObject({ pinned: false });
     const dl = await api(alice, `/api/artifacts/${id}/download`);
     expect(dl.headers.get("content-disposition")).toContain('filename="hello_world.py"');
     expect(dl.headers.get("x-content-type-options")).toBe("nosniff");
@@ -126,7 +272,13 @@ describe("artifacts", () => {
     const key = `conversations/${conv.id}/artifacts/chart.png`;
     const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
     await env.ARTIFACTS.put(key, bytes);
-    const id = await insertArtifact(conv.id, { type: "image/png", title: "Chart", content: null, r2Key: key, contentType: "image/png" });
+    const id = await insertArtifact(conv.id, {
+      type: "image/png",
+      title: "Chart",
+      content: null,
+      r2Key: key,
+      contentType: "image/png",
+    });
     const dl = await api(alice, `/api/artifacts/${id}/download`);
     expect(dl.headers.get("content-type")).toBe("image/png");
     expect(dl.headers.get("content-disposition")).toMatch(/^inline; filename="Chart.png"/);
@@ -134,7 +286,10 @@ describe("artifacts", () => {
     const forced = await api(alice, `/api/artifacts/${id}/download?attachment=1`);
     expect(forced.headers.get("content-disposition")).toMatch(/^attachment/);
     await forced.arrayBuffer();
-    const edit = await api(alice, `/api/artifacts/${id}`, { method: "PATCH", json: { content: "x" } });
+    const edit = await api(alice, `/api/artifacts/${id}`, {
+      method: "PATCH",
+      json: { content: "x" },
+    });
     expect(edit.status).toBe(409);
     expect((await api(alice, `/api/artifacts/${id}`, { method: "DELETE" })).status).toBe(204);
     expect(await env.ARTIFACTS.get(key)).toBeNull();
@@ -142,7 +297,12 @@ describe("artifacts", () => {
 
   it("serves SVG as an attachment, never inline", async () => {
     const conv = await createConversation(alice);
-    const id = await insertArtifact(conv.id, { type: "image/svg+xml", title: "pic", content: "<svg onload=alert(1)></svg>", contentType: "image/svg+xml" });
+    const id = await insertArtifact(conv.id, {
+      type: "image/svg+xml",
+      title: "pic",
+      content: "<svg onload=alert(1)></svg>",
+      contentType: "image/svg+xml",
+    });
     const dl = await api(alice, `/api/artifacts/${id}/download`);
     expect(dl.headers.get("content-disposition")).toMatch(/^attachment; filename="pic.svg"/);
     await dl.text();
@@ -159,9 +319,17 @@ describe("sessions and tickets", () => {
     const session = cookie.split(";")[0]!;
     const me = await api(null, "/api/session", { headers: { cookie: session } });
     expect(await me.json()).toMatchObject({ user: { id: alice.id } });
-    const foreign = await api(null, "/api/conversations", { method: "POST", json: {}, headers: { cookie: session, origin: "https://evil.example" } });
+    const foreign = await api(null, "/api/conversations", {
+      method: "POST",
+      json: {},
+      headers: { cookie: session, origin: "https://evil.example" },
+    });
     expect(foreign.status).toBe(403);
-    const own = await api(null, "/api/conversations", { method: "POST", json: {}, headers: { cookie: session, origin: "http://app.test" } });
+    const own = await api(null, "/api/conversations", {
+      method: "POST",
+      json: {},
+      headers: { cookie: session, origin: "http://app.test" },
+    });
     expect(own.status).toBe(201);
   });
 });

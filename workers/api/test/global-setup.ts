@@ -9,12 +9,19 @@ declare module "vitest" {
 }
 
 /** A reply long enough to cut a WebSocket 20 times while it streams. */
-export const LONG_REPLY = Array.from({ length: 60 }, (_, i) => `Sentence ${i + 1} of a long streamed answer.`).join(" ");
+export const LONG_REPLY = Array.from(
+  { length: 60 },
+  (_, i) => `Sentence ${i + 1} of a long streamed answer.`,
+).join(" ");
 
 export default async function setup(project: TestProject) {
   const mock = new LLMock({ host: "127.0.0.1", port: 0, logLevel: "silent" });
   mock.onMessage(/long answer/, { content: LONG_REPLY }, { chunkSize: 12, latency: 8 });
-  mock.onMessage(/slow answer/, { content: "This answer takes a while to arrive." }, { chunkSize: 4, latency: 400 });
+  mock.onMessage(
+    /slow answer/,
+    { content: "This answer takes a while to arrive." },
+    { chunkSize: 4, latency: 400 },
+  );
   mock.onMessage(/.*/, { content: "Hello! I am a mock model." });
   await mock.start();
   project.provide("aimockUrl", mock.url);

@@ -10,17 +10,27 @@ export interface TestUser {
   token: string;
 }
 
-export async function createUser(name = `user-${crypto.randomUUID().slice(0, 8)}`): Promise<TestUser> {
+export async function createUser(
+  name = `user-${crypto.randomUUID().slice(0, 8)}`,
+): Promise<TestUser> {
   const id = crypto.randomUUID();
   const token = `tc_test_${crypto.randomUUID()}`;
   await env.DB.batch([
     env.DB.prepare("INSERT INTO users (id, name) VALUES (?, ?)").bind(id, name),
-    env.DB.prepare("INSERT INTO api_tokens (id, user_id, token_hash) VALUES (?, ?, ?)").bind(crypto.randomUUID(), id, await sha256Hex(token)),
+    env.DB.prepare("INSERT INTO api_tokens (id, user_id, token_hash) VALUES (?, ?, ?)").bind(
+      crypto.randomUUID(),
+      id,
+      await sha256Hex(token),
+    ),
   ]);
   return { id, token };
 }
 
-export function api(user: TestUser | null, path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
+export function api(
+  user: TestUser | null,
+  path: string,
+  init: RequestInit & { json?: unknown } = {},
+): Promise<Response> {
   const headers = new Headers(init.headers);
   if (user) headers.set("authorization", `Bearer ${user.token}`);
   let body = init.body;
@@ -38,12 +48,31 @@ export async function createConversation(user: TestUser, body: Record<string, un
 }
 
 /** Inserts an artifact row directly, as the DO's outbox would. */
-export async function insertArtifact(conversationId: string, fields: { type?: string; title?: string; content?: string | null; r2Key?: string | null; contentType?: string | null; language?: string | null } = {}) {
+export async function insertArtifact(
+  conversationId: string,
+  fields: {
+    type?: string;
+    title?: string;
+    content?: string | null;
+    r2Key?: string | null;
+    contentType?: string | null;
+    language?: string | null;
+  } = {},
+) {
   const id = crypto.randomUUID();
   await env.DB.prepare(
     "INSERT INTO artifacts (id, conversation_id, type, title, content, r2_key, content_type, language) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
   )
-    .bind(id, conversationId, fields.type ?? "text/markdown", fields.title ?? "Notes", fields.content ?? "# hi", fields.r2Key ?? null, fields.contentType ?? null, fields.language ?? null)
+    .bind(
+      id,
+      conversationId,
+      fields.type ?? "text/markdown",
+      fields.title ?? "Notes",
+      fields.content ?? "# hi",
+      fields.r2Key ?? null,
+      fields.contentType ?? null,
+      fields.language ?? null,
+    )
     .run();
   return id;
 }

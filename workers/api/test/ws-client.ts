@@ -1,7 +1,16 @@
 // A WebSocket client for tests: connects through the real worker, folds events like the web client.
 import { exports } from "cloudflare:workers";
-import { applyEvent, emptyTranscript, type Transcript } from "../../../durable-objects/protocol/transcript";
-import { type ClientFrame, ServerFrame, type ServerEvent, isServerEvent } from "../../../durable-objects/protocol/wire";
+import {
+  applyEvent,
+  emptyTranscript,
+  type Transcript,
+} from "../../../durable-objects/protocol/transcript";
+import {
+  type ClientFrame,
+  ServerFrame,
+  type ServerEvent,
+  isServerEvent,
+} from "../../../durable-objects/protocol/wire";
 import { BASE, type TestUser } from "./helpers";
 
 export class TestSocket {
@@ -20,7 +29,11 @@ export class TestSocket {
     });
   }
 
-  static async open(user: TestUser, conversationId: string, headers: Record<string, string> = {}): Promise<TestSocket> {
+  static async open(
+    user: TestUser,
+    conversationId: string,
+    headers: Record<string, string> = {},
+  ): Promise<TestSocket> {
     const res = await exports.default.fetch(`${BASE}/api/conversations/${conversationId}/ws`, {
       headers: { upgrade: "websocket", authorization: `Bearer ${user.token}`, ...headers },
     });
@@ -43,7 +56,8 @@ export class TestSocket {
     while (!predicate(this.frames)) {
       if (this.closed) throw new Error("socket closed while waiting");
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out; last frames: ${JSON.stringify(this.frames.slice(-3))}`);
+      if (left <= 0)
+        throw new Error(`timed out; last frames: ${JSON.stringify(this.frames.slice(-3))}`);
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, left);
         this.waiters.push(() => {
@@ -65,7 +79,8 @@ export class TestSocket {
   }
 }
 
-export const turnEnded = (frames: ServerFrame[]) => frames.some((f) => f.type === "turn_ended" || f.type === "turn_failed");
+export const turnEnded = (frames: ServerFrame[]) =>
+  frames.some((f) => f.type === "turn_ended" || f.type === "turn_failed");
 
 export function fold(events: ServerEvent[]): Transcript {
   return events.reduce(applyEvent, emptyTranscript());

@@ -27,10 +27,13 @@ export function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | null {
 }
 
 async function hmacKey(secret: string): Promise<CryptoKey> {
-  return crypto.subtle.importKey("raw", enc.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
-    "sign",
-    "verify",
-  ]);
+  return crypto.subtle.importKey(
+    "raw",
+    enc.encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign", "verify"],
+  );
 }
 
 /** `payload.signature`, both base64url; the payload is JSON claims with an `exp` (ms). */
@@ -41,14 +44,23 @@ export async function signClaims(secret: string, claims: Record<string, unknown>
 }
 
 /** The claims if the signature holds and `exp` is in the future; otherwise null. */
-export async function verifyClaims(secret: string, token: string, now = Date.now()): Promise<Record<string, unknown> | null> {
+export async function verifyClaims(
+  secret: string,
+  token: string,
+  now = Date.now(),
+): Promise<Record<string, unknown> | null> {
   const [payload, sig, extra] = token.split(".");
   if (!payload || !sig || extra !== undefined) return null;
   const sigBytes = fromBase64Url(sig);
   const payloadBytes = fromBase64Url(payload);
   if (!sigBytes || !payloadBytes) return null;
   // crypto.subtle.verify compares in constant time.
-  const ok = await crypto.subtle.verify("HMAC", await hmacKey(secret), sigBytes, enc.encode(payload));
+  const ok = await crypto.subtle.verify(
+    "HMAC",
+    await hmacKey(secret),
+    sigBytes,
+    enc.encode(payload),
+  );
   if (!ok) return null;
   try {
     const claims = JSON.parse(new TextDecoder().decode(payloadBytes)) as Record<string, unknown>;

@@ -17,11 +17,25 @@ export async function readSession(env: SecretEnv, value: string): Promise<string
   return claims?.kind === "session" && typeof claims.uid === "string" ? claims.uid : null;
 }
 
-export const createTicket = (env: SecretEnv, userId: string, conversationId: string, now = Date.now()) =>
-  signClaims(signingSecret(env), { kind: "ws", uid: userId, cid: conversationId, exp: now + TICKET_TTL_MS });
+export const createTicket = (
+  env: SecretEnv,
+  userId: string,
+  conversationId: string,
+  now = Date.now(),
+) =>
+  signClaims(signingSecret(env), {
+    kind: "ws",
+    uid: userId,
+    cid: conversationId,
+    exp: now + TICKET_TTL_MS,
+  });
 
 /** The user id if the ticket is valid for this conversation. */
-export async function readTicket(env: SecretEnv, ticket: string, conversationId: string): Promise<string | null> {
+export async function readTicket(
+  env: SecretEnv,
+  ticket: string,
+  conversationId: string,
+): Promise<string | null> {
   const claims = await verifyClaims(signingSecret(env), ticket);
   return claims?.kind === "ws" && claims.cid === conversationId && typeof claims.uid === "string"
     ? claims.uid

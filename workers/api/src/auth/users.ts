@@ -15,12 +15,21 @@ export async function userForToken(db: Db, token: string, now = Date.now()): Pro
     .select({ id: users.id, name: users.name })
     .from(apiTokens)
     .innerJoin(users, eq(users.id, apiTokens.userId))
-    .where(and(eq(apiTokens.tokenHash, hash), or(isNull(apiTokens.expiresAt), gt(apiTokens.expiresAt, now))))
+    .where(
+      and(
+        eq(apiTokens.tokenHash, hash),
+        or(isNull(apiTokens.expiresAt), gt(apiTokens.expiresAt, now)),
+      ),
+    )
     .limit(1);
   return rows[0] ?? null;
 }
 
 export async function userById(db: Db, id: string): Promise<User | null> {
-  const rows = await db.select({ id: users.id, name: users.name }).from(users).where(eq(users.id, id)).limit(1);
+  const rows = await db
+    .select({ id: users.id, name: users.name })
+    .from(users)
+    .where(eq(users.id, id))
+    .limit(1);
   return rows[0] ?? null;
 }

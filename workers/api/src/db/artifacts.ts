@@ -67,7 +67,10 @@ export async function updateArtifact(
   const [row] = await db
     .update(artifacts)
     .set({
-      ...(patch.content !== undefined && { content: patch.content, size: new TextEncoder().encode(patch.content).length }),
+      ...(patch.content !== undefined && {
+        content: patch.content,
+        size: new TextEncoder().encode(patch.content).length,
+      }),
       ...(patch.title !== undefined && { title: patch.title }),
       ...(patch.pinned !== undefined && { pinned: patch.pinned }),
       updatedAt: Date.now(),

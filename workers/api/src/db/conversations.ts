@@ -93,7 +93,13 @@ export async function createConversation(db: Db, input: NewConversation): Promis
   const now = Date.now();
   const [row] = await db
     .insert(conversations)
-    .values({ id: crypto.randomUUID(), ...input, settings: JSON.stringify(input.settings), createdAt: now, updatedAt: now })
+    .values({
+      id: crypto.randomUUID(),
+      ...input,
+      settings: JSON.stringify(input.settings),
+      createdAt: now,
+      updatedAt: now,
+    })
     .returning();
   return toConversation(row!);
 }
@@ -106,7 +112,12 @@ export interface ConversationPatch {
   settings?: ConversationSettings | undefined;
 }
 
-export async function updateConversation(db: Db, userId: string, id: string, patch: ConversationPatch): Promise<Conversation> {
+export async function updateConversation(
+  db: Db,
+  userId: string,
+  id: string,
+  patch: ConversationPatch,
+): Promise<Conversation> {
   const current = await getOwnedConversation(db, userId, id);
   const [row] = await db
     .update(conversations)

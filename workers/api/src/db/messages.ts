@@ -19,7 +19,12 @@ export function toChatMessage(row: typeof messages.$inferSelect): ChatMessage {
   };
 }
 
-export async function listMessages(db: Db, conversationId: string, afterSeq: number, limit: number) {
+export async function listMessages(
+  db: Db,
+  conversationId: string,
+  afterSeq: number,
+  limit: number,
+) {
   const rows = await db
     .select()
     .from(messages)

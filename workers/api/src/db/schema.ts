@@ -26,7 +26,10 @@ export const apiTokens = sqliteTable(
     expiresAt: integer("expires_at", { mode: "number" }),
     lastUsedAt: integer("last_used_at", { mode: "number" }),
   },
-  (t) => [uniqueIndex("api_tokens_hash_idx").on(t.tokenHash), index("api_tokens_user_idx").on(t.userId)],
+  (t) => [
+    uniqueIndex("api_tokens_hash_idx").on(t.tokenHash),
+    index("api_tokens_user_idx").on(t.userId),
+  ],
 );
 
 export const conversations = sqliteTable(

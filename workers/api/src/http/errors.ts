@@ -44,7 +44,13 @@ export function validationError(where: string, error: ZodError): ApiError {
 export function errorResponse(c: Context, err: unknown): Response {
   if (err instanceof ApiError) {
     return c.json(
-      { error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) } },
+      {
+        error: {
+          code: err.code,
+          message: err.message,
+          ...(err.details ? { details: err.details } : {}),
+        },
+      },
       err.status,
     );
   }

@@ -6,7 +6,10 @@ import { ApiError, validationError } from "./errors";
 /** Largest JSON body accepted by the REST API, in bytes. */
 export const MAX_JSON_BODY_BYTES = 256 * 1024;
 
-export async function parseJsonBody<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
+export async function parseJsonBody<T extends z.ZodType>(
+  c: Context,
+  schema: T,
+): Promise<z.infer<T>> {
   const type = c.req.header("content-type") ?? "";
   if (!type.toLowerCase().startsWith("application/json")) {
     throw new ApiError(

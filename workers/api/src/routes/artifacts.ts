@@ -29,7 +29,11 @@ export const artifactRoutes = new Hono<AppEnv>()
     const row = await getOwnedArtifact(c.get("db"), c.get("user").id, parseParam(c, "id", IdParam));
     const body = await parseJsonBody(c, PatchBody);
     if (body.content !== undefined && row.r2Key) {
-      throw new ApiError(409, "conflict", "This artifact is binary; only its title can be changed.");
+      throw new ApiError(
+        409,
+        "conflict",
+        "This artifact is binary; only its title can be changed.",
+      );
     }
     return c.json(await updateArtifact(c.get("db"), row.id, body));
   })

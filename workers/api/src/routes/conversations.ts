@@ -1,10 +1,7 @@
 // REST for conversations and their messages and artifacts.
 import { Hono } from "hono";
 import { z } from "zod";
-import {
-  ConversationMode,
-  ConversationSettings,
-} from "../../../../durable-objects/protocol/rest";
+import { ConversationMode, ConversationSettings } from "../../../../durable-objects/protocol/rest";
 import { DEFAULT_MODELS } from "../../../../durable-objects/providers/registry";
 import type { AppEnv } from "../app-types";
 import { listArtifacts } from "../db/artifacts";
@@ -92,4 +89,3 @@ export const conversationRoutes = new Hono<AppEnv>()
     await getOwnedConversation(c.get("db"), c.get("user").id, id);
     return c.json({ items: await listArtifacts(c.get("db"), id) });
   });
-

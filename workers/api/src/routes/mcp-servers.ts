@@ -30,12 +30,16 @@ const mask = (value: string) => (value.length <= 4 ? "••••" : `•••
 
 export function toMcpServer(row: Row): McpServer {
   const headers = z.record(z.string(), z.string()).safeParse(JSON.parse(row.headers));
-  const tools = row.enabledTools ? z.array(z.string()).safeParse(JSON.parse(row.enabledTools)) : null;
+  const tools = row.enabledTools
+    ? z.array(z.string()).safeParse(JSON.parse(row.enabledTools))
+    : null;
   return {
     id: row.id,
     name: row.name,
     url: row.url,
-    headers: Object.fromEntries(Object.entries(headers.success ? headers.data : {}).map(([k, v]) => [k, mask(v)])),
+    headers: Object.fromEntries(
+      Object.entries(headers.success ? headers.data : {}).map(([k, v]) => [k, mask(v)]),
+    ),
     enabled: row.enabled,
     timeoutMs: row.timeoutMs,
     enabledTools: tools?.success ? tools.data : null,
@@ -46,7 +50,8 @@ export function toMcpServer(row: Row): McpServer {
 
 function assertSafeUrl(url: string, allowLocal: boolean) {
   const check = checkServerUrl(url, { allowLocal });
-  if (!check.ok) throw new ApiError(400, "validation_failed", `MCP server URL refused: ${check.reason}`);
+  if (!check.ok)
+    throw new ApiError(400, "validation_failed", `MCP server URL refused: ${check.reason}`);
 }
 
 async function getOwned(db: Db, userId: string, id: string): Promise<Row> {
@@ -108,7 +113,8 @@ export const mcpServerRoutes = new Hono<AppEnv>()
     const db = c.get("db");
     const current = await getOwned(db, c.get("user").id, id);
     if (body.url) assertSafeUrl(body.url, isDevelopment(c.env));
-    if (body.name && body.name !== current.name) await assertNameFree(db, c.get("user").id, body.name, id);
+    if (body.name && body.name !== current.name)
+      await assertNameFree(db, c.get("user").id, body.name, id);
     const [row] = await db
       .update(mcpServers)
       .set({

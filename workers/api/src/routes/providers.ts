@@ -9,7 +9,12 @@ import {
 import type { ProviderId } from "../../../../durable-objects/providers/types";
 import type { AppEnv } from "../app-types";
 
-export const PROVIDER_IDS = ["anthropic", "openai", "gemini", "ollama"] as const satisfies readonly ProviderId[];
+export const PROVIDER_IDS = [
+  "anthropic",
+  "openai",
+  "gemini",
+  "ollama",
+] as const satisfies readonly ProviderId[];
 export const ProviderIdSchema = z.enum(PROVIDER_IDS);
 
 export const NO_PROVIDER_HINT =

@@ -5,7 +5,13 @@ import { SendMessage } from "../../../../durable-objects/protocol/wire";
 import type { AppEnv } from "../app-types";
 import { requireUser } from "../auth/middleware";
 import { isAllowedOrigin } from "../auth/origin";
-import { createTicket, readSession, readTicket, SESSION_COOKIE, TICKET_TTL_MS } from "../auth/session";
+import {
+  createTicket,
+  readSession,
+  readTicket,
+  SESSION_COOKIE,
+  TICKET_TTL_MS,
+} from "../auth/session";
 import { userById, userForToken } from "../auth/users";
 import { conversationStub } from "../conversation-lifecycle";
 import { getOwnedConversation } from "../db/conversations";
@@ -19,7 +25,11 @@ export const realtimeRoutes = new Hono<AppEnv>()
   // The WebSocket authenticates itself at the handshake: browsers cannot set headers on it.
   .get("/:id/ws", async (c) => {
     if (c.req.header("upgrade")?.toLowerCase() !== "websocket") {
-      throw new ApiError(426 as 400, "bad_request", "This endpoint only accepts WebSocket upgrades.");
+      throw new ApiError(
+        426 as 400,
+        "bad_request",
+        "This endpoint only accepts WebSocket upgrades.",
+      );
     }
     const id = parseParam(c, "id", IdParam);
     const origin = c.req.header("origin");
@@ -38,7 +48,12 @@ export const realtimeRoutes = new Hono<AppEnv>()
           ? await readSession(c.env, cookie)
           : null;
     const user = uid ? await userById(db, uid) : null;
-    if (!user) throw new ApiError(401, "unauthorized", "Sign in, or get a ticket from POST /api/conversations/:id/ws-ticket.");
+    if (!user)
+      throw new ApiError(
+        401,
+        "unauthorized",
+        "Sign in, or get a ticket from POST /api/conversations/:id/ws-ticket.",
+      );
     await getOwnedConversation(db, user.id, id);
     const stub = await conversationStub(c.env, id);
     return stub.fetch(c.req.raw);
@@ -57,7 +72,13 @@ export const realtimeRoutes = new Hono<AppEnv>()
     const headers = new Headers({ "content-type": "application/json" });
     const lastEventId = c.req.header("last-event-id");
     if (lastEventId) headers.set("last-event-id", lastEventId);
-    return stub.fetch(new Request(new URL(`/chat`, c.req.url), { method: "POST", headers, body: JSON.stringify(body) }));
+    return stub.fetch(
+      new Request(new URL(`/chat`, c.req.url), {
+        method: "POST",
+        headers,
+        body: JSON.stringify(body),
+      }),
+    );
   })
   .get("/:id/events", requireUser, async (c) => {
     const id = parseParam(c, "id", IdParam);

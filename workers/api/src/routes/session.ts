@@ -15,7 +15,12 @@ export const sessionRoutes = new Hono<AppEnv>()
   .post("/", async (c) => {
     const { token } = await parseJsonBody(c, SignIn);
     const user = await userForToken(c.get("db"), token);
-    if (!user) throw new ApiError(401, "unauthorized", "That token is not valid. Create one with `npm run token:create`.");
+    if (!user)
+      throw new ApiError(
+        401,
+        "unauthorized",
+        "That token is not valid. Create one with `npm run token:create`.",
+      );
     setCookie(c, SESSION_COOKIE, await createSession(c.env, user.id), {
       httpOnly: true,
       sameSite: "Strict",

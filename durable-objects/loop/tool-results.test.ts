@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import { processToolResult } from "./tool-results";
+import { callKey } from "./call-key";
+
+const PNG =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+
+describe("tool results become model input, a summary and artifacts", () => {
+  it("text stays text; images become binary artifacts and are shown to the model", () => {
+    const r = processToolResult(
+      {
+        content: [
+          { type: "text", text: "Found 3 items" },
+          { type: "image", data: PNG, mimeType: "image/png" },
+        ],
+      },
+      "render",
+    );
+    expect(r.summary).toBe("Found 3 items (1 artifact)");
+    expect(r.forModel.map((p) => p.type)).toEqual(["text", "image"]);
+    expect(r.artifacts[0]).toMatchObject({ type: "image/png", contentType: "image/png" });
+    expect(r.artifacts[0]?.bytes?.[1]).toBe(0x50); // "P" of PNG
+  });
+
+  it("structuredContent with nodes and links is a knowledge graph; other structured data a JSON artifact", () => {
+    const graph = processToolResult(
+      { content: [], structuredContent: { nodes: [{ id: "a" }], links: [] } },
+      "graph",
+    );
+    expect(graph.graphs).toHaveLength(1);
+    expect(graph.artifacts).toHaveLength(0);
+    const data = processToolResult(
+      { content: [{ type: "text", text: '{"a":1}' }], structuredContent: { a: 1 } },
+      "data",
+    );
+    expect(data.artifacts[0]).toMatchObject({ type: "application/json", title: "Data from data" });
+  });
+
+  it("embedded resources, resource links and the reference's bibliography become artifacts", () => {
+    const r = processToolResult(
+      {
+        content: [
+          {
+            type: "resource",
+            resource: {
+              uri: "file:///notes/readme.md",
+              mimeType: "text/markdown",
+              text: "# Notes",
+            },
+          },
+          { type: "resource_link", uri: "https://example.org/x", name: "x", description: "a link" },
+          {
+            type: "text",
+            text: JSON.stringify({ bibliography: [{ pmid: "1", title: "A paper" }] }),
+          },
+        ],
+      },
+      "search",
+    );
+    expect(r.artifacts.map((a) => a.type)).toEqual([
+      "text/markdown",
+      "application/json",
+      "application/vnd.bibliography",
+    ]);
+    expect(r.forModel[1]).toMatchObject({
+      type: "text",
+      text: expect.stringContaining("https://example.org/x"),
+    });
+  });
+
+  it("isError is kept, and a result that is not MCP is an error for the model", () => {
+    expect(
+      processToolResult({ content: [{ type: "text", text: "bad input" }], isError: true }, "t")
+        .isError,
+    ).toBe(true);
+    const garbage = processToolResult({ content: "nope" }, "t");
+    expect(garbage.isError).toBe(true);
+    expect(garbage.summary).toContain("invalid");
+  });
+});
+
+describe("call identity", () => {
+  it("ignores key order and undefined values, but not values", () => {
+    expect(callKey("s", "t", { a: 1, b: { c: 2, d: 3 } })).toBe(
+      callKey("s", "t", { b: { d: 3, c: 2 }, a: 1, z: undefined }),
+    );
+    expect(callKey("s", "t", { a: 1 })).not.toBe(callKey("s", "t", { a: 2 }));
+    expect(callKey("s", "t", { a: 1 })).not.toBe(callKey("s2", "t", { a: 1 }));
+  });
+});

@@ -1,0 +1,286 @@
+// Turns an MCP tool result into what the model sees, what the user is told, and artifacts.
+import { z } from "zod";
+import type { NeutralPart } from "../providers/types";
+import { BIBLIOGRAPHY, KNOWLEDGE_GRAPH, normalizeArtifactType } from "./artifact-types";
+import { asKnowledgeGraph, type KnowledgeGraph } from "./knowledge-graph";
+
+const ContentItem = z
+  .object({
+    type: z.string(),
+    text: z.string().optional(),
+    data: z.string().optional(),
+    mimeType: z.string().optional(),
+    uri: z.string().optional(),
+    name: z.string().optional(),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    resource: z
+      .object({
+        uri: z.string(),
+        mimeType: z.string().optional(),
+        text: z.string().optional(),
+        blob: z.string().optional(),
+      })
+      .passthrough()
+      .optional(),
+  })
+  .passthrough();
+
+export const ToolResult = z
+  .object({
+    content: z.array(ContentItem).default([]),
+    structuredContent: z.unknown().optional(),
+    isError: z.boolean().optional(),
+    // Reference extensions some servers send beside the MCP fields.
+    artifacts: z.array(z.unknown()).optional(),
+    bibliography: z.array(z.unknown()).optional(),
+  })
+  .passthrough();
+export type ToolResult = z.infer<typeof ToolResult>;
+
+export interface DraftArtifact {
+  type: string;
+  title: string;
+  /** Text content, or undefined for binaries. */
+  content?: string;
+  bytes?: Uint8Array;
+  contentType?: string;
+  language?: string;
+  metadata?: Record<string, unknown>;
+}
+
+export interface ProcessedResult {
+  forModel: Extract<NeutralPart, { type: "tool_result" }>["content"];
+  summary: string;
+  isError: boolean;
+  artifacts: DraftArtifact[];
+  graphs: KnowledgeGraph[];
+}
+
+/** Text longer than this becomes an artifact (and the model still sees it in full, up to MODEL_TEXT_CHARS). */
+const LONG_TEXT = 4000;
+const MODEL_TEXT_CHARS = 60_000;
+const MODEL_IMAGE_BYTES = 1_500_000;
+
+const ReferenceArtifact = z.object({
+  type: z.string(),
+  title: z.string().default("Artifact"),
+  content: z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())]),
+  language: z.string().optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+
+export function processToolResult(raw: unknown, toolName: string): ProcessedResult {
+  const parsed = ToolResult.safeParse(raw);
+  if (!parsed.success) {
+    return {
+      forModel: [
+        { type: "text", text: "The tool returned a result that is not a valid MCP tool result." },
+      ],
+      summary: "invalid result from the tool",
+      isError: true,
+      artifacts: [],
+      graphs: [],
+    };
+  }
+  const result = parsed.data;
+  const forModel: ProcessedResult["forModel"] = [];
+  const artifacts: DraftArtifact[] = [];
+  const graphs: KnowledgeGraph[] = [];
+  let modelChars = 0;
+  const addText = (text: string) => {
+    const room = MODEL_TEXT_CHARS - modelChars;
+    if (room <= 0) return;
+    const piece = text.length > room ? `${text.slice(0, room)}\n… (truncated)` : text;
+    modelChars += piece.length;
+    forModel.push({ type: "text", text: piece });
+  };
+  const addExtras = (value: unknown) => {
+    const extras = z
+      .object({
+        artifacts: z.array(z.unknown()).optional(),
+        bibliography: z.array(z.unknown()).optional(),
+      })
+      .passthrough()
+      .safeParse(value);
+    if (!extras.success) return;
+    for (const a of extras.data.artifacts ?? []) {
+      const art = ReferenceArtifact.safeParse(a);
+      if (!art.success) continue;
+      const type = normalizeArtifactType(art.data.type);
+      const content =
+        typeof art.data.content === "string" ? art.data.content : JSON.stringify(art.data.content);
+      if (type === KNOWLEDGE_GRAPH) {
+        const g = asKnowledgeGraph(
+          typeof art.data.content === "string" ? safeJson(art.data.content) : art.data.content,
+        );
+        if (g) {
+          graphs.push(g);
+          continue;
+        }
+      }
+      artifacts.push({
+        type,
+        title: art.data.title,
+        content,
+        ...(art.data.language && { language: art.data.language }),
+        ...(art.data.metadata && { metadata: art.data.metadata }),
+      });
+    }
+    if (extras.data.bibliography?.length) {
+      artifacts.push({
+        type: BIBLIOGRAPHY,
+        title: `References from ${toolName}`,
+        content: JSON.stringify(extras.data.bibliography, null, 2),
+      });
+    }
+  };
+
+  addExtras(result);
+  for (const item of result.content) {
+    switch (item.type) {
+      case "text": {
+        const text = item.text ?? "";
+        addText(text);
+        const json = safeJson(text);
+        const graph = asKnowledgeGraph(json);
+        if (graph) graphs.push(graph);
+        else if (json && typeof json === "object") addExtras(json);
+        if (!graph && text.length > LONG_TEXT)
+          artifacts.push({ type: "text/markdown", title: `Output of ${toolName}`, content: text });
+        break;
+      }
+      case "image":
+      case "audio": {
+        const bytes = item.data ? base64Bytes(item.data) : null;
+        if (!bytes) break;
+        const mime = item.mimeType ?? (item.type === "image" ? "image/png" : "audio/wav");
+        artifacts.push({
+          type: mime,
+          title: `${item.type === "image" ? "Image" : "Audio"} from ${toolName}`,
+          bytes,
+          contentType: mime,
+        });
+        if (
+          item.type === "image" &&
+          bytes.length <= MODEL_IMAGE_BYTES &&
+          /^image\/(png|jpeg|gif|webp)$/.test(mime)
+        ) {
+          forModel.push({ type: "image", mediaType: mime, data: item.data! });
+        } else {
+          addText(
+            `[${item.type} ${mime}, ${bytes.length} bytes, shown to the user as an artifact]`,
+          );
+        }
+        break;
+      }
+      case "resource": {
+        const r = item.resource;
+        if (!r) break;
+        const title = r.uri.split("/").pop() || r.uri;
+        if (r.text !== undefined) {
+          addText(r.text);
+          artifacts.push({
+            type: normalizeArtifactType(r.mimeType ?? "text/plain"),
+            title,
+            content: r.text,
+            metadata: { uri: r.uri },
+          });
+        } else if (r.blob) {
+          const bytes = base64Bytes(r.blob);
+          const mime = r.mimeType ?? "application/octet-stream";
+          if (bytes)
+            artifacts.push({
+              type: mime,
+              title,
+              bytes,
+              contentType: mime,
+              metadata: { uri: r.uri },
+            });
+          addText(`[binary resource ${r.uri} (${mime}), shown to the user as an artifact]`);
+        }
+        break;
+      }
+      case "resource_link": {
+        const label = item.title ?? item.name ?? item.uri ?? "resource";
+        addText(
+          `Resource link: ${label} <${item.uri ?? ""}>${item.description ? ` — ${item.description}` : ""}`,
+        );
+        artifacts.push({
+          type: "application/json",
+          title: `Link: ${label}`,
+          content: JSON.stringify(
+            {
+              uri: item.uri,
+              name: item.name,
+              title: item.title,
+              description: item.description,
+              mimeType: item.mimeType,
+            },
+            null,
+            2,
+          ),
+          metadata: { uri: item.uri, kind: "resource_link" },
+        });
+        break;
+      }
+      default:
+        addText(`[unsupported content type ${item.type}]`);
+    }
+  }
+  if (result.structuredContent !== undefined) {
+    const graph = asKnowledgeGraph(result.structuredContent);
+    if (graph) graphs.push(graph);
+    else {
+      addExtras(result.structuredContent);
+      const hasExtras = z
+        .object({ artifacts: z.array(z.unknown()) })
+        .or(z.object({ bibliography: z.array(z.unknown()) }))
+        .safeParse(result.structuredContent).success;
+      if (!hasExtras)
+        artifacts.push({
+          type: "application/json",
+          title: `Data from ${toolName}`,
+          content: JSON.stringify(result.structuredContent, null, 2),
+        });
+    }
+    if (result.content.length === 0) addText(JSON.stringify(result.structuredContent));
+  }
+  if (forModel.length === 0)
+    forModel.push({
+      type: "text",
+      text: result.isError ? "The tool failed without a message." : "(no output)",
+    });
+  const firstText = forModel.find((p) => p.type === "text");
+  const summary = summarize(
+    firstText?.type === "text" ? firstText.text : "",
+    artifacts.length + graphs.length,
+  );
+  return { forModel, summary, isError: result.isError === true, artifacts, graphs };
+}
+
+function summarize(text: string, artifactCount: number): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  const head = line.length > 200 ? `${line.slice(0, 199)}…` : line;
+  return artifactCount > 0
+    ? `${head}${head ? " " : ""}(${artifactCount} artifact${artifactCount > 1 ? "s" : ""})`
+    : head;
+}
+
+function safeJson(text: string): unknown {
+  const t = text.trim();
+  if (!(t.startsWith("{") || t.startsWith("["))) return null;
+  try {
+    return JSON.parse(t);
+  } catch {
+    return null;
+  }
+}
+
+function base64Bytes(b64: string): Uint8Array | null {
+  try {
+    return Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,9 @@
+import { fileURLToPath } from "node:url";
+import { defineProject } from "vitest/config";
+
+// Pure logic of the loop (formatter, artifacts, graphs) runs in plain Node; the loop itself is
+// tested end to end in workerd by the api project.
+export default defineProject({
+  root: fileURLToPath(new URL("../..", import.meta.url)),
+  test: { name: "loop", include: ["durable-objects/loop/**/*.test.ts"], environment: "node" },
+});

@@ -21,7 +21,7 @@ import type { PinnedArtifact } from "../loop/prompts";
 import type { LoopState } from "../loop/types";
 import { artifactSaver } from "./artifacts";
 import { checkpointable, LoopStateSchema, toolCallLog } from "./loop-storage";
-import { createToolRunner } from "./tool-runner";
+import { type ConnectionPool, createToolRunner, type McpCounters } from "./tool-runner";
 import { type ConversationInfo, DEFAULT_MAX_STEPS, runTurn, type TurnOutcome } from "./turn";
 
 interface ConnState {
@@ -50,6 +50,9 @@ export class Conversation extends Agent<Env> {
   #abort: AbortController | null = null;
   #sse = new Set<SseSubscriber>();
   #flushing = false;
+  #mcp: ConnectionPool = new Map();
+  /** MCP handshakes made by this instance (figures for tests and the bench). */
+  readonly mcpCounters: McpCounters = { initialize: 0, toolsList: 0 };
 
   get store(): ConversationStore {
     return (this.#store ??= new ConversationStore(this.ctx.storage.sql));
@@ -69,7 +72,8 @@ export class Conversation extends Agent<Env> {
 
   // ---------- WebSocket ----------
 
-  override onConnect(connection: Connection, _ctx: ConnectionContext): void {
+  override onConnect(connection: Connection, ctx: ConnectionContext): void {
+    this.rememberApiBase(ctx.request.url);
     connection.setState({ synced: false } satisfies ConnState);
   }
 
@@ -116,6 +120,7 @@ export class Conversation extends Agent<Env> {
 
   override async onRequest(request: Request): Promise<Response> {
     const url = new URL(request.url);
+    this.rememberApiBase(request.url);
     const lastEventId = Number(
       request.headers.get("last-event-id") ?? url.searchParams.get("after") ?? "",
     );
@@ -161,6 +166,12 @@ export class Conversation extends Agent<Env> {
     );
     if (!ended) this.#sse.add(subscriber);
     return response;
+  }
+
+  /** Graph tools are told where the API lives; the DO learns it from the requests it serves. */
+  private rememberApiBase(url: string): void {
+    const origin = new URL(url).origin;
+    if (this.store.getMeta("api_base") !== origin) this.store.setMeta("api_base", origin);
   }
 
   // ---------- messages and turns ----------
@@ -266,14 +277,7 @@ export class Conversation extends Agent<Env> {
         ...(options.model && { model: options.model }),
       };
       if (!resumed) {
-        this.emit({
-          type: "turn_started",
-          turnId: turn.id,
-          messageId: turn.assistantMessageId,
-          userMessageId: turn.userMessageId,
-          provider: conversation.provider,
-          model: conversation.model,
-        });
+        this.emitTurnStarted(turn, conversation.provider, conversation.model);
       }
       const saver = artifactSaver({
         conversationId: this.name,
@@ -291,7 +295,14 @@ export class Conversation extends Agent<Env> {
         pinned: await this.pinnedArtifacts(),
         maxSteps: options.maxSteps ?? conversation.settings.maxSteps ?? DEFAULT_MAX_STEPS,
         signal: abort.signal,
-        tools: await createToolRunner({ env: this.env, conversation, sessions: this.store }),
+        tools: await createToolRunner({
+          env: this.env,
+          conversation,
+          store: this.store,
+          pool: this.#mcp,
+          counters: this.mcpCounters,
+          apiBase: this.store.getMeta("api_base") ?? "",
+        }),
         calls: toolCallLog(this.store),
         ...(resumed && { resumed }),
         emit: (e) => this.emit(e),
@@ -318,14 +329,7 @@ export class Conversation extends Agent<Env> {
     } catch (err) {
       console.error("turn failed", err);
       if (!this.turnStarted(turn)) {
-        this.emit({
-          type: "turn_started",
-          turnId: turn.id,
-          messageId: turn.assistantMessageId,
-          userMessageId: turn.userMessageId,
-          provider: "",
-          model: "",
-        });
+        this.emitTurnStarted(turn, "", "");
       }
       const known = err instanceof TurnSetupError;
       outcome = {
@@ -342,6 +346,18 @@ export class Conversation extends Agent<Env> {
       this.#abort = null;
     }
     this.completeTurn(turn, outcome);
+  }
+
+  private emitTurnStarted(turn: TurnRow, provider: string, model: string): void {
+    this.emit({
+      type: "turn_started",
+      turnId: turn.id,
+      messageId: turn.assistantMessageId,
+      userMessageId: turn.userMessageId,
+      order: turn.assistantSeq,
+      provider,
+      model,
+    });
   }
 
   private turnStarted(turn: TurnRow): boolean {
@@ -425,14 +441,7 @@ export class Conversation extends Agent<Env> {
     const checkpoint = LoopStateSchema.safeParse(this.store.loadCheckpoint(turn.id));
     if (attempts >= MAX_RESUMES || !this.turnStarted(turn)) {
       if (!this.turnStarted(turn)) {
-        this.emit({
-          type: "turn_started",
-          turnId: turn.id,
-          messageId: turn.assistantMessageId,
-          userMessageId: turn.userMessageId,
-          provider: "",
-          model: "",
-        });
+        this.emitTurnStarted(turn, "", "");
       }
       this.completeTurn(turn, { content: this.foldedContent(turn), status: "interrupted" });
       return;
@@ -443,7 +452,7 @@ export class Conversation extends Agent<Env> {
       level: "warning",
       message: "The service restarted during this answer; continuing from the last completed step.",
     });
-    const resumed = checkpoint.success ? (checkpoint.data as LoopState) : undefined;
+    const resumed = checkpoint.success ? (checkpoint.data as unknown as LoopState) : undefined;
     void this.keepAliveWhile(() => this.runTurn(turn, resumed)).finally(() => this.pump());
   }
 

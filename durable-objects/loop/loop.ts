@@ -19,7 +19,7 @@ export const TOOL_CONCURRENCY = 4;
 const MAX_FORMATTER_REPAIRS = 2;
 const NO_PROGRESS_LIMIT = 2;
 
-type ModelToolCall = { id: string; name: string; arguments: unknown };
+type ModelToolCall = { id: string; name: string; arguments: unknown; argumentsError?: string };
 interface StepResult {
   text: string;
   reasoning: string;
@@ -196,7 +196,12 @@ async function streamStep(
         deps.emit({ type: "reasoning_delta", messageId: input.messageId, delta: event.text });
         break;
       case "tool_call":
-        out.calls.push({ id: event.id, name: event.name, arguments: event.arguments });
+        out.calls.push({
+          id: event.id,
+          name: event.name,
+          arguments: event.arguments,
+          ...(event.argumentsError && { argumentsError: event.argumentsError }),
+        });
         break;
       case "usage":
         deps.recordUsage({

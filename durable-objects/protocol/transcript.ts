@@ -5,6 +5,8 @@ import type { ServerEvent } from "./wire";
 
 export interface TranscriptMessage {
   id: string;
+  /** Place in the conversation (the message's seq); messages are kept sorted by it. */
+  order: number;
   role: "user" | "assistant";
   content: MessagePart[];
   status: MessageStatus | "streaming";
@@ -28,18 +30,26 @@ export function applyEvent(t: Transcript, e: ServerEvent): Transcript {
   switch (e.type) {
     case "user_message":
       if (!next.messages.some((m) => m.id === e.message.id)) {
-        next.messages = [
-          ...next.messages,
-          { id: e.message.id, role: "user", content: e.message.content, status: "complete" },
-        ];
+        next.messages = insertInOrder(next.messages, {
+          id: e.message.id,
+          order: e.message.seq,
+          role: "user",
+          content: e.message.content,
+          status: "complete",
+        });
       }
       break;
     case "turn_started":
       next.busy = true;
-      next.messages = [
-        ...next.messages,
-        { id: e.messageId, role: "assistant", content: [], status: "streaming" },
-      ];
+      if (!next.messages.some((m) => m.id === e.messageId)) {
+        next.messages = insertInOrder(next.messages, {
+          id: e.messageId,
+          order: e.order,
+          role: "assistant",
+          content: [],
+          status: "streaming",
+        });
+      }
       break;
     case "text_delta":
     case "reasoning_delta": {
@@ -103,6 +113,11 @@ export function applyEvent(t: Transcript, e: ServerEvent): Transcript {
       break;
   }
   return next;
+}
+
+function insertInOrder(messages: TranscriptMessage[], m: TranscriptMessage): TranscriptMessage[] {
+  const at = messages.findIndex((x) => x.order > m.order);
+  return at < 0 ? [...messages, m] : [...messages.slice(0, at), m, ...messages.slice(at)];
 }
 
 function appendText(

@@ -48,6 +48,8 @@ export const ServerEvent = z.discriminatedUnion("type", [
     type: z.literal("turn_started"),
     turnId: z.string(),
     messageId: z.string(),
+    // The answer's place in the conversation (message seq): a queued question may be shown first.
+    order: z.number().int(),
     userMessageId: z.string(),
     provider: z.string(),
     model: z.string(),

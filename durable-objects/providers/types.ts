@@ -12,7 +12,9 @@ export type NeutralPart =
       type: "tool_result";
       callId: string;
       name: string;
-      content: Array<{ type: "text"; text: string } | { type: "image"; mediaType: string; data: string }>;
+      content: Array<
+        { type: "text"; text: string } | { type: "image"; mediaType: string; data: string }
+      >;
       isError?: boolean;
     };
 
@@ -71,7 +73,14 @@ export interface ProviderErrorInfo {
 export type StreamEvent =
   | { type: "text_delta"; text: string }
   | { type: "reasoning_delta"; text: string }
-  | { type: "tool_call"; id: string; name: string; arguments: unknown }
+  | {
+      type: "tool_call";
+      id: string;
+      name: string;
+      arguments: unknown;
+      /** Set when the model's arguments were not valid JSON: the loop tells the model so. */
+      argumentsError?: string;
+    }
   | { type: "usage"; inputTokens: number; outputTokens: number; cachedTokens?: number }
   | { type: "finish"; reason: FinishReason }
   | { type: "error"; error: ProviderErrorInfo };

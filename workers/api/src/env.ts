@@ -22,4 +22,6 @@ export interface Env {
   SIGNING_SECRET?: string;
   // Bearer token our MCP worker expects; sent on calls through the service binding.
   MCP_REMOTE_TOKEN?: string;
+  // Signs the scoped context graph-tool calls carry; the MCP worker has the same value.
+  GRAPH_CONTEXT_SECRET?: string;
 }

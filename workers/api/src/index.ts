@@ -28,7 +28,11 @@ app.use("/api/*", async (c, next) => {
   c.set("db", createDb(c.env.DB));
   await next();
 });
-app.use("/api/*", secureHeaders({ crossOriginResourcePolicy: "same-origin" }));
+const withSecureHeaders = secureHeaders({ crossOriginResourcePolicy: "same-origin" });
+// A WebSocket handshake answer comes from the DO with headers that cannot be changed.
+app.use("/api/*", (c, next) =>
+  c.req.header("upgrade")?.toLowerCase() === "websocket" ? next() : withSecureHeaders(c, next),
+);
 
 app.get("/api/health", (c) => c.json({ ok: true }));
 app.route("/api/session", sessionRoutes);

@@ -87,5 +87,8 @@ export const realtimeRoutes = new Hono<AppEnv>()
     const url = new URL(`/events`, c.req.url);
     const after = c.req.header("last-event-id") ?? c.req.query("after");
     if (after !== undefined) url.searchParams.set("after", after);
-    return stub.fetch(new Request(url));
+    return mutable(await stub.fetch(new Request(url)));
   });
+
+/** Responses from a DO stub have immutable headers; later middleware adds its own. */
+const mutable = (res: Response) => new Response(res.body, res);

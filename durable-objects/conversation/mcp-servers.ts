@@ -1,0 +1,61 @@
+// Which MCP servers a turn may use: the user's registry in D1 plus our own MCP worker.
+import { z } from "zod";
+import type { Env } from "../../workers/api/src/env";
+
+export interface ServerConfig {
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+  timeoutMs: number;
+  enabledTools: string[] | null;
+  /** Our own worker, reached through its service binding rather than the internet. */
+  builtin: boolean;
+}
+
+/** The name our own MCP worker goes by in catalogs and timelines. */
+export const BUILTIN_SERVER = "mcp-remote";
+// The service binding ignores the host; the path is what the MCP worker routes on.
+const BUILTIN_URL = "https://mcp-remote.internal/mcp";
+
+const Row = z.object({
+  name: z.string(),
+  url: z.string(),
+  headers: z.string(),
+  timeout_ms: z.number(),
+  enabled_tools: z.string().nullable(),
+});
+
+export async function serversForUser(env: Env, userId: string): Promise<ServerConfig[]> {
+  const rows = await env.DB.prepare(
+    "SELECT name, url, headers, timeout_ms, enabled_tools FROM mcp_servers WHERE user_id = ? AND enabled = 1 ORDER BY name",
+  )
+    .bind(userId)
+    .all();
+  const servers: ServerConfig[] = [
+    {
+      name: BUILTIN_SERVER,
+      url: BUILTIN_URL,
+      headers: env.MCP_REMOTE_TOKEN ? { authorization: `Bearer ${env.MCP_REMOTE_TOKEN}` } : {},
+      timeoutMs: 60_000,
+      enabledTools: null,
+      builtin: true,
+    },
+  ];
+  for (const raw of rows.results) {
+    const row = Row.safeParse(raw);
+    if (!row.success || row.data.name === BUILTIN_SERVER) continue;
+    const headers = z.record(z.string(), z.string()).safeParse(JSON.parse(row.data.headers));
+    const tools = row.data.enabled_tools
+      ? z.array(z.string()).safeParse(JSON.parse(row.data.enabled_tools))
+      : null;
+    servers.push({
+      name: row.data.name,
+      url: row.data.url,
+      headers: headers.success ? headers.data : {},
+      timeoutMs: row.data.timeout_ms,
+      enabledTools: tools?.success ? tools.data : null,
+      builtin: false,
+    });
+  }
+  return servers;
+}

@@ -1,0 +1,242 @@
+// The tools of a turn: the user's MCP servers plus our own, over streamable HTTP. Sessions and
+// tool catalogs are kept in the DO (they survive restarts), so a turn after the first sends no
+// initialize and no tools/list unless a server said its tools changed.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  LoggingMessageNotificationSchema,
+  ToolListChangedNotificationSchema,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
+import { z } from "zod";
+import type { Env } from "../../workers/api/src/env";
+import { signContextToken } from "../../workers/mcp-remote/src/context-token";
+import type { CatalogTool, ToolRunner } from "../loop/types";
+import { BUILTIN_SERVER, type ServerConfig, serversForUser } from "./mcp-servers";
+import type { ConversationStore } from "./store";
+import type { ConversationInfo } from "./turn";
+
+const SEQUENTIAL_THINKING = /sequential[-_]?thinking/i;
+const CONTEXT_FIELD = "databaseContext";
+const CONTEXT_TTL_SECONDS = 15 * 60;
+
+const CachedSession = z.object({
+  sessionId: z.string().optional(),
+  protocolVersion: z.string().optional(),
+  tools: z.array(z.any()).nullable(),
+});
+type CachedSession = z.infer<typeof CachedSession>;
+
+interface Live {
+  client: Client;
+  transport: StreamableHTTPClientTransport;
+  logListener?: (l: { level: string; data: unknown }) => void;
+}
+
+/** Connections live as long as the DO instance; their session ids outlive it in SQLite. */
+export type ConnectionPool = Map<string, Live>;
+
+export interface McpCounters {
+  initialize: number;
+  toolsList: number;
+}
+
+export async function createToolRunner(opts: {
+  env: Env;
+  conversation: ConversationInfo;
+  store: ConversationStore;
+  pool: ConnectionPool;
+  counters?: McpCounters;
+  apiBase: string;
+}): Promise<ToolRunner> {
+  const { env, conversation, store, pool } = opts;
+  const blocked = new Set(conversation.settings.blockedServers ?? []);
+  const servers = (await serversForUser(env, conversation.userId)).filter(
+    (s) => !blocked.has(s.name),
+  );
+  const byName = new Map(servers.map((s) => [s.name, s]));
+  const schemas = new Map<string, Record<string, unknown>>();
+
+  const cacheKey = (s: ServerConfig) => `mcp:${s.name}:${s.url}`;
+  const readCache = (s: ServerConfig): CachedSession => {
+    const raw = store.getMeta(cacheKey(s));
+    const parsed = raw ? CachedSession.safeParse(JSON.parse(raw)) : null;
+    return parsed?.success ? parsed.data : { tools: null };
+  };
+  const writeCache = (s: ServerConfig, c: CachedSession) =>
+    store.setMeta(cacheKey(s), JSON.stringify(c));
+
+  const connect = async (s: ServerConfig, fresh = false): Promise<Live> => {
+    const existing = pool.get(cacheKey(s));
+    if (existing && !fresh) return existing;
+    if (existing) await existing.client.close().catch(() => undefined);
+    const cached = fresh ? { tools: null } : readCache(s);
+    const transport = new StreamableHTTPClientTransport(new URL(s.url), {
+      requestInit: { headers: s.headers },
+      ...(s.builtin && {
+        fetch: (u: string | URL, i?: RequestInit) => env.MCP_REMOTE.fetch(new Request(u, i)),
+      }),
+      ...(cached.sessionId && { sessionId: cached.sessionId }),
+    });
+    const client = new Client(
+      { name: "thinking-chat", version: "0.1.0" },
+      { capabilities: {}, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
+    );
+    const live: Live = { client, transport };
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () =>
+      writeCache(s, { ...readCache(s), tools: null }),
+    );
+    client.setNotificationHandler(LoggingMessageNotificationSchema, async (n) =>
+      live.logListener?.({ level: n.params.level, data: n.params.data }),
+    );
+    if (!cached.sessionId) opts.counters && opts.counters.initialize++;
+    await client.connect(transport);
+    if (cached.sessionId && cached.protocolVersion)
+      transport.setProtocolVersion(cached.protocolVersion);
+    writeCache(s, {
+      ...(cached.sessionId ? cached : { tools: null }),
+      sessionId: transport.sessionId,
+      protocolVersion: transport.protocolVersion ?? cached.protocolVersion,
+    });
+    pool.set(cacheKey(s), live);
+    return live;
+  };
+
+  /** Runs `fn` on a connection; a session the server forgot (404) is re-initialised once. */
+  const withSession = async <T>(s: ServerConfig, fn: (live: Live) => Promise<T>): Promise<T> => {
+    const live = await connect(s);
+    try {
+      return await fn(live);
+    } catch (err) {
+      if (!(err instanceof StreamableHTTPError && err.code === 404)) throw err;
+      return fn(await connect(s, true));
+    }
+  };
+
+  const toolsOf = async (s: ServerConfig): Promise<Tool[]> => {
+    const cached = readCache(s);
+    if (cached.tools && pool.has(cacheKey(s))) return cached.tools as Tool[];
+    if (cached.tools && cached.sessionId) {
+      await connect(s);
+      return cached.tools as Tool[];
+    }
+    return withSession(s, async (live) => {
+      opts.counters && opts.counters.toolsList++;
+      const tools: Tool[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await live.client.listTools(cursor ? { cursor } : undefined);
+        tools.push(...page.tools);
+        cursor = page.nextCursor;
+      } while (cursor);
+      writeCache(s, { ...readCache(s), tools });
+      return tools;
+    });
+  };
+
+  return {
+    async catalog() {
+      const tools: CatalogTool[] = [];
+      const warnings: string[] = [];
+      const allow = conversation.settings.enabledTools ?? {};
+      await Promise.all(
+        servers.map(async (s) => {
+          try {
+            for (const t of await toolsOf(s)) {
+              if (SEQUENTIAL_THINKING.test(t.name) || SEQUENTIAL_THINKING.test(s.name)) continue;
+              const allowed = allow[s.name] ?? s.enabledTools;
+              if (allowed && !allowed.includes(t.name)) continue;
+              const inputSchema = withoutContextField(t.inputSchema as Record<string, unknown>);
+              schemas.set(`${s.name}\u0000${t.name}`, t.inputSchema as Record<string, unknown>);
+              tools.push({
+                server: s.name,
+                tool: t.name,
+                description: t.description ?? t.title ?? t.name,
+                inputSchema,
+              });
+            }
+          } catch (err) {
+            warnings.push(
+              `The MCP server '${s.name}' is unavailable (${err instanceof Error ? err.message : String(err)}).`,
+            );
+          }
+        }),
+      );
+      tools.sort((a, b) => `${a.server}:${a.tool}`.localeCompare(`${b.server}:${b.tool}`));
+      return { tools, warnings };
+    },
+
+    async call(serverName, tool, args, hooks) {
+      const s = byName.get(serverName);
+      if (!s)
+        return {
+          ok: false,
+          error: { code: "unknown_server", message: `No MCP server named ${serverName}.` },
+        };
+      const schema = schemas.get(`${serverName}\u0000${tool}`);
+      const finalArgs = { ...args };
+      if (s.builtin && schema && hasProperty(schema, CONTEXT_FIELD)) {
+        // Graph tools act on this conversation only, with a short-lived token scoped to it.
+        finalArgs[CONTEXT_FIELD] = {
+          conversationId: conversation.id,
+          apiBase: opts.apiBase,
+          token: await signContextToken(env.GRAPH_CONTEXT_SECRET ?? "", {
+            conversationId: conversation.id,
+            userId: conversation.userId,
+            ttlSeconds: CONTEXT_TTL_SECONDS,
+          }),
+        };
+      }
+      try {
+        const result = await withSession(s, async (live) => {
+          live.logListener = hooks.onLog;
+          try {
+            return await live.client.callTool({ name: tool, arguments: finalArgs }, undefined, {
+              signal: hooks.signal,
+              timeout: s.timeoutMs,
+              resetTimeoutOnProgress: true,
+              onprogress: (p) =>
+                hooks.onProgress({
+                  progress: p.progress,
+                  ...(p.total !== undefined && { total: p.total }),
+                  ...(p.message && { message: p.message }),
+                }),
+            });
+          } finally {
+            live.logListener = undefined;
+          }
+        });
+        return { ok: true, result };
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        const code = /timed out|timeout/i.test(message)
+          ? "timeout"
+          : hooks.signal.aborted
+            ? "aborted"
+            : "unavailable";
+        return { ok: false, error: { code, message: `${serverName}: ${message}` } };
+      }
+    },
+  };
+}
+
+function hasProperty(schema: Record<string, unknown>, name: string): boolean {
+  const props = schema.properties;
+  return !!props && typeof props === "object" && name in (props as object);
+}
+
+/** The model never sees (or fills) the injected context. */
+function withoutContextField(schema: Record<string, unknown>): Record<string, unknown> {
+  if (!hasProperty(schema, CONTEXT_FIELD)) return schema;
+  const { [CONTEXT_FIELD]: _omit, ...properties } = schema.properties as Record<string, unknown>;
+  const required = Array.isArray(schema.required)
+    ? schema.required.filter((r) => r !== CONTEXT_FIELD)
+    : undefined;
+  return { ...schema, properties, ...(required && { required }) };
+}
+
+export const BUILTIN = BUILTIN_SERVER;

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { applyEvent, emptyTranscript } from "../../durable-objects/protocol/transcript";
+import { ServerFrame, isServerEvent, type ServerEvent } from "../../durable-objects/protocol/wire";
+import { type Stack, startStack } from "./stack";
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack((mock) => {
+    mock.onMessage(
+      /tell me a story/,
+      { content: "Once upon a time, a worker ran at the edge. The end." },
+      { chunkSize: 6, latency: 20 },
+    );
+  });
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const auth = () => ({ authorization: `Bearer ${stack.token}` });
+
+it("holds a streamed conversation over a real WebSocket against wrangler dev and aimock", async () => {
+  const created = await fetch(`${stack.url}/api/conversations`, {
+    method: "POST",
+    headers: { ...auth(), "content-type": "application/json" },
+    body: JSON.stringify({ title: "e2e" }),
+  });
+  expect(created.status).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  const ticket = (await (
+    await fetch(`${stack.url}/api/conversations/${id}/ws-ticket`, {
+      method: "POST",
+      headers: auth(),
+    })
+  ).json()) as { ticket: string };
+
+  const ws = new WebSocket(
+    `${stack.url.replace("http", "ws")}/api/conversations/${id}/ws?ticket=${encodeURIComponent(ticket.ticket)}`,
+  );
+  const events: ServerEvent[] = [];
+  const done = new Promise<void>((resolve, reject) => {
+    ws.addEventListener("message", (m) => {
+      const frame = ServerFrame.parse(JSON.parse(String(m.data)));
+      if (isServerEvent(frame)) events.push(frame);
+      if (frame.type === "turn_ended" || frame.type === "turn_failed") resolve();
+    });
+    ws.addEventListener("error", () => reject(new Error("websocket error")));
+  });
+  await new Promise((r) => ws.addEventListener("open", r));
+  ws.send(JSON.stringify({ type: "resume", lastSeq: 0 }));
+  ws.send(JSON.stringify({ type: "send", clientMessageId: "e2e-1", text: "tell me a story" }));
+  await done;
+  ws.close();
+
+  expect(events.filter((e) => e.type === "text_delta").length).toBeGreaterThan(3);
+  const transcript = events.reduce(applyEvent, emptyTranscript());
+  expect(transcript.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+  expect(transcript.messages[1]?.content).toContainEqual({
+    type: "text",
+    text: "Once upon a time, a worker ran at the edge. The end.",
+  });
+
+  // The same conversation through SSE, resumable from any event id.
+  const sse = await fetch(`${stack.url}/api/conversations/${id}/events`, {
+    headers: { ...auth(), "last-event-id": "2" },
+  });
+  expect(sse.headers.get("content-type")).toContain("text/event-stream");
+  const text = await sse.text();
+  const ids = [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+  expect(ids[0]).toBe(3);
+  expect(ids[ids.length - 1]).toBe(events[events.length - 1]!.seq);
+
+  // And it is in D1 (the outbox lands it moments after the turn).
+  let roles: string[] = [];
+  for (let i = 0; i < 40 && roles.length < 2; i++) {
+    const messages = (await (
+      await fetch(`${stack.url}/api/conversations/${id}/messages`, { headers: auth() })
+    ).json()) as { items: Array<{ role: string }> };
+    roles = messages.items.map((m) => m.role);
+    if (roles.length < 2) await new Promise((r) => setTimeout(r, 100));
+  }
+  expect(roles).toEqual(["user", "assistant"]);
+});

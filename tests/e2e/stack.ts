@@ -1,0 +1,121 @@
+// Starts the whole app as a user would run it: `wrangler dev` with both workers and local D1,
+// R2 and DOs in a temporary directory, plus aimock on 127.0.0.1 standing in for the providers.
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { LLMock } from "@copilotkit/aimock";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const wranglerBin = join(root, "node_modules/.bin/wrangler");
+const quiet = {
+  ...process.env,
+  WRANGLER_SEND_METRICS: "false",
+  WRANGLER_SEND_ERROR_REPORTS: "false",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  CI: "true",
+};
+
+export interface Stack {
+  url: string;
+  token: string;
+  mock: LLMock;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+function wrangler(args: string[]): void {
+  const r = spawnSync(wranglerBin, args, { cwd: root, env: quiet, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`wrangler ${args.join(" ")} failed:\n${r.stdout}${r.stderr}`);
+}
+
+export async function startStack(configure: (mock: LLMock) => void): Promise<Stack> {
+  const state = mkdtempSync(join(tmpdir(), "thinking-chat-e2e-"));
+  const mock = new LLMock({ host: "127.0.0.1", port: 0, logLevel: "silent" });
+  configure(mock);
+  await mock.start();
+
+  wrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", state]);
+  const token = `tc_${randomBytes(18).toString("base64url")}`;
+  const userId = randomUUID();
+  const hash = createHash("sha256").update(token).digest("hex");
+  wrangler([
+    "d1",
+    "execute",
+    "DB",
+    "--local",
+    "--persist-to",
+    state,
+    "--yes",
+    "--command",
+    `INSERT INTO users (id, name) VALUES ('${userId}', 'e2e'); INSERT INTO api_tokens (id, user_id, token_hash) VALUES ('${randomUUID()}', '${userId}', '${hash}');`,
+  ]);
+
+  const port = await freePort();
+  const dev: ChildProcess = spawn(
+    wranglerBin,
+    [
+      "dev",
+      "-c",
+      "wrangler.toml",
+      "-c",
+      "workers/mcp-remote/wrangler.toml",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--persist-to",
+      state,
+      "--inspector-port",
+      String(await freePort()),
+      "--var",
+      `ANTHROPIC_BASE_URL:${mock.url}`,
+      "--var",
+      "ANTHROPIC_API_KEY:e2e-key",
+      "--var",
+      `OPENAI_BASE_URL:${mock.url}/v1`,
+      "--var",
+      "OPENAI_API_KEY:e2e-key",
+    ],
+    { cwd: root, env: quiet, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let output = "";
+  dev.stdout?.on("data", (d) => (output += d));
+  dev.stderr?.on("data", (d) => (output += d));
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    dev.kill("SIGTERM");
+    await new Promise((r) => setTimeout(r, 300));
+    if (dev.exitCode === null) dev.kill("SIGKILL");
+    await mock.stop();
+    rmSync(state, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (dev.exitCode !== null || Date.now() > deadline) {
+      await stop();
+      throw new Error(`wrangler dev did not start:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { url, token, mock, stop };
+}

@@ -1,0 +1,14 @@
+import { fileURLToPath } from "node:url";
+import { defineProject } from "vitest/config";
+
+// End-to-end: the real app under `wrangler dev`, driven from Node over HTTP and WebSocket.
+export default defineProject({
+  root: fileURLToPath(new URL("../..", import.meta.url)),
+  test: {
+    name: "e2e",
+    include: ["tests/e2e/**/*.test.ts"],
+    environment: "node",
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+  },
+});

@@ -2,7 +2,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules", ".wrangler", "web/dist", "migrations", "test-results", "**/*.d.ts"] },
+  { ignores: ["**/node_modules", "**/.wrangler", "**/dist", "migrations", "test-results", "**/*.d.ts"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -93,7 +93,7 @@ export async function createToolRunner(opts: {
     client.setNotificationHandler(LoggingMessageNotificationSchema, async (n) =>
       live.logListener?.({ level: n.params.level, data: n.params.data }),
     );
-    if (!cached.sessionId) opts.counters && opts.counters.initialize++;
+    if (!cached.sessionId && opts.counters) opts.counters.initialize++;
     await client.connect(transport);
     if (cached.sessionId && cached.protocolVersion)
       transport.setProtocolVersion(cached.protocolVersion);
@@ -125,7 +125,7 @@ export async function createToolRunner(opts: {
       return cached.tools as Tool[];
     }
     return withSession(s, async (live) => {
-      opts.counters && opts.counters.toolsList++;
+      if (opts.counters) opts.counters.toolsList++;
       const tools: Tool[] = [];
       let cursor: string | undefined;
       do {

@@ -1,0 +1,81 @@
+// One conversation's live connection: resumes from the last event it saw, reconnects by itself
+// with backoff, and resends messages until the server acknowledges them (it dedupes by id).
+import { applyEvent, emptyTranscript, type Transcript } from "../../durable-objects/protocol/transcript";
+import { type ClientFrame, isServerEvent, ServerFrame } from "../../durable-objects/protocol/wire";
+
+export type Connection = "connecting" | "online" | "offline";
+
+export interface LiveState {
+  transcript: Transcript;
+  connection: Connection;
+  error: string | null;
+}
+
+export class LiveConversation {
+  private ws: WebSocket | null = null;
+  private state: LiveState = { transcript: emptyTranscript(), connection: "connecting", error: null };
+  private unacked = new Map<string, ClientFrame>();
+  private attempts = 0;
+  private closed = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly conversationId: string,
+    private readonly onChange: (s: LiveState) => void,
+  ) {
+    this.connect();
+  }
+
+  send(text: string): void {
+    const frame: ClientFrame = { type: "send", clientMessageId: crypto.randomUUID(), text };
+    this.unacked.set(frame.clientMessageId, frame);
+    this.write(frame);
+  }
+
+  cancel(): void {
+    this.write({ type: "cancel" });
+  }
+
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.ws?.close(1000, "closed");
+  }
+
+  private set(patch: Partial<LiveState>) {
+    this.state = { ...this.state, ...patch };
+    this.onChange(this.state);
+  }
+
+  private write(frame: ClientFrame) {
+    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(frame));
+  }
+
+  private connect() {
+    if (this.closed) return;
+    this.set({ connection: this.attempts === 0 ? "connecting" : "offline" });
+    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/conversations/${this.conversationId}/ws`;
+    const ws = new WebSocket(url);
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      this.attempts = 0;
+      this.write({ type: "resume", lastSeq: this.state.transcript.lastSeq });
+      for (const frame of this.unacked.values()) this.write(frame);
+    });
+    ws.addEventListener("message", (m) => {
+      const parsed = ServerFrame.safeParse(JSON.parse(String(m.data)));
+      if (!parsed.success) return;
+      const frame = parsed.data;
+      if (isServerEvent(frame)) this.set({ transcript: applyEvent(this.state.transcript, frame) });
+      else if (frame.type === "synced") this.set({ connection: "online", error: null });
+      else if (frame.type === "ack") this.unacked.delete(frame.clientMessageId);
+      else if (frame.type === "frame_error") this.set({ error: frame.error.message });
+    });
+    ws.addEventListener("close", (e) => {
+      if (this.closed || e.code === 4404) return;
+      this.set({ connection: "offline" });
+      const delay = Math.min(500 * 2 ** this.attempts++, 8000);
+      this.timer = setTimeout(() => this.connect(), delay);
+    });
+  }
+}

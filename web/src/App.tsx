@@ -4,7 +4,10 @@ import { ChatView } from "./ChatView";
 import { ConversationList } from "./ConversationList";
 import { SignIn } from "./SignIn";
 
-type Auth = { state: "checking" } | { state: "signed-out"; error?: string } | { state: "signed-in"; user: User };
+type Auth =
+  | { state: "checking" }
+  | { state: "signed-out"; error?: string }
+  | { state: "signed-in"; user: User };
 
 export function App() {
   const [auth, setAuth] = useState<Auth>({ state: "checking" });
@@ -18,7 +21,12 @@ export function App() {
     const check = token ? api.signIn(token) : api.session();
     check
       .then(({ user }) => setAuth({ state: "signed-in", user }))
-      .catch((err: unknown) => setAuth({ state: "signed-out", ...(err instanceof ApiFailure && err.status !== 401 && { error: err.message }) }));
+      .catch((err: unknown) =>
+        setAuth({
+          state: "signed-out",
+          ...(err instanceof ApiFailure && err.status !== 401 && { error: err.message }),
+        }),
+      );
   }, []);
 
   useEffect(() => {
@@ -31,7 +39,9 @@ export function App() {
 
   if (auth.state === "checking") return <p className="centered">Loading…</p>;
   if (auth.state === "signed-out") {
-    return <SignIn error={auth.error} onSignedIn={(user) => setAuth({ state: "signed-in", user })} />;
+    return (
+      <SignIn error={auth.error} onSignedIn={(user) => setAuth({ state: "signed-in", user })} />
+    );
   }
   return (
     <div className="layout">
@@ -47,7 +57,11 @@ export function App() {
             {hint}
           </div>
         )}
-        {selected ? <ChatView key={selected} conversationId={selected} /> : <p className="centered muted">Create or pick a conversation.</p>}
+        {selected ? (
+          <ChatView key={selected} conversationId={selected} />
+        ) : (
+          <p className="centered muted">Create or pick a conversation.</p>
+        )}
       </main>
     </div>
   );

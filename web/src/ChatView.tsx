@@ -13,7 +13,9 @@ export function ChatView({ conversationId }: { conversationId: string }) {
     live.current = conversation;
     return () => conversation.close();
   }, [conversationId]);
-  useEffect(() => bottom.current?.scrollIntoView({ block: "end" }), [state?.transcript.lastSeq]);
+  useEffect(() => {
+    bottom.current?.scrollIntoView({ block: "end" });
+  }, [state?.transcript.lastSeq]);
 
   const send = () => {
     const text = draft.trim();
@@ -36,12 +38,25 @@ export function ChatView({ conversationId }: { conversationId: string }) {
         </div>
       )}
       <div className="messages" data-testid="messages">
-        {state?.transcript.messages.map((m) => <MessageView key={m.id} message={m} />)}
+        {state?.transcript.messages.map((m) => (
+          <MessageView key={m.id} message={m} />
+        ))}
         <div ref={bottom} />
       </div>
-      {state?.error && <p role="alert" className="error">{state.error}</p>}
+      {state?.error && (
+        <p role="alert" className="error">
+          {state.error}
+        </p>
+      )}
       <div className="composer">
-        <textarea aria-label="Message" placeholder="Ask something… (Enter sends, Shift+Enter for a new line)" value={draft} onChange={(e) => setDraft(e.target.value)} onKeyDown={onKey} rows={3} />
+        <textarea
+          aria-label="Message"
+          placeholder="Ask something… (Enter sends, Shift+Enter for a new line)"
+          value={draft}
+          onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={onKey}
+          rows={3}
+        />
         {state?.transcript.busy ? (
           <button type="button" onClick={() => live.current?.cancel()}>
             Cancel
@@ -58,7 +73,11 @@ export function ChatView({ conversationId }: { conversationId: string }) {
 
 function MessageView({ message }: { message: TranscriptMessage }) {
   return (
-    <article className={`message ${message.role}`} data-status={message.status} data-testid={`message-${message.role}`}>
+    <article
+      className={`message ${message.role}`}
+      data-status={message.status}
+      data-testid={`message-${message.role}`}
+    >
       {message.content.map((part, i) => {
         switch (part.type) {
           case "text":
@@ -78,19 +97,32 @@ function MessageView({ message }: { message: TranscriptMessage }) {
           case "tool_call":
             return (
               <p key={i} className="tool muted small">
-                {part.status === "started" ? "⏳" : part.status === "done" ? "✓" : "✗"} {part.server} · {part.tool} {part.summary ? `— ${part.summary}` : ""}
+                {part.status === "started" ? "⏳" : part.status === "done" ? "✓" : "✗"}{" "}
+                {part.server} · {part.tool} {part.summary ? `— ${part.summary}` : ""}
               </p>
             );
           case "artifact":
             return (
-              <a key={i} className="artifact-button" href={`/api/artifacts/${part.artifactId}/download`} target="_blank" rel="noopener noreferrer">
+              <a
+                key={i}
+                className="artifact-button"
+                href={`/api/artifacts/${part.artifactId}/download`}
+                target="_blank"
+                rel="noopener noreferrer"
+              >
                 {part.title}
               </a>
             );
         }
       })}
-      {message.status === "streaming" && <span className="muted small" aria-live="polite">…</span>}
-      {message.status !== "complete" && message.status !== "streaming" && <span className="muted small">({message.status})</span>}
+      {message.status === "streaming" && (
+        <span className="muted small" aria-live="polite">
+          …
+        </span>
+      )}
+      {message.status !== "complete" && message.status !== "streaming" && (
+        <span className="muted small">({message.status})</span>
+      )}
     </article>
   );
 }

@@ -2,7 +2,12 @@ import { useCallback, useEffect, useState } from "react";
 import type { Conversation } from "../../durable-objects/protocol/rest";
 import { api, type User } from "./api";
 
-export function ConversationList(props: { selected: string | null; onSelect: (id: string | null) => void; user: User; onSignOut: () => void }) {
+export function ConversationList(props: {
+  selected: string | null;
+  onSelect: (id: string | null) => void;
+  user: User;
+  onSignOut: () => void;
+}) {
   const [items, setItems] = useState<Conversation[]>([]);
   const [query, setQuery] = useState("");
   const refresh = useCallback(() => {
@@ -39,7 +44,12 @@ export function ConversationList(props: { selected: string | null; onSelect: (id
       <button type="button" className="primary" onClick={create}>
         New conversation
       </button>
-      <input aria-label="Search conversations" placeholder="Search by title" value={query} onChange={(e) => setQuery(e.target.value)} />
+      <input
+        aria-label="Search conversations"
+        placeholder="Search by title"
+        value={query}
+        onChange={(e) => setQuery(e.target.value)}
+      />
       <ul>
         {items.map((c) => (
           <li key={c.id} className={c.id === props.selected ? "active" : ""}>
@@ -51,7 +61,7 @@ export function ConversationList(props: { selected: string | null; onSelect: (id
               ✎
             </button>
             <button type="button" aria-label={`Delete ${c.title}`} onClick={() => remove(c)}>
-              🗑
+              ✕
             </button>
           </li>
         ))}

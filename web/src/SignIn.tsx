@@ -1,7 +1,13 @@
 import { type FormEvent, useState } from "react";
 import { api, ApiFailure, type User } from "./api";
 
-export function SignIn({ error, onSignedIn }: { error?: string | undefined; onSignedIn: (u: User) => void }) {
+export function SignIn({
+  error,
+  onSignedIn,
+}: {
+  error?: string | undefined;
+  onSignedIn: (u: User) => void;
+}) {
   const [token, setToken] = useState("");
   const [problem, setProblem] = useState(error ?? null);
   const submit = async (e: FormEvent) => {
@@ -16,12 +22,24 @@ export function SignIn({ error, onSignedIn }: { error?: string | undefined; onSi
     <form className="sign-in" onSubmit={submit}>
       <h1>Thinking Chat</h1>
       <label htmlFor="token">API token</label>
-      <input id="token" type="password" autoComplete="off" value={token} onChange={(e) => setToken(e.target.value)} />
+      <input
+        id="token"
+        type="password"
+        autoComplete="off"
+        value={token}
+        onChange={(e) => setToken(e.target.value)}
+      />
       <button type="submit" disabled={token.trim().length < 10}>
         Sign in
       </button>
-      <p className="muted">`npm start` prints a sign-in link; `npm run token:create` makes a new token.</p>
-      {problem && <p role="alert" className="error">{problem}</p>}
+      <p className="muted">
+        `npm start` prints a sign-in link; `npm run token:create` makes a new token.
+      </p>
+      {problem && (
+        <p role="alert" className="error">
+          {problem}
+        </p>
+      )}
     </form>
   );
 }

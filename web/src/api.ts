@@ -15,15 +15,28 @@ export class ApiFailure extends Error {
 
 const ErrorBody = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 
-async function request<T extends z.ZodType>(schema: T, path: string, init: RequestInit & { json?: unknown } = {}): Promise<z.infer<T>> {
+async function request<T extends z.ZodType>(
+  schema: T,
+  path: string,
+  init: RequestInit & { json?: unknown } = {},
+): Promise<z.infer<T>> {
   const headers = new Headers(init.headers);
   if (init.json !== undefined) headers.set("content-type", "application/json");
-  const res = await fetch(path, { ...init, headers, credentials: "same-origin", body: init.json !== undefined ? JSON.stringify(init.json) : (init.body ?? null) });
+  const res = await fetch(path, {
+    ...init,
+    headers,
+    credentials: "same-origin",
+    body: init.json !== undefined ? JSON.stringify(init.json) : (init.body ?? null),
+  });
   if (res.status === 204) return schema.parse(undefined);
   const body: unknown = await res.json().catch(() => null);
   if (!res.ok) {
     const err = ErrorBody.safeParse(body);
-    throw new ApiFailure(res.status, err.success ? err.data.error.code : "http_error", err.success ? err.data.error.message : `Request failed (${res.status}).`);
+    throw new ApiFailure(
+      res.status,
+      err.success ? err.data.error.code : "http_error",
+      err.success ? err.data.error.message : `Request failed (${res.status}).`,
+    );
   }
   return schema.parse(body);
 }
@@ -32,14 +45,26 @@ const User = z.object({ id: z.string(), name: z.string() });
 
 export const api = {
   session: () => request(z.object({ user: User }), "/api/session"),
-  signIn: (token: string) => request(z.object({ user: User }), "/api/session", { method: "POST", json: { token } }),
+  signIn: (token: string) =>
+    request(z.object({ user: User }), "/api/session", { method: "POST", json: { token } }),
   signOut: () => request(z.undefined(), "/api/session", { method: "DELETE" }),
-  providers: () => request(z.object({ providers: z.array(ProviderInfo), hint: z.string().optional() }), "/api/providers"),
+  providers: () =>
+    request(
+      z.object({ providers: z.array(ProviderInfo), hint: z.string().optional() }),
+      "/api/providers",
+    ),
   conversations: (q = "") =>
-    request(z.object({ items: z.array(Conversation), nextCursor: z.string().nullable() }), `/api/conversations?limit=100${q ? `&q=${encodeURIComponent(q)}` : ""}`),
-  createConversation: (body: { title?: string; provider?: string; mode?: string }) => request(Conversation, "/api/conversations", { method: "POST", json: body }),
-  renameConversation: (id: string, title: string) => request(Conversation, `/api/conversations/${id}`, { method: "PATCH", json: { title } }),
-  deleteConversation: (id: string) => request(z.undefined(), `/api/conversations/${id}`, { method: "DELETE" }),
-  messages: (id: string) => request(z.object({ items: z.array(ChatMessage) }), `/api/conversations/${id}/messages`),
+    request(
+      z.object({ items: z.array(Conversation), nextCursor: z.string().nullable() }),
+      `/api/conversations?limit=100${q ? `&q=${encodeURIComponent(q)}` : ""}`,
+    ),
+  createConversation: (body: { title?: string; provider?: string; mode?: string }) =>
+    request(Conversation, "/api/conversations", { method: "POST", json: body }),
+  renameConversation: (id: string, title: string) =>
+    request(Conversation, `/api/conversations/${id}`, { method: "PATCH", json: { title } }),
+  deleteConversation: (id: string) =>
+    request(z.undefined(), `/api/conversations/${id}`, { method: "DELETE" }),
+  messages: (id: string) =>
+    request(z.object({ items: z.array(ChatMessage) }), `/api/conversations/${id}/messages`),
 };
 export type User = z.infer<typeof User>;

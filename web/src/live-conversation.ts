@@ -1,6 +1,10 @@
 // One conversation's live connection: resumes from the last event it saw, reconnects by itself
 // with backoff, and resends messages until the server acknowledges them (it dedupes by id).
-import { applyEvent, emptyTranscript, type Transcript } from "../../durable-objects/protocol/transcript";
+import {
+  applyEvent,
+  emptyTranscript,
+  type Transcript,
+} from "../../durable-objects/protocol/transcript";
 import { type ClientFrame, isServerEvent, ServerFrame } from "../../durable-objects/protocol/wire";
 
 export type Connection = "connecting" | "online" | "offline";
@@ -13,7 +17,11 @@ export interface LiveState {
 
 export class LiveConversation {
   private ws: WebSocket | null = null;
-  private state: LiveState = { transcript: emptyTranscript(), connection: "connecting", error: null };
+  private state: LiveState = {
+    transcript: emptyTranscript(),
+    connection: "connecting",
+    error: null,
+  };
   private unacked = new Map<string, ClientFrame>();
   private attempts = 0;
   private closed = false;

@@ -29,16 +29,28 @@ const FINISH: Record<string, FinishReason> = {
 };
 
 export function createGeminiProvider(config: ProviderConfig): ModelProvider {
-  const ai = new GoogleGenAI({
-    apiKey: config.apiKey ?? "",
-    httpOptions: {
-      apiVersion: "v1beta",
-      ...(config.baseURL && { baseUrl: config.baseURL }),
-      ...(config.headers && { headers: config.headers }),
-      ...(config.fetch && { fetch: config.fetch }),
+  const baseFetch = config.fetch ?? fetch;
+  return {
+    id: "gemini",
+    stream: (request) => {
+      // The SDK's errors drop response headers; keep Retry-After from the response itself.
+      const seen: { headers: Headers | null } = { headers: null };
+      const ai = new GoogleGenAI({
+        apiKey: config.apiKey ?? "",
+        httpOptions: {
+          apiVersion: "v1beta",
+          ...(config.baseURL && { baseUrl: config.baseURL }),
+          ...(config.headers && { headers: config.headers }),
+          fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
+            const res = await baseFetch(input, init);
+            seen.headers = res.headers;
+            return res;
+          },
+        },
+      });
+      return streamGemini(ai, request, seen);
     },
-  });
-  return { id: "gemini", stream: (request) => streamGemini(ai, request) };
+  };
 }
 
 export function toGeminiContents(messages: readonly NeutralMessage[]): Content[] {
@@ -77,7 +89,11 @@ export function toGeminiContents(messages: readonly NeutralMessage[]): Content[]
   return out;
 }
 
-async function* streamGemini(ai: GoogleGenAI, request: ModelRequest): AsyncIterable<StreamEvent> {
+async function* streamGemini(
+  ai: GoogleGenAI,
+  request: ModelRequest,
+  seen: { headers: Headers | null },
+): AsyncIterable<StreamEvent> {
   let finish: FinishReason = "stop";
   let calls = 0;
   let usage: StreamEvent | null = null;
@@ -141,7 +157,7 @@ async function* streamGemini(ai: GoogleGenAI, request: ModelRequest): AsyncItera
       }
     }
   } catch (err) {
-    yield { type: "error", error: mapGeminiError(err, request.signal) };
+    yield { type: "error", error: mapGeminiError(err, request.signal, seen.headers) };
     return;
   }
   if (request.signal?.aborted) {
@@ -152,7 +168,7 @@ async function* streamGemini(ai: GoogleGenAI, request: ModelRequest): AsyncItera
   yield { type: "finish", reason: calls > 0 ? "tool_calls" : finish };
 }
 
-export function mapGeminiError(err: unknown, signal?: AbortSignal) {
+export function mapGeminiError(err: unknown, signal?: AbortSignal, headers: Headers | null = null) {
   if (isAbort(err, signal)) return abortedError();
   if (err instanceof ApiError) {
     let message = err.message;
@@ -168,7 +184,7 @@ export function mapGeminiError(err: unknown, signal?: AbortSignal) {
         `The conversation is too long for this model. ${message}`,
         { status: 400 },
       );
-    return errorFromStatus(err.status, message, "GEMINI_API_KEY", null);
+    return errorFromStatus(err.status, message, "GEMINI_API_KEY", headers);
   }
   if (err instanceof SyntaxError)
     return providerError("server_error", `Gemini sent a malformed stream: ${err.message}`);

@@ -59,6 +59,17 @@ export function toGeminiSchema(input: Json | undefined): GeminiSchema {
       src.anyOf = src.oneOf;
       delete src.oneOf;
     }
+    if (Array.isArray(src.anyOf)) {
+      // Gemini has no "null" type: a null branch becomes `nullable`, a single branch is inlined.
+      const branches = (src.anyOf as Json[]).filter(
+        (b) => !(b && b.type === "null" && Object.keys(b).length === 1),
+      );
+      if (branches.length < (src.anyOf as Json[]).length) src.nullable = true;
+      if (branches.length === 1) {
+        delete src.anyOf;
+        Object.assign(src, branches[0]);
+      } else src.anyOf = branches;
+    }
     if (Array.isArray(src.enum)) src.enum = (src.enum as unknown[]).map(String);
     const out: Json = {};
     for (const [k, v] of Object.entries(src)) {

@@ -17,6 +17,8 @@ const Chunk = z
       .object({
         content: z.string().optional(),
         thinking: z.string().optional(),
+        // Some Ollama-compatible servers name it after OpenAI's field.
+        reasoning_content: z.string().optional(),
         tool_calls: z
           .array(z.object({ function: z.object({ name: z.string(), arguments: z.unknown() }) }))
           .optional(),
@@ -152,7 +154,8 @@ async function* streamOllama(
           yield { type: "error", error: providerError("server_error", `Ollama: ${c.error}`) };
           return;
         }
-        if (c.message?.thinking) yield { type: "reasoning_delta", text: c.message.thinking };
+        const thinking = c.message?.thinking ?? c.message?.reasoning_content;
+        if (thinking) yield { type: "reasoning_delta", text: thinking };
         if (c.message?.content) yield { type: "text_delta", text: c.message.content };
         for (const tc of c.message?.tool_calls ?? []) {
           const args =

@@ -2,7 +2,10 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { ConversationMode, ConversationSettings } from "../../../../durable-objects/protocol/rest";
-import { DEFAULT_MODELS } from "../../../../durable-objects/providers/registry";
+import {
+  configuredProviders,
+  DEFAULT_MODELS,
+} from "../../../../durable-objects/providers/registry";
 import type { AppEnv } from "../app-types";
 import { listArtifacts } from "../db/artifacts";
 import {
@@ -51,7 +54,8 @@ export const conversationRoutes = new Hono<AppEnv>()
   })
   .post("/", async (c) => {
     const body = await parseJsonBody(c, CreateBody);
-    const provider = body.provider ?? "anthropic";
+    // Without a choice, the first provider this deployment has a key for.
+    const provider = body.provider ?? configuredProviders(c.env)[0] ?? "anthropic";
     const conversation = await createConversation(c.get("db"), {
       userId: c.get("user").id,
       title: body.title ?? "New conversation",

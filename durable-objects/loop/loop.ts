@@ -425,13 +425,14 @@ async function formatted(
       answer.push({ type: "text", text: item.content });
       continue;
     }
-    if (item.content) answer.push({ type: "text", text: item.content });
+    // The item's own content is a short description: the artifact's button stands for it.
     const ref = await deps.saveArtifact(
       {
         type: normalizeArtifactType(item.artifact.type),
         title: item.artifact.title,
         content: item.artifact.content,
         ...(item.artifact.language && { language: item.artifact.language }),
+        ...(item.content && { metadata: { description: item.content } }),
       },
       { step: state.step, origin: "formatter" },
     );

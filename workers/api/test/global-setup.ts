@@ -1,10 +1,13 @@
 // Starts aimock on 127.0.0.1 for the API tests: the official provider SDKs talk to it over HTTP.
 import { LLMock } from "@copilotkit/aimock";
 import type { TestProject } from "vitest/node";
+import { startEverythingServer } from "./everything-server";
+import { addLoopFixtures } from "./loop-fixtures";
 
 declare module "vitest" {
   export interface ProvidedContext {
     aimockUrl: string;
+    everythingUrl: string;
   }
 }
 
@@ -22,10 +25,14 @@ export default async function setup(project: TestProject) {
     { content: "This answer takes a while to arrive." },
     { chunkSize: 4, latency: 400 },
   );
+  addLoopFixtures(mock);
   mock.onMessage(/.*/, { content: "Hello! I am a mock model." });
   await mock.start();
+  const everything = await startEverythingServer();
   project.provide("aimockUrl", mock.url);
+  project.provide("everythingUrl", everything.url);
   return async () => {
     await mock.stop();
+    everything.stop();
   };
 }

@@ -16,6 +16,15 @@ import { z } from "zod";
 import type { Env } from "../../workers/api/src/env";
 import { signContextToken } from "../../workers/mcp-remote/src/context-token";
 import type { CatalogTool, ToolRunner } from "../loop/types";
+import {
+  type BreakerState,
+  breakerAllows,
+  closedBreaker,
+  DEFAULT_BREAKER,
+  recordFailure,
+  recordSuccess,
+} from "../mcp/circuit-breaker";
+import { guardedFetch } from "../mcp/url-guard";
 import { BUILTIN_SERVER, type ServerConfig, serversForUser } from "./mcp-servers";
 import type { ConversationStore } from "./store";
 import type { ConversationInfo } from "./turn";
@@ -54,6 +63,30 @@ export async function createToolRunner(opts: {
   apiBase: string;
 }): Promise<ToolRunner> {
   const { env, conversation, store, pool } = opts;
+  const breakerOpts = {
+    ...DEFAULT_BREAKER,
+    ...(env.MCP_BREAKER_COOLDOWN_MS && { cooldownMs: Number(env.MCP_BREAKER_COOLDOWN_MS) }),
+  };
+  const allowLocal = env.APP_ENV === "development";
+  const breakerKey = (s: ServerConfig) => `breaker:${s.name}`;
+  const breaker = (s: ServerConfig): BreakerState => {
+    const raw = store.getMeta(breakerKey(s));
+    return raw ? (JSON.parse(raw) as BreakerState) : closedBreaker();
+  };
+  const succeeded = (s: ServerConfig) =>
+    store.setMeta(breakerKey(s), JSON.stringify(recordSuccess(breaker(s))));
+  const failed = (s: ServerConfig) =>
+    store.setMeta(
+      breakerKey(s),
+      JSON.stringify(recordFailure(breaker(s), Date.now(), breakerOpts)),
+    );
+  /** Null when the server may be tried; otherwise why it is skipped. */
+  const skipped = (s: ServerConfig): string | null => {
+    const d = breakerAllows(breaker(s), Date.now(), breakerOpts);
+    return d.allow
+      ? null
+      : `The MCP server '${s.name}' failed repeatedly and is skipped for ${Math.ceil(d.retryInMs / 1000)} s.`;
+  };
   const blocked = new Set(conversation.settings.blockedServers ?? []);
   const servers = (await serversForUser(env, conversation.userId)).filter(
     (s) => !blocked.has(s.name),
@@ -94,7 +127,7 @@ export async function createToolRunner(opts: {
       live.logListener?.({ level: n.params.level, data: n.params.data }),
     );
     if (!cached.sessionId && opts.counters) opts.counters.initialize++;
-    await client.connect(transport);
+    await client.connect(transport, { timeout: s.timeoutMs });
     if (cached.sessionId && cached.protocolVersion)
       transport.setProtocolVersion(cached.protocolVersion);
     writeCache(s, {
@@ -129,7 +162,9 @@ export async function createToolRunner(opts: {
       const tools: Tool[] = [];
       let cursor: string | undefined;
       do {
-        const page = await live.client.listTools(cursor ? { cursor } : undefined);
+        const page = await live.client.listTools(cursor ? { cursor } : undefined, {
+          timeout: s.timeoutMs,
+        });
         tools.push(...page.tools);
         cursor = page.nextCursor;
       } while (cursor);
@@ -145,6 +180,8 @@ export async function createToolRunner(opts: {
       const allow = conversation.settings.enabledTools ?? {};
       await Promise.all(
         servers.map(async (s) => {
+          const skip = skipped(s);
+          if (skip) return void warnings.push(skip);
           try {
             for (const t of await toolsOf(s)) {
               if (SEQUENTIAL_THINKING.test(t.name) || SEQUENTIAL_THINKING.test(s.name)) continue;
@@ -159,7 +196,9 @@ export async function createToolRunner(opts: {
                 inputSchema,
               });
             }
+            succeeded(s);
           } catch (err) {
+            failed(s);
             warnings.push(
               `The MCP server '${s.name}' is unavailable (${err instanceof Error ? err.message : String(err)}).`,
             );
@@ -210,8 +249,10 @@ export async function createToolRunner(opts: {
             live.logListener = undefined;
           }
         });
+        succeeded(s);
         return { ok: true, result };
       } catch (err) {
+        if (!hooks.signal.aborted) failed(s);
         const message = err instanceof Error ? err.message : String(err);
         const code = /timed out|timeout/i.test(message)
           ? "timeout"

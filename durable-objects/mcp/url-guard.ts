@@ -131,3 +131,37 @@ export function checkServerUrl(raw: string, opts: { allowLocal: boolean }): UrlC
     };
   return { ok: true, url };
 }
+
+export class RefusedUrlError extends Error {
+  readonly code = "refused_url";
+}
+
+const MAX_REDIRECTS = 5;
+
+/** A fetch that checks the URL first and follows redirects itself, checking each hop. */
+export function guardedFetch(fetchImpl: typeof fetch, opts: { allowLocal: boolean }): typeof fetch {
+  return (async (input: RequestInfo | URL, init?: RequestInit) => {
+    let request = new Request(input, init);
+    for (let hop = 0; ; hop++) {
+      const check = checkServerUrl(request.url, opts);
+      if (!check.ok) throw new RefusedUrlError(`Refused ${request.url}: ${check.reason}`);
+      const response = await fetchImpl(request.url, {
+        method: request.method,
+        headers: request.headers,
+        body: request.body,
+        redirect: "manual",
+        signal: request.signal,
+        ...(request.body && { duplex: "half" }),
+      } as RequestInit);
+      const location = response.headers.get("location");
+      if (response.status < 300 || response.status >= 400 || !location) return response;
+      if (hop >= MAX_REDIRECTS) throw new RefusedUrlError(`Too many redirects from ${request.url}`);
+      const keepsBody = response.status === 307 || response.status === 308;
+      request = new Request(new URL(location, request.url), {
+        method: keepsBody ? request.method : "GET",
+        headers: request.headers,
+        ...(keepsBody && request.body && { body: request.body }),
+      });
+    }
+  }) as typeof fetch;
+}

@@ -14,6 +14,7 @@ export default defineProject({
           TEST_MIGRATIONS: await readD1Migrations(root("../../migrations")),
           ANTHROPIC_API_KEY: "test-key",
           ANTHROPIC_BASE_URL: inject("aimockUrl"),
+          MCP_BREAKER_COOLDOWN_MS: "60000",
         },
         // The MCP worker is reached through its own tests; here a stand-in answers its health route.
         serviceBindings: {

@@ -24,4 +24,6 @@ export interface Env {
   MCP_REMOTE_TOKEN?: string;
   // Signs the scoped context graph-tool calls carry; the MCP worker has the same value.
   GRAPH_CONTEXT_SECRET?: string;
+  // How long a failing MCP server is skipped (ms); 30 s unless set.
+  MCP_BREAKER_COOLDOWN_MS?: string;
 }

@@ -2,12 +2,14 @@
 import { LLMock } from "@copilotkit/aimock";
 import type { TestProject } from "vitest/node";
 import { startEverythingServer } from "./everything-server";
+import { startFaultyServer } from "./faulty-server";
 import { addLoopFixtures } from "./loop-fixtures";
 
 declare module "vitest" {
   export interface ProvidedContext {
     aimockUrl: string;
     everythingUrl: string;
+    faultyUrl: string;
   }
 }
 
@@ -29,10 +31,13 @@ export default async function setup(project: TestProject) {
   mock.onMessage(/.*/, { content: "Hello! I am a mock model." });
   await mock.start();
   const everything = await startEverythingServer();
+  const faulty = await startFaultyServer();
+  project.provide("faultyUrl", faulty.url);
   project.provide("aimockUrl", mock.url);
   project.provide("everythingUrl", everything.url);
   return async () => {
     await mock.stop();
     everything.stop();
+    await faulty.stop();
   };
 }

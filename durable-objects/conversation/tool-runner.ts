@@ -110,9 +110,11 @@ export async function createToolRunner(opts: {
     const cached = fresh ? { tools: null } : readCache(s);
     const transport = new StreamableHTTPClientTransport(new URL(s.url), {
       requestInit: { headers: s.headers },
-      ...(s.builtin && {
-        fetch: (u: string | URL, i?: RequestInit) => env.MCP_REMOTE.fetch(new Request(u, i)),
-      }),
+      // Our own worker through its binding; any other server only after its URL (and every
+      // redirect) is checked.
+      fetch: s.builtin
+        ? (u: string | URL, i?: RequestInit) => env.MCP_REMOTE.fetch(new Request(u, i))
+        : guardedFetch(fetch, { allowLocal }),
       ...(cached.sessionId && { sessionId: cached.sessionId }),
     });
     const client = new Client(

@@ -1,8 +1,27 @@
-// Placeholder until the MCP server lands: a health route only.
+// workers/mcp-remote: our MCP server over streamable HTTP at /mcp (stateless: any instance can
+// answer any request, so nothing is lost when Workers move or restart).
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { McpEnv } from "./env";
+import { checkRequest } from "./guard";
+import { createServer } from "./server";
+
 export default {
-  async fetch(request: Request): Promise<Response> {
+  async fetch(request: Request, env: McpEnv): Promise<Response> {
     const url = new URL(request.url);
     if (url.pathname === "/health") return Response.json({ ok: true, service: "mcp-remote" });
-    return Response.json({ error: { code: "not_found", message: "Not found" } }, { status: 404 });
+    if (url.pathname !== "/mcp")
+      return Response.json(
+        { error: { code: "not_found", message: "The MCP endpoint is /mcp." } },
+        { status: 404 },
+      );
+    const refused = checkRequest(request, env);
+    if (refused) return refused;
+    const server = createServer(env);
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: false,
+    });
+    await server.connect(transport);
+    return transport.handleRequest(request);
   },
-} satisfies ExportedHandler;
+} satisfies ExportedHandler<McpEnv>;

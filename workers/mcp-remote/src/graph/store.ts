@@ -1,0 +1,194 @@
+// Reading and changing one conversation's graph. Writes are upserts, so merging is idempotent.
+import { z } from "zod";
+
+export const NodeInput = z.object({
+  id: z.string().min(1).max(200),
+  label: z.string().min(1).max(300),
+  type: z.string().min(1).max(100).default("entity"),
+  properties: z.record(z.string(), z.unknown()).default({}),
+});
+export const LinkInput = z.object({
+  source: z.string().min(1).max(200),
+  target: z.string().min(1).max(200),
+  type: z.string().min(1).max(100).default("related_to"),
+  properties: z.record(z.string(), z.unknown()).default({}),
+});
+export type GraphNode = z.infer<typeof NodeInput>;
+export type GraphLink = z.infer<typeof LinkInput>;
+export interface Graph {
+  nodes: GraphNode[];
+  links: GraphLink[];
+}
+
+// D1 allows 100 bound parameters per statement: 5 per row, 20 rows a statement at most.
+const ROWS_PER_STATEMENT = 20;
+
+export async function readGraph(db: D1Database, conversationId: string): Promise<Graph> {
+  const [nodes, links] = await db.batch([
+    db
+      .prepare(
+        "SELECT id, label, type, properties FROM graph_nodes WHERE conversation_id = ? ORDER BY id",
+      )
+      .bind(conversationId),
+    db
+      .prepare(
+        "SELECT source, target, type, properties FROM graph_links WHERE conversation_id = ? ORDER BY source, target, type",
+      )
+      .bind(conversationId),
+  ]);
+  return {
+    nodes: (nodes!.results as Array<Record<string, string>>).map((r) => ({
+      id: r.id!,
+      label: r.label!,
+      type: r.type!,
+      properties: JSON.parse(r.properties!),
+    })),
+    links: (links!.results as Array<Record<string, string>>).map((r) => ({
+      source: r.source!,
+      target: r.target!,
+      type: r.type!,
+      properties: JSON.parse(r.properties!),
+    })),
+  };
+}
+
+/** Adds or updates nodes and links; links to nodes that do not exist are refused. */
+export async function mergeGraph(
+  db: D1Database,
+  conversationId: string,
+  graph: Graph,
+): Promise<{ nodes: number; links: number; refused: GraphLink[] }> {
+  const known = new Set([
+    ...(await readGraph(db, conversationId)).nodes.map((n) => n.id),
+    ...graph.nodes.map((n) => n.id),
+  ]);
+  const links = graph.links.filter((l) => known.has(l.source) && known.has(l.target));
+  const refused = graph.links.filter((l) => !links.includes(l));
+  const statements: D1PreparedStatement[] = [];
+  for (let i = 0; i < graph.nodes.length; i += ROWS_PER_STATEMENT) {
+    const chunk = graph.nodes.slice(i, i + ROWS_PER_STATEMENT);
+    statements.push(
+      db
+        .prepare(
+          `INSERT INTO graph_nodes (conversation_id, id, label, type, properties) VALUES ${chunk.map(() => "(?, ?, ?, ?, ?)").join(", ")}
+           ON CONFLICT(conversation_id, id) DO UPDATE SET label = excluded.label, type = excluded.type, properties = excluded.properties`,
+        )
+        .bind(
+          ...chunk.flatMap((n) => [
+            conversationId,
+            n.id,
+            n.label,
+            n.type,
+            JSON.stringify(n.properties),
+          ]),
+        ),
+    );
+  }
+  for (let i = 0; i < links.length; i += ROWS_PER_STATEMENT) {
+    const chunk = links.slice(i, i + ROWS_PER_STATEMENT);
+    statements.push(
+      db
+        .prepare(
+          `INSERT INTO graph_links (conversation_id, source, target, type, properties) VALUES ${chunk.map(() => "(?, ?, ?, ?, ?)").join(", ")}
+           ON CONFLICT(conversation_id, source, target, type) DO UPDATE SET properties = excluded.properties`,
+        )
+        .bind(
+          ...chunk.flatMap((l) => [
+            conversationId,
+            l.source,
+            l.target,
+            l.type,
+            JSON.stringify(l.properties),
+          ]),
+        ),
+    );
+  }
+  if (statements.length > 0) await db.batch(statements);
+  return { nodes: graph.nodes.length, links: links.length, refused };
+}
+
+/** Removes nodes (with every link that touches them) and individual links. */
+export async function removeFromGraph(
+  db: D1Database,
+  conversationId: string,
+  nodeIds: string[],
+  links: Array<Pick<GraphLink, "source" | "target" | "type">>,
+): Promise<void> {
+  const statements: D1PreparedStatement[] = [];
+  for (const id of nodeIds) {
+    statements.push(
+      db
+        .prepare("DELETE FROM graph_links WHERE conversation_id = ? AND (source = ? OR target = ?)")
+        .bind(conversationId, id, id),
+    );
+    statements.push(
+      db
+        .prepare("DELETE FROM graph_nodes WHERE conversation_id = ? AND id = ?")
+        .bind(conversationId, id),
+    );
+  }
+  for (const l of links) {
+    statements.push(
+      db
+        .prepare(
+          "DELETE FROM graph_links WHERE conversation_id = ? AND source = ? AND target = ? AND type = ?",
+        )
+        .bind(conversationId, l.source, l.target, l.type),
+    );
+  }
+  if (statements.length > 0) await db.batch(statements);
+}
+
+/** The nodes within `depth` links of a node, and the links among them. */
+export function neighbourhood(graph: Graph, nodeId: string, depth: number): Graph {
+  const seen = new Set([nodeId]);
+  let frontier = [nodeId];
+  for (let d = 0; d < depth; d++) {
+    const next: string[] = [];
+    for (const l of graph.links) {
+      for (const [a, b] of [
+        [l.source, l.target],
+        [l.target, l.source],
+      ] as const) {
+        if (frontier.includes(a) && !seen.has(b)) {
+          seen.add(b);
+          next.push(b);
+        }
+      }
+    }
+    frontier = next;
+  }
+  return {
+    nodes: graph.nodes.filter((n) => seen.has(n.id)),
+    links: graph.links.filter((l) => seen.has(l.source) && seen.has(l.target)),
+  };
+}
+
+/** A shortest path (links followed in either direction), or null. */
+export function shortestPath(graph: Graph, from: string, to: string): Graph | null {
+  const previous = new Map<string, { node: string; link: GraphLink }>();
+  const seen = new Set([from]);
+  const queue = [from];
+  while (queue.length > 0) {
+    const at = queue.shift()!;
+    if (at === to) break;
+    for (const l of graph.links) {
+      const other = l.source === at ? l.target : l.target === at ? l.source : null;
+      if (other && !seen.has(other)) {
+        seen.add(other);
+        previous.set(other, { node: at, link: l });
+        queue.push(other);
+      }
+    }
+  }
+  if (!seen.has(to)) return null;
+  const ids = [to];
+  const links: GraphLink[] = [];
+  for (let at = to; at !== from;) {
+    const step = previous.get(at)!;
+    links.unshift(step.link);
+    ids.unshift(step.node);
+    at = step.node;
+  }
+  return { nodes: ids.map((id) => graph.nodes.find((n) => n.id === id)!).filter(Boolean), links };
+}

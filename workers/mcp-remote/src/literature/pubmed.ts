@@ -1,0 +1,139 @@
+// PubMed through NCBI E-utilities: esearch (JSON), esummary (JSON), efetch (XML, for abstracts).
+import { z } from "zod";
+import type { McpEnv } from "../env";
+import { fetchJson, fetchText, OutsideApiError } from "../outside";
+
+const EUTILS = "https://eutils.ncbi.nlm.nih.gov/entrez/eutils";
+
+export interface Article {
+  pmid: string;
+  title: string;
+  authors: string[];
+  journal: string;
+  year: number | null;
+  doi: string | null;
+  abstract: string | null;
+}
+
+function url(env: McpEnv, tool: string, params: Record<string, string>): string {
+  const u = new URL(`${env.EUTILS_BASE_URL ?? EUTILS}/${tool}`);
+  for (const [k, v] of Object.entries(params)) u.searchParams.set(k, v);
+  u.searchParams.set("tool", "thinking-chat");
+  // NCBI asks for a contact address and allows more requests with a key.
+  if (env.NCBI_TOOL_EMAIL) u.searchParams.set("email", env.NCBI_TOOL_EMAIL);
+  if (env.NCBI_API_KEY) u.searchParams.set("api_key", env.NCBI_API_KEY);
+  return u.toString();
+}
+
+const SearchResult = z.object({
+  esearchresult: z.object({ count: z.string(), idlist: z.array(z.string()) }),
+});
+
+export async function searchPubMed(
+  env: McpEnv,
+  q: {
+    query: string;
+    maxResults: number;
+    minDate?: string | undefined;
+    maxDate?: string | undefined;
+    sort: "relevance" | "pub_date";
+  },
+) {
+  const body = await fetchJson(
+    "PubMed",
+    url(env, "esearch.fcgi", {
+      db: "pubmed",
+      term: q.query,
+      retmode: "json",
+      retmax: String(q.maxResults),
+      sort: q.sort,
+      ...(q.minDate || q.maxDate
+        ? { datetype: "pdat", mindate: q.minDate ?? "1800", maxdate: q.maxDate ?? "3000" }
+        : {}),
+    }),
+  );
+  const parsed = SearchResult.safeParse(body);
+  if (!parsed.success)
+    throw new OutsideApiError("PubMed", 200, "PubMed sent a search result in an unexpected shape.");
+  return {
+    total: Number(parsed.data.esearchresult.count),
+    pmids: parsed.data.esearchresult.idlist,
+  };
+}
+
+const Summary = z.object({
+  uid: z.string(),
+  title: z.string().default(""),
+  authors: z.array(z.object({ name: z.string() })).default([]),
+  fulljournalname: z.string().optional(),
+  source: z.string().optional(),
+  pubdate: z.string().default(""),
+  articleids: z.array(z.object({ idtype: z.string(), value: z.string() })).default([]),
+});
+const SummaryResult = z.object({
+  result: z.record(z.string(), z.unknown()).and(z.object({ uids: z.array(z.string()) })),
+});
+
+export async function articleDetails(
+  env: McpEnv,
+  pmids: string[],
+  onStep?: (step: number, message: string) => Promise<void>,
+): Promise<Article[]> {
+  await onStep?.(0, "fetching summaries");
+  const summaries = SummaryResult.safeParse(
+    await fetchJson(
+      "PubMed",
+      url(env, "esummary.fcgi", { db: "pubmed", id: pmids.join(","), retmode: "json" }),
+    ),
+  );
+  if (!summaries.success)
+    throw new OutsideApiError("PubMed", 200, "PubMed sent summaries in an unexpected shape.");
+  await onStep?.(1, "fetching abstracts");
+  const xml = await fetchText(
+    "PubMed",
+    url(env, "efetch.fcgi", { db: "pubmed", id: pmids.join(","), retmode: "xml" }),
+  );
+  const abstracts = abstractsFromXml(xml);
+  const out: Article[] = [];
+  for (const uid of summaries.data.result.uids) {
+    const s = Summary.safeParse(summaries.data.result[uid]);
+    if (!s.success) continue;
+    const year = /\b(1[89]\d\d|20\d\d)\b/.exec(s.data.pubdate)?.[1];
+    out.push({
+      pmid: s.data.uid,
+      title: s.data.title.replace(/\.$/, ""),
+      authors: s.data.authors.map((a) => a.name),
+      journal: s.data.fulljournalname ?? s.data.source ?? "",
+      year: year ? Number(year) : null,
+      doi: s.data.articleids.find((a) => a.idtype === "doi")?.value ?? null,
+      abstract: abstracts.get(s.data.uid) ?? null,
+    });
+  }
+  return out;
+}
+
+const decode = (s: string) =>
+  s
+    .replace(/<[^>]+>/g, "")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, "&")
+    .trim();
+
+/** PMID → abstract text, from efetch's PubmedArticleSet XML. */
+export function abstractsFromXml(xml: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const article of xml.split(/<PubmedArticle>/).slice(1)) {
+    const pmid = /<PMID[^>]*>(\d+)<\/PMID>/.exec(article)?.[1];
+    const parts = [...article.matchAll(/<AbstractText([^>]*)>([\s\S]*?)<\/AbstractText>/g)].map(
+      (m) => {
+        const label = /Label="([^"]+)"/.exec(m[1] ?? "")?.[1];
+        return `${label ? `${label}: ` : ""}${decode(m[2] ?? "")}`;
+      },
+    );
+    if (pmid && parts.length) out.set(pmid, parts.join("\n"));
+  }
+  return out;
+}

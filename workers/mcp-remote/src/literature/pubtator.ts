@@ -1,0 +1,110 @@
+// Entity annotations from PubTator3 (genes, diseases, chemicals, variants and their relations),
+// turned into a knowledge graph.
+import { z } from "zod";
+import type { McpEnv } from "../env";
+import { fetchJson, OutsideApiError } from "../outside";
+import type { Graph } from "../graph/store";
+
+const PUBTATOR = "https://www.ncbi.nlm.nih.gov/research/pubtator3-api";
+
+const Annotation = z
+  .object({
+    text: z.string().default(""),
+    infons: z
+      .object({
+        identifier: z.string().nullable().optional(),
+        type: z.string().default("Entity"),
+        name: z.string().nullable().optional(),
+      })
+      .passthrough(),
+  })
+  .passthrough();
+const Relation = z
+  .object({
+    infons: z
+      .object({
+        type: z.string().default("associated_with"),
+        role1: z.object({ identifier: z.string(), type: z.string().optional() }).optional(),
+        role2: z.object({ identifier: z.string(), type: z.string().optional() }).optional(),
+      })
+      .passthrough(),
+  })
+  .passthrough();
+const Document = z
+  .object({
+    id: z.string().or(z.number()).transform(String),
+    passages: z
+      .array(z.object({ annotations: z.array(Annotation).default([]) }).passthrough())
+      .default([]),
+    relations: z.array(Relation).default([]),
+  })
+  .passthrough();
+const Export = z
+  .object({ PubTator3: z.array(Document) })
+  .or(z.array(Document).transform((docs) => ({ PubTator3: docs })));
+
+export async function annotationsGraph(env: McpEnv, pmids: string[]): Promise<Graph> {
+  const body = await fetchJson(
+    "PubTator",
+    `${env.PUBTATOR_BASE_URL ?? PUBTATOR}/publications/export/biocjson?pmids=${pmids.map(encodeURIComponent).join(",")}`,
+  );
+  const parsed = Export.safeParse(body);
+  if (!parsed.success)
+    throw new OutsideApiError("PubTator", 200, "PubTator sent annotations in an unexpected shape.");
+  const nodes = new Map<string, Graph["nodes"][number]>();
+  const links = new Map<string, Graph["links"][number]>();
+  for (const doc of parsed.data.PubTator3) {
+    const articleId = `PMID:${doc.id}`;
+    nodes.set(articleId, {
+      id: articleId,
+      label: `PubMed ${doc.id}`,
+      type: "article",
+      properties: { pmid: doc.id },
+    });
+    for (const p of doc.passages) {
+      for (const a of p.annotations) {
+        const id =
+          a.infons.identifier && a.infons.identifier !== "-"
+            ? a.infons.identifier
+            : `${a.infons.type}:${a.text.toLowerCase()}`;
+        if (!nodes.has(id))
+          nodes.set(id, {
+            id,
+            label: a.infons.name ?? a.text,
+            type: a.infons.type.toLowerCase(),
+            properties: { mentions: 0 },
+          });
+        const node = nodes.get(id)!;
+        node.properties = {
+          ...node.properties,
+          mentions: Number(node.properties.mentions ?? 0) + 1,
+        };
+        const key = `${articleId}|${id}|mentions`;
+        if (!links.has(key))
+          links.set(key, { source: articleId, target: id, type: "mentions", properties: {} });
+      }
+    }
+    for (const r of doc.relations) {
+      const { role1, role2, type } = r.infons;
+      if (!role1 || !role2) continue;
+      for (const role of [role1, role2]) {
+        if (!nodes.has(role.identifier))
+          nodes.set(role.identifier, {
+            id: role.identifier,
+            label: role.identifier,
+            type: (role.type ?? "entity").toLowerCase(),
+            properties: {},
+          });
+      }
+      const key = `${role1.identifier}|${role2.identifier}|${type}`;
+      if (!links.has(key))
+        links.set(key, {
+          source: role1.identifier,
+          target: role2.identifier,
+          type: type.toLowerCase(),
+          properties: { pmid: doc.id },
+        });
+    }
+  }
+  return { nodes: [...nodes.values()], links: [...links.values()] };
+}

@@ -1,0 +1,19 @@
+// Our MCP server: one McpServer per request (stateless streamable HTTP), every tool registered.
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { registerChartTools } from "./charts/tools";
+import type { McpEnv } from "./env";
+import { registerGraphTools } from "./graph/tools";
+import { registerLiteratureTools } from "./literature/tools";
+import { registerTrialTools } from "./trials/tools";
+
+export function createServer(env: McpEnv): McpServer {
+  const server = new McpServer(
+    { name: "thinking-chat-tools", version: "0.1.0" },
+    { capabilities: { logging: {}, tools: {} } },
+  );
+  registerGraphTools(server, env);
+  registerLiteratureTools(server, env);
+  registerTrialTools(server, env);
+  registerChartTools(server);
+  return server;
+}

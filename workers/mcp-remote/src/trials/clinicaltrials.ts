@@ -1,0 +1,143 @@
+// ClinicalTrials.gov API v2: study search and one study by NCT id.
+import { z } from "zod";
+import type { McpEnv } from "../env";
+import { fetchJson, OutsideApiError } from "../outside";
+
+const CTGOV = "https://clinicaltrials.gov/api/v2";
+
+const Study = z
+  .object({
+    protocolSection: z
+      .object({
+        identificationModule: z
+          .object({
+            nctId: z.string(),
+            briefTitle: z.string().default(""),
+            officialTitle: z.string().optional(),
+          })
+          .passthrough(),
+        statusModule: z
+          .object({
+            overallStatus: z.string().optional(),
+            startDateStruct: z.object({ date: z.string() }).optional(),
+          })
+          .passthrough()
+          .optional(),
+        designModule: z
+          .object({ phases: z.array(z.string()).optional(), studyType: z.string().optional() })
+          .passthrough()
+          .optional(),
+        conditionsModule: z
+          .object({ conditions: z.array(z.string()).optional() })
+          .passthrough()
+          .optional(),
+        armsInterventionsModule: z
+          .object({
+            interventions: z
+              .array(z.object({ name: z.string(), type: z.string().optional() }).passthrough())
+              .optional(),
+          })
+          .passthrough()
+          .optional(),
+        descriptionModule: z
+          .object({ briefSummary: z.string().optional() })
+          .passthrough()
+          .optional(),
+        contactsLocationsModule: z
+          .object({
+            locations: z
+              .array(
+                z
+                  .object({
+                    facility: z.string().optional(),
+                    city: z.string().optional(),
+                    country: z.string().optional(),
+                  })
+                  .passthrough(),
+              )
+              .optional(),
+          })
+          .passthrough()
+          .optional(),
+      })
+      .passthrough(),
+  })
+  .passthrough();
+
+export interface Trial {
+  nctId: string;
+  title: string;
+  status: string | null;
+  phases: string[];
+  conditions: string[];
+  interventions: string[];
+  locations: string[];
+  summary: string | null;
+  url: string;
+}
+
+function toTrial(study: z.infer<typeof Study>): Trial {
+  const p = study.protocolSection;
+  const nctId = p.identificationModule.nctId;
+  return {
+    nctId,
+    title: p.identificationModule.briefTitle,
+    status: p.statusModule?.overallStatus ?? null,
+    phases: p.designModule?.phases ?? [],
+    conditions: p.conditionsModule?.conditions ?? [],
+    interventions: (p.armsInterventionsModule?.interventions ?? []).map((i) => i.name),
+    locations: (p.contactsLocationsModule?.locations ?? [])
+      .slice(0, 10)
+      .map((l) => [l.facility, l.city, l.country].filter(Boolean).join(", ")),
+    summary: p.descriptionModule?.briefSummary ?? null,
+    url: `https://clinicaltrials.gov/study/${nctId}`,
+  };
+}
+
+export interface TrialQuery {
+  condition?: string | undefined;
+  intervention?: string | undefined;
+  status?: string[] | undefined;
+  phase?: string[] | undefined;
+  location?: string | undefined;
+  pageSize: number;
+}
+
+export async function searchTrials(
+  env: McpEnv,
+  q: TrialQuery,
+): Promise<{ trials: Trial[]; nextPageToken: string | null }> {
+  const u = new URL(`${env.CLINICALTRIALS_BASE_URL ?? CTGOV}/studies`);
+  if (q.condition) u.searchParams.set("query.cond", q.condition);
+  if (q.intervention) u.searchParams.set("query.intr", q.intervention);
+  if (q.location) u.searchParams.set("query.locn", q.location);
+  if (q.status?.length) u.searchParams.set("filter.overallStatus", q.status.join(","));
+  if (q.phase?.length) u.searchParams.set("aggFilters", `phase:${q.phase.join(" ")}`);
+  u.searchParams.set("pageSize", String(q.pageSize));
+  const body = z
+    .object({ studies: z.array(Study).default([]), nextPageToken: z.string().optional() })
+    .safeParse(await fetchJson("ClinicalTrials.gov", u.toString()));
+  if (!body.success)
+    throw new OutsideApiError(
+      "ClinicalTrials.gov",
+      200,
+      "ClinicalTrials.gov sent studies in an unexpected shape.",
+    );
+  return { trials: body.data.studies.map(toTrial), nextPageToken: body.data.nextPageToken ?? null };
+}
+
+export async function getTrial(env: McpEnv, nctId: string): Promise<Trial> {
+  const body = Study.safeParse(
+    await fetchJson(
+      "ClinicalTrials.gov",
+      `${env.CLINICALTRIALS_BASE_URL ?? CTGOV}/studies/${encodeURIComponent(nctId)}`,
+    ),
+  );
+  if (!body.success)
+    throw new OutsideApiError(
+      "ClinicalTrials.gov",
+      200,
+      "ClinicalTrials.gov sent a study in an unexpected shape.",
+    );
+  return toTrial(body.data);
+}

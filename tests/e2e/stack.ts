@@ -2,12 +2,13 @@
 // R2 and DOs in a temporary directory, plus aimock on 127.0.0.1 standing in for the providers.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LLMock } from "@copilotkit/aimock";
+import { startFixtureServer } from "../../workers/mcp-remote/test/fixture-server";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const wranglerBin = join(root, "node_modules/.bin/wrangler");
@@ -47,6 +48,8 @@ export async function startStack(configure: (mock: LLMock) => void): Promise<Sta
   const mock = new LLMock({ host: "127.0.0.1", port: 0, logLevel: "silent" });
   configure(mock);
   await mock.start();
+  // Recorded PubMed, PubTator and ClinicalTrials.gov responses for our MCP worker.
+  const outside = await startFixtureServer();
 
   wrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", state]);
   const token = `tc_${randomBytes(18).toString("base64url")}`;
@@ -65,6 +68,22 @@ export async function startStack(configure: (mock: LLMock) => void): Promise<Sta
   ]);
 
   const port = await freePort();
+  // `--var` reaches the first worker only: the MCP worker gets its settings from a config of its own.
+  const mcpConfig = join(root, `workers/mcp-remote/wrangler.e2e-${port}.toml`);
+  const mcpVars: Record<string, string> = {
+    GRAPH_CONTEXT_SECRET: "e2e-graph-secret",
+    MCP_REMOTE_TOKEN: "e2e-mcp-token",
+    EUTILS_BASE_URL: `${outside.url}/eutils`,
+    PUBTATOR_BASE_URL: `${outside.url}/pubtator`,
+    CLINICALTRIALS_BASE_URL: `${outside.url}/ctgov`,
+  };
+  writeFileSync(
+    mcpConfig,
+    readFileSync(join(root, "workers/mcp-remote/wrangler.toml"), "utf8") +
+      Object.entries(mcpVars)
+        .map(([k, v]) => `${k} = "${v}"\n`)
+        .join(""),
+  );
   const dev: ChildProcess = spawn(
     wranglerBin,
     [
@@ -72,7 +91,7 @@ export async function startStack(configure: (mock: LLMock) => void): Promise<Sta
       "-c",
       "wrangler.toml",
       "-c",
-      "workers/mcp-remote/wrangler.toml",
+      mcpConfig,
       "--ip",
       "127.0.0.1",
       "--port",
@@ -89,6 +108,10 @@ export async function startStack(configure: (mock: LLMock) => void): Promise<Sta
       `OPENAI_BASE_URL:${mock.url}/v1`,
       "--var",
       "OPENAI_API_KEY:e2e-key",
+      "--var",
+      "GRAPH_CONTEXT_SECRET:e2e-graph-secret",
+      "--var",
+      "MCP_REMOTE_TOKEN:e2e-mcp-token",
     ],
     { cwd: root, env: quiet, stdio: ["ignore", "pipe", "pipe"] },
   );
@@ -101,9 +124,11 @@ export async function startStack(configure: (mock: LLMock) => void): Promise<Sta
     await new Promise((r) => setTimeout(r, 300));
     if (dev.exitCode === null) dev.kill("SIGKILL");
     await mock.stop();
+    await outside.stop();
+    rmSync(mcpConfig, { force: true });
     rmSync(state, { recursive: true, force: true });
   };
-  const deadline = Date.now() + 90_000;
+  const deadline = Date.now() + 60_000;
   for (;;) {
     try {
       const res = await fetch(`${url}/api/health`);

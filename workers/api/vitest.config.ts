@@ -16,9 +16,15 @@ export default defineProject({
           ANTHROPIC_BASE_URL: inject("aimockUrl"),
           MCP_BREAKER_COOLDOWN_MS: "60000",
         },
-        // The MCP worker is reached through its own tests; here a stand-in answers its health route.
+        // Our MCP worker has its own test project (workers/mcp-remote); here the binding answers
+        // like a worker without an MCP route, so turns run with the other servers only. The two
+        // workers run together in tests/e2e under `wrangler dev`.
         serviceBindings: {
-          MCP_REMOTE: () => Response.json({ ok: true, service: "mcp-remote" }),
+          MCP_REMOTE: () =>
+            Response.json(
+              { error: { code: "not_found", message: "no MCP here" } },
+              { status: 404 },
+            ),
         },
       },
     })),

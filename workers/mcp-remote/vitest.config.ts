@@ -18,6 +18,9 @@ export default defineProject({
           EUTILS_BASE_URL: `${inject("fixturesUrl")}/eutils`,
           PUBTATOR_BASE_URL: `${inject("fixturesUrl")}/pubtator`,
           CLINICALTRIALS_BASE_URL: `${inject("fixturesUrl")}/ctgov`,
+          // Short, so the slow and oversized fixtures trip them quickly.
+          OUTSIDE_TIMEOUT_MS: "1000",
+          OUTSIDE_MAX_BYTES: "262144",
         },
       },
     })),

@@ -1,51 +1,64 @@
-// Who may call /mcp: a bearer token, and (against DNS rebinding) a Host and Origin we expect.
+// Who may call /mcp: a bearer token, and, against DNS rebinding, a Host and an Origin we expect.
 import type { McpEnv } from "./env";
 
-const json = (status: number, code: string, message: string) =>
-  Response.json(
-    { jsonrpc: "2.0", error: { code: -32001, message: `${code}: ${message}` }, id: null },
-    { status },
+export type RefusalCode = "forbidden_origin" | "forbidden_host" | "unauthorized" | "not_configured";
+
+function refusal(status: number, code: RefusalCode, message: string): Response {
+  return Response.json(
+    { jsonrpc: "2.0", error: { code: -32001, message, data: { code } }, id: null },
+    {
+      status,
+      headers: status === 401 ? { "www-authenticate": 'Bearer realm="mcp"' } : {},
+    },
   );
+}
+
+const list = (value: string | undefined) =>
+  (value ?? "")
+    .split(",")
+    .map((v) => v.trim().toLowerCase())
+    .filter(Boolean);
+
+// Names a local `wrangler dev` answers to, and the one our API worker uses through its binding.
+const LOCAL_HOSTS = ["localhost", "127.0.0.1", "[::1]", "mcp-remote.internal"];
+
+function hostAllowed(host: string, env: McpEnv): boolean {
+  const name = host.toLowerCase().replace(/:\d+$/, "");
+  const allowed = list(env.ALLOWED_HOSTS);
+  if (allowed.includes(host.toLowerCase()) || allowed.includes(name)) return true;
+  // Without a list, a deployed server answers to whatever name routes to it; in development a
+  // rebinding page would arrive under its own name, so only local names pass.
+  if (env.APP_ENV === "development") return LOCAL_HOSTS.includes(name);
+  return allowed.length === 0;
+}
 
 let warned = false;
 
 export function checkRequest(request: Request, env: McpEnv): Response | null {
   const url = new URL(request.url);
-  const origin = request.headers.get("origin");
-  if (origin) {
-    const allowed = (env.ALLOWED_ORIGINS ?? "")
-      .split(",")
-      .map((o) => o.trim())
-      .filter(Boolean);
-    if (origin !== url.origin && !allowed.includes(origin))
-      return json(403, "forbidden_origin", `Origin ${origin} may not call this server.`);
-  }
   const host = request.headers.get("host") ?? url.host;
-  if (
-    env.APP_ENV !== "development" &&
-    /^(localhost|127\.|\[::1\])/.test(host) &&
-    url.hostname !== host.split(":")[0]
-  ) {
-    return json(403, "forbidden_host", "Unexpected Host header.");
-  }
+  if (!hostAllowed(host, env))
+    return refusal(403, "forbidden_host", `This server does not answer to the host ${host}.`);
+  const origin = request.headers.get("origin");
+  if (origin && origin !== url.origin && !list(env.ALLOWED_ORIGINS).includes(origin.toLowerCase()))
+    return refusal(403, "forbidden_origin", `Origin ${origin} may not call this server.`);
+
   if (!env.MCP_REMOTE_TOKEN) {
     if (env.APP_ENV === "development") {
       if (!warned)
-        console.warn(
-          "MCP_REMOTE_TOKEN is not set: /mcp accepts every caller (local development only).",
-        );
+        console.warn("MCP_REMOTE_TOKEN is not set: /mcp accepts every caller (development only).");
       warned = true;
       return null;
     }
-    return json(
+    return refusal(
       401,
-      "unauthorized",
-      "The server has no MCP_REMOTE_TOKEN configured; refusing all callers.",
+      "not_configured",
+      "The server has no MCP_REMOTE_TOKEN configured, so it refuses every caller.",
     );
   }
   const token = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
   if (!token || !timingSafeEqual(token, env.MCP_REMOTE_TOKEN))
-    return json(401, "unauthorized", "Send Authorization: Bearer <MCP_REMOTE_TOKEN>.");
+    return refusal(401, "unauthorized", "Send Authorization: Bearer <MCP_REMOTE_TOKEN>.");
   return null;
 }
 

@@ -1,24 +1,25 @@
-// Small helpers shared by the tools: results, errors the caller can act on, progress.
+// Shapes of tool results: structured data with a readable summary, refusals the model can act on.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { OutsideApiError } from "./outside";
 
-/** Results are bounded: a tool never floods the model's context. */
-const MAX_TEXT = 100_000;
+/** The text copy of a result is bounded: a tool never floods the model's context. */
+export const MAX_TEXT = 100_000;
 
+/**
+ * structuredContent for clients that read it (our Conversation DO turns knowledge graphs and
+ * bibliographies into artifacts from it), and the same JSON after a one-line summary as text for
+ * clients that read only text.
+ */
 export function structured<T extends Record<string, unknown>>(
   value: T,
-  summary?: string,
+  summary: string,
 ): CallToolResult {
-  const text = JSON.stringify(value);
-  return {
-    content: [
-      {
-        type: "text",
-        text: summary ? `${summary}\n${text.slice(0, MAX_TEXT)}` : text.slice(0, MAX_TEXT),
-      },
-    ],
-    structuredContent: value,
-  };
+  const json = JSON.stringify(value);
+  const text =
+    json.length > MAX_TEXT
+      ? `${json.slice(0, MAX_TEXT)}… (truncated; see structuredContent)`
+      : json;
+  return { content: [{ type: "text", text: `${summary}\n${text}` }], structuredContent: value };
 }
 
 export function refused(message: string): CallToolResult {
@@ -30,29 +31,13 @@ export async function guarded(run: () => Promise<CallToolResult>): Promise<CallT
   try {
     return await run();
   } catch (err) {
-    if (err instanceof OutsideApiError) return refused(err.message);
+    if (err instanceof OutsideApiError)
+      return {
+        ...refused(
+          `${err.message}${err.retryable ? " Trying again later may work." : ""} (${err.code})`,
+        ),
+        _meta: { error: { code: err.code, service: err.service, retryable: err.retryable } },
+      };
     throw err;
   }
-}
-
-export interface ToolExtra {
-  _meta?: { progressToken?: string | number };
-  sendNotification: (n: {
-    method: "notifications/progress";
-    params: { progressToken: string | number; progress: number; total?: number; message?: string };
-  }) => Promise<void>;
-}
-
-export async function progress(
-  extra: ToolExtra,
-  value: number,
-  total: number,
-  message: string,
-): Promise<void> {
-  const token = extra._meta?.progressToken;
-  if (token !== undefined)
-    await extra.sendNotification({
-      method: "notifications/progress",
-      params: { progressToken: token, progress: value, total, message },
-    });
 }

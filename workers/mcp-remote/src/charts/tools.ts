@@ -1,6 +1,19 @@
+// The chart tool: a small JSON spec in, an MCP image out (PNG drawn here, or SVG).
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { progress, type ToolExtra } from "../tool-kit";
-import { ChartSpec, renderChart } from "./svg";
+import { toolContext } from "../tool-context";
+import { layoutChart } from "./layout";
+import { encodePng } from "./png";
+import { rasterize } from "./raster";
+import { ChartSpec } from "./spec";
+import { toSvg } from "./svg";
+
+function base64(bytes: Uint8Array): string {
+  let binary = "";
+  // Chunked: spreading a large array into fromCharCode overflows the argument limit.
+  for (let i = 0; i < bytes.length; i += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
 
 export function registerChartTools(server: McpServer): void {
   server.registerTool(
@@ -8,7 +21,7 @@ export function registerChartTools(server: McpServer): void {
     {
       title: "Render a chart",
       description:
-        "Draws a bar, line, scatter or pie chart from a small JSON spec and returns it as an SVG image.",
+        "Draws a bar, line, scatter or pie chart from a small JSON spec and returns it as an image (PNG by default, or SVG).",
       inputSchema: ChartSpec.shape,
       annotations: {
         readOnlyHint: true,
@@ -17,17 +30,30 @@ export function registerChartTools(server: McpServer): void {
         openWorldHint: false,
       },
     },
-    async (spec, extra) => {
-      await progress(extra as unknown as ToolExtra, 0, 1, "drawing");
-      const svg = renderChart(ChartSpec.parse(spec));
-      await progress(extra as unknown as ToolExtra, 1, 1, "done");
-      const data = btoa(String.fromCharCode(...new TextEncoder().encode(svg)));
+    async (args, extra) => {
+      const ctx = toolContext(extra, "charts");
+      const spec = ChartSpec.parse(args);
+      await ctx.progress(0, 3, "laying out");
+      const layout = layoutChart(spec);
+      let image: { data: string; mimeType: string };
+      if (spec.format === "svg") {
+        image = {
+          data: base64(new TextEncoder().encode(toSvg(layout))),
+          mimeType: "image/svg+xml",
+        };
+      } else {
+        await ctx.progress(1, 3, "drawing");
+        const pixels = rasterize(layout);
+        await ctx.progress(2, 3, "compressing");
+        image = { data: base64(await encodePng(pixels)), mimeType: "image/png" };
+      }
+      await ctx.progress(3, 3, "done");
       return {
         content: [
-          { type: "image", data, mimeType: "image/svg+xml" },
+          { type: "image", ...image },
           {
             type: "text",
-            text: `A ${spec.type} chart${spec.title ? ` titled "${spec.title}"` : ""}.`,
+            text: `A ${spec.type} chart${spec.title ? ` titled "${spec.title}"` : ""} (${layout.width}×${layout.height} ${spec.format.toUpperCase()}).`,
           },
         ],
       };

@@ -22,6 +22,20 @@ export interface Graph {
 
 // D1 allows 100 bound parameters per statement: 5 per row, 20 rows a statement at most.
 const ROWS_PER_STATEMENT = 20;
+/** A conversation's graph stays small enough to read whole and to draw. */
+export const MAX_NODES = 5000;
+export const MAX_LINKS = 20_000;
+
+export type GraphErrorCode = "graph_too_large" | "unknown_conversation";
+export class GraphError extends Error {
+  override readonly name = "GraphError";
+  constructor(
+    readonly code: GraphErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 export async function readGraph(db: D1Database, conversationId: string): Promise<Graph> {
   const [nodes, links] = await db.batch([
@@ -52,18 +66,28 @@ export async function readGraph(db: D1Database, conversationId: string): Promise
   };
 }
 
-/** Adds or updates nodes and links; links to nodes that do not exist are refused. */
+/**
+ * Adds or updates nodes and links; links to nodes that do not exist are refused. Properties are
+ * merged (JSON merge patch: a null value removes a key), so merging the same graph twice changes
+ * nothing.
+ */
 export async function mergeGraph(
   db: D1Database,
   conversationId: string,
   graph: Graph,
 ): Promise<{ nodes: number; links: number; refused: GraphLink[] }> {
-  const known = new Set([
-    ...(await readGraph(db, conversationId)).nodes.map((n) => n.id),
-    ...graph.nodes.map((n) => n.id),
-  ]);
+  const current = await readGraph(db, conversationId);
+  const known = new Set([...current.nodes.map((n) => n.id), ...graph.nodes.map((n) => n.id)]);
   const links = graph.links.filter((l) => known.has(l.source) && known.has(l.target));
   const refused = graph.links.filter((l) => !links.includes(l));
+  const linkKeys = new Set(
+    [...current.links, ...links].map((l) => `${l.source}\u0000${l.target}\u0000${l.type}`),
+  );
+  if (known.size > MAX_NODES || linkKeys.size > MAX_LINKS)
+    throw new GraphError(
+      "graph_too_large",
+      `The graph would hold ${known.size} nodes and ${linkKeys.size} links; the limit is ${MAX_NODES} nodes and ${MAX_LINKS} links. Remove some first.`,
+    );
   const statements: D1PreparedStatement[] = [];
   for (let i = 0; i < graph.nodes.length; i += ROWS_PER_STATEMENT) {
     const chunk = graph.nodes.slice(i, i + ROWS_PER_STATEMENT);
@@ -71,7 +95,8 @@ export async function mergeGraph(
       db
         .prepare(
           `INSERT INTO graph_nodes (conversation_id, id, label, type, properties) VALUES ${chunk.map(() => "(?, ?, ?, ?, ?)").join(", ")}
-           ON CONFLICT(conversation_id, id) DO UPDATE SET label = excluded.label, type = excluded.type, properties = excluded.properties`,
+           ON CONFLICT(conversation_id, id) DO UPDATE SET label = excluded.label, type = excluded.type,
+             properties = json_patch(graph_nodes.properties, excluded.properties)`,
         )
         .bind(
           ...chunk.flatMap((n) => [
@@ -90,7 +115,8 @@ export async function mergeGraph(
       db
         .prepare(
           `INSERT INTO graph_links (conversation_id, source, target, type, properties) VALUES ${chunk.map(() => "(?, ?, ?, ?, ?)").join(", ")}
-           ON CONFLICT(conversation_id, source, target, type) DO UPDATE SET properties = excluded.properties`,
+           ON CONFLICT(conversation_id, source, target, type) DO UPDATE SET
+             properties = json_patch(graph_links.properties, excluded.properties)`,
         )
         .bind(
           ...chunk.flatMap((l) => [
@@ -103,7 +129,19 @@ export async function mergeGraph(
         ),
     );
   }
-  if (statements.length > 0) await db.batch(statements);
+  if (statements.length > 0) {
+    try {
+      await db.batch(statements);
+    } catch (err) {
+      // The graph hangs off a conversation row; without one there is nothing to attach it to.
+      if (err instanceof Error && /FOREIGN KEY/i.test(err.message))
+        throw new GraphError(
+          "unknown_conversation",
+          `Conversation ${conversationId} is not in the database, so it can hold no graph.`,
+        );
+      throw err;
+    }
+  }
   return { nodes: graph.nodes.length, links: links.length, refused };
 }
 

@@ -5,8 +5,10 @@ import { z } from "zod";
 import { verifyContextToken } from "../context-token";
 import type { McpEnv } from "../env";
 import { refused, structured } from "../tool-kit";
+import { KnowledgeGraphOutput } from "./output-schema";
 import {
   type Graph,
+  GraphError,
   LinkInput,
   mergeGraph,
   neighbourhood,
@@ -23,25 +25,6 @@ const DatabaseContext = z
     token: z.string().min(1),
   })
   .describe("Injected by the chat platform; never filled by the model.");
-
-const GraphOutput = {
-  nodes: z.array(
-    z.object({
-      id: z.string(),
-      label: z.string(),
-      type: z.string(),
-      properties: z.record(z.string(), z.unknown()),
-    }),
-  ),
-  links: z.array(
-    z.object({
-      source: z.string(),
-      target: z.string(),
-      type: z.string(),
-      properties: z.record(z.string(), z.unknown()),
-    }),
-  ),
-};
 
 async function scope(
   env: McpEnv,
@@ -71,7 +54,7 @@ export function registerGraphTools(server: McpServer, env: McpEnv): void {
       title: "Read the conversation's knowledge graph",
       description: "Returns every node and link of this conversation's knowledge graph.",
       inputSchema: { databaseContext: DatabaseContext },
-      outputSchema: GraphOutput,
+      outputSchema: KnowledgeGraphOutput,
       annotations: readOnly,
     },
     async ({ databaseContext }) => {
@@ -87,13 +70,13 @@ export function registerGraphTools(server: McpServer, env: McpEnv): void {
     {
       title: "Add or update nodes and links",
       description:
-        "Merges nodes (by id) and links (by source, target and type) into the conversation's knowledge graph. Merging the same graph twice changes nothing.",
+        "Adds or updates nodes (by id) and links (by source, target and type) in the conversation's knowledge graph. Properties are merged into existing ones (a null value removes a property). Merging the same graph twice changes nothing.",
       inputSchema: {
         databaseContext: DatabaseContext,
         nodes: z.array(NodeInput).max(500).default([]),
         links: z.array(LinkInput).max(2000).default([]),
       },
-      outputSchema: GraphOutput,
+      outputSchema: KnowledgeGraphOutput,
       annotations: {
         readOnlyHint: false,
         destructiveHint: false,
@@ -104,10 +87,19 @@ export function registerGraphTools(server: McpServer, env: McpEnv): void {
     async ({ databaseContext, nodes, links }) => {
       const cid = await scope(env, databaseContext);
       if (typeof cid !== "string") return refused(cid.refused);
-      const result = await mergeGraph(env.DB, cid, { nodes, links });
+      let result: Awaited<ReturnType<typeof mergeGraph>>;
+      try {
+        result = await mergeGraph(env.DB, cid, { nodes, links });
+      } catch (err) {
+        if (err instanceof GraphError) return refused(`${err.message} (${err.code})`);
+        throw err;
+      }
       const g = await readGraph(env.DB, cid);
       const note = result.refused.length
-        ? ` ${result.refused.length} links were skipped because an end node does not exist.`
+        ? ` ${result.refused.length} links were skipped because an end node does not exist: ${result.refused
+            .slice(0, 10)
+            .map((l) => `${l.source} -[${l.type}]-> ${l.target}`)
+            .join("; ")}.`
         : "";
       return asGraph(g, `Merged ${result.nodes} nodes and ${result.links} links.${note}`);
     },
@@ -127,7 +119,7 @@ export function registerGraphTools(server: McpServer, env: McpEnv): void {
           .max(500)
           .default([]),
       },
-      outputSchema: GraphOutput,
+      outputSchema: KnowledgeGraphOutput,
       annotations: {
         readOnlyHint: false,
         destructiveHint: true,
@@ -156,7 +148,7 @@ export function registerGraphTools(server: McpServer, env: McpEnv): void {
         nodeId: z.string().min(1),
         depth: z.number().int().min(1).max(4).default(1),
       },
-      outputSchema: GraphOutput,
+      outputSchema: KnowledgeGraphOutput,
       annotations: readOnly,
     },
     async ({ databaseContext, nodeId, depth }) => {
@@ -183,7 +175,7 @@ export function registerGraphTools(server: McpServer, env: McpEnv): void {
         from: z.string().min(1),
         to: z.string().min(1),
       },
-      outputSchema: GraphOutput,
+      outputSchema: KnowledgeGraphOutput,
       annotations: readOnly,
     },
     async ({ databaseContext, from, to }) => {

@@ -1,7 +1,7 @@
 // PubMed through NCBI E-utilities: esearch (JSON), esummary (JSON), efetch (XML, for abstracts).
 import { z } from "zod";
 import type { McpEnv } from "../env";
-import { fetchJson, fetchText, OutsideApiError } from "../outside";
+import { type Outside, OutsideApiError } from "../outside";
 
 const EUTILS = "https://eutils.ncbi.nlm.nih.gov/entrez/eutils";
 
@@ -26,11 +26,17 @@ function url(env: McpEnv, tool: string, params: Record<string, string>): string 
 }
 
 const SearchResult = z.object({
-  esearchresult: z.object({ count: z.string(), idlist: z.array(z.string()) }),
+  esearchresult: z.object({
+    count: z.string().optional(),
+    idlist: z.array(z.string()).optional(),
+    // NCBI answers 200 with an ERROR field for a query it cannot run.
+    ERROR: z.string().optional(),
+  }),
 });
 
 export async function searchPubMed(
   env: McpEnv,
+  http: Outside,
   q: {
     query: string;
     maxResults: number;
@@ -39,7 +45,7 @@ export async function searchPubMed(
     sort: "relevance" | "pub_date";
   },
 ) {
-  const body = await fetchJson(
+  const body = await http.json(
     "PubMed",
     url(env, "esearch.fcgi", {
       db: "pubmed",
@@ -54,15 +60,27 @@ export async function searchPubMed(
   );
   const parsed = SearchResult.safeParse(body);
   if (!parsed.success)
-    throw new OutsideApiError("PubMed", 200, "PubMed sent a search result in an unexpected shape.");
-  return {
-    total: Number(parsed.data.esearchresult.count),
-    pmids: parsed.data.esearchresult.idlist,
-  };
+    throw new OutsideApiError(
+      "malformed",
+      "PubMed",
+      200,
+      "PubMed sent a search result in an unexpected shape.",
+    );
+  const r = parsed.data.esearchresult;
+  if (r.ERROR)
+    throw new OutsideApiError(
+      "refused_query",
+      "PubMed",
+      200,
+      `PubMed could not run the query: ${r.ERROR}`,
+    );
+  return { total: Number(r.count ?? "0"), pmids: r.idlist ?? [] };
 }
 
 const Summary = z.object({
   uid: z.string(),
+  // esummary answers an unknown PMID with an entry holding only uid and error.
+  error: z.string().optional(),
   title: z.string().default(""),
   authors: z.array(z.object({ name: z.string() })).default([]),
   fulljournalname: z.string().optional(),
@@ -76,20 +94,26 @@ const SummaryResult = z.object({
 
 export async function articleDetails(
   env: McpEnv,
+  http: Outside,
   pmids: string[],
   onStep?: (step: number, message: string) => Promise<void>,
 ): Promise<Article[]> {
   await onStep?.(0, "fetching summaries");
   const summaries = SummaryResult.safeParse(
-    await fetchJson(
+    await http.json(
       "PubMed",
       url(env, "esummary.fcgi", { db: "pubmed", id: pmids.join(","), retmode: "json" }),
     ),
   );
   if (!summaries.success)
-    throw new OutsideApiError("PubMed", 200, "PubMed sent summaries in an unexpected shape.");
+    throw new OutsideApiError(
+      "malformed",
+      "PubMed",
+      200,
+      "PubMed sent summaries in an unexpected shape.",
+    );
   await onStep?.(1, "fetching abstracts");
-  const xml = await fetchText(
+  const xml = await http.text(
     "PubMed",
     url(env, "efetch.fcgi", { db: "pubmed", id: pmids.join(","), retmode: "xml" }),
   );
@@ -97,7 +121,7 @@ export async function articleDetails(
   const out: Article[] = [];
   for (const uid of summaries.data.result.uids) {
     const s = Summary.safeParse(summaries.data.result[uid]);
-    if (!s.success) continue;
+    if (!s.success || s.data.error) continue;
     const year = /\b(1[89]\d\d|20\d\d)\b/.exec(s.data.pubdate)?.[1];
     out.push({
       pmid: s.data.uid,

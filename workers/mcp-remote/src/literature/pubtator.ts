@@ -2,7 +2,7 @@
 // turned into a knowledge graph.
 import { z } from "zod";
 import type { McpEnv } from "../env";
-import { fetchJson, OutsideApiError } from "../outside";
+import { type Outside, OutsideApiError } from "../outside";
 import type { Graph } from "../graph/store";
 
 const PUBTATOR = "https://www.ncbi.nlm.nih.gov/research/pubtator3-api";
@@ -19,13 +19,19 @@ const Annotation = z
       .passthrough(),
   })
   .passthrough();
+const Role = z.object({
+  identifier: z.string(),
+  type: z.string().optional(),
+  name: z.string().optional(),
+});
 const Relation = z
   .object({
     infons: z
       .object({
         type: z.string().default("associated_with"),
-        role1: z.object({ identifier: z.string(), type: z.string().optional() }).optional(),
-        role2: z.object({ identifier: z.string(), type: z.string().optional() }).optional(),
+        score: z.string().or(z.number()).optional(),
+        role1: Role.optional(),
+        role2: Role.optional(),
       })
       .passthrough(),
   })
@@ -43,14 +49,23 @@ const Export = z
   .object({ PubTator3: z.array(Document) })
   .or(z.array(Document).transform((docs) => ({ PubTator3: docs })));
 
-export async function annotationsGraph(env: McpEnv, pmids: string[]): Promise<Graph> {
-  const body = await fetchJson(
+export async function annotationsGraph(
+  env: McpEnv,
+  http: Outside,
+  pmids: string[],
+): Promise<Graph> {
+  const body = await http.json(
     "PubTator",
     `${env.PUBTATOR_BASE_URL ?? PUBTATOR}/publications/export/biocjson?pmids=${pmids.map(encodeURIComponent).join(",")}`,
   );
   const parsed = Export.safeParse(body);
   if (!parsed.success)
-    throw new OutsideApiError("PubTator", 200, "PubTator sent annotations in an unexpected shape.");
+    throw new OutsideApiError(
+      "malformed",
+      "PubTator",
+      200,
+      "PubTator sent annotations in an unexpected shape.",
+    );
   const nodes = new Map<string, Graph["nodes"][number]>();
   const links = new Map<string, Graph["links"][number]>();
   for (const doc of parsed.data.PubTator3) {
@@ -85,13 +100,13 @@ export async function annotationsGraph(env: McpEnv, pmids: string[]): Promise<Gr
       }
     }
     for (const r of doc.relations) {
-      const { role1, role2, type } = r.infons;
+      const { role1, role2, type, score } = r.infons;
       if (!role1 || !role2) continue;
       for (const role of [role1, role2]) {
         if (!nodes.has(role.identifier))
           nodes.set(role.identifier, {
             id: role.identifier,
-            label: role.identifier,
+            label: role.name ?? role.identifier,
             type: (role.type ?? "entity").toLowerCase(),
             properties: {},
           });
@@ -102,7 +117,7 @@ export async function annotationsGraph(env: McpEnv, pmids: string[]): Promise<Gr
           source: role1.identifier,
           target: role2.identifier,
           type: type.toLowerCase(),
-          properties: { pmid: doc.id },
+          properties: { pmid: doc.id, ...(score !== undefined && { score: Number(score) }) },
         });
     }
   }

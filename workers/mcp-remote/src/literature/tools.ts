@@ -1,11 +1,20 @@
+// Literature tools: PubMed search and article details (as a bibliography), PubTator entities
+// (as a knowledge graph).
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { McpEnv } from "../env";
-import { guarded, progress, structured, type ToolExtra } from "../tool-kit";
+import { KnowledgeGraphOutput } from "../graph/output-schema";
+import { outside } from "../outside";
+import { toolContext } from "../tool-context";
+import { guarded, structured } from "../tool-kit";
 import { articleDetails, searchPubMed } from "./pubmed";
 import { annotationsGraph } from "./pubtator";
 
 const Pmid = z.string().regex(/^\d{1,9}$/, "a PMID is a number such as 31452104");
+const PubDate = z
+  .string()
+  .regex(/^\d{4}(\/\d{2}(\/\d{2})?)?$/, "use YYYY, YYYY/MM or YYYY/MM/DD")
+  .optional();
 const openWorld = {
   readOnlyHint: true,
   destructiveHint: false,
@@ -13,35 +22,41 @@ const openWorld = {
   openWorldHint: true,
 };
 
+export const BibliographyEntry = z.object({
+  pmid: z.string(),
+  title: z.string(),
+  authors: z.array(z.string()),
+  journal: z.string(),
+  year: z.number().nullable(),
+  doi: z.string().nullable(),
+  abstract: z.string().nullable(),
+});
+
 export function registerLiteratureTools(server: McpServer, env: McpEnv): void {
   server.registerTool(
     "pubmed_search",
     {
       title: "Search PubMed",
       description:
-        "Searches PubMed and returns matching PMIDs with the total count. Use pubmed_fetch for details.",
+        "Searches PubMed (NCBI E-utilities) and returns the total count and the matching PMIDs, best first. Use pubmed_fetch for titles, authors and abstracts.",
       inputSchema: {
-        query: z.string().min(1).max(500),
+        query: z.string().min(1).max(500).describe("PubMed query syntax, e.g. brca1 AND parp"),
         maxResults: z.number().int().min(1).max(100).default(10),
-        minDate: z
-          .string()
-          .regex(/^\d{4}(\/\d{2}(\/\d{2})?)?$/, "use YYYY, YYYY/MM or YYYY/MM/DD")
-          .optional(),
-        maxDate: z
-          .string()
-          .regex(/^\d{4}(\/\d{2}(\/\d{2})?)?$/, "use YYYY, YYYY/MM or YYYY/MM/DD")
-          .optional(),
+        minDate: PubDate.describe("Earliest publication date, YYYY[/MM[/DD]]"),
+        maxDate: PubDate.describe("Latest publication date, YYYY[/MM[/DD]]"),
         sort: z.enum(["relevance", "pub_date"]).default("relevance"),
       },
       outputSchema: { total: z.number(), pmids: z.array(z.string()) },
       annotations: openWorld,
     },
-    (args) =>
+    (args, extra) =>
       guarded(async () => {
-        const r = await searchPubMed(env, args);
+        const r = await searchPubMed(env, outside(env, toolContext(extra, "pubmed")), args);
         return structured(
           r,
-          `${r.total} articles match; the first ${r.pmids.length}: ${r.pmids.join(", ")}.`,
+          r.total === 0
+            ? "No articles match."
+            : `${r.total} articles match; the first ${r.pmids.length}: ${r.pmids.join(", ")}.`,
         );
       }),
   );
@@ -49,32 +64,25 @@ export function registerLiteratureTools(server: McpServer, env: McpEnv): void {
   server.registerTool(
     "pubmed_fetch",
     {
-      title: "Article details",
+      title: "PubMed article details",
       description:
-        "Title, authors, journal, year, DOI and abstract for PubMed IDs, also as a bibliography.",
+        "Title, authors, journal, year, DOI and abstract for PubMed IDs, returned as a bibliography.",
       inputSchema: { pmids: z.array(Pmid).min(1).max(50) },
-      outputSchema: {
-        bibliography: z.array(
-          z.object({
-            pmid: z.string(),
-            title: z.string(),
-            authors: z.array(z.string()),
-            journal: z.string(),
-            year: z.number().nullable(),
-            doi: z.string().nullable(),
-            abstract: z.string().nullable(),
-          }),
-        ),
-      },
+      outputSchema: { bibliography: z.array(BibliographyEntry) },
       annotations: openWorld,
     },
     ({ pmids }, extra) =>
       guarded(async () => {
-        const articles = await articleDetails(env, pmids, (step, message) =>
-          progress(extra as unknown as ToolExtra, step, 2, message),
+        const ctx = toolContext(extra, "pubmed");
+        const articles = await articleDetails(env, outside(env, ctx), pmids, (step, message) =>
+          ctx.progress(step, 2, message),
         );
-        await progress(extra as unknown as ToolExtra, 2, 2, "done");
-        return structured({ bibliography: articles }, `${articles.length} articles.`);
+        await ctx.progress(2, 2, "done");
+        const missing = pmids.filter((p) => !articles.some((a) => a.pmid === p));
+        return structured(
+          { bibliography: articles },
+          `${articles.length} articles.${missing.length ? ` Not found: ${missing.join(", ")}.` : ""}`,
+        );
       }),
   );
 
@@ -83,17 +91,14 @@ export function registerLiteratureTools(server: McpServer, env: McpEnv): void {
     {
       title: "Entities in articles (PubTator)",
       description:
-        "Genes, diseases, chemicals, variants and their relations annotated in PubMed articles, as a knowledge graph.",
+        "Genes, diseases, chemicals, variants and species annotated in PubMed articles by PubTator3, with the relations between them, as a knowledge graph.",
       inputSchema: { pmids: z.array(Pmid).min(1).max(100) },
-      outputSchema: {
-        nodes: z.array(z.record(z.string(), z.unknown())),
-        links: z.array(z.record(z.string(), z.unknown())),
-      },
+      outputSchema: KnowledgeGraphOutput,
       annotations: openWorld,
     },
-    ({ pmids }) =>
+    ({ pmids }, extra) =>
       guarded(async () => {
-        const g = await annotationsGraph(env, pmids);
+        const g = await annotationsGraph(env, outside(env, toolContext(extra, "pubtator")), pmids);
         return structured(
           { nodes: g.nodes, links: g.links },
           `${g.nodes.length} entities and ${g.links.length} links.`,

@@ -1,7 +1,7 @@
 // ClinicalTrials.gov API v2: study search and one study by NCT id.
 import { z } from "zod";
 import type { McpEnv } from "../env";
-import { fetchJson, OutsideApiError } from "../outside";
+import { type Outside, OutsideApiError } from "../outside";
 
 const CTGOV = "https://clinicaltrials.gov/api/v2";
 
@@ -101,40 +101,56 @@ export interface TrialQuery {
   phase?: string[] | undefined;
   location?: string | undefined;
   pageSize: number;
+  pageToken?: string | undefined;
 }
 
 export async function searchTrials(
   env: McpEnv,
+  http: Outside,
   q: TrialQuery,
-): Promise<{ trials: Trial[]; nextPageToken: string | null }> {
+): Promise<{ total: number | null; trials: Trial[]; nextPageToken: string | null }> {
   const u = new URL(`${env.CLINICALTRIALS_BASE_URL ?? CTGOV}/studies`);
   if (q.condition) u.searchParams.set("query.cond", q.condition);
   if (q.intervention) u.searchParams.set("query.intr", q.intervention);
   if (q.location) u.searchParams.set("query.locn", q.location);
   if (q.status?.length) u.searchParams.set("filter.overallStatus", q.status.join(","));
-  if (q.phase?.length) u.searchParams.set("aggFilters", `phase:${q.phase.join(" ")}`);
+  // API v2 has no phase filter of its own; an Essie expression on the Phase area does it.
+  if (q.phase?.length)
+    u.searchParams.set("filter.advanced", `AREA[Phase](${q.phase.join(" OR ")})`);
   u.searchParams.set("pageSize", String(q.pageSize));
+  u.searchParams.set("countTotal", "true");
+  if (q.pageToken) u.searchParams.set("pageToken", q.pageToken);
   const body = z
-    .object({ studies: z.array(Study).default([]), nextPageToken: z.string().optional() })
-    .safeParse(await fetchJson("ClinicalTrials.gov", u.toString()));
+    .object({
+      studies: z.array(Study).default([]),
+      nextPageToken: z.string().optional(),
+      totalCount: z.number().optional(),
+    })
+    .safeParse(await http.json("ClinicalTrials.gov", u.toString()));
   if (!body.success)
     throw new OutsideApiError(
+      "malformed",
       "ClinicalTrials.gov",
       200,
       "ClinicalTrials.gov sent studies in an unexpected shape.",
     );
-  return { trials: body.data.studies.map(toTrial), nextPageToken: body.data.nextPageToken ?? null };
+  return {
+    total: body.data.totalCount ?? null,
+    trials: body.data.studies.map(toTrial),
+    nextPageToken: body.data.nextPageToken ?? null,
+  };
 }
 
-export async function getTrial(env: McpEnv, nctId: string): Promise<Trial> {
+export async function getTrial(env: McpEnv, http: Outside, nctId: string): Promise<Trial> {
   const body = Study.safeParse(
-    await fetchJson(
+    await http.json(
       "ClinicalTrials.gov",
       `${env.CLINICALTRIALS_BASE_URL ?? CTGOV}/studies/${encodeURIComponent(nctId)}`,
     ),
   );
   if (!body.success)
     throw new OutsideApiError(
+      "malformed",
       "ClinicalTrials.gov",
       200,
       "ClinicalTrials.gov sent a study in an unexpected shape.",

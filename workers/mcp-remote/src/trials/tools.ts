@@ -1,7 +1,10 @@
+// Clinical-trial tools: ClinicalTrials.gov API v2 search and one study by NCT id.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { McpEnv } from "../env";
-import { guarded, structured } from "../tool-kit";
+import { outside, OutsideApiError } from "../outside";
+import { toolContext } from "../tool-context";
+import { guarded, refused, structured } from "../tool-kit";
 import { getTrial, searchTrials } from "./clinicaltrials";
 
 const TrialShape = z.object({
@@ -53,22 +56,30 @@ export function registerTrialTools(server: McpServer, env: McpEnv): void {
           .optional(),
         location: z.string().max(200).optional(),
         pageSize: z.number().int().min(1).max(50).default(10),
+        pageToken: z
+          .string()
+          .max(200)
+          .optional()
+          .describe("nextPageToken of a previous search, for the next page"),
       },
-      outputSchema: { trials: z.array(TrialShape), nextPageToken: z.string().nullable() },
+      outputSchema: {
+        total: z.number().nullable(),
+        trials: z.array(TrialShape),
+        nextPageToken: z.string().nullable(),
+      },
       annotations: openWorld,
     },
-    (args) =>
+    (args, extra) =>
       guarded(async () => {
-        if (!args.condition && !args.intervention && !args.location) {
-          return {
-            content: [
-              { type: "text", text: "Give at least one of condition, intervention or location." },
-            ],
-            isError: true,
-          };
-        }
-        const r = await searchTrials(env, args);
-        return structured(r, `${r.trials.length} trials.`);
+        if (!args.condition && !args.intervention && !args.location)
+          return refused("Give at least one of condition, intervention or location.");
+        const r = await searchTrials(env, outside(env, toolContext(extra, "clinicaltrials")), args);
+        return structured(
+          r,
+          r.trials.length === 0
+            ? "No trials match."
+            : `${r.total ?? r.trials.length} trials match; ${r.trials.length} shown.`,
+        );
       }),
   );
 
@@ -81,6 +92,23 @@ export function registerTrialTools(server: McpServer, env: McpEnv): void {
       outputSchema: { trial: TrialShape },
       annotations: openWorld,
     },
-    ({ nctId }) => guarded(async () => structured({ trial: await getTrial(env, nctId) })),
+    ({ nctId }, extra) =>
+      guarded(async () => {
+        try {
+          const trial = await getTrial(
+            env,
+            outside(env, toolContext(extra, "clinicaltrials")),
+            nctId,
+          );
+          return structured(
+            { trial },
+            `${trial.nctId}: ${trial.title} (${trial.status ?? "status unknown"}).`,
+          );
+        } catch (err) {
+          if (err instanceof OutsideApiError && err.status === 404)
+            return refused(`ClinicalTrials.gov has no study ${nctId}.`);
+          throw err;
+        }
+      }),
   );
 }

@@ -21,8 +21,11 @@ import type { PinnedArtifact } from "../loop/prompts";
 import type { LoopState } from "../loop/types";
 import { artifactSaver } from "./artifacts";
 import { checkpointable, LoopStateSchema, toolCallLog } from "./loop-storage";
-import { type ConnectionPool, createToolRunner, type McpCounters } from "./tool-runner";
-import { type ConversationInfo, DEFAULT_MAX_STEPS, runTurn, type TurnOutcome } from "./turn";
+import type { ConnectionPool, McpCounters } from "./tool-runner";
+import type { ConversationInfo, TurnOutcome } from "./turn";
+
+/** Default step cap of the thinking loop (the reference's five). */
+const DEFAULT_MAX_STEPS = 5;
 
 interface ConnState {
   synced: boolean;
@@ -286,6 +289,11 @@ export class Conversation extends Agent<Env> {
         store: this.store,
         emit: (e) => this.emit(e),
       });
+      // The loop, the provider SDKs and the MCP client load on the first turn, not at start-up.
+      const [{ runTurn }, { createToolRunner }] = await Promise.all([
+        import("./turn"),
+        import("./tool-runner"),
+      ]);
       outcome = await runTurn({
         env: this.env,
         turnId: turn.id,

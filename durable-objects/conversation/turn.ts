@@ -55,8 +55,6 @@ export interface TurnOutcome {
   error?: { code: string; message: string };
 }
 
-export const DEFAULT_MAX_STEPS = 5;
-
 export const NOT_CONFIGURED_MESSAGE = (provider: string) =>
   `The ${provider} provider is not configured. Set its key in .dev.vars (locally) or with ` +
   "`wrangler secret put` (deployed), or pick another provider in the conversation settings.";

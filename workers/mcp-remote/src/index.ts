@@ -16,6 +16,17 @@ export default {
       );
     const refused = checkRequest(request, env);
     if (refused) return refused;
+    // Stateless: no standing stream to open (it would only hold one of the caller's few
+    // connections) and no session to delete. Clients treat 405 here as "not offered".
+    if (request.method !== "POST")
+      return Response.json(
+        {
+          jsonrpc: "2.0",
+          error: { code: -32000, message: "This server is stateless: only POST is served." },
+          id: null,
+        },
+        { status: 405, headers: { allow: "POST" } },
+      );
     const server = createServer(env);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,

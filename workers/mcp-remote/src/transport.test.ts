@@ -96,7 +96,14 @@ describe("the server over real streamable HTTP", () => {
     }
   });
 
-  it("answers GET /health and 404 elsewhere", async () => {
+  it("answers GET /health, 405 to a standing stream (it is stateless) and 404 elsewhere", async () => {
+    const stream = await worker.fetch(
+      new Request(BASE, {
+        headers: { authorization: `Bearer ${TOKEN}`, accept: "text/event-stream" },
+      }),
+    );
+    expect(stream.status).toBe(405);
+    expect(stream.headers.get("mcp-session-id")).toBeNull();
     const health = await worker.fetch(new Request("https://mcp.test/health"));
     expect(await health.json()).toEqual({ ok: true, service: "mcp-remote" });
     expect((await worker.fetch(new Request("https://mcp.test/other"))).status).toBe(404);

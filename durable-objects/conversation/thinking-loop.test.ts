@@ -1,4 +1,5 @@
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
+import type { Conversation } from "./conversation";
 import { inject } from "vitest";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, createConversation, createUser, type TestUser } from "../../workers/api/test/helpers";
@@ -157,5 +158,22 @@ describe("the thinking loop with a third-party MCP server over streamable HTTP",
     const capped = await turn("three step question", { maxSteps: 1 });
     expect(capped.events.filter((e) => e.type === "step_started")).toHaveLength(1);
     expect(fold(capped.events).messages[1]?.status).toBe("complete");
+  });
+
+  it("a turn after the first sends no initialize and no tools/list, and makes one model call per step", async () => {
+    const conv = await createConversation(user);
+    const ws = await TestSocket.open(user, conv.id);
+    ws.send({ type: "resume", lastSeq: 0 });
+    const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(conv.id));
+    const counters = () => runInDurableObject(stub, (i: Conversation) => ({ ...i.mcpCounters }));
+    ws.send({ type: "send", clientMessageId: "first", text: "long operation please" });
+    await ws.until((f) => f.filter((x) => x.type === "turn_ended").length === 1, 30_000);
+    const afterFirst = await counters();
+    expect(afterFirst.initialize).toBeGreaterThanOrEqual(1);
+    expect(afterFirst.toolsList).toBeGreaterThanOrEqual(1);
+    ws.send({ type: "send", clientMessageId: "second", text: "broken echo please" });
+    await ws.until((f) => f.filter((x) => x.type === "turn_ended").length === 2, 30_000);
+    expect(await counters()).toEqual(afterFirst);
+    ws.close();
   });
 });

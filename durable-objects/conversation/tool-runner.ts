@@ -128,8 +128,8 @@ export async function createToolRunner(opts: {
     client.setNotificationHandler(LoggingMessageNotificationSchema, async (n) =>
       live.logListener?.({ level: n.params.level, data: n.params.data }),
     );
+    // Counted once the handshake succeeded (a resumed session sends none).
     if (!cached.sessionId && opts.counters) opts.counters.initialize++;
-    await client.connect(transport, { timeout: s.timeoutMs });
     if (cached.sessionId && cached.protocolVersion)
       transport.setProtocolVersion(cached.protocolVersion);
     writeCache(s, {

@@ -128,6 +128,7 @@ export async function createToolRunner(opts: {
     client.setNotificationHandler(LoggingMessageNotificationSchema, async (n) =>
       live.logListener?.({ level: n.params.level, data: n.params.data }),
     );
+    await client.connect(transport, { timeout: s.timeoutMs });
     // Counted once the handshake succeeded (a resumed session sends none).
     if (!cached.sessionId && opts.counters) opts.counters.initialize++;
     if (cached.sessionId && cached.protocolVersion)

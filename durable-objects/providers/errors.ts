@@ -1,4 +1,5 @@
 // Typed provider errors: a stable code, a message a person can act on, and whether a retry helps.
+// Each adapter's map-error.ts turns its SDK's errors into these; the shared rules live here.
 import type { ProviderErrorCode, ProviderErrorInfo } from "./types";
 
 const RETRYABLE: ReadonlySet<ProviderErrorCode> = new Set([
@@ -11,15 +12,16 @@ const RETRYABLE: ReadonlySet<ProviderErrorCode> = new Set([
 export function providerError(
   code: ProviderErrorCode,
   message: string,
-  extra: { status?: number; retryAfterMs?: number } = {},
+  extra: { status?: number; retryAfterMs?: number; retryable?: boolean } = {},
 ): ProviderErrorInfo {
-  return { code, message, retryable: RETRYABLE.has(code), ...extra };
+  const { retryable = RETRYABLE.has(code), ...rest } = extra;
+  return { code, message, retryable, ...rest };
 }
 
-/** Retry-After in seconds or as an HTTP date, in milliseconds. */
+/** `retry-after-ms`, or `Retry-After` in seconds or as an HTTP date, in milliseconds. */
 export function parseRetryAfter(headers: Headers | undefined | null): number | undefined {
-  const value = headers?.get("retry-after-ms") ?? null;
-  if (value && Number.isFinite(Number(value))) return Number(value);
+  const ms = headers?.get("retry-after-ms");
+  if (ms && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
   const after = headers?.get("retry-after");
   if (!after) return undefined;
   const seconds = Number(after);
@@ -28,44 +30,64 @@ export function parseRetryAfter(headers: Headers | undefined | null): number | u
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
-/** Maps an HTTP status (and the provider's own message) to a typed error. */
-export function errorFromStatus(
+export interface ErrorContext {
+  /** How the provider is named in messages ("Anthropic", "the OpenAI-compatible endpoint"). */
+  provider: string;
+  /** The setting to fix when credentials are refused, e.g. `ANTHROPIC_API_KEY`. */
+  credentials: string;
+}
+
+// How Anthropic, OpenAI and Gemini word "the prompt does not fit" on a 400.
+const CONTEXT_TOO_LONG =
+  /prompt is too long|maximum context|context.?length|context window|input token count|too many (input )?tokens/i;
+
+/** Maps an HTTP status and the provider's own message to a typed error. */
+export function statusError(
   status: number,
-  message: string,
-  keyName: string,
+  detail: string,
+  ctx: ErrorContext,
   headers?: Headers | null,
 ): ProviderErrorInfo {
-  const text = message || `HTTP ${status}`;
-  if (status === 401 || status === 403) {
+  const said = detail ? ` ${ctx.provider} said: ${detail}` : "";
+  if (status === 401 || status === 403)
     return providerError(
       "authentication",
-      `The provider refused the credentials (${status}). Check ${keyName}. ${text}`,
+      `${ctx.provider} refused the credentials (HTTP ${status}). Set ${ctx.credentials} to a valid value.${said}`,
       { status },
     );
-  }
   if (status === 429) {
     const retryAfterMs = parseRetryAfter(headers);
-    return providerError("rate_limit", `Rate limited by the provider. ${text}`, {
+    return providerError("rate_limit", `${ctx.provider} is rate limiting this key.${said}`, {
       status,
       ...(retryAfterMs !== undefined && { retryAfterMs }),
     });
   }
-  if (status === 529 || status === 503)
-    return providerError("overloaded", `The provider is overloaded. ${text}`, { status });
-  if (status >= 500)
-    return providerError("server_error", `The provider had an error (${status}). ${text}`, {
+  if (status === 503 || status === 529) {
+    const retryAfterMs = parseRetryAfter(headers);
+    return providerError("overloaded", `${ctx.provider} is overloaded right now.${said}`, {
+      status,
+      ...(retryAfterMs !== undefined && { retryAfterMs }),
+    });
+  }
+  if (status === 408 || status === 504)
+    return providerError("network", `${ctx.provider} timed out (HTTP ${status}).${said}`, {
       status,
     });
-  if (status === 413 || /context|too long|maximum.*tokens|prompt is too long/i.test(text)) {
+  if (status === 409 || status >= 500)
+    return providerError("server_error", `${ctx.provider} had an error (HTTP ${status}).${said}`, {
+      status,
+    });
+  if (status === 413 || CONTEXT_TOO_LONG.test(detail))
     return providerError(
       "context_too_long",
-      `The conversation is too long for this model. ${text}`,
+      `The conversation is too long for this model.${said}`,
       { status },
     );
-  }
-  return providerError("bad_request", `The provider rejected the request (${status}). ${text}`, {
-    status,
-  });
+  return providerError(
+    "bad_request",
+    `${ctx.provider} rejected the request (HTTP ${status}).${said}`,
+    { status },
+  );
 }
 
 export function isAbort(err: unknown, signal?: AbortSignal): boolean {
@@ -76,8 +98,30 @@ export function isAbort(err: unknown, signal?: AbortSignal): boolean {
 }
 
 export const abortedError = () => providerError("aborted", "The request was cancelled.");
-export const networkError = (err: unknown) =>
+
+export const connectionError = (provider: string, err: unknown) =>
   providerError(
     "network",
-    `Could not reach the provider: ${err instanceof Error ? err.message : String(err)}`,
+    `The connection to ${provider} failed: ${err instanceof Error ? err.message : String(err)}`,
   );
+
+/** A stream that ended without the provider's end marker: the connection was cut. */
+export const truncatedError = (provider: string) =>
+  providerError("network", `The connection to ${provider} closed before the answer was complete.`);
+
+export const missingCredentials = (provider: string, setting: string) =>
+  providerError(
+    "authentication",
+    `No credentials for ${provider}: set ${setting} (in .dev.vars locally, with \`wrangler secret put\` when deployed).`,
+  );
+
+// Kept until every adapter uses statusError/connectionError (removed in the same series).
+export function errorFromStatus(
+  status: number,
+  message: string,
+  keyName: string,
+  headers?: Headers | null,
+): ProviderErrorInfo {
+  return statusError(status, message, { provider: "The provider", credentials: keyName }, headers);
+}
+export const networkError = (err: unknown) => connectionError("the provider", err);

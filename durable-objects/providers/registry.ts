@@ -1,8 +1,17 @@
 // Which providers exist, how they are configured from the environment, and lazy construction:
 // an adapter (and its SDK) is imported on the first stream, so a worker that never talks to a
-// model never pays for loading the SDKs.
+// model never pays for evaluating the SDKs at start-up.
+import { providerError } from "./errors";
 import type { ModelProvider, ModelRequest, ProviderConfig, ProviderId, StreamEvent } from "./types";
 
+export const PROVIDER_IDS = [
+  "anthropic",
+  "openai",
+  "gemini",
+  "ollama",
+] as const satisfies readonly ProviderId[];
+
+/** Defaults from the reference system, except OpenAI's, whose `gpt-4-turbo-preview` is retired. */
 export const DEFAULT_MODELS: Record<ProviderId, string> = {
   anthropic: "claude-haiku-4-5",
   openai: "gpt-4o-mini",
@@ -10,11 +19,12 @@ export const DEFAULT_MODELS: Record<ProviderId, string> = {
   ollama: "llama3.2:latest",
 };
 
+/** What the client offers in its model picker; a conversation may name any other model. */
 export const MODELS: Record<ProviderId, string[]> = {
   anthropic: ["claude-haiku-4-5", "claude-sonnet-4-5", "claude-opus-4-1"],
-  openai: ["gpt-4o-mini", "gpt-4o", "gpt-4.1", "gpt-4.1-mini", "o4-mini"],
-  gemini: ["gemini-2.5-flash", "gemini-2.5-pro", "gemini-2.5-flash-lite"],
-  ollama: ["llama3.2:latest", "qwen3:8b", "mistral:latest"],
+  openai: ["gpt-4o-mini", "gpt-4o", "gpt-4.1", "gpt-4.1-mini", "gpt-5", "gpt-5-mini"],
+  gemini: ["gemini-2.5-flash", "gemini-2.5-flash-lite", "gemini-2.5-pro", "gemini-3.5-flash"],
+  ollama: ["llama3.2:latest", "qwen3:8b", "gpt-oss:20b", "mistral:latest"],
 };
 
 export interface ProviderEnv {
@@ -29,44 +39,54 @@ export interface ProviderEnv {
   OLLAMA_ACCESS_CLIENT_SECRET?: string;
 }
 
+/** The setting a person has to fix when a provider refuses its credentials. */
+export const CREDENTIAL_SETTINGS: Record<ProviderId, string> = {
+  anthropic: "ANTHROPIC_API_KEY",
+  openai: "OPENAI_API_KEY",
+  gemini: "GEMINI_API_KEY",
+  ollama: "OLLAMA_ACCESS_CLIENT_ID and OLLAMA_ACCESS_CLIENT_SECRET",
+};
+
+const set = (value: string | undefined): string | undefined => value?.trim() || undefined;
+
 /** The configuration for one provider, or null when the environment does not configure it. */
 export function providerConfigFromEnv(env: ProviderEnv, id: ProviderId): ProviderConfig | null {
-  const base = (url: string | undefined) => (url ? { baseURL: url } : {});
+  const keyed = (apiKey: string | undefined, baseURL: string | undefined) =>
+    set(apiKey) ? { apiKey: set(apiKey), ...(set(baseURL) && { baseURL: set(baseURL) }) } : null;
   switch (id) {
     case "anthropic":
-      return env.ANTHROPIC_API_KEY
-        ? { apiKey: env.ANTHROPIC_API_KEY, ...base(env.ANTHROPIC_BASE_URL) }
-        : null;
+      return keyed(env.ANTHROPIC_API_KEY, env.ANTHROPIC_BASE_URL);
     case "openai":
-      return env.OPENAI_API_KEY
-        ? { apiKey: env.OPENAI_API_KEY, ...base(env.OPENAI_BASE_URL) }
-        : null;
+      return keyed(env.OPENAI_API_KEY, env.OPENAI_BASE_URL);
     case "gemini":
-      return env.GEMINI_API_KEY
-        ? { apiKey: env.GEMINI_API_KEY, ...base(env.GEMINI_BASE_URL) }
-        : null;
-    case "ollama":
-      if (!env.OLLAMA_BASE_URL) return null;
+      return keyed(env.GEMINI_API_KEY, env.GEMINI_BASE_URL);
+    case "ollama": {
+      const baseURL = set(env.OLLAMA_BASE_URL);
+      if (!baseURL) return null;
+      const clientId = set(env.OLLAMA_ACCESS_CLIENT_ID);
+      const clientSecret = set(env.OLLAMA_ACCESS_CLIENT_SECRET);
+      // Cloudflare Access service token: both halves or neither (the adapter says which is missing).
       return {
-        baseURL: env.OLLAMA_BASE_URL,
-        ...(env.OLLAMA_ACCESS_CLIENT_ID &&
-          env.OLLAMA_ACCESS_CLIENT_SECRET && {
-            headers: {
-              "CF-Access-Client-Id": env.OLLAMA_ACCESS_CLIENT_ID,
-              "CF-Access-Client-Secret": env.OLLAMA_ACCESS_CLIENT_SECRET,
-            },
-          }),
+        baseURL,
+        ...((clientId || clientSecret) && {
+          headers: {
+            ...(clientId && { "CF-Access-Client-Id": clientId }),
+            ...(clientSecret && { "CF-Access-Client-Secret": clientSecret }),
+          },
+        }),
       };
+    }
   }
 }
 
 export function configuredProviders(env: ProviderEnv): ProviderId[] {
-  return (Object.keys(DEFAULT_MODELS) as ProviderId[]).filter(
-    (id) => providerConfigFromEnv(env, id) !== null,
-  );
+  return PROVIDER_IDS.filter((id) => providerConfigFromEnv(env, id) !== null);
 }
 
 type AdapterFactory = (config: ProviderConfig) => ModelProvider;
+
+// Each import() is a separate chunk of work the bundler defers: the SDK module is evaluated on
+// the first call of its loader, never at start-up.
 const loaders: Record<ProviderId, () => Promise<AdapterFactory>> = {
   anthropic: async () => (await import("./anthropic/adapter")).createAnthropicProvider,
   openai: async () => (await import("./openai/adapter")).createOpenAIProvider,
@@ -75,12 +95,32 @@ const loaders: Record<ProviderId, () => Promise<AdapterFactory>> = {
 };
 
 export function createProvider(id: ProviderId, config: ProviderConfig): ModelProvider {
-  let adapter: ModelProvider | undefined;
+  let adapter: Promise<ModelProvider> | undefined;
   return {
     id,
     async *stream(request: ModelRequest): AsyncIterable<StreamEvent> {
-      adapter ??= (await loaders[id]())(config);
-      yield* adapter.stream(request);
+      let events: AsyncIterable<StreamEvent>;
+      try {
+        adapter ??= loaders[id]().then((create) => create(config));
+        events = (await adapter).stream(request);
+      } catch (err) {
+        adapter = undefined; // a failed import may succeed on the next call
+        yield { type: "error", error: unexpected(id, err) };
+        return;
+      }
+      // Adapters map every failure to an error event; this is the net under them.
+      try {
+        yield* events;
+      } catch (err) {
+        yield { type: "error", error: unexpected(id, err) };
+      }
     },
   };
+}
+
+function unexpected(id: ProviderId, err: unknown) {
+  return providerError(
+    "unknown",
+    `The ${id} adapter failed unexpectedly: ${err instanceof Error ? err.message : String(err)}`,
+  );
 }

@@ -6,8 +6,20 @@ export type ProviderId = "anthropic" | "openai" | "gemini" | "ollama";
 export type NeutralPart =
   | { type: "text"; text: string }
   | { type: "image"; mediaType: string; data: string /* base64 */ }
-  | { type: "reasoning"; text: string; signature?: string }
-  | { type: "tool_call"; id: string; name: string; arguments: unknown }
+  | {
+      type: "reasoning";
+      text: string;
+      /** Anthropic's thinking-block signature: a thinking block is only replayed with it. */
+      signature?: string;
+    }
+  | {
+      type: "tool_call";
+      id: string;
+      name: string;
+      arguments: unknown;
+      /** Gemini's thought signature for this call; send it back with the call when present. */
+      signature?: string;
+    }
   | {
       type: "tool_result";
       callId: string;
@@ -24,10 +36,10 @@ export interface NeutralMessage {
 }
 
 export interface ToolDefinition {
-  /** Provider-safe name (`^[a-zA-Z0-9_-]{1,64}$`). */
+  /** Provider-safe name (`^[a-zA-Z0-9_-]{1,64}$`), see tool-names.ts. */
   name: string;
   description: string;
-  /** JSON Schema of the arguments (an object schema). */
+  /** JSON Schema of the arguments (an object schema); adapters convert it per provider. */
   inputSchema: Record<string, unknown>;
 }
 
@@ -42,7 +54,11 @@ export interface ModelRequest {
   temperature?: number;
   maxTokens?: number;
   signal?: AbortSignal;
-  /** Escape hatch: passed to the provider as-is (for example Ollama's `num_ctx`, `think`). */
+  /**
+   * Escape hatch, read by the adapter of the provider in use: Ollama `num_ctx`, `think`,
+   * `keep_alive`; Anthropic `thinking`; Gemini `thinkingConfig`; anything else is passed to the
+   * provider's request body as-is.
+   */
   providerOptions?: Record<string, unknown>;
 }
 
@@ -63,16 +79,24 @@ export type ProviderErrorCode =
 
 export interface ProviderErrorInfo {
   code: ProviderErrorCode;
+  /** A sentence a person can act on (which setting to check, what the provider said). */
   message: string;
+  /** Whether the same request may succeed if sent again (see retry.ts). */
   retryable: boolean;
   /** Milliseconds the provider asked us to wait, when it said. */
   retryAfterMs?: number;
+  /** HTTP status, when the error came with one (absent for errors inside a stream). */
   status?: number;
 }
 
 export type StreamEvent =
   | { type: "text_delta"; text: string }
-  | { type: "reasoning_delta"; text: string }
+  | {
+      type: "reasoning_delta";
+      text: string;
+      /** Set on the last delta of an Anthropic thinking block (its text may then be empty). */
+      signature?: string;
+    }
   | {
       type: "tool_call";
       id: string;
@@ -80,14 +104,27 @@ export type StreamEvent =
       arguments: unknown;
       /** Set when the model's arguments were not valid JSON: the loop tells the model so. */
       argumentsError?: string;
+      /** Gemini's thought signature: keep it on the tool_call part of the history. */
+      signature?: string;
     }
-  | { type: "usage"; inputTokens: number; outputTokens: number; cachedTokens?: number }
+  | {
+      type: "usage";
+      /** All input tokens of the call, cached ones included. */
+      inputTokens: number;
+      /** Output tokens, reasoning included. */
+      outputTokens: number;
+      /** The part of `inputTokens` read from the provider's prompt cache. */
+      cachedTokens?: number;
+    }
   | { type: "finish"; reason: FinishReason }
   | { type: "error"; error: ProviderErrorInfo };
 
 export interface ModelProvider {
   readonly id: ProviderId;
-  /** Streams one model call. Failures arrive as `error` events, never as thrown exceptions. */
+  /**
+   * Streams one model call. Failures arrive as one `error` event, never as thrown exceptions;
+   * a call that succeeds ends with `usage` (when the provider reports it) and then `finish`.
+   */
   stream(request: ModelRequest): AsyncIterable<StreamEvent>;
 }
 

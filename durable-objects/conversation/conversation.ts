@@ -279,9 +279,9 @@ export class Conversation extends Agent<Env> {
         ...(options.provider && { provider: options.provider as ConversationInfo["provider"] }),
         ...(options.model && { model: options.model }),
       };
-      if (!resumed) {
+      // A turn picked up again after a restart was already announced.
+      if (!this.turnStarted(turn))
         this.emitTurnStarted(turn, conversation.provider, conversation.model);
-      }
       const saver = artifactSaver({
         conversationId: this.name,
         messageId: turn.assistantMessageId,

@@ -1,4 +1,4 @@
-import { abortAllDurableObjects, env } from "cloudflare:test";
+import { abortAllDurableObjects } from "cloudflare:test";
 import { inject } from "vitest";
 import { expect, it } from "vitest";
 import { api, createConversation, createUser } from "../../workers/api/test/helpers";
@@ -12,7 +12,6 @@ it("evicted during a tool call: the turn resumes, the cut-off call is not run ag
     json: { name: "everything", url: inject("everythingUrl") },
   });
   const conv = await createConversation(user);
-  const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(conv.id));
 
   const first = await TestSocket.open(user, conv.id);
   first.send({ type: "resume", lastSeq: 0 });

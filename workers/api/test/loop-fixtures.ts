@@ -65,7 +65,37 @@ export function addLoopFixtures(mock: LLMock): void {
     { toolResultContains: "You already made this exact call" },
     { toolCalls: [{ id: "r3", name: "everything__echo", arguments: '{"message":"again"}' }] },
   );
+  // The formatter gets it wrong once, is told why, and repairs it.
+  mock.on(
+    { userMessage: /format badly once/, toolResultContains: "arguments are invalid" },
+    { toolCalls: [formatter([{ type: "text", content: "Repaired answer." }])] },
+  );
+  // The formatter never gets it right: after two repairs the plain text is used.
+  mock.on(
+    { userMessage: /format badly always/, toolResultContains: "arguments are invalid" },
+    {
+      content: "Plain text after all.",
+      toolCalls: [{ id: "f9", name: "response_formatter", arguments: '{"conversation":[]}' }],
+    },
+  );
+  // Two servers with the same tool names: each call reaches the server the model named.
+  mock.on(
+    { toolResultContains: "Echo: to the second" },
+    { content: "The second server answered." },
+  );
   // The questions that start each flow.
+  mock.onMessage(/format badly once/, {
+    toolCalls: [
+      { id: "f1", name: "response_formatter", arguments: '{"conversation":"not an array"}' },
+    ],
+  });
+  mock.onMessage(/format badly always/, {
+    content: "Plain text after all.",
+    toolCalls: [{ id: "f2", name: "response_formatter", arguments: '{"conversation":[]}' }],
+  });
+  mock.onMessage(/collide please/, {
+    toolCalls: [{ id: "n1", name: "everything2__echo", arguments: '{"message":"to the second"}' }],
+  });
   mock.onMessage(/three step question/, {
     toolCalls: [{ id: "c1", name: "everything__echo", arguments: '{"message":"step one"}' }],
   });

@@ -77,3 +77,34 @@ describe("loop rules", () => {
     ).toBe(false);
   });
 });
+
+describe("context", () => {
+  it("pinned artifacts go to the model with the next message, in the mode's system prompt", async () => {
+    const { insertArtifact } = await import("../../workers/api/test/helpers");
+    const conv = await createConversation(user, { mode: "graph" });
+    const marker = `pinned-note-${crypto.randomUUID()}`;
+    const id = await insertArtifact(conv.id, {
+      type: "text/markdown",
+      title: "Lab notes",
+      content: `# Notes\n${marker}`,
+    });
+    expect((await api(user, `/api/artifacts/${id}/pin`, { method: "PUT" })).status).toBe(200);
+    const ws = await TestSocket.open(user, conv.id);
+    ws.send({ type: "resume", lastSeq: 0 });
+    ws.send({ type: "send", clientMessageId: "pin-1", text: "what did I pin?" });
+    await ws.until(turnEnded, 30_000);
+    ws.close();
+    // What the provider received, from aimock's request journal.
+    const journal = (await (
+      await fetch(`${inject("aimockUrl")}/__aimock/journal?limit=1000`)
+    ).json()) as unknown;
+    const entries = Array.isArray(journal)
+      ? journal
+      : ((journal as { entries?: unknown[] }).entries ?? []);
+    const sent = entries.map((e) => JSON.stringify(e)).filter((s) => s.includes(marker));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toContain("Pinned Context");
+    expect(sent[0]).toContain("Lab notes (text/markdown)");
+    expect(sent[0]).toContain("knowledge graph building assistant");
+  });
+});

@@ -105,10 +105,18 @@ describe("tool schemas for providers", () => {
     });
   }
 
-  it("inlines a reference once per path and cuts cycles", () => {
-    const r = resolveRefs(SCHEMAS.recursive!) as {
-      properties: { tree: { properties: { children: { items: unknown } } } };
+  it("unrolls a recursive definition twice, then cuts it to an open object and says so", () => {
+    const { schema, dropped } = resolveRefs(SCHEMAS.recursive!);
+    const tree = schema.properties as {
+      tree: {
+        properties: { children: { items: { properties: { children: { items: unknown } } } } };
+      };
     };
-    expect(r.properties.tree.properties.children.items).toEqual({ type: "object" });
+    expect(tree.tree.properties.children.items.properties.children.items).toEqual({
+      type: "object",
+    });
+    expect(dropped).toEqual([
+      expect.objectContaining({ keyword: "$ref", note: expect.stringMatching(/recursive/) }),
+    ]);
   });
 });

@@ -56,7 +56,8 @@ async function requestsFor(marker: string): Promise<number> {
   return entries.filter((e) => JSON.stringify(e).includes(marker)).length;
 }
 
-for (const id of ["anthropic", "openai", "gemini", "ollama"] as const) {
+// Anthropic has its own suite (anthropic/anthropic.test.ts); the others move there next.
+for (const id of ["openai", "gemini", "ollama"] as const) {
   describe(`${id} adapter`, () => {
     it("streams text in several deltas, then usage and a stop", async () => {
       const events = await collect(id, "case:text");
@@ -191,7 +192,7 @@ for (const id of ["anthropic", "openai", "gemini", "ollama"] as const) {
     });
 
     it("a connection dropped mid-stream is an error event, not a finished answer, and is not retried after output", async () => {
-      const marker = `case:dropped ${id}`;
+      const marker = `case:dropped-late ${id}`;
       const events: StreamEvent[] = [];
       for await (const e of streamWithRetries(
         createProvider(id, CONFIGS[id]),
@@ -210,7 +211,7 @@ for (const id of ["anthropic", "openai", "gemini", "ollama"] as const) {
 }
 
 describe("reasoning", () => {
-  for (const id of ["anthropic", "gemini", "ollama", "openai"] as const) {
+  for (const id of ["gemini", "ollama", "openai"] as const) {
     it(`${id} streams reasoning deltas apart from text`, async () => {
       const events = await collect(id, "case:reasoning");
       const reasoning = events

@@ -1,10 +1,17 @@
 // Tool-call arguments arrive as JSON text in pieces; a call is only complete when it parses.
+// Arguments that do not parse still make a tool_call event, with `argumentsError` set, so the
+// loop can send the error back to the model instead of failing the turn.
+import type { StreamEvent } from "./types";
+
 export type ParsedArguments = { ok: true; value: unknown } | { ok: false; message: string };
 
 export function parseToolArguments(text: string): ParsedArguments {
   if (text.trim() === "") return { ok: true, value: {} };
   try {
-    return { ok: true, value: JSON.parse(text) };
+    const value: unknown = JSON.parse(text);
+    if (value === null || typeof value !== "object" || Array.isArray(value))
+      return { ok: false, message: "The tool arguments must be a JSON object." };
+    return { ok: true, value };
   } catch (err) {
     return {
       ok: false,
@@ -12,3 +19,18 @@ export function parseToolArguments(text: string): ParsedArguments {
     };
   }
 }
+
+export function toolCallEvent(
+  id: string,
+  name: string,
+  json: string,
+  extra: { signature?: string } = {},
+): Extract<StreamEvent, { type: "tool_call" }> {
+  const args = parseToolArguments(json);
+  return args.ok
+    ? { type: "tool_call", id, name, arguments: args.value, ...extra }
+    : { type: "tool_call", id, name, arguments: json, argumentsError: args.message, ...extra };
+}
+
+/** An id for a call the provider did not name; unique across the conversation, ≤ 40 characters. */
+export const newCallId = () => `call_${crypto.randomUUID().replace(/-/g, "").slice(0, 24)}`;

@@ -1,44 +1,31 @@
-// Anthropic through @anthropic-ai/sdk, streaming: text, thinking, tool_use with partial JSON.
+// Anthropic through @anthropic-ai/sdk, streaming: text, thinking (with its signature), tool_use
+// blocks whose partial JSON is assembled into one parsed call, usage with cache reads.
 import Anthropic from "@anthropic-ai/sdk";
-import { abortedError, errorFromStatus, isAbort, networkError, providerError } from "../errors";
-import { toObjectSchema } from "../json-schema";
-import { parseToolArguments } from "../tool-arguments";
-import type {
-  FinishReason,
-  ModelProvider,
-  ModelRequest,
-  ProviderConfig,
-  StreamEvent,
-} from "../types";
-import { toAnthropicMessages } from "./convert-messages";
-
-const STOP_REASONS: Record<string, FinishReason> = {
-  end_turn: "stop",
-  stop_sequence: "stop",
-  tool_use: "tool_calls",
-  max_tokens: "length",
-  refusal: "content_filter",
-  pause_turn: "stop",
-};
+import { abortedError, missingCredentials, truncatedError } from "../errors";
+import { toolCallEvent } from "../tool-arguments";
+import type { ModelProvider, ModelRequest, ProviderConfig, StreamEvent } from "../types";
+import { toAnthropicRequest } from "./build-request";
+import { mapAnthropicError } from "./map-error";
+import { mapAnthropicStopReason } from "./map-stop-reason";
 
 export function createAnthropicProvider(config: ProviderConfig): ModelProvider {
-  const client = new Anthropic({
-    apiKey: config.apiKey ?? "",
-    ...(config.baseURL && { baseURL: config.baseURL }),
-    ...(config.headers && { defaultHeaders: config.headers }),
-    ...(config.fetch && { fetch: config.fetch }),
-    maxRetries: 0, // our retry policy decides
-  });
-  return { id: "anthropic", stream: (request) => streamAnthropic(client, request) };
-}
-
-function toolChoice(request: ModelRequest): Anthropic.ToolChoice | undefined {
-  const c = request.toolChoice;
-  if (!c || !request.tools?.length) return undefined;
-  if (c === "auto") return { type: "auto" };
-  if (c === "none") return { type: "none" };
-  if (c === "required") return { type: "any" };
-  return { type: "tool", name: c.name };
+  const client = config.apiKey
+    ? new Anthropic({
+        apiKey: config.apiKey,
+        ...(config.baseURL && { baseURL: config.baseURL }),
+        ...(config.headers && { defaultHeaders: config.headers }),
+        ...(config.fetch && { fetch: config.fetch }),
+        maxRetries: 0, // retry.ts decides
+      })
+    : null;
+  return {
+    id: "anthropic",
+    async *stream(request) {
+      if (!client)
+        yield { type: "error", error: missingCredentials("Anthropic", "ANTHROPIC_API_KEY") };
+      else yield* streamAnthropic(client, request);
+    },
+  };
 }
 
 async function* streamAnthropic(
@@ -46,39 +33,23 @@ async function* streamAnthropic(
   request: ModelRequest,
 ): AsyncIterable<StreamEvent> {
   const calls = new Map<number, { id: string; name: string; json: string }>();
-  let finish: FinishReason = "stop";
-  let inputTokens = 0;
-  let outputTokens = 0;
-  let cachedTokens = 0;
+  const usage = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
+  let stopReason: string | null = null;
+  let complete = false;
   try {
-    const choice = toolChoice(request);
-    const stream = await client.messages.create(
-      {
-        model: request.model,
-        max_tokens: request.maxTokens ?? 4096,
-        messages: toAnthropicMessages(request.messages),
-        ...(request.system && { system: request.system }),
-        ...(request.temperature !== undefined && { temperature: request.temperature }),
-        ...(request.tools?.length && {
-          tools: request.tools.map((t) => ({
-            name: t.name,
-            description: t.description,
-            input_schema: toObjectSchema(t.inputSchema) as Anthropic.Tool.InputSchema,
-          })),
-        }),
-        ...(choice && { tool_choice: choice }),
-        ...(request.providerOptions as object),
-        stream: true,
-      },
-      { ...(request.signal && { signal: request.signal }) },
-    );
+    const stream = await client.messages.create(toAnthropicRequest(request), {
+      ...(request.signal && { signal: request.signal }),
+    });
     for await (const event of stream) {
       switch (event.type) {
-        case "message_start":
-          inputTokens = event.message.usage.input_tokens;
-          cachedTokens = event.message.usage.cache_read_input_tokens ?? 0;
-          outputTokens = event.message.usage.output_tokens;
+        case "message_start": {
+          const u = event.message.usage;
+          usage.input = u.input_tokens;
+          usage.cacheRead = u.cache_read_input_tokens ?? 0;
+          usage.cacheWrite = u.cache_creation_input_tokens ?? 0;
+          usage.output = u.output_tokens;
           break;
+        }
         case "content_block_start":
           if (event.content_block.type === "tool_use")
             calls.set(event.index, {
@@ -87,37 +58,35 @@ async function* streamAnthropic(
               json: "",
             });
           break;
-        case "content_block_delta":
-          if (event.delta.type === "text_delta")
-            yield { type: "text_delta", text: event.delta.text };
-          else if (event.delta.type === "thinking_delta")
-            yield { type: "reasoning_delta", text: event.delta.thinking };
-          else if (event.delta.type === "input_json_delta") {
+        case "content_block_delta": {
+          const d = event.delta;
+          if (d.type === "text_delta") yield { type: "text_delta", text: d.text };
+          else if (d.type === "thinking_delta") yield { type: "reasoning_delta", text: d.thinking };
+          else if (d.type === "signature_delta")
+            yield { type: "reasoning_delta", text: "", signature: d.signature };
+          else if (d.type === "input_json_delta") {
             const call = calls.get(event.index);
-            if (call) call.json += event.delta.partial_json;
+            if (call) call.json += d.partial_json;
           }
           break;
+        }
         case "content_block_stop": {
           const call = calls.get(event.index);
           if (!call) break;
           calls.delete(event.index);
-          const args = parseToolArguments(call.json);
-          yield args.ok
-            ? { type: "tool_call", id: call.id, name: call.name, arguments: args.value }
-            : {
-                type: "tool_call",
-                id: call.id,
-                name: call.name,
-                arguments: call.json,
-                argumentsError: args.message,
-              };
+          yield toolCallEvent(call.id, call.name, call.json);
           break;
         }
         case "message_delta":
-          if (event.delta.stop_reason) finish = STOP_REASONS[event.delta.stop_reason] ?? "stop";
-          outputTokens = event.usage.output_tokens ?? outputTokens;
+          stopReason = event.delta.stop_reason ?? stopReason;
+          // message_delta carries cumulative counts; the input ones only on newer API versions.
+          usage.output = event.usage.output_tokens ?? usage.output;
+          usage.input = event.usage.input_tokens ?? usage.input;
+          usage.cacheRead = event.usage.cache_read_input_tokens ?? usage.cacheRead;
+          usage.cacheWrite = event.usage.cache_creation_input_tokens ?? usage.cacheWrite;
           break;
-        default:
+        case "message_stop":
+          complete = true;
           break;
       }
     }
@@ -125,30 +94,19 @@ async function* streamAnthropic(
     yield { type: "error", error: mapAnthropicError(err, request.signal) };
     return;
   }
-  // An aborted stream may simply end; it is still a cancellation, not a finished answer.
   if (request.signal?.aborted) {
     yield { type: "error", error: abortedError() };
     return;
   }
-  yield { type: "usage", inputTokens, outputTokens, cachedTokens };
-  yield { type: "finish", reason: finish };
-}
-
-export function mapAnthropicError(err: unknown, signal?: AbortSignal) {
-  if (err instanceof Anthropic.APIUserAbortError || isAbort(err, signal)) return abortedError();
-  if (err instanceof Anthropic.APIConnectionError) return networkError(err);
-  if (err instanceof Anthropic.APIError) {
-    const body = err.error as { error?: { type?: string; message?: string } } | undefined;
-    const message = body?.error?.message ?? err.message;
-    if (err.status === undefined) {
-      // An error event inside a stream that began with HTTP 200.
-      const type = body?.error?.type ?? "";
-      if (type === "overloaded_error")
-        return providerError("overloaded", `The provider is overloaded. ${message}`);
-      if (type === "rate_limit_error") return providerError("rate_limit", message);
-      return providerError("server_error", `The provider's stream failed: ${message}`);
-    }
-    return errorFromStatus(err.status, message, "ANTHROPIC_API_KEY", err.headers ?? null);
+  if (!complete) {
+    yield { type: "error", error: truncatedError("Anthropic") };
+    return;
   }
-  return networkError(err);
+  yield {
+    type: "usage",
+    inputTokens: usage.input + usage.cacheRead + usage.cacheWrite,
+    outputTokens: usage.output,
+    cachedTokens: usage.cacheRead,
+  };
+  yield { type: "finish", reason: mapAnthropicStopReason(stopReason) };
 }

@@ -1,62 +1,84 @@
-// Neutral history → Anthropic Messages: tool results as tool_result blocks in a user turn, and
-// consecutive turns of the same role merged (Anthropic requires user/assistant alternation).
+// Neutral history → Anthropic Messages. Anthropic's rules: turns alternate user/assistant and the
+// first is the user's; tool results are `tool_result` blocks at the start of the next user turn;
+// ids match ^[a-zA-Z0-9_-]+$; no empty text blocks; images only as jpeg, png, gif or webp; a
+// thinking block is replayed only with its signature.
 import type Anthropic from "@anthropic-ai/sdk";
-import type { NeutralMessage } from "../types";
+import { pairToolResults } from "../pair-tool-results";
+import type { NeutralMessage, NeutralPart } from "../types";
 
 type Block = Anthropic.ContentBlockParam;
+export interface Turn {
+  role: "user" | "assistant";
+  content: Block[];
+}
+type ImageType = Anthropic.Base64ImageSource["media_type"];
 
-export function toAnthropicMessages(messages: readonly NeutralMessage[]): Anthropic.MessageParam[] {
-  const out: Anthropic.MessageParam[] = [];
-  for (const m of messages) {
+const IMAGE_TYPES: ReadonlySet<string> = new Set([
+  "image/jpeg",
+  "image/png",
+  "image/gif",
+  "image/webp",
+]);
+
+/** Ids from another provider may hold characters Anthropic refuses; map them the same way twice. */
+export const anthropicId = (id: string) => id.replace(/[^a-zA-Z0-9_-]/g, "_") || "_";
+
+function image(
+  mediaType: string,
+  data: string,
+): Anthropic.ImageBlockParam | Anthropic.TextBlockParam {
+  if (!IMAGE_TYPES.has(mediaType))
+    return { type: "text", text: `[an image of type ${mediaType} was left out: not supported]` };
+  return { type: "image", source: { type: "base64", media_type: mediaType as ImageType, data } };
+}
+
+function toBlock(p: NeutralPart, role: "user" | "assistant"): Block | null {
+  switch (p.type) {
+    case "text":
+      return p.text.trim() ? { type: "text", text: p.text } : null;
+    case "image":
+      return image(p.mediaType, p.data);
+    case "reasoning":
+      return role === "assistant" && p.signature
+        ? { type: "thinking", thinking: p.text, signature: p.signature }
+        : null;
+    case "tool_call":
+      return {
+        type: "tool_use",
+        id: anthropicId(p.id),
+        name: p.name,
+        input: p.arguments && typeof p.arguments === "object" ? p.arguments : {},
+      };
+    case "tool_result":
+      return {
+        type: "tool_result",
+        tool_use_id: anthropicId(p.callId),
+        ...(p.isError && { is_error: true }),
+        content: p.content.flatMap((c) =>
+          c.type === "image"
+            ? [image(c.mediaType, c.data)]
+            : c.text.trim()
+              ? [{ type: "text" as const, text: c.text }]
+              : [],
+        ),
+      };
+  }
+}
+
+const order = (b: Block) => (b.type === "tool_result" ? 0 : 1);
+
+export function toAnthropicMessages(messages: readonly NeutralMessage[]): Turn[] {
+  const out: Turn[] = [];
+  for (const m of pairToolResults(messages)) {
     const role = m.role === "assistant" ? "assistant" : "user";
-    const blocks: Block[] = [];
-    for (const p of m.content) {
-      switch (p.type) {
-        case "text":
-          if (p.text) blocks.push({ type: "text", text: p.text });
-          break;
-        case "image":
-          blocks.push({
-            type: "image",
-            source: { type: "base64", media_type: p.mediaType as "image/png", data: p.data },
-          });
-          break;
-        case "reasoning":
-          // Thinking blocks can only be replayed with their signature.
-          if (role === "assistant" && p.signature)
-            blocks.push({ type: "thinking", thinking: p.text, signature: p.signature });
-          break;
-        case "tool_call":
-          blocks.push({ type: "tool_use", id: p.id, name: p.name, input: p.arguments ?? {} });
-          break;
-        case "tool_result":
-          blocks.push({
-            type: "tool_result",
-            tool_use_id: p.callId,
-            is_error: p.isError === true,
-            content: p.content.map((c) =>
-              c.type === "text"
-                ? { type: "text" as const, text: c.text || "(empty)" }
-                : {
-                    type: "image" as const,
-                    source: {
-                      type: "base64" as const,
-                      media_type: c.mediaType as "image/png",
-                      data: c.data,
-                    },
-                  },
-            ),
-          });
-          break;
-      }
-    }
+    const blocks = m.content.flatMap((p) => toBlock(p, role) ?? []);
     if (blocks.length === 0) continue;
-    const last = out[out.length - 1];
-    if (last && last.role === role) last.content = [...(last.content as Block[]), ...blocks];
+    const last = out.at(-1);
+    if (last && last.role === role) last.content.push(...blocks);
     else out.push({ role, content: blocks });
   }
-  // The first turn must be the user's.
+  for (const m of out) if (m.role === "user") m.content.sort((a, b) => order(a) - order(b));
   if (out[0]?.role === "assistant")
-    out.unshift({ role: "user", content: [{ type: "text", text: "(continuing)" }] });
+    out.unshift({ role: "user", content: [{ type: "text", text: "(conversation continues)" }] });
   return out;
 }

@@ -1,4 +1,7 @@
-// aimock on 127.0.0.1 speaking all four providers' wire protocols, from these fixtures.
+// aimock on 127.0.0.1, speaking the real wire protocols of Anthropic, OpenAI, Gemini (v1beta) and
+// Ollama from the fixture files in ./fixtures (a marker such as `case:text` in the last user
+// message picks the fixture). Runs in Node; the tests in workerd get its URL through `inject`.
+import { fileURLToPath } from "node:url";
 import { LLMock } from "@copilotkit/aimock";
 import type { TestProject } from "vitest/node";
 
@@ -8,68 +11,45 @@ declare module "vitest" {
   }
 }
 
-export default async function setup(project: TestProject) {
+/**
+ * A value aimock cannot serialise. aimock writes a stream's frames one by one; when writing one
+ * throws after the HTTP 200 went out, it sends the provider's own in-stream error frame (`event:
+ * error` for Anthropic, a `data: {"error": …}` chunk for OpenAI and Gemini) and closes the
+ * connection. Used as the finish reason, which only the last frame carries, it turns a fixture
+ * into "text, then an error inside the stream". JSON fixture files cannot hold it, hence code.
+ */
+const failsInStream = (message: string) => ({
+  toJSON(): never {
+    throw new Error(message);
+  },
+});
+
+export async function startProviderMock(): Promise<LLMock> {
   const mock = new LLMock({ host: "127.0.0.1", port: 0, logLevel: "silent" });
-  const usage = {
-    input_tokens: 12,
-    output_tokens: 9,
-    prompt_tokens: 12,
-    completion_tokens: 9,
-    total_tokens: 21,
-    promptTokenCount: 12,
-    candidatesTokenCount: 9,
-    totalTokenCount: 21,
-  };
+  mock.loadFixtureDir(fileURLToPath(new URL("./fixtures/", import.meta.url)));
+  // Built per request (a factory), so aimock's journal, which keeps the fixture, stays readable.
   mock.onMessage(
-    /case:text/,
-    { content: "The quick brown fox jumps over the lazy dog.", usage },
-    { chunkSize: 5 },
+    "case:stream-error-late",
+    () => ({
+      content: "A partial answer that the provider abandons",
+      finishReason: failsInStream("Overloaded") as unknown as string,
+    }),
+    { chunkSize: 8, latency: 5 },
   );
   mock.onMessage(
-    /case:reasoning/,
-    { content: "Forty-two.", reasoning: "Let me think about the question carefully." },
-    { chunkSize: 6 },
-  );
-  mock.onMessage(
-    /case:one-tool/,
-    {
-      toolCalls: [
-        {
-          id: "call_1",
-          name: "get_weather",
-          arguments: JSON.stringify({ city: "Paris", units: "celsius", days: [1, 2, 3] }),
-        },
-      ],
-    },
-    { chunkSize: 4 },
-  );
-  mock.onMessage(
-    /case:two-tools/,
-    {
-      toolCalls: [
-        { id: "call_a", name: "get_weather", arguments: '{"city":"Paris"}' },
-        { id: "call_b", name: "get_time", arguments: '{"zone":"Europe/Paris"}' },
-      ],
-    },
-    { chunkSize: 3 },
-  );
-  mock.on({ toolResultContains: "21C" }, { content: "It is 21 degrees in Paris." });
-  mock.onMessage(/case:401/, {
-    error: { message: "invalid x-api-key", type: "authentication_error" },
-    status: 401,
-  });
-  mock.onMessage(/case:429/, {
-    error: { message: "slow down", type: "rate_limit_error" },
-    status: 429,
-    retryAfter: 2,
-  });
-  mock.onMessage(/case:500/, { error: { message: "boom", type: "api_error" }, status: 500 });
-  mock.onMessage(
-    /case:dropped/,
-    { content: "This answer will be cut off long before it is finished, sadly." },
-    { chunkSize: 4, truncateAfterChunks: 3 },
+    "case:stream-error-early",
+    () => ({
+      content: "",
+      finishReason: failsInStream("Internal server error") as unknown as string,
+    }),
+    { chunkSize: 8 },
   );
   await mock.start();
+  return mock;
+}
+
+export default async function setup(project: TestProject) {
+  const mock = await startProviderMock();
   project.provide("providerMockUrl", mock.url);
   return () => mock.stop();
 }

@@ -45,7 +45,7 @@ export interface StoredToolCall {
   server: string;
   tool: string;
   arguments: unknown;
-  status: "started" | "done" | "failed";
+  status: "started" | "done" | "failed" | "error";
   result?: unknown;
 }
 
@@ -292,7 +292,7 @@ export class ConversationStore {
     );
   }
 
-  finishToolCall(id: string, status: "done" | "failed", result: unknown): void {
+  finishToolCall(id: string, status: "done" | "failed" | "error", result: unknown): void {
     this.sql.exec(
       "UPDATE conv_tool_calls SET status = ?, result = ? WHERE id = ?",
       status,

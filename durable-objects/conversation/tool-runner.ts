@@ -148,7 +148,7 @@ export async function createToolRunner(opts: {
     try {
       return await fn(live);
     } catch (err) {
-      if (!(err instanceof StreamableHTTPError && err.code === 404)) throw err;
+      if (!isLostSession(err)) throw err;
       return fn(await connect(s, true));
     }
   };
@@ -284,3 +284,12 @@ function withoutContextField(schema: Record<string, unknown>): Record<string, un
 }
 
 export const BUILTIN = BUILTIN_SERVER;
+
+/**
+ * The server no longer knows our session: 404 as the spec says, or the 400 "no valid session"
+ * some servers (server-everything among them) send instead.
+ */
+function isLostSession(err: unknown): boolean {
+  if (!(err instanceof StreamableHTTPError)) return false;
+  return err.code === 404 || (err.code === 400 && /session/i.test(err.message));
+}

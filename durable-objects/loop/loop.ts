@@ -362,7 +362,7 @@ async function runOne(
       summary: outcome.error.message,
       isError: true,
     };
-    deps.calls.finish(call.id, "failed", result);
+    deps.calls.finish(call.id, "error", result);
     finishPart("failed", outcome.error.message);
     return {
       part: {

@@ -36,7 +36,8 @@ export interface ToolCallRecord {
   server: string;
   tool: string;
   arguments: unknown;
-  status: "started" | "done" | "failed";
+  /** "error": the call never reached a result (transport, timeout); unlike "failed" it may be tried again. */
+  status: "started" | "done" | "failed" | "error";
   result?: Pick<ProcessedResult, "forModel" | "summary" | "isError">;
 }
 
@@ -45,7 +46,7 @@ export interface ToolCallLog {
   findDone(key: string): ToolCallRecord | null;
   find(id: string): ToolCallRecord | null;
   start(record: Omit<ToolCallRecord, "status" | "result">, turnId: string, step: number): void;
-  finish(id: string, status: "done" | "failed", result: ToolCallRecord["result"]): void;
+  finish(id: string, status: "done" | "failed" | "error", result: ToolCallRecord["result"]): void;
 }
 
 export interface ArtifactRef {

@@ -1,0 +1,50 @@
+import { env, runInDurableObject } from "cloudflare:test";
+import { inject } from "vitest";
+import { expect, it } from "vitest";
+import { api, createConversation, createUser } from "../../workers/api/test/helpers";
+import { TestSocket } from "../../workers/api/test/ws-client";
+import type { Conversation } from "./conversation";
+
+it("a session the server forgot (404) is initialised again and the call still goes through", async () => {
+  const user = await createUser();
+  const url = inject("everythingUrl");
+  await api(user, "/api/mcp-servers", { method: "POST", json: { name: "everything", url } });
+  const conv = await createConversation(user);
+  const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(conv.id));
+  const ws = await TestSocket.open(user, conv.id);
+  ws.send({ type: "resume", lastSeq: 0 });
+  ws.send({ type: "send", clientMessageId: "s1", text: "long operation please" });
+  await ws.until((f) => f.filter((x) => x.type === "turn_ended").length === 1, 30_000);
+
+  // The session id is kept in the object's storage (it outlives the instance); end it on the server.
+  const sessionId = await runInDurableObject(stub, (i: Conversation) => {
+    const cached = i.store.getMeta(`mcp:everything:${url}`);
+    return cached ? (JSON.parse(cached) as { sessionId?: string }).sessionId : undefined;
+  });
+  expect(sessionId).toMatch(/.+/);
+  const ended = await fetch(url, {
+    method: "DELETE",
+    headers: { "mcp-session-id": sessionId!, "mcp-protocol-version": "2025-11-25" },
+  });
+  expect(ended.status).toBeLessThan(300);
+  const before = await runInDurableObject(stub, (i: Conversation) => i.mcpCounters.initialize);
+
+  ws.send({ type: "send", clientMessageId: "s2", text: "broken echo please" });
+  await ws.until((f) => f.filter((x) => x.type === "turn_ended").length === 2, 30_000);
+  ws.close();
+  const results = ws.events().filter((e) => e.type === "tool_result");
+  // The echo call reached the server (its validation error came back), through a new session.
+  expect(results.at(-1)).toMatchObject({
+    isError: true,
+    summary: expect.stringContaining("Invalid arguments"),
+  });
+  expect(await runInDurableObject(stub, (i: Conversation) => i.mcpCounters.initialize)).toBe(
+    before + 1,
+  );
+  const after = await runInDurableObject(
+    stub,
+    (i: Conversation) =>
+      JSON.parse(i.store.getMeta(`mcp:everything:${url}`) ?? "{}") as { sessionId?: string },
+  );
+  expect(after.sessionId).not.toBe(sessionId);
+});

@@ -57,7 +57,7 @@ async function requestsFor(marker: string): Promise<number> {
 }
 
 // Anthropic has its own suite (anthropic/anthropic.test.ts); the others move there next.
-for (const id of ["openai", "gemini", "ollama"] as const) {
+for (const id of ["gemini", "ollama"] as const) {
   describe(`${id} adapter`, () => {
     it("streams text in several deltas, then usage and a stop", async () => {
       const events = await collect(id, "case:text");

@@ -84,6 +84,18 @@ export function addLoopFixtures(mock: LLMock): void {
     { content: "The second server answered." },
   );
   // The questions that start each flow.
+  mock.onMessage(/slow progress please/, {
+    toolCalls: [
+      {
+        id: "sp1",
+        name: "everything__trigger-long-running-operation",
+        arguments: '{"duration":2,"steps":4}',
+      },
+    ],
+  });
+  mock.onMessage(/think in sequence/, {
+    toolCalls: [{ id: "sq1", name: "sequential-thinking__echo", arguments: '{"message":"x"}' }],
+  });
   mock.onMessage(/format badly once/, {
     toolCalls: [
       { id: "f1", name: "response_formatter", arguments: '{"conversation":"not an array"}' },

@@ -1,0 +1,42 @@
+import { inject } from "vitest";
+import { expect, it } from "vitest";
+import { api, createConversation, createUser, type TestUser } from "../../workers/api/test/helpers";
+import { fold, TestSocket, turnEnded } from "../../workers/api/test/ws-client";
+
+async function turn(user: TestUser, text: string) {
+  const conv = await createConversation(user);
+  const ws = await TestSocket.open(user, conv.id);
+  ws.send({ type: "resume", lastSeq: 0 });
+  ws.send({ type: "send", clientMessageId: crypto.randomUUID(), text });
+  await ws.until(turnEnded, 30_000);
+  ws.close();
+  return ws.events();
+}
+
+it("progress notifications reset a tool's timeout: a 2 s tool finishes under a 1 s timeout while it reports progress", async () => {
+  const user = await createUser();
+  await api(user, "/api/mcp-servers", {
+    method: "POST",
+    json: { name: "everything", url: inject("everythingUrl"), timeoutMs: 1000 },
+  });
+  const events = await turn(user, "slow progress please");
+  expect(events.filter((e) => e.type === "tool_progress").length).toBeGreaterThanOrEqual(3);
+  expect(events.find((e) => e.type === "tool_result")).toMatchObject({ isError: false });
+  expect(fold(events).messages[1]?.content.at(-1)).toEqual({
+    type: "text",
+    text: "The long operation finished.",
+  });
+});
+
+it("sequential-thinking tools are never offered to the model", async () => {
+  const user = await createUser();
+  await api(user, "/api/mcp-servers", {
+    method: "POST",
+    json: { name: "sequential-thinking", url: inject("everythingUrl") },
+  });
+  const events = await turn(user, "think in sequence");
+  expect(events.find((e) => e.type === "tool_result")).toMatchObject({
+    isError: true,
+    summary: expect.stringContaining("unknown tool"),
+  });
+});

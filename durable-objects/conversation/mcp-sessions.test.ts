@@ -48,3 +48,30 @@ it("a session the server forgot (404) is initialised again and the call still go
   );
   expect(after.sessionId).not.toBe(sessionId);
 });
+
+it("a server's tools/list_changed makes the next turn read its tool list again, and its new tool is offered", async () => {
+  const user = await createUser();
+  await api(user, "/api/mcp-servers", {
+    method: "POST",
+    json: { name: "changing", url: inject("changingUrl") },
+  });
+  const conv = await createConversation(user);
+  const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(conv.id));
+  const ws = await TestSocket.open(user, conv.id);
+  ws.send({ type: "resume", lastSeq: 0 });
+  ws.send({ type: "send", clientMessageId: "c1", text: "add a tool please" });
+  await ws.until((f) => f.filter((x) => x.type === "turn_ended").length === 1, 30_000);
+  const listed = await runInDurableObject(stub, (i: Conversation) => i.mcpCounters.toolsList);
+
+  ws.send({ type: "send", clientMessageId: "c2", text: "use the new tool" });
+  await ws.until((f) => f.filter((x) => x.type === "turn_ended").length === 2, 30_000);
+  ws.close();
+  const results = ws.events().filter((e) => e.type === "tool_result");
+  expect(results.map((r) => [r.isError, r.summary])).toEqual([
+    [false, expect.stringContaining("new_tool was added")],
+    [false, expect.stringContaining("new_tool ran")],
+  ]);
+  expect(await runInDurableObject(stub, (i: Conversation) => i.mcpCounters.toolsList)).toBe(
+    listed + 1,
+  );
+});

@@ -1,6 +1,7 @@
 // Starts aimock on 127.0.0.1 for the API tests: the official provider SDKs talk to it over HTTP.
 import { LLMock } from "@copilotkit/aimock";
 import type { TestProject } from "vitest/node";
+import { startChangingServer } from "./changing-server";
 import { startEverythingServer } from "./everything-server";
 import { startFaultyServer } from "./faulty-server";
 import { addLoopFixtures } from "./loop-fixtures";
@@ -10,6 +11,7 @@ declare module "vitest" {
     aimockUrl: string;
     everythingUrl: string;
     faultyUrl: string;
+    changingUrl: string;
   }
 }
 
@@ -32,6 +34,8 @@ export default async function setup(project: TestProject) {
   await mock.start();
   const everything = await startEverythingServer();
   const faulty = await startFaultyServer();
+  const changing = await startChangingServer();
+  project.provide("changingUrl", changing.url);
   project.provide("faultyUrl", faulty.url);
   project.provide("aimockUrl", mock.url);
   project.provide("everythingUrl", everything.url);
@@ -39,5 +43,6 @@ export default async function setup(project: TestProject) {
     await mock.stop();
     everything.stop();
     await faulty.stop();
+    await changing.stop();
   };
 }

@@ -83,7 +83,17 @@ export function addLoopFixtures(mock: LLMock): void {
     { toolResultContains: "Echo: to the second" },
     { content: "The second server answered." },
   );
+  // The server's tool list changes: the next turn sees the new tool.
+  mock.on({ toolResultContains: "new_tool was added" }, { content: "A new tool is available." });
+  mock.on({ toolResultContains: "new_tool ran" }, { content: "The new tool answered." });
+
   // The questions that start each flow.
+  mock.onMessage(/add a tool please/, {
+    toolCalls: [{ id: "lc1", name: "changing__add_tool", arguments: "{}" }],
+  });
+  mock.onMessage(/use the new tool/, {
+    toolCalls: [{ id: "lc2", name: "changing__new_tool", arguments: "{}" }],
+  });
   mock.onMessage(/slow progress please/, {
     toolCalls: [
       {

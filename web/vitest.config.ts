@@ -1,0 +1,13 @@
+import { fileURLToPath } from "node:url";
+import { defineProject } from "vitest/config";
+
+// The web client's logic and components, rendered to markup in Node (the real browser is in
+// tests/e2e).
+export default defineProject({
+  root: fileURLToPath(new URL("..", import.meta.url)),
+  test: {
+    name: "web",
+    include: ["web/src/**/*.test.{ts,tsx}"],
+    environment: "node",
+  },
+});

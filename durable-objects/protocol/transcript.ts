@@ -1,7 +1,26 @@
 // Folds the event log into the transcript a person sees. The web client and the tests use the
 // same fold, so "what a client shows" is one definition.
 import type { MessagePart, MessageStatus } from "./messages";
-import type { ServerEvent } from "./wire";
+import type { ErrorInfo, ServerEvent } from "./wire";
+
+export interface CallProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** What happened while an answer was made: the thinking timeline a person can inspect. */
+export interface Activity {
+  /** The step running (or last run) and the turn's cap. */
+  step: number;
+  maxSteps: number;
+  /** The step each tool call was made in. */
+  callSteps: Record<string, number>;
+  progress: Record<string, CallProgress>;
+  /** MCP log lines and notices, oldest first (the newest MAX_LOG_LINES are kept). */
+  log: { seq: number; source: string; level: string; text: string }[];
+  error?: ErrorInfo;
+}
 
 export interface TranscriptMessage {
   id: string;
@@ -10,15 +29,45 @@ export interface TranscriptMessage {
   role: "user" | "assistant";
   content: MessagePart[];
   status: MessageStatus | "streaming";
+  /** Assistant messages only. */
+  activity?: Activity;
 }
 
 export interface Transcript {
   lastSeq: number;
   messages: TranscriptMessage[];
   busy: boolean;
+  /** The answer being made now, which progress, log lines and notices belong to. */
+  activeMessageId: string | null;
+  /** Which answer a turn and a tool call belong to (events that name only those). */
+  turnMessages: Record<string, string>;
+  callMessages: Record<string, string>;
+  /** Notices outside any answer (for example before the first turn). */
+  notices: { seq: number; level: string; text: string }[];
 }
 
-export const emptyTranscript = (): Transcript => ({ lastSeq: 0, messages: [], busy: false });
+export const MAX_LOG_LINES = 200;
+
+export const emptyTranscript = (): Transcript => ({
+  lastSeq: 0,
+  messages: [],
+  busy: false,
+  activeMessageId: null,
+  turnMessages: {},
+  callMessages: {},
+  notices: [],
+});
+
+const newActivity = (): Activity => ({
+  step: 0,
+  maxSteps: 0,
+  callSteps: {},
+  progress: {},
+  log: [],
+});
+
+const logText = (data: unknown) =>
+  typeof data === "string" ? data : (JSON.stringify(data) ?? String(data));
 
 /** Applies one event; events at or below `lastSeq` are ignored, so replays are harmless. */
 export function applyEvent(t: Transcript, e: ServerEvent): Transcript {
@@ -27,6 +76,11 @@ export function applyEvent(t: Transcript, e: ServerEvent): Transcript {
   const edit = (id: string, fn: (m: TranscriptMessage) => TranscriptMessage) => {
     next.messages = next.messages.map((m) => (m.id === id ? fn(m) : m));
   };
+  const editActivity = (id: string | null | undefined, fn: (a: Activity) => Activity) => {
+    if (id) edit(id, (m) => ({ ...m, activity: fn(m.activity ?? newActivity()) }));
+  };
+  const addLine = (id: string, line: Activity["log"][number]) =>
+    editActivity(id, (a) => ({ ...a, log: [...a.log, line].slice(-MAX_LOG_LINES) }));
   switch (e.type) {
     case "user_message":
       if (!next.messages.some((m) => m.id === e.message.id)) {
@@ -41,6 +95,8 @@ export function applyEvent(t: Transcript, e: ServerEvent): Transcript {
       break;
     case "turn_started":
       next.busy = true;
+      next.activeMessageId = e.messageId;
+      next.turnMessages = { ...next.turnMessages, [e.turnId]: e.messageId };
       if (!next.messages.some((m) => m.id === e.messageId)) {
         next.messages = insertInOrder(next.messages, {
           id: e.messageId,
@@ -48,9 +104,41 @@ export function applyEvent(t: Transcript, e: ServerEvent): Transcript {
           role: "assistant",
           content: [],
           status: "streaming",
+          activity: newActivity(),
         });
       }
       break;
+    case "step_started":
+      editActivity(next.turnMessages[e.turnId], (a) => ({
+        ...a,
+        step: e.step,
+        maxSteps: e.maxSteps,
+      }));
+      break;
+    case "tool_progress":
+      editActivity(next.callMessages[e.callId], (a) => ({
+        ...a,
+        progress: {
+          ...a.progress,
+          [e.callId]: {
+            progress: e.progress,
+            ...(e.total !== undefined && { total: e.total }),
+            ...(e.message !== undefined && { message: e.message }),
+          },
+        },
+      }));
+      break;
+    case "tool_log":
+    case "notice": {
+      const line =
+        e.type === "tool_log"
+          ? { seq: e.seq, source: e.server, level: e.level, text: logText(e.data) }
+          : { seq: e.seq, source: "notice", level: e.level, text: e.message };
+      if (next.activeMessageId) addLine(next.activeMessageId, line);
+      else if (e.type === "notice")
+        next.notices = [...next.notices, { seq: e.seq, level: e.level, text: e.message }];
+      break;
+    }
     case "text_delta":
     case "reasoning_delta": {
       const kind = e.type === "text_delta" ? "text" : "reasoning";
@@ -58,8 +146,13 @@ export function applyEvent(t: Transcript, e: ServerEvent): Transcript {
       break;
     }
     case "tool_call":
+      next.callMessages = { ...next.callMessages, [e.callId]: e.messageId };
       edit(e.messageId, (m) => ({
         ...m,
+        activity: {
+          ...(m.activity ?? newActivity()),
+          callSteps: { ...m.activity?.callSteps, [e.callId]: e.step },
+        },
         content: [
           ...m.content,
           {
@@ -103,6 +196,9 @@ export function applyEvent(t: Transcript, e: ServerEvent): Transcript {
     case "turn_failed":
     case "turn_ended":
       next.busy = false;
+      if (e.type === "turn_failed")
+        editActivity(next.turnMessages[e.turnId], (a) => ({ ...a, error: e.error }));
+      next.activeMessageId = null;
       next.messages = next.messages.map((m) =>
         m.status === "streaming"
           ? { ...m, status: e.type === "turn_failed" ? "failed" : e.status }

@@ -1,0 +1,121 @@
+import { describe, expect, it } from "vitest";
+import { applyEvent, emptyTranscript, MAX_LOG_LINES, type Transcript } from "./transcript";
+import type { NewServerEvent, ServerEvent } from "./wire";
+
+/** Numbers the events as the conversation's log would and folds them. */
+function fold(events: NewServerEvent[], from: Transcript = emptyTranscript()): Transcript {
+  return events
+    .map((e, i) => ({ ...e, seq: from.lastSeq + i + 1, at: 0 }) as ServerEvent)
+    .reduce(applyEvent, from);
+}
+
+const user = (id: string, text: string, seq: number): NewServerEvent => ({
+  type: "user_message",
+  message: {
+    id,
+    role: "user",
+    content: [{ type: "text", text }],
+    status: "complete",
+    seq,
+    createdAt: 0,
+  },
+});
+const started = (turnId: string, messageId: string, order: number): NewServerEvent => ({
+  type: "turn_started",
+  turnId,
+  messageId,
+  order,
+  userMessageId: "u1",
+  provider: "anthropic",
+  model: "m",
+});
+
+describe("the thinking timeline of an answer", () => {
+  const turn: NewServerEvent[] = [
+    user("u1", "weather?", 1),
+    started("t1", "a1", 2),
+    { type: "step_started", turnId: "t1", step: 1, maxSteps: 5 },
+    {
+      type: "tool_call",
+      messageId: "a1",
+      step: 1,
+      callId: "c1",
+      server: "weather",
+      tool: "forecast",
+      arguments: { city: "Paris" },
+    },
+    { type: "tool_progress", callId: "c1", progress: 1, total: 4, message: "fetching" },
+    { type: "tool_log", server: "weather", level: "info", data: { msg: "cache miss" } },
+    { type: "tool_progress", callId: "c1", progress: 3, total: 4 },
+    { type: "tool_result", messageId: "a1", callId: "c1", isError: false, summary: "21C" },
+    { type: "step_started", turnId: "t1", step: 2, maxSteps: 5 },
+    { type: "text_delta", messageId: "a1", delta: "It is 21C." },
+  ];
+
+  it("shows the step, each call's step, its latest progress and the server's log lines", () => {
+    const t = fold(turn);
+    const answer = t.messages[1]!;
+    expect(answer.activity).toMatchObject({
+      step: 2,
+      maxSteps: 5,
+      callSteps: { c1: 1 },
+      progress: { c1: { progress: 3, total: 4 } },
+    });
+    expect(answer.activity?.log).toEqual([
+      { seq: 6, source: "weather", level: "info", text: '{"msg":"cache miss"}' },
+    ]);
+    expect(answer.content.find((p) => p.type === "tool_call")).toMatchObject({
+      status: "done",
+      summary: "21C",
+    });
+  });
+
+  it("keeps a failed turn's error in plain words on its answer and ends the activity", () => {
+    const t = fold(
+      [{ type: "turn_failed", turnId: "t1", error: { code: "rate_limit", message: "Slow down." } }],
+      fold(turn),
+    );
+    expect(t.busy).toBe(false);
+    expect(t.activeMessageId).toBeNull();
+    expect(t.messages[1]).toMatchObject({
+      status: "failed",
+      activity: { error: { message: "Slow down." } },
+    });
+  });
+
+  it("files notices under the running answer, and outside any answer in the conversation", () => {
+    const before = fold([{ type: "notice", level: "warning", message: "No provider is set up." }]);
+    expect(before.notices).toEqual([{ seq: 1, level: "warning", text: "No provider is set up." }]);
+    const during = fold(
+      [
+        started("t1", "a1", 1),
+        { type: "notice", level: "warning", message: "The MCP server 'x' is unavailable." },
+      ],
+      before,
+    );
+    expect(during.notices).toHaveLength(1);
+    expect(during.messages[0]?.activity?.log.map((l) => l.text)).toEqual([
+      "The MCP server 'x' is unavailable.",
+    ]);
+  });
+
+  it("keeps only the newest log lines of a chatty server", () => {
+    const lines: NewServerEvent[] = Array.from({ length: MAX_LOG_LINES + 50 }, (_, i) => ({
+      type: "tool_log",
+      server: "chatty",
+      level: "debug",
+      data: `line ${i}`,
+    }));
+    const t = fold([started("t1", "a1", 1), ...lines]);
+    const log = t.messages[0]!.activity!.log;
+    expect(log).toHaveLength(MAX_LOG_LINES);
+    expect(log.at(-1)?.text).toBe(`line ${MAX_LOG_LINES + 49}`);
+  });
+
+  it("is the same whether events arrive once or are replayed after a reconnect", () => {
+    const once = fold(turn);
+    const numbered = turn.map((e, i) => ({ ...e, seq: i + 1, at: 0 }) as ServerEvent);
+    const replayed = [...numbered.slice(0, 6), ...numbered].reduce(applyEvent, emptyTranscript());
+    expect(replayed).toEqual(once);
+  });
+});

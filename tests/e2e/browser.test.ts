@@ -41,6 +41,7 @@ it("signs in from the start link, chats, and after a reload mid-reply shows the 
   });
   await page.goto(`${stack.url}/#token=${stack.token}`);
   await page.getByRole("button", { name: "New conversation" }).click();
+  await page.getByRole("button", { name: "Create" }).click();
   const box = page.getByRole("textbox", { name: "Message" });
   await box.fill("hello");
   await box.press("Enter");
@@ -54,15 +55,8 @@ it("signs in from the start link, chats, and after a reload mid-reply shows the 
     .poll(() => page.getByTestId("message-assistant").nth(1).textContent(), { timeout: 15_000 })
     .toContain("Line 2");
   await page.screenshot({ path: `${SCREENSHOTS}/chat-streaming.png` });
+  // The session cookie and the open conversation (in the address) survive the reload.
   await page.reload();
-  // The session cookie survives the reload; pick the conversation again.
-  await page
-    .getByRole("navigation")
-    .getByRole("listitem")
-    .first()
-    .getByRole("button")
-    .first()
-    .click();
   await expect
     .poll(() => page.getByTestId("message-assistant").nth(1).getAttribute("data-status"), {
       timeout: 20_000,

@@ -1,7 +1,10 @@
-import { useEffect, useState } from "react";
+// The signed-in app: conversations on the left, the open conversation in the middle, its
+// artifacts on the right when asked for.
+import { useCallback, useEffect, useState } from "react";
+import type { Conversation, ProviderInfo } from "../../durable-objects/protocol/rest";
 import { api, ApiFailure, type User } from "./api";
-import { ChatView } from "./ChatView";
-import { ConversationList } from "./ConversationList";
+import { ChatView } from "./chat/ChatView";
+import { ConversationList } from "./conversations/ConversationList";
 import { SignIn } from "./SignIn";
 
 type Auth =
@@ -11,13 +14,21 @@ type Auth =
 
 export function App() {
   const [auth, setAuth] = useState<Auth>({ state: "checking" });
-  const [selected, setSelected] = useState<string | null>(null);
+  // The open conversation is in the address (?c=…), so a reload or a shared tab reopens it.
+  const [selected, setSelected] = useState<string | null>(() =>
+    new URLSearchParams(location.search).get("c"),
+  );
+  const [conversation, setConversation] = useState<Conversation | null>(null);
+  const [providers, setProviders] = useState<ProviderInfo[]>([]);
   const [hint, setHint] = useState<string | null>(null);
+  const [openArtifact, setOpenArtifact] = useState<string | null>(null);
+  const [paneOpen, setPaneOpen] = useState(false);
+  const [artifactCount, setArtifactCount] = useState(0);
 
   useEffect(() => {
     // `npm start` prints a link with the token in the fragment: it never reaches a server log.
     const token = new URLSearchParams(location.hash.slice(1)).get("token");
-    if (token) history.replaceState(null, "", location.pathname);
+    if (token) history.replaceState(null, "", location.pathname + location.search);
     const check = token ? api.signIn(token) : api.session();
     check
       .then(({ user }) => setAuth({ state: "signed-in", user }))
@@ -33,9 +44,33 @@ export function App() {
     if (auth.state !== "signed-in") return;
     api
       .providers()
-      .then((p) => setHint(p.hint ?? null))
+      .then((p) => {
+        setProviders(p.providers);
+        setHint(p.hint ?? null);
+      })
       .catch(() => undefined);
   }, [auth.state]);
+
+  useEffect(() => {
+    const url = new URL(location.href);
+    if (selected) url.searchParams.set("c", selected);
+    else url.searchParams.delete("c");
+    if (url.href !== location.href) history.replaceState(null, "", url);
+    setConversation(null);
+    setOpenArtifact(null);
+    setPaneOpen(false);
+    if (!selected) return;
+    api
+      .conversation(selected)
+      .then(setConversation)
+      .catch(() => setSelected(null));
+  }, [selected]);
+
+  const openArtifactById = useCallback((id: string) => {
+    setOpenArtifact(id);
+    setPaneOpen(true);
+  }, []);
+  const signOut = () => api.signOut().finally(() => setAuth({ state: "signed-out" }));
 
   if (auth.state === "checking") return <p className="centered">Loading…</p>;
   if (auth.state === "signed-out") {
@@ -44,12 +79,13 @@ export function App() {
     );
   }
   return (
-    <div className="layout">
+    <div className={`layout ${paneOpen ? "with-pane" : ""}`}>
       <ConversationList
         selected={selected}
         onSelect={setSelected}
         user={auth.user}
-        onSignOut={() => api.signOut().finally(() => setAuth({ state: "signed-out" }))}
+        providers={providers}
+        onSignOut={signOut}
       />
       <main className="main">
         {hint && (
@@ -57,12 +93,43 @@ export function App() {
             {hint}
           </div>
         )}
+        {selected && conversation && (
+          <header className="conversation-header">
+            <h1>{conversation.title}</h1>
+            <span className="muted small">
+              {conversation.provider} · {conversation.model}
+              {conversation.mode !== "normal" && ` · ${conversation.mode} mode`}
+            </span>
+            <span className="spacer" />
+            <button
+              type="button"
+              aria-pressed={paneOpen}
+              onClick={() => setPaneOpen((open) => !open)}
+            >
+              Artifacts{artifactCount > 0 && ` (${artifactCount})`}
+            </button>
+          </header>
+        )}
         {selected ? (
-          <ChatView key={selected} conversationId={selected} />
+          <ChatView
+            key={selected}
+            conversationId={selected}
+            onOpenArtifact={openArtifactById}
+            onArtifactCount={setArtifactCount}
+          />
         ) : (
           <p className="centered muted">Create or pick a conversation.</p>
         )}
       </main>
+      {paneOpen && selected && (
+        <aside className="artifact-pane" aria-label="Artifacts">
+          {openArtifact ? (
+            <a href={`/api/artifacts/${openArtifact}/download`}>Download the artifact</a>
+          ) : (
+            <p className="muted">Pick an artifact of an answer.</p>
+          )}
+        </aside>
+      )}
     </div>
   );
 }

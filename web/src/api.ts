@@ -60,6 +60,7 @@ export const api = {
     ),
   createConversation: (body: { title?: string; provider?: string; mode?: string }) =>
     request(Conversation, "/api/conversations", { method: "POST", json: body }),
+  conversation: (id: string) => request(Conversation, `/api/conversations/${id}`),
   renameConversation: (id: string, title: string) =>
     request(Conversation, `/api/conversations/${id}`, { method: "PATCH", json: { title } }),
   deleteConversation: (id: string) =>

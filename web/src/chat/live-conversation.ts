@@ -4,8 +4,12 @@ import {
   applyEvent,
   emptyTranscript,
   type Transcript,
-} from "../../durable-objects/protocol/transcript";
-import { type ClientFrame, isServerEvent, ServerFrame } from "../../durable-objects/protocol/wire";
+} from "../../../durable-objects/protocol/transcript";
+import {
+  type ClientFrame,
+  isServerEvent,
+  ServerFrame,
+} from "../../../durable-objects/protocol/wire";
 
 export type Connection = "connecting" | "online" | "offline";
 

@@ -1,13 +1,17 @@
 import { useCallback, useEffect, useState } from "react";
-import type { Conversation } from "../../durable-objects/protocol/rest";
-import { api, type User } from "./api";
+import type { Conversation, ProviderInfo } from "../../../durable-objects/protocol/rest";
+import { api, type User } from "../api";
+import { NewConversationForm } from "./NewConversationForm";
+import { lastActivity } from "./time";
 
 export function ConversationList(props: {
   selected: string | null;
   onSelect: (id: string | null) => void;
   user: User;
+  providers: ProviderInfo[];
   onSignOut: () => void;
 }) {
+  const [creating, setCreating] = useState(false);
   const [items, setItems] = useState<Conversation[]>([]);
   const [query, setQuery] = useState("");
   const refresh = useCallback(() => {
@@ -22,9 +26,9 @@ export function ConversationList(props: {
     return () => clearInterval(t);
   }, [refresh]);
 
-  const create = async () => {
-    const c = await api.createConversation({});
+  const created = (c: Conversation) => {
     setItems((xs) => [c, ...xs]);
+    setCreating(false);
     props.onSelect(c.id);
   };
   const rename = async (c: Conversation) => {
@@ -41,9 +45,17 @@ export function ConversationList(props: {
 
   return (
     <nav className="sidebar" aria-label="Conversations">
-      <button type="button" className="primary" onClick={create}>
-        New conversation
-      </button>
+      {creating ? (
+        <NewConversationForm
+          providers={props.providers}
+          onCreated={created}
+          onCancel={() => setCreating(false)}
+        />
+      ) : (
+        <button type="button" className="primary" onClick={() => setCreating(true)}>
+          New conversation
+        </button>
+      )}
       <input
         aria-label="Search conversations"
         placeholder="Search by title"
@@ -55,7 +67,13 @@ export function ConversationList(props: {
           <li key={c.id} className={c.id === props.selected ? "active" : ""}>
             <button type="button" className="link" onClick={() => props.onSelect(c.id)}>
               <span className="title">{c.title}</span>
-              <span className="muted small">{new Date(c.updatedAt).toLocaleString()}</span>
+              <span className="muted small">
+                <time dateTime={new Date(c.updatedAt).toISOString()}>
+                  {lastActivity(c.updatedAt)}
+                </time>
+                {" · "}
+                {c.mode === "normal" ? c.provider : `${c.provider} · ${c.mode}`}
+              </span>
             </button>
             <button type="button" aria-label={`Rename ${c.title}`} onClick={() => rename(c)}>
               ✎

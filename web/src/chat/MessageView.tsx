@@ -1,0 +1,219 @@
+// One message of the conversation. An answer shows, in the order they happened, its reasoning,
+// the tool calls of each step (expandable: arguments, result, progress), its text as markdown
+// and buttons for its artifacts; under it the log lines and, if the turn failed, why.
+import { memo } from "react";
+import type { MessagePart } from "../../../durable-objects/protocol/messages";
+import type { Activity, TranscriptMessage } from "../../../durable-objects/protocol/transcript";
+import { Markdown } from "../markdown/Markdown";
+import { describeError } from "./error-words";
+
+type ToolCall = Extract<MessagePart, { type: "tool_call" }>;
+
+/** Consecutive tool calls form one block; everything else stands alone. */
+type Block =
+  | { kind: "part"; part: MessagePart; key: number }
+  | { kind: "calls"; calls: ToolCall[]; key: number };
+
+export function blocksOf(content: readonly MessagePart[]): Block[] {
+  const blocks: Block[] = [];
+  content.forEach((part, i) => {
+    const last = blocks.at(-1);
+    if (part.type !== "tool_call") blocks.push({ kind: "part", part, key: i });
+    else if (last?.kind === "calls") last.calls.push(part);
+    else blocks.push({ kind: "calls", calls: [part], key: i });
+  });
+  return blocks;
+}
+
+export const MessageView = memo(function MessageView(props: {
+  message: TranscriptMessage;
+  onOpenArtifact: (id: string) => void;
+}) {
+  const { message } = props;
+  const activity = message.activity;
+  const streaming = message.status === "streaming";
+  return (
+    <article
+      className={`message ${message.role}`}
+      data-status={message.status}
+      data-testid={`message-${message.role}`}
+      aria-busy={streaming}
+    >
+      {message.role === "user" ? (
+        message.content.map((p, i) =>
+          p.type === "text" ? (
+            <p key={i} className="text">
+              {p.text}
+            </p>
+          ) : null,
+        )
+      ) : (
+        <>
+          {streaming && activity && activity.maxSteps > 0 && (
+            <p className="step-indicator muted small" role="status" data-testid="step-indicator">
+              Step {activity.step} of {activity.maxSteps}
+            </p>
+          )}
+          {blocksOf(message.content).map((b) =>
+            b.kind === "calls" ? (
+              <ToolCalls key={b.key} calls={b.calls} activity={activity} />
+            ) : (
+              <Part key={b.key} part={b.part} onOpenArtifact={props.onOpenArtifact} />
+            ),
+          )}
+          {activity && <ActivityFooter activity={activity} />}
+        </>
+      )}
+      {streaming && (
+        <span className="muted small typing" aria-label="Answer in progress">
+          …
+        </span>
+      )}
+      {message.status !== "complete" && message.status !== "streaming" && (
+        <p className="muted small">{STATUS_WORDS[message.status]}</p>
+      )}
+    </article>
+  );
+});
+
+const STATUS_WORDS = {
+  interrupted: "This answer was interrupted; what it had found so far is kept above.",
+  failed: "This answer failed.",
+  cancelled: "You stopped this answer.",
+} as const;
+
+function Part(props: { part: MessagePart; onOpenArtifact: (id: string) => void }) {
+  const { part } = props;
+  switch (part.type) {
+    case "text":
+      return <Markdown text={part.text} />;
+    case "reasoning":
+      return (
+        <details className="reasoning">
+          <summary>Reasoning</summary>
+          <p className="text">{part.text}</p>
+        </details>
+      );
+    case "artifact":
+      return (
+        <button
+          type="button"
+          className="artifact-button"
+          data-artifact-type={part.artifactType}
+          onClick={() => props.onOpenArtifact(part.artifactId)}
+        >
+          {part.title}
+        </button>
+      );
+    case "tool_call":
+      return null;
+  }
+}
+
+const STATUS_ICON: Record<ToolCall["status"], string> = {
+  started: "⏳",
+  done: "✓",
+  failed: "✗",
+  interrupted: "⚠",
+};
+const STATUS_LABEL: Record<ToolCall["status"], string> = {
+  started: "running",
+  done: "done",
+  failed: "failed",
+  interrupted: "interrupted",
+};
+
+function ToolCalls(props: { calls: ToolCall[]; activity: Activity | undefined }) {
+  const step = props.activity?.callSteps[props.calls[0]!.callId];
+  return (
+    <section className="tool-calls" aria-label={step ? `Tool calls of step ${step}` : "Tool calls"}>
+      {step !== undefined && <p className="muted small step-label">Step {step}</p>}
+      <ul>
+        {props.calls.map((call) => (
+          <ToolCallItem
+            key={call.callId}
+            call={call}
+            progress={props.activity?.progress[call.callId]}
+          />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function ToolCallItem(props: {
+  call: ToolCall;
+  progress: Activity["progress"][string] | undefined;
+}) {
+  const { call, progress } = props;
+  const running = call.status === "started";
+  return (
+    <li className={`tool-call ${call.status}`} data-testid="tool-call" data-status={call.status}>
+      <details>
+        <summary>
+          <span aria-hidden="true">{STATUS_ICON[call.status]}</span>{" "}
+          <span className="tool-server">{call.server}</span> · <strong>{call.tool}</strong>{" "}
+          <span className="visually-hidden">({STATUS_LABEL[call.status]})</span>
+          {call.summary && (
+            <span className="muted small tool-summary"> — {oneLine(call.summary)}</span>
+          )}
+        </summary>
+        <h4>Arguments</h4>
+        <pre className="tool-json">{pretty(call.arguments)}</pre>
+        {call.summary !== undefined && (
+          <>
+            <h4>{call.status === "failed" ? "Error" : "Result"}</h4>
+            <pre className="tool-json">{call.summary}</pre>
+          </>
+        )}
+      </details>
+      {running && progress && (
+        <div className="tool-progress">
+          <progress
+            aria-label={`Progress of ${call.tool}`}
+            value={progress.progress}
+            {...(progress.total !== undefined && { max: progress.total })}
+          />
+          <span className="muted small">
+            {progress.total !== undefined
+              ? `${progress.progress} / ${progress.total}`
+              : progress.progress}
+            {progress.message && ` — ${progress.message}`}
+          </span>
+        </div>
+      )}
+    </li>
+  );
+}
+
+function ActivityFooter({ activity }: { activity: Activity }) {
+  return (
+    <>
+      {activity.log.length > 0 && (
+        <details className="tool-log">
+          <summary className="muted small">Log ({activity.log.length})</summary>
+          <ul>
+            {activity.log.map((l) => (
+              <li key={l.seq} className={`log-${l.level}`}>
+                <span className="muted">[{l.source}]</span> {l.text}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+      {activity.error && (
+        <p role="alert" className="error">
+          {describeError(activity.error)}
+        </p>
+      )}
+    </>
+  );
+}
+
+const oneLine = (s: string) =>
+  s.length > 120 ? `${s.slice(0, 119).replace(/\s+/g, " ")}…` : s.replace(/\s+/g, " ");
+
+function pretty(value: unknown): string {
+  if (typeof value === "string") return value;
+  return JSON.stringify(value, null, 2) ?? String(value);
+}

@@ -1,0 +1,86 @@
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import type { TranscriptMessage } from "../../../durable-objects/protocol/transcript";
+import { describeError } from "./error-words";
+import { blocksOf, MessageView } from "./MessageView";
+
+const answer: TranscriptMessage = {
+  id: "a1",
+  order: 2,
+  role: "assistant",
+  status: "streaming",
+  content: [
+    { type: "text", text: "Let me look." },
+    {
+      type: "tool_call",
+      callId: "c1",
+      server: "pubmed",
+      tool: "search",
+      arguments: { query: "<img src=x onerror=alert(1)>" },
+      status: "done",
+      summary: "3 articles",
+    },
+    {
+      type: "tool_call",
+      callId: "c2",
+      server: "charts",
+      tool: "render",
+      arguments: {},
+      status: "started",
+    },
+    { type: "artifact", artifactId: "art1", artifactType: "text/markdown", title: "Notes" },
+  ],
+  activity: {
+    step: 2,
+    maxSteps: 5,
+    callSteps: { c1: 1, c2: 1 },
+    progress: { c2: { progress: 2, total: 4, message: "drawing" } },
+    log: [{ seq: 9, source: "charts", level: "info", text: "<b>hi</b>" }],
+  },
+};
+
+const render = (m: TranscriptMessage) =>
+  renderToStaticMarkup(<MessageView message={m} onOpenArtifact={() => undefined} />);
+
+describe("an answer in the chat", () => {
+  it("groups consecutive tool calls of a step into one block", () => {
+    expect(blocksOf(answer.content).map((b) => b.kind)).toEqual(["part", "calls", "part"]);
+  });
+
+  it("shows the step, each call with its server, status, arguments and result, and a progress bar", () => {
+    const html = render(answer);
+    expect(html).toContain("Step 2 of 5");
+    expect(html).toContain("Step 1");
+    expect(html.match(/data-testid="tool-call"/g)).toHaveLength(2);
+    expect(html).toContain('data-status="started"');
+    expect(html).toContain("3 articles");
+    expect(html).toMatch(/<progress[^>]*value="2"[^>]*max="4"|<progress[^>]*max="4"[^>]*value="2"/);
+    expect(html).toContain("drawing");
+    expect(html).toContain("Log (1)");
+  });
+
+  it("shows tool arguments and log lines as text, never as markup", () => {
+    const html = render(answer);
+    expect(html).not.toContain("<img");
+    expect(html).not.toContain("<b>hi");
+    expect(html).toContain("&lt;img src=x onerror=alert(1)&gt;");
+  });
+
+  it("says in plain words why a finished answer is incomplete", () => {
+    const failed: TranscriptMessage = {
+      ...answer,
+      status: "failed",
+      activity: { ...answer.activity!, error: { code: "rate_limit", message: "Retry in 20 s." } },
+    };
+    const html = render(failed);
+    expect(html).not.toContain("Step 2 of 5");
+    expect(html).toContain("rate limiting us; try again in a moment. Retry in 20 s.");
+    expect(render({ ...answer, status: "interrupted" })).toContain("was interrupted");
+  });
+
+  it("words an error it does not know without losing the server's message", () => {
+    expect(describeError({ code: "weird", message: "The thing broke." })).toBe(
+      "Something went wrong while answering. The thing broke.",
+    );
+  });
+});

@@ -1,0 +1,111 @@
+// Create a conversation: provider, model and mode (normal, or graph, where the answers build a
+// knowledge graph). Providers that are not configured can be picked but say so.
+import { type FormEvent, useState } from "react";
+import type {
+  Conversation,
+  ConversationMode,
+  ProviderInfo,
+} from "../../../durable-objects/protocol/rest";
+import { api, ApiFailure } from "../api";
+
+const MODES: { id: ConversationMode; label: string }[] = [
+  { id: "normal", label: "Normal" },
+  { id: "graph", label: "Graph (builds a knowledge graph)" },
+  { id: "tools", label: "Tools first" },
+];
+
+export function NewConversationForm(props: {
+  providers: ProviderInfo[];
+  onCreated: (c: Conversation) => void;
+  onCancel: () => void;
+}) {
+  const first = props.providers.find((p) => p.configured) ?? props.providers[0];
+  const [provider, setProvider] = useState(first?.id ?? "");
+  const [model, setModel] = useState(first?.defaultModel ?? "");
+  const [mode, setMode] = useState<ConversationMode>("normal");
+  const [title, setTitle] = useState("");
+  const [problem, setProblem] = useState<string | null>(null);
+  const chosen = props.providers.find((p) => p.id === provider);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    try {
+      props.onCreated(
+        await api.createConversation({
+          ...(title.trim() && { title: title.trim() }),
+          ...(provider && { provider }),
+          ...(model.trim() && { model: model.trim() }),
+          mode,
+        }),
+      );
+    } catch (err) {
+      setProblem(err instanceof ApiFailure ? err.message : "Could not create the conversation.");
+    }
+  };
+
+  return (
+    <form className="new-conversation" aria-label="New conversation" onSubmit={submit}>
+      <label>
+        Title
+        <input
+          value={title}
+          placeholder="New conversation"
+          onChange={(e) => setTitle(e.target.value)}
+        />
+      </label>
+      <label>
+        Provider
+        <select
+          value={provider}
+          onChange={(e) => {
+            setProvider(e.target.value);
+            setModel(props.providers.find((p) => p.id === e.target.value)?.defaultModel ?? "");
+          }}
+        >
+          {props.providers.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.id}
+              {p.configured ? "" : " (not configured)"}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Model
+        <input
+          list="new-conversation-models"
+          value={model}
+          onChange={(e) => setModel(e.target.value)}
+        />
+        <datalist id="new-conversation-models">
+          {chosen?.models.map((m) => (
+            <option key={m} value={m} />
+          ))}
+        </datalist>
+      </label>
+      <label>
+        Mode
+        <select value={mode} onChange={(e) => setMode(e.target.value as ConversationMode)}>
+          {MODES.map((m) => (
+            <option key={m.id} value={m.id}>
+              {m.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      {problem && (
+        <p role="alert" className="error small">
+          {problem}
+        </p>
+      )}
+      <div className="row">
+        <button type="submit" className="primary">
+          Create
+        </button>
+        <button type="button" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -115,6 +115,13 @@ export const missingCredentials = (provider: string, setting: string) =>
     `No credentials for ${provider}: set ${setting} (in .dev.vars locally, with \`wrangler secret put\` when deployed).`,
   );
 
+/** A setting the provider cannot be called without; no request is sent. */
+export const missingSetting = (provider: string, setting: string, what: string) =>
+  providerError(
+    "not_configured",
+    `${provider} is not set up: set ${setting} to ${what} (in .dev.vars locally, with \`wrangler secret put\` when deployed).`,
+  );
+
 // Kept until every adapter uses statusError/connectionError (removed in the same series).
 export function errorFromStatus(
   status: number,

@@ -34,3 +34,14 @@ export function toolCallEvent(
 
 /** An id for a call the provider did not name; unique across the conversation, ≤ 40 characters. */
 export const newCallId = () => `call_${crypto.randomUUID().replace(/-/g, "").slice(0, 24)}`;
+
+/** Arguments of a call in the history as an object, for wire formats that take an object. */
+export function argumentsObject(args: unknown): Record<string, unknown> {
+  if (typeof args === "string") {
+    const parsed = parseToolArguments(args);
+    return parsed.ok ? (parsed.value as Record<string, unknown>) : {};
+  }
+  return args && typeof args === "object" && !Array.isArray(args)
+    ? (args as Record<string, unknown>)
+    : {};
+}

@@ -1,192 +1,94 @@
-// Gemini through @google/genai (API version v1beta): text, thoughts, function calls and
-// function responses, with tool schemas rewritten to the subset Gemini accepts.
-import {
-  ApiError,
-  type Content,
-  FunctionCallingConfigMode,
-  GoogleGenAI,
-  type Part,
-} from "@google/genai";
-import { abortedError, errorFromStatus, isAbort, networkError, providerError } from "../errors";
-import type {
-  FinishReason,
-  ModelProvider,
-  ModelRequest,
-  NeutralMessage,
-  ProviderConfig,
-  StreamEvent,
-} from "../types";
-import { toGeminiSchema } from "./convert-schema";
-
-const FINISH: Record<string, FinishReason> = {
-  STOP: "stop",
-  MAX_TOKENS: "length",
-  SAFETY: "content_filter",
-  RECITATION: "content_filter",
-  PROHIBITED_CONTENT: "content_filter",
-  BLOCKLIST: "content_filter",
-  SPII: "content_filter",
-};
+// Gemini through @google/genai (API version v1beta), streaming: text, thought summaries and
+// function calls (whole, each with its thought signature when Gemini sends one), read chunk by
+// chunk in read-chunk.ts. An answer is complete only once a chunk carries a finish reason; a
+// stream that ends before is a cut connection.
+import { GoogleGenAI } from "@google/genai";
+import { abortedError, missingCredentials, truncatedError } from "../errors";
+import type { ModelProvider, ModelRequest, ProviderConfig, StreamEvent } from "../types";
+import { toGeminiRequest } from "./build-request";
+import { mapGeminiError } from "./map-error";
+import { mapGeminiFinish } from "./map-finish-reason";
+import { readChunk } from "./read-chunk";
 
 export function createGeminiProvider(config: ProviderConfig): ModelProvider {
-  const baseFetch = config.fetch ?? fetch;
   return {
     id: "gemini",
-    stream: (request) => {
-      // The SDK's errors drop response headers; keep Retry-After from the response itself.
-      const seen: { headers: Headers | null } = { headers: null };
-      const ai = new GoogleGenAI({
-        apiKey: config.apiKey ?? "",
-        httpOptions: {
-          apiVersion: "v1beta",
-          ...(config.baseURL && { baseUrl: config.baseURL }),
-          ...(config.headers && { headers: config.headers }),
-          fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
-            const res = await baseFetch(input, init);
-            seen.headers = res.headers;
-            return res;
-          },
-        },
-      });
-      return streamGemini(ai, request, seen);
+    async *stream(request) {
+      if (!config.apiKey)
+        yield { type: "error", error: missingCredentials("Gemini", "GEMINI_API_KEY") };
+      else yield* streamGemini(config, config.apiKey, request);
     },
   };
 }
 
-export function toGeminiContents(messages: readonly NeutralMessage[]): Content[] {
-  const out: Content[] = [];
-  for (const m of messages) {
-    const role = m.role === "assistant" ? "model" : "user";
-    const parts: Part[] = [];
-    for (const p of m.content) {
-      if (p.type === "text" && p.text) parts.push({ text: p.text });
-      else if (p.type === "image")
-        parts.push({ inlineData: { mimeType: p.mediaType, data: p.data } });
-      else if (p.type === "tool_call")
-        parts.push({
-          functionCall: {
-            id: p.id,
-            name: p.name,
-            args: (p.arguments ?? {}) as Record<string, unknown>,
-          },
-        });
-      else if (p.type === "tool_result") {
-        const text = p.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n");
-        parts.push({
-          functionResponse: {
-            id: p.callId,
-            name: p.name,
-            response: p.isError ? { error: text } : { output: text },
-          },
-        });
-      }
-    }
-    if (parts.length === 0) continue;
-    const last = out[out.length - 1];
-    if (last && last.role === role) last.parts = [...(last.parts ?? []), ...parts];
-    else out.push({ role, parts });
-  }
-  return out;
+/** What the SDK's errors do not tell: whether a request went out, and the response's headers. */
+interface Wire {
+  sent: boolean;
+  headers: Headers | null;
+}
+
+function client(config: ProviderConfig, apiKey: string, wire: Wire) {
+  const baseFetch = config.fetch ?? fetch;
+  return new GoogleGenAI({
+    apiKey,
+    httpOptions: {
+      apiVersion: "v1beta",
+      ...(config.baseURL && { baseUrl: config.baseURL }),
+      ...(config.headers && { headers: config.headers }),
+      // No retryOptions: the SDK then sends each request once, and retry.ts decides.
+      fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
+        wire.sent = true;
+        const res = await baseFetch(input, init);
+        wire.headers = res.headers;
+        return res;
+      },
+    },
+  });
 }
 
 async function* streamGemini(
-  ai: GoogleGenAI,
+  config: ProviderConfig,
+  apiKey: string,
   request: ModelRequest,
-  seen: { headers: Headers | null },
 ): AsyncIterable<StreamEvent> {
-  let finish: FinishReason = "stop";
+  const wire: Wire = { sent: false, headers: null };
+  let inStream = false;
   let calls = 0;
-  let usage: StreamEvent | null = null;
-  const choice = request.toolChoice;
+  let finishReason: string | null = null;
+  let usage: Extract<StreamEvent, { type: "usage" }> | null = null;
   try {
-    const stream = await ai.models.generateContentStream({
-      model: request.model,
-      contents: toGeminiContents(request.messages),
-      config: {
-        ...(request.system && { systemInstruction: request.system }),
-        ...(request.temperature !== undefined && { temperature: request.temperature }),
-        ...(request.maxTokens !== undefined && { maxOutputTokens: request.maxTokens }),
-        ...(request.signal && { abortSignal: request.signal }),
-        ...(request.tools?.length && {
-          tools: [
-            {
-              functionDeclarations: request.tools.map((t) => ({
-                name: t.name,
-                description: t.description,
-                parameters: toGeminiSchema(t.inputSchema).schema,
-              })),
-            },
-          ],
-          toolConfig: {
-            functionCallingConfig:
-              choice === "none"
-                ? { mode: FunctionCallingConfigMode.NONE }
-                : choice === "required"
-                  ? { mode: FunctionCallingConfigMode.ANY }
-                  : typeof choice === "object"
-                    ? { mode: FunctionCallingConfigMode.ANY, allowedFunctionNames: [choice.name] }
-                    : { mode: FunctionCallingConfigMode.AUTO },
-          },
-        }),
-        ...(request.providerOptions as object),
-      },
-    });
+    const stream = await client(config, apiKey, wire).models.generateContentStream(
+      toGeminiRequest(request),
+    );
+    inStream = true;
     for await (const chunk of stream) {
-      const candidate = chunk.candidates?.[0];
-      for (const part of candidate?.content?.parts ?? []) {
-        if (part.text && part.thought) yield { type: "reasoning_delta", text: part.text };
-        else if (part.text) yield { type: "text_delta", text: part.text };
-        if (part.functionCall?.name) {
-          calls++;
-          yield {
-            type: "tool_call",
-            id: part.functionCall.id ?? `gemini_call_${calls}`,
-            name: part.functionCall.name,
-            arguments: part.functionCall.args ?? {},
-          };
-        }
+      const reading = readChunk(chunk);
+      for (const event of reading.events) {
+        if (event.type === "tool_call") calls++;
+        yield event;
       }
-      if (candidate?.finishReason) finish = FINISH[candidate.finishReason] ?? "stop";
-      if (chunk.usageMetadata) {
-        usage = {
-          type: "usage",
-          inputTokens: chunk.usageMetadata.promptTokenCount ?? 0,
-          outputTokens: chunk.usageMetadata.candidatesTokenCount ?? 0,
-          cachedTokens: chunk.usageMetadata.cachedContentTokenCount ?? 0,
-        };
-      }
+      usage = reading.usage ?? usage;
+      finishReason = reading.finishReason ?? finishReason;
     }
   } catch (err) {
-    yield { type: "error", error: mapGeminiError(err, request.signal, seen.headers) };
+    const error = mapGeminiError(err, {
+      signal: request.signal,
+      headers: wire.headers,
+      sent: wire.sent,
+      inStream,
+    });
+    yield { type: "error", error };
     return;
   }
   if (request.signal?.aborted) {
     yield { type: "error", error: abortedError() };
     return;
   }
-  if (usage) yield usage;
-  yield { type: "finish", reason: calls > 0 ? "tool_calls" : finish };
-}
-
-export function mapGeminiError(err: unknown, signal?: AbortSignal, headers: Headers | null = null) {
-  if (isAbort(err, signal)) return abortedError();
-  if (err instanceof ApiError) {
-    let message = err.message;
-    try {
-      message =
-        (JSON.parse(err.message) as { error?: { message?: string } }).error?.message ?? message;
-    } catch {
-      // the message is plain text
-    }
-    if (err.status === 400 && /token|too long|exceeds/i.test(message))
-      return providerError(
-        "context_too_long",
-        `The conversation is too long for this model. ${message}`,
-        { status: 400 },
-      );
-    return errorFromStatus(err.status, message, "GEMINI_API_KEY", headers);
+  if (finishReason === null) {
+    yield { type: "error", error: truncatedError("Gemini") };
+    return;
   }
-  if (err instanceof SyntaxError)
-    return providerError("server_error", `Gemini sent a malformed stream: ${err.message}`);
-  return networkError(err);
+  const end = mapGeminiFinish(finishReason, calls > 0);
+  if (usage && end.type === "finish") yield usage;
+  yield end;
 }

@@ -17,11 +17,20 @@ declare module "vitest" {
  * error` for Anthropic, a `data: {"error": …}` chunk for OpenAI and Gemini) and closes the
  * connection. Used as the finish reason, which only the last frame carries, it turns a fixture
  * into "text, then an error inside the stream". JSON fixture files cannot hold it, hence code.
+ * Not on every wire format: aimock's Gemini error frame has no `code`, without which
+ * @google/genai skips it (the adapter sees the connection close), Gemini's headers are not sent
+ * before the first frame (a failing first frame becomes HTTP 500), and aimock's Ollama chunks
+ * never carry the finish reason (the fixture streams as a normal answer).
  */
 const failsInStream = (message: string) => ({
   toJSON(): never {
     throw new Error(message);
   },
+});
+
+/** A value aimock writes as nothing: JSON.stringify leaves out a key whose toJSON is undefined. */
+const leftOut = () => ({
+  toJSON: (): undefined => undefined,
 });
 
 export async function startProviderMock(): Promise<LLMock> {
@@ -41,6 +50,16 @@ export async function startProviderMock(): Promise<LLMock> {
     () => ({
       content: "",
       finishReason: failsInStream("Internal server error") as unknown as string,
+    }),
+    { chunkSize: 8 },
+  );
+  // The stream ends cleanly, but its last frame says nothing of finishing (Gemini's carries no
+  // finishReason): what a proxy that closes the connection politely mid-answer looks like.
+  mock.onMessage(
+    "case:no-finish",
+    () => ({
+      content: "An answer that never says it is finished",
+      finishReason: leftOut() as unknown as string,
     }),
     { chunkSize: 8 },
   );

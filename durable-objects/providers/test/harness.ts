@@ -92,6 +92,20 @@ export async function run(
   };
 }
 
+/**
+ * A fetch that still talks to aimock but keeps each JSON body it sent: aimock's journal shows a
+ * request normalised to chat messages, this shows the provider's own wire format.
+ */
+export function recordingFetch() {
+  const bodies: Array<Record<string, unknown>> = [];
+  const record: typeof fetch = async (input, init) => {
+    if (typeof init?.body === "string")
+      bodies.push(JSON.parse(init.body) as Record<string, unknown>);
+    return fetch(input, init);
+  };
+  return { fetch: record, bodies };
+}
+
 export const textOf = (events: StreamEvent[]) =>
   events.flatMap((e) => (e.type === "text_delta" ? [e.text] : [])).join("");
 

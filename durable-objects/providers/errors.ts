@@ -121,14 +121,3 @@ export const missingSetting = (provider: string, setting: string, what: string) 
     "not_configured",
     `${provider} is not set up: set ${setting} to ${what} (in .dev.vars locally, with \`wrangler secret put\` when deployed).`,
   );
-
-// Kept until every adapter uses statusError/connectionError (removed in the same series).
-export function errorFromStatus(
-  status: number,
-  message: string,
-  keyName: string,
-  headers?: Headers | null,
-): ProviderErrorInfo {
-  return statusError(status, message, { provider: "The provider", credentials: keyName }, headers);
-}
-export const networkError = (err: unknown) => connectionError("the provider", err);

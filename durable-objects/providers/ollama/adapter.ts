@@ -1,215 +1,122 @@
-// Ollama's native /api/chat (NDJSON stream), usually reached through a tunnel: num_ctx and think
-// honoured, tool calls, Cloudflare Access service-token headers from the config.
-import { z } from "zod";
-import { abortedError, errorFromStatus, isAbort, networkError, providerError } from "../errors";
-import { toObjectSchema } from "../json-schema";
-import type {
-  ModelProvider,
-  ModelRequest,
-  NeutralMessage,
-  ProviderConfig,
-  StreamEvent,
-} from "../types";
+// Ollama's native /api/chat (NDJSON stream), reached through a tunnel at OLLAMA_BASE_URL with
+// optional Cloudflare Access service-token headers from the config. An answer is complete only
+// at the line with `done: true`; a stream that ends before is a cut connection, and an `error`
+// line ends it with that error.
+import { abortedError, missingSetting, truncatedError } from "../errors";
+import type { ModelProvider, ModelRequest, ProviderConfig, StreamEvent } from "../types";
+import { toOllamaRequest } from "./build-request";
+import { mapOllamaDoneReason } from "./map-done-reason";
+import {
+  ollamaFailure,
+  ollamaLineError,
+  ollamaPageError,
+  ollamaRedirectError,
+  ollamaStatusError,
+  ollamaUnreadable,
+} from "./map-error";
+import { chunkEvents, errorText, parseChunk } from "./read-chunk";
+import { readLines } from "./read-lines";
 
-const Chunk = z
-  .object({
-    message: z
-      .object({
-        content: z.string().optional(),
-        thinking: z.string().optional(),
-        // Some Ollama-compatible servers name it after OpenAI's field.
-        reasoning_content: z.string().optional(),
-        tool_calls: z
-          .array(z.object({ function: z.object({ name: z.string(), arguments: z.unknown() }) }))
-          .optional(),
-      })
-      .optional(),
-    done: z.boolean().optional(),
-    done_reason: z.string().optional(),
-    prompt_eval_count: z.number().optional(),
-    eval_count: z.number().optional(),
-    error: z.string().optional(),
-  })
-  .passthrough();
+const ACCESS_ID = "cf-access-client-id";
+const ACCESS_SECRET = "cf-access-client-secret";
+
+/** A setting missing before any request can go out, or null. */
+function missing(config: ProviderConfig) {
+  if (!config.baseURL?.trim())
+    return missingSetting("Ollama", "OLLAMA_BASE_URL", "the URL of your tunnel to Ollama");
+  const names = new Set(Object.keys(config.headers ?? {}).map((h) => h.toLowerCase()));
+  if (names.has(ACCESS_ID) !== names.has(ACCESS_SECRET))
+    return missingSetting(
+      "The Cloudflare Access service token for Ollama",
+      names.has(ACCESS_ID) ? "OLLAMA_ACCESS_CLIENT_SECRET" : "OLLAMA_ACCESS_CLIENT_ID",
+      "the other half of the service token (or unset both)",
+    );
+  return null;
+}
 
 export function createOllamaProvider(config: ProviderConfig): ModelProvider {
-  const fetchImpl = config.fetch ?? fetch;
-  const base = (config.baseURL ?? "http://127.0.0.1:11434").replace(/\/+$/, "");
   return {
     id: "ollama",
-    stream: (request) => streamOllama(fetchImpl, base, config.headers ?? {}, request),
+    async *stream(request) {
+      const problem = missing(config);
+      if (problem) yield { type: "error", error: problem };
+      else yield* streamOllama(config, request);
+    },
   };
 }
 
-function toOllamaMessages(system: string | undefined, messages: readonly NeutralMessage[]) {
-  const out: Array<Record<string, unknown>> = system ? [{ role: "system", content: system }] : [];
-  for (const m of messages) {
-    const text = m.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
-    const images = m.content.flatMap((p) => (p.type === "image" ? [p.data] : []));
-    if (m.role === "assistant") {
-      const calls = m.content.flatMap((p) =>
-        p.type === "tool_call"
-          ? [{ function: { name: p.name, arguments: p.arguments ?? {} } }]
-          : [],
-      );
-      out.push({ role: "assistant", content: text, ...(calls.length && { tool_calls: calls }) });
-      continue;
-    }
-    for (const p of m.content) {
-      if (p.type === "tool_result") {
-        out.push({
-          role: "tool",
-          tool_name: p.name,
-          content: p.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n"),
-        });
-      }
-    }
-    if (text || images.length)
-      out.push({ role: "user", content: text, ...(images.length && { images }) });
-  }
-  return out;
-}
-
 async function* streamOllama(
-  fetchImpl: typeof fetch,
-  base: string,
-  headers: Record<string, string>,
+  config: ProviderConfig,
   request: ModelRequest,
 ): AsyncIterable<StreamEvent> {
-  const opts = (request.providerOptions ?? {}) as { num_ctx?: number; think?: boolean | string };
+  const url = `${config.baseURL!.trim().replace(/\/+$/, "")}/api/chat`;
   let response: Response;
   try {
-    response = await fetchImpl(`${base}/api/chat`, {
+    response = await (config.fetch ?? fetch)(url, {
       method: "POST",
-      headers: { "content-type": "application/json", ...headers },
-      body: JSON.stringify({
-        model: request.model,
-        messages: toOllamaMessages(request.system, request.messages),
-        stream: true,
-        ...(request.tools?.length && {
-          tools: request.tools.map((t) => ({
-            type: "function",
-            function: {
-              name: t.name,
-              description: t.description,
-              parameters: toObjectSchema(t.inputSchema),
-            },
-          })),
-        }),
-        ...(opts.think !== undefined && { think: opts.think }),
-        options: {
-          ...(opts.num_ctx !== undefined && { num_ctx: opts.num_ctx }),
-          ...(request.temperature !== undefined && { temperature: request.temperature }),
-          ...(request.maxTokens !== undefined && { num_predict: request.maxTokens }),
-        },
-      }),
+      headers: { "content-type": "application/json", ...config.headers },
+      body: JSON.stringify(toOllamaRequest(request)),
+      // Access answers a request without a valid token with a redirect to its login page.
+      redirect: "manual",
       ...(request.signal && { signal: request.signal }),
     });
   } catch (err) {
+    yield { type: "error", error: ollamaFailure(err, request.signal) };
+    return;
+  }
+  if (response.status >= 300 && response.status < 400) {
     yield {
       type: "error",
-      error: isAbort(err, request.signal) ? abortedError() : networkError(err),
+      error: ollamaRedirectError(response.status, response.headers.get("location")),
     };
     return;
   }
   if (!response.ok || !response.body) {
-    const text = await response.text().catch(() => "");
-    const message = (() => {
-      try {
-        return (JSON.parse(text) as { error?: string }).error ?? text;
-      } catch {
-        return text;
-      }
-    })();
-    yield {
-      type: "error",
-      error: errorFromStatus(
-        response.status,
-        message,
-        "OLLAMA_BASE_URL (and the Access service token)",
-        response.headers,
-      ),
-    };
+    const body = await response.text().catch(() => "");
+    yield { type: "error", error: ollamaStatusError(response.status, body, response.headers) };
     return;
   }
-  let buffer = "";
+  if (response.headers.get("content-type")?.includes("text/html")) {
+    await response.body.cancel();
+    yield { type: "error", error: ollamaPageError() };
+    return;
+  }
+  yield* readAnswer(response.body, request.signal);
+}
+
+async function* readAnswer(
+  body: ReadableStream<Uint8Array>,
+  signal: AbortSignal | undefined,
+): AsyncIterable<StreamEvent> {
   let calls = 0;
-  let done = false;
-  const decoder = new TextDecoder();
   try {
-    const reader = response.body.getReader();
-    for (;;) {
-      const { value: bytes, done: ended } = await reader.read();
-      if (ended) break;
-      buffer += decoder.decode(bytes, { stream: true });
-      let nl: number;
-      while ((nl = buffer.indexOf("\n")) >= 0) {
-        const line = buffer.slice(0, nl).trim();
-        buffer = buffer.slice(nl + 1);
-        if (!line) continue;
-        const parsed = Chunk.safeParse(JSON.parse(line));
-        if (!parsed.success) continue;
-        const c = parsed.data;
-        if (c.error) {
-          yield { type: "error", error: providerError("server_error", `Ollama: ${c.error}`) };
-          return;
-        }
-        const thinking = c.message?.thinking ?? c.message?.reasoning_content;
-        if (thinking) yield { type: "reasoning_delta", text: thinking };
-        if (c.message?.content) yield { type: "text_delta", text: c.message.content };
-        for (const tc of c.message?.tool_calls ?? []) {
-          const args =
-            typeof tc.function.arguments === "string"
-              ? safeParse(tc.function.arguments)
-              : { ok: true as const, value: tc.function.arguments };
-          const id = `ollama_call_${++calls}`;
-          yield args.ok
-            ? { type: "tool_call", id, name: tc.function.name, arguments: args.value }
-            : {
-                type: "tool_call",
-                id,
-                name: tc.function.name,
-                arguments: tc.function.arguments,
-                argumentsError: "The tool arguments are not valid JSON.",
-              };
-        }
-        if (c.done) {
-          done = true;
-          yield {
-            type: "usage",
-            inputTokens: c.prompt_eval_count ?? 0,
-            outputTokens: c.eval_count ?? 0,
-          };
-          yield {
-            type: "finish",
-            reason: calls > 0 ? "tool_calls" : c.done_reason === "length" ? "length" : "stop",
-          };
-        }
+    for await (const line of readLines(body)) {
+      const chunk = parseChunk(line);
+      if (!chunk) {
+        yield { type: "error", error: ollamaUnreadable(line) };
+        return;
+      }
+      if (chunk.error !== undefined) {
+        yield { type: "error", error: ollamaLineError(errorText(chunk.error)) };
+        return;
+      }
+      for (const event of chunkEvents(chunk)) {
+        if (event.type === "tool_call") calls++;
+        yield event;
+      }
+      if (chunk.done) {
+        yield {
+          type: "usage",
+          inputTokens: chunk.prompt_eval_count ?? 0,
+          outputTokens: chunk.eval_count ?? 0,
+        };
+        yield { type: "finish", reason: mapOllamaDoneReason(chunk.done_reason, calls > 0) };
+        return;
       }
     }
   } catch (err) {
-    yield {
-      type: "error",
-      error: isAbort(err, request.signal) ? abortedError() : networkError(err),
-    };
+    yield { type: "error", error: ollamaFailure(err, signal) };
     return;
   }
-  if (!done)
-    yield {
-      type: "error",
-      error: request.signal?.aborted
-        ? abortedError()
-        : providerError(
-            "network",
-            "The connection to Ollama closed before the answer was complete.",
-          ),
-    };
-}
-
-function safeParse(text: string): { ok: true; value: unknown } | { ok: false } {
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch {
-    return { ok: false };
-  }
+  yield { type: "error", error: signal?.aborted ? abortedError() : truncatedError("Ollama") };
 }

@@ -1,0 +1,260 @@
+import { describe, expect, it } from "vitest";
+import { conformance } from "../test/conformance";
+import { callsOf, errorOf, recordingFetch, run, textOf, TOOLS, userSays } from "../test/harness";
+import { toOllamaMessages } from "./convert-messages";
+import { mapOllamaDoneReason } from "./map-done-reason";
+import { chunkEvents, parseChunk } from "./read-chunk";
+
+conformance("ollama", {
+  credentials: /OLLAMA_ACCESS_CLIENT_ID/,
+  // aimock reports 0 tokens on Ollama's wire format.
+  exactUsage: false,
+  // Ollama sends each tool call whole.
+  argumentsInPieces: false,
+  // aimock always ends an Ollama stream with done_reason "stop"; see "Ollama's own lines" below.
+  finishAtLength: false,
+  // An HTTP 200 whose body is an error line, as Ollama sends when the model fails. aimock has no
+  // way to put an error line after text on this route (its in-stream error trick needs a frame
+  // the route writes; Ollama's chunks never carry the fixture's finish reason).
+  streamErrorBeforeOutput: { marker: "case:ollama-error-line", code: "server_error" },
+});
+
+const ACCESS = { "CF-Access-Client-Id": "abc.access", "CF-Access-Client-Secret": "s3cret" };
+
+describe("ollama: through a tunnel", () => {
+  it("sends the Cloudflare Access service token with the request", async () => {
+    const r = await run(
+      "ollama",
+      { messages: userSays("case:text") },
+      { config: { headers: ACCESS } },
+    );
+    expect(textOf(r.events)).toBe("The quick brown fox jumps over the lazy dog.");
+    const [sent] = await r.requests();
+    expect(sent?.path).toBe("/api/chat");
+    expect(sent?.headers).toMatchObject({
+      "cf-access-client-id": "abc.access",
+      "cf-access-client-secret": "s3cret",
+    });
+  });
+
+  it("refuses half a service token, naming the missing half, without calling Ollama", async () => {
+    const r = await run(
+      "ollama",
+      { messages: userSays("case:text") },
+      { config: { headers: { "CF-Access-Client-Id": "abc.access" } } },
+    );
+    expect(r.events).toEqual([
+      {
+        type: "error",
+        error: expect.objectContaining({
+          code: "not_configured",
+          retryable: false,
+          message: expect.stringMatching(/OLLAMA_ACCESS_CLIENT_SECRET/),
+        }),
+      },
+    ]);
+    expect(await r.requests()).toHaveLength(0);
+  });
+
+  it("says OLLAMA_BASE_URL is missing, without sending anything", async () => {
+    const wire = recordingFetch();
+    const r = await run(
+      "ollama",
+      { messages: userSays("case:text") },
+      { config: { baseURL: "", fetch: wire.fetch } },
+    );
+    expect(r.events).toEqual([
+      {
+        type: "error",
+        error: expect.objectContaining({
+          code: "not_configured",
+          message: expect.stringMatching(/OLLAMA_BASE_URL/),
+        }),
+      },
+    ]);
+    expect(wire.bodies).toHaveLength(0);
+  });
+
+  it("reports Cloudflare Access's login page as refused credentials naming the token settings, not retried", async () => {
+    // aimock cannot play Cloudflare Access: this fetch answers as Access does without a valid
+    // token, with a redirect to its login page (or that page, when redirects are followed).
+    const seen: RequestInit[] = [];
+    const access: typeof fetch = async (_input, init) => {
+      seen.push(init ?? {});
+      return init?.redirect === "manual"
+        ? new Response(null, {
+            status: 302,
+            headers: { location: "https://team.cloudflareaccess.com/cdn-cgi/access/login/x" },
+          })
+        : new Response("<html>Sign in</html>", { headers: { "content-type": "text/html" } });
+    };
+    const r = await run(
+      "ollama",
+      { messages: userSays("case:text") },
+      { retries: true, config: { baseURL: "https://ollama.example.com", fetch: access } },
+    );
+    expect(r.events).toEqual([
+      {
+        type: "error",
+        error: expect.objectContaining({
+          code: "authentication",
+          retryable: false,
+          message: expect.stringMatching(/OLLAMA_ACCESS_CLIENT_ID and OLLAMA_ACCESS_CLIENT_SECRET/),
+        }),
+      },
+    ]);
+    expect(seen).toHaveLength(1);
+  });
+});
+
+describe("ollama: request", () => {
+  it("sends num_ctx, think and keep_alive where /api/chat reads them", async () => {
+    const wire = recordingFetch();
+    const r = await run(
+      "ollama",
+      {
+        messages: userSays("case:text"),
+        temperature: 0.2,
+        maxTokens: 500,
+        providerOptions: { num_ctx: 32768, think: true, keep_alive: "10m", seed: 7 },
+      },
+      { config: { fetch: wire.fetch } },
+    );
+    expect(r.events.at(-1)).toEqual({ type: "finish", reason: "stop" });
+    expect(wire.bodies[0]).toMatchObject({
+      model: "llama3.2:latest",
+      stream: true,
+      think: true,
+      keep_alive: "10m",
+      options: { num_ctx: 32768, seed: 7, temperature: 0.2, num_predict: 500 },
+    });
+    expect(wire.bodies[0]).not.toHaveProperty("num_ctx");
+  });
+
+  it("offers only the named tool when one is chosen, and none for `none` (Ollama cannot force a call)", async () => {
+    const offered = async (toolChoice: "none" | { name: string }) => {
+      const r = await run("ollama", { messages: userSays("case:text"), tools: TOOLS, toolChoice });
+      const [sent] = await r.requests();
+      return ((sent?.body?.tools ?? []) as Array<{ function: { name: string } }>).map(
+        (t) => t.function.name,
+      );
+    };
+    expect(await offered({ name: "get_time" })).toEqual(["get_time"]);
+    expect(await offered("none")).toEqual([]);
+  });
+
+  it("sends tool results as tool messages naming their tool, with a tool's images after them", () => {
+    const out = toOllamaMessages("sys", [
+      { role: "user", content: [{ type: "text", text: "chart it" }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "reasoning", text: "A bar chart fits." },
+          { type: "tool_call", id: "c1", name: "render_chart", arguments: '{"kind":"bar"}' },
+        ],
+      },
+      {
+        role: "tool",
+        content: [
+          {
+            type: "tool_result",
+            callId: "c1",
+            name: "render_chart",
+            content: [
+              { type: "text", text: "done" },
+              { type: "image", mediaType: "image/png", data: "iVBO" },
+            ],
+          },
+        ],
+      },
+    ]);
+    expect(out).toEqual([
+      { role: "system", content: "sys" },
+      { role: "user", content: "chart it" },
+      {
+        role: "assistant",
+        content: "",
+        thinking: "A bar chart fits.",
+        tool_calls: [{ function: { name: "render_chart", arguments: { kind: "bar" } } }],
+      },
+      {
+        role: "tool",
+        tool_name: "render_chart",
+        content: "done\n[image image/png, attached below]",
+      },
+      { role: "user", content: "", images: ["iVBO"] },
+    ]);
+  });
+});
+
+describe("ollama: answers", () => {
+  it("ends with the error Ollama wrote into the stream, in Ollama's words", async () => {
+    const r = await run("ollama", { messages: userSays("case:ollama-error-line") });
+    expect(r.events).toEqual([
+      {
+        type: "error",
+        error: expect.objectContaining({
+          code: "server_error",
+          message:
+            "Ollama failed while answering. Ollama said: model runner has unexpectedly stopped",
+        }),
+      },
+    ]);
+  });
+
+  it("reports a body that is not Ollama's stream as an error, not an empty answer", async () => {
+    const r = await run(
+      "ollama",
+      { messages: userSays("case:text") },
+      { config: { headers: { "x-aimock-chaos-malformed": "1" } } },
+    );
+    expect(r.events).toEqual([
+      {
+        type: "error",
+        error: expect.objectContaining({
+          code: "server_error",
+          message: expect.stringMatching(/malformed json/),
+        }),
+      },
+    ]);
+  });
+
+  it("reports a model Ollama does not have as a bad request, not retried", async () => {
+    const r = await run(
+      "ollama",
+      { messages: userSays("case:ollama-no-model") },
+      { retries: true },
+    );
+    expect(errorOf(r.events)).toMatchObject({
+      code: "bad_request",
+      retryable: false,
+      status: 404,
+      message: expect.stringMatching(/not found, try pulling it/),
+    });
+    expect(await r.requests()).toHaveLength(1);
+  });
+
+  it("gives Ollama's calls, which come without ids, ids of their own, different in every call", async () => {
+    const first = callsOf(
+      (await run("ollama", { messages: userSays("case:two-tools"), tools: TOOLS })).events,
+    );
+    const second = callsOf(
+      (await run("ollama", { messages: userSays("case:two-tools"), tools: TOOLS })).events,
+    );
+    const ids = [...first, ...second].map((c) => c.id);
+    expect(new Set(ids).size).toBe(4);
+  });
+
+  it("reads Ollama's own lines, which aimock does not send: `thinking`, and done_reason `length`", () => {
+    const chunk = parseChunk(
+      '{"model":"qwen3","message":{"role":"assistant","content":"Hi","thinking":"Greet back."},"done":false}',
+    );
+    expect(chunk && chunkEvents(chunk)).toEqual([
+      { type: "reasoning_delta", text: "Greet back." },
+      { type: "text_delta", text: "Hi" },
+    ]);
+    expect(mapOllamaDoneReason("length", false)).toBe("length");
+    expect(mapOllamaDoneReason("length", true)).toBe("tool_calls");
+    expect(parseChunk("<html>")).toBeNull();
+  });
+});

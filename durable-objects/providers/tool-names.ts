@@ -1,6 +1,6 @@
-// Provider-safe tool names (^[a-zA-Z0-9_-]{1,64}$) for `server:tool` pairs: readable where
+// Provider-safe tool names (^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$) for `server:tool` pairs: readable where
 // possible, unique always, and mapped back exactly.
-const SAFE = /^[a-zA-Z0-9_-]{1,64}$/;
+const SAFE = /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/;
 const MAX = 64;
 
 export interface ToolNameMap {
@@ -40,6 +40,8 @@ export function buildToolNameMap(
   for (const { server, tool } of sorted) {
     if (forward.has(key(server, tool))) continue;
     let name = `${clean(server)}__${clean(tool)}`;
+    // Gemini also wants a letter or underscore first.
+    if (!/^[a-zA-Z_]/.test(name)) name = `t_${name}`;
     if (name.length > MAX || !SAFE.test(name)) name = name.slice(0, MAX);
     if (backward.has(name)) {
       const suffix = `_${shortHash(key(server, tool))}`;

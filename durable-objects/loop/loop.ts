@@ -19,7 +19,14 @@ export const TOOL_CONCURRENCY = 4;
 const MAX_FORMATTER_REPAIRS = 2;
 const NO_PROGRESS_LIMIT = 2;
 
-type ModelToolCall = { id: string; name: string; arguments: unknown; argumentsError?: string };
+type ModelToolCall = {
+  id: string;
+  name: string;
+  arguments: unknown;
+  argumentsError?: string;
+  /** Gemini's thought signature: the call goes back into the history with it. */
+  signature?: string;
+};
 interface StepResult {
   text: string;
   reasoning: string;
@@ -83,6 +90,7 @@ export async function runThinkingLoop(
         id: c.id,
         name: c.name,
         arguments: c.arguments,
+        ...(c.signature && { signature: c.signature }),
       })),
     ];
     if (result.calls.length === 0) {
@@ -201,6 +209,7 @@ async function streamStep(
           name: event.name,
           arguments: event.arguments,
           ...(event.argumentsError && { argumentsError: event.argumentsError }),
+          ...(event.signature && { signature: event.signature }),
         });
         break;
       case "usage":

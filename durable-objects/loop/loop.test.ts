@@ -1,0 +1,83 @@
+import { expect, it } from "vitest";
+import { buildToolNameMap } from "../providers/tool-names";
+import type { ModelRequest, StreamEvent } from "../providers/types";
+import { runThinkingLoop } from "./loop";
+import type { LoopDeps, ToolCallLog, ToolCallRecord } from "./types";
+
+/** A provider that plays one scripted step per model call and keeps what it was sent. */
+function scripted(steps: StreamEvent[][]) {
+  const requests: ModelRequest[] = [];
+  return {
+    requests,
+    provider: {
+      id: "gemini" as const,
+      async *stream(request: ModelRequest) {
+        requests.push(structuredClone({ ...request, signal: undefined }));
+        yield* steps[requests.length - 1] ?? [];
+      },
+    },
+  };
+}
+
+function memoryLog(): ToolCallLog {
+  const records = new Map<string, ToolCallRecord>();
+  return {
+    findDone: (key) =>
+      [...records.values()].find((r) => r.key === key && r.status !== "started") ?? null,
+    find: (id) => records.get(id) ?? null,
+    start: (r) => void records.set(r.id, { ...r, status: "started" }),
+    finish: (id, status, result) =>
+      void records.set(id, { ...records.get(id)!, status, ...(result && { result }) }),
+  };
+}
+
+it("sends a tool call back to the model with the thought signature it came with", async () => {
+  const { provider, requests } = scripted([
+    [
+      {
+        type: "tool_call",
+        id: "c1",
+        name: "kb__lookup",
+        arguments: { q: "x" },
+        signature: "sig-abc",
+      },
+      { type: "finish", reason: "tool_calls" },
+    ],
+    [
+      { type: "text_delta", text: "Found it." },
+      { type: "finish", reason: "stop" },
+    ],
+  ]);
+  const deps: LoopDeps = {
+    provider,
+    stream: (p, r) => p.stream(r),
+    tools: {
+      catalog: async () => ({
+        tools: [
+          { server: "kb", tool: "lookup", description: "look up", inputSchema: { type: "object" } },
+        ],
+        warnings: [],
+      }),
+      call: async () => ({ ok: true, result: { content: [{ type: "text", text: "42" }] } }),
+    },
+    calls: memoryLog(),
+    toolNames: buildToolNameMap([{ server: "kb", tool: "lookup" }]),
+    saveArtifact: async (d) => ({ id: "a", type: d.type, title: d.title }),
+    checkpoint: () => undefined,
+    emit: () => undefined,
+    recordUsage: () => undefined,
+  };
+  const outcome = await runThinkingLoop(deps, {
+    turnId: "t",
+    messageId: "m",
+    model: "gemini-3-pro",
+    system: "s",
+    history: [{ role: "user", content: [{ type: "text", text: "look it up" }] }],
+    maxSteps: 3,
+    maxTokens: 100,
+    signal: new AbortController().signal,
+  });
+  expect(outcome.status).toBe("complete");
+  const call = requests[1]?.messages.flatMap((m) => m.content).find((p) => p.type === "tool_call");
+  expect(call).toMatchObject({ id: "c1", name: "kb__lookup", signature: "sig-abc" });
+});

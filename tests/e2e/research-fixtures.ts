@@ -72,7 +72,9 @@ export function addResearchFixtures(mock: LLMock): void {
     },
   );
   mock.onMessage(new RegExp(RESEARCH_QUESTION), {
-    toolCalls: [{ id: "r1", name: "mcp-remote__pubmed_fetch", arguments: '{"pmids":["29625052"]}' }],
+    toolCalls: [
+      { id: "r1", name: "mcp-remote__pubmed_fetch", arguments: '{"pmids":["29625052"]}' },
+    ],
   });
   mock.onMessage(new RegExp(PINNED_FOLLOW_UP), { content: "You pinned the olaparib notes." });
 
@@ -104,7 +106,11 @@ export function addResearchFixtures(mock: LLMock): void {
         name: "mcp-remote__graph_merge",
         arguments: JSON.stringify({
           nodes: [
-            { id: "x1", label: "<img src=x onerror=alert('node')>", type: "<script>alert(1)</script>" },
+            {
+              id: "x1",
+              label: "<img src=x onerror=alert('node')>",
+              type: "<script>alert(1)</script>",
+            },
             { id: "x2", label: "javascript:alert('label')", type: "gene" },
           ],
           links: [{ source: "x1", target: "x2", type: "<b onclick=alert(1)>rel</b>" }],

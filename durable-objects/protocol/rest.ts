@@ -68,3 +68,38 @@ export const McpServer = z.object({
   updatedAt: z.number(),
 });
 export type McpServer = z.infer<typeof McpServer>;
+
+// The answer of "test the connection" (POST /api/mcp-servers/test and friends): what the server
+// says it is and which tools it offers, or why it could not be used, in words a person can act on.
+export const McpToolInfo = z.object({
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+});
+export type McpToolInfo = z.infer<typeof McpToolInfo>;
+
+export const McpServerTest = z.discriminatedUnion("ok", [
+  z.object({
+    ok: z.literal(true),
+    serverInfo: z.object({ name: z.string(), version: z.string() }),
+    protocolVersion: z.string(),
+    tools: z.array(McpToolInfo),
+  }),
+  z.object({
+    ok: z.literal(false),
+    error: z.object({
+      code: z.enum([
+        "refused_url",
+        "unreachable",
+        "unauthorized",
+        "not_found",
+        "not_mcp",
+        "server_error",
+        "timeout",
+        "protocol_error",
+      ]),
+      message: z.string(),
+    }),
+  }),
+]);
+export type McpServerTest = z.infer<typeof McpServerTest>;

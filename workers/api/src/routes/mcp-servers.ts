@@ -1,8 +1,14 @@
-// The per-user registry of remote MCP servers.
+// The per-user registry of remote MCP servers, and "test the connection" for a saved server, a
+// server about to be added, and our own built-in one.
 import { and, asc, eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { McpServer } from "../../../../durable-objects/protocol/rest";
+import {
+  BUILTIN_SERVER,
+  serversForUser,
+} from "../../../../durable-objects/conversation/mcp-servers";
+import { probeServer } from "../../../../durable-objects/mcp/probe-server";
 import { checkServerUrl } from "../../../../durable-objects/mcp/url-guard";
 import type { AppEnv } from "../app-types";
 import { isDevelopment } from "../auth/secrets";
@@ -25,6 +31,7 @@ const Fields = {
 };
 const CreateBody = z.object(Fields).strict();
 const PatchBody = z.object(Fields).partial().strict();
+const TestBody = z.object({ url: Fields.url, headers: Fields.headers }).strict();
 
 const mask = (value: string) => (value.length <= 4 ? "••••" : `••••${value.slice(-4)}`);
 
@@ -83,6 +90,49 @@ export const mcpServerRoutes = new Hono<AppEnv>()
       .where(eq(mcpServers.userId, c.get("user").id))
       .orderBy(asc(mcpServers.name));
     return c.json({ items: rows.map(toMcpServer) });
+  })
+  // Before saving: the URL and headers from the add form.
+  .post("/test", async (c) => {
+    const body = await parseJsonBody(c, TestBody);
+    return c.json(
+      await probeServer({
+        url: body.url,
+        headers: body.headers ?? {},
+        via: { kind: "internet", allowLocal: isDevelopment(c.env) },
+      }),
+    );
+  })
+  // Our own MCP worker, through its service binding (it is not in the registry).
+  .post("/builtin/test", async (c) => {
+    const servers = await serversForUser(c.env, c.get("user").id);
+    const builtin = servers.find((s) => s.builtin)!;
+    const result = await probeServer({
+      url: builtin.url,
+      headers: builtin.headers,
+      via: { kind: "binding", fetch: (u, i) => c.env.MCP_REMOTE.fetch(new Request(u, i)) },
+    });
+    if (result.ok) return c.json(result);
+    const what = result.error.message.split(". ")[0];
+    return c.json({
+      ok: false,
+      error: {
+        code: result.error.code,
+        message: `The built-in MCP server '${BUILTIN_SERVER}' is not available (${what}). Check that workers/mcp-remote is deployed and bound as MCP_REMOTE; locally, run both workers with wrangler dev.`,
+      },
+    });
+  })
+  // A saved server, with its real (unmasked) headers.
+  .post("/:id/test", async (c) => {
+    const id = parseParam(c, "id", IdParam);
+    const row = await getOwned(c.get("db"), c.get("user").id, id);
+    const headers = z.record(z.string(), z.string()).safeParse(JSON.parse(row.headers));
+    return c.json(
+      await probeServer({
+        url: row.url,
+        headers: headers.success ? headers.data : {},
+        via: { kind: "internet", allowLocal: isDevelopment(c.env) },
+      }),
+    );
   })
   .post("/", async (c) => {
     const body = await parseJsonBody(c, CreateBody);

@@ -1,0 +1,184 @@
+// "Test the connection": initialize and tools/list against one MCP server over streamable HTTP,
+// then close. Every way it can fail becomes a stable code and a sentence saying what to fix.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
+import type { McpServerTest, McpToolInfo } from "../protocol/rest";
+import { checkServerUrl, guardedFetch, RefusedUrlError } from "./url-guard";
+
+export const PROBE_TIMEOUT_MS = 10_000;
+const MAX_TOOL_PAGES = 20;
+const TERMINATE_WAIT_MS = 1_000;
+
+export type ProbeFailure = Extract<McpServerTest, { ok: false }>["error"];
+
+export interface ProbeTarget {
+  url: string;
+  headers?: Record<string, string>;
+  /**
+   * How the server is reached: over the internet, with the URL and every redirect checked by the
+   * same rules as a turn's tool calls; or through a service binding (our own MCP worker).
+   */
+  via:
+    | { kind: "internet"; allowLocal: boolean; fetch?: typeof fetch }
+    | { kind: "binding"; fetch: typeof fetch };
+  /** The whole probe (handshake and listing) must finish within this. */
+  timeoutMs?: number;
+}
+
+export async function probeServer(target: ProbeTarget): Promise<McpServerTest> {
+  const timeoutMs = target.timeoutMs ?? PROBE_TIMEOUT_MS;
+  let fetchImpl: typeof fetch;
+  if (target.via.kind === "internet") {
+    const check = checkServerUrl(target.url, { allowLocal: target.via.allowLocal });
+    if (!check.ok) return refused(check.reason);
+    fetchImpl = guardedFetch(target.via.fetch ?? fetch, { allowLocal: target.via.allowLocal });
+  } else {
+    fetchImpl = target.via.fetch;
+  }
+
+  const deadline = Date.now() + timeoutMs;
+  const remaining = () => Math.max(1, deadline - Date.now());
+  const transport = new StreamableHTTPClientTransport(new URL(target.url), {
+    requestInit: { headers: target.headers ?? {} },
+    fetch: fetchImpl,
+  });
+  const client = new Client(
+    { name: "thinking-chat", version: "0.1.0" },
+    { capabilities: {}, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
+  );
+  // The standing GET stream may fail (many servers answer 405); the request itself decides.
+  client.onerror = () => undefined;
+  try {
+    await client.connect(transport, { timeout: remaining() });
+    const tools: McpToolInfo[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : undefined, {
+        timeout: remaining(),
+      });
+      for (const t of page.tools)
+        tools.push({
+          name: t.name,
+          ...(t.title && { title: t.title }),
+          ...(t.description && { description: t.description }),
+        });
+      cursor = page.nextCursor;
+    } while (cursor && ++pages < MAX_TOOL_PAGES);
+    const info = client.getServerVersion();
+    return {
+      ok: true,
+      serverInfo: { name: info?.name ?? "", version: info?.version ?? "" },
+      protocolVersion: transport.protocolVersion ?? "",
+      tools,
+    };
+  } catch (err) {
+    return { ok: false, error: describeProbeFailure(err, target.url, timeoutMs) };
+  } finally {
+    await closeQuietly(client, transport);
+  }
+}
+
+function refused(reason: string): McpServerTest {
+  return {
+    ok: false,
+    error: {
+      code: "refused_url",
+      message: `This URL is not allowed: ${reason}. MCP servers must be public https:// addresses.`,
+    },
+  };
+}
+
+/** Says the session is over (politely, briefly) and drops the connection. */
+async function closeQuietly(client: Client, transport: StreamableHTTPClientTransport) {
+  if (transport.sessionId) {
+    await Promise.race([
+      transport.terminateSession().catch(() => undefined),
+      new Promise((resolve) => setTimeout(resolve, TERMINATE_WAIT_MS)),
+    ]);
+  }
+  await client.close().catch(() => undefined);
+}
+
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+};
+
+/** The server's own words after the SDK's prefix, short enough for a settings panel. */
+function serverWords(err: StreamableHTTPError): string {
+  const text = err.message
+    .replace(/^Streamable HTTP error: /, "")
+    .replace(/^Error POSTing to endpoint:\s*/, "")
+    .trim();
+  if (!text || /^<(!doctype|html)/i.test(text)) return "";
+  return ` The server said: ${text.length > 200 ? `${text.slice(0, 200)}…` : text}`;
+}
+
+export function describeProbeFailure(err: unknown, url: string, timeoutMs: number): ProbeFailure {
+  const host = hostOf(url);
+  const message = (err instanceof Error ? err.message : String(err)).replace(/\.$/, "");
+  if (err instanceof RefusedUrlError)
+    return {
+      code: "refused_url",
+      message: `${message}. The server redirected to an address that is not allowed; MCP servers must be public https:// addresses.`,
+    };
+  if (err instanceof McpError && err.code === ErrorCode.RequestTimeout)
+    return {
+      code: "timeout",
+      message: `No answer from ${host} within ${Math.round(timeoutMs / 1000)} s. Check that the URL is the server's MCP endpoint and that the server is running, then try again.`,
+    };
+  if (err instanceof StreamableHTTPError) {
+    const status = err.code ?? 0;
+    if (status === 401 || status === 403)
+      return {
+        code: "unauthorized",
+        message: `${host} answered ${status} (${status === 401 ? "unauthorized" : "forbidden"}). Check the headers: most servers want "Authorization: Bearer <token>" or an API-key header with a valid, unexpired value.${serverWords(err)}`,
+      };
+    if (status === 404)
+      return {
+        code: "not_found",
+        message: `Nothing at ${url} (HTTP 404). Check the path: MCP endpoints usually end in /mcp.${serverWords(err)}`,
+      };
+    if (status >= 500)
+      return {
+        code: "server_error",
+        message: `${host} had an error (HTTP ${status}). Try again later, or look at the server's logs.${serverWords(err)}`,
+      };
+    if (status === -1)
+      return {
+        code: "not_mcp",
+        message: `${url} answered, but not with MCP (${message.replace(/^.*Unexpected content type: /, "content type ")}). Check that the URL is the server's MCP endpoint (often /mcp), not a web page.`,
+      };
+    return {
+      code: "not_mcp",
+      message: `${host} answered HTTP ${status} to an MCP request, so ${url} does not look like a streamable HTTP MCP endpoint. Check the path (often /mcp); servers that only speak the older SSE transport are not supported.${serverWords(err)}`,
+    };
+  }
+  if (isParseError(err))
+    return {
+      code: "not_mcp",
+      message: `${url} answered with something that is not MCP (JSON-RPC). Check that the URL is the server's MCP endpoint (often /mcp).`,
+    };
+  if (err instanceof McpError && err.code !== ErrorCode.ConnectionClosed)
+    return {
+      code: "protocol_error",
+      message: `${host} refused the MCP handshake: ${message}. The server may need a newer or older protocol version, or different headers.`,
+    };
+  return {
+    code: "unreachable",
+    message: `Could not connect to ${host} (${message}). Check the URL, that the server is running, and that it can be reached from the internet (not only from your computer or VPN).`,
+  };
+}
+
+function isParseError(err: unknown): boolean {
+  return err instanceof SyntaxError || (err instanceof Error && err.name === "ZodError");
+}

@@ -1,0 +1,91 @@
+// The open artifact's header: its title, back to the list, pin, download, delete (confirmed
+// inline, so that a stray click or key press never loses it).
+import { useState } from "react";
+import type { Artifact } from "../../../durable-objects/protocol/rest";
+import { artifactApi, downloadUrl, failureWords } from "./artifact-api";
+import { typeLabel } from "./artifact-kind";
+
+export function ArtifactHeader(props: {
+  artifact: Pick<Artifact, "id" | "title" | "type" | "language" | "pinned">;
+  onBack: () => void;
+  onChanged: (artifact: Artifact) => void;
+  onDeleted: (id: string) => void;
+}) {
+  const { artifact } = props;
+  const [busy, setBusy] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const run = async (action: () => Promise<void>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+    } catch (err) {
+      setError(failureWords(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <header className="artifact-header">
+      <div className="artifact-header-row">
+        <button type="button" onClick={props.onBack}>
+          ← Back to list
+        </button>
+        <div className="artifact-header-title">
+          <h2>{artifact.title}</h2>
+          <span className="artifact-item-meta">{typeLabel(artifact.type, artifact.language)}</span>
+        </div>
+      </div>
+      <div className="artifact-toolbar">
+        <button
+          type="button"
+          aria-pressed={artifact.pinned}
+          disabled={busy}
+          title="Pinned artifacts go with every message to the model"
+          onClick={() =>
+            run(async () => props.onChanged(await artifactApi.pin(artifact.id, !artifact.pinned)))
+          }
+        >
+          {artifact.pinned ? "Pinned" : "Pin"}
+        </button>
+        <a className="button-link" href={downloadUrl(artifact.id, true)} download>
+          Download
+        </a>
+        {confirming ? (
+          <span className="artifact-confirm" role="group" aria-label="Confirm deletion">
+            <span>Delete “{artifact.title}”?</span>
+            <button
+              type="button"
+              className="danger"
+              disabled={busy}
+              autoFocus
+              onClick={() =>
+                run(async () => {
+                  await artifactApi.remove(artifact.id);
+                  props.onDeleted(artifact.id);
+                })
+              }
+            >
+              Yes, delete
+            </button>
+            <button type="button" disabled={busy} onClick={() => setConfirming(false)}>
+              Keep it
+            </button>
+          </span>
+        ) : (
+          <button type="button" onClick={() => setConfirming(true)}>
+            Delete
+          </button>
+        )}
+      </div>
+      {error && (
+        <p role="alert" className="artifact-error">
+          {error}
+        </p>
+      )}
+    </header>
+  );
+}

@@ -1,0 +1,151 @@
+// The artifact pane: the conversation's artifacts as a list, or the open one in its viewer.
+// The list reloads when refreshKey changes (new artifacts arrived); the open artifact is
+// fetched with its content whenever openId changes.
+import { useCallback, useEffect, useState } from "react";
+import type { Artifact } from "../../../durable-objects/protocol/rest";
+import { artifactApi, failureWords } from "./artifact-api";
+import { ArtifactHeader } from "./ArtifactHeader";
+import { ArtifactList } from "./ArtifactList";
+import { viewerFor } from "./viewers/viewer-for";
+import "./artifacts.css";
+
+export interface ArtifactPaneProps {
+  conversationId: string;
+  openId: string | null;
+  onOpen: (id: string | null) => void;
+  refreshKey: number;
+  onCount?: (n: number) => void;
+}
+
+type Loaded<T> =
+  { state: "loading" } | { state: "error"; message: string } | { state: "ok"; value: T };
+
+export function ArtifactPane(props: ArtifactPaneProps) {
+  const { conversationId, openId, onOpen, refreshKey, onCount } = props;
+  const [list, setList] = useState<Loaded<Artifact[]>>({ state: "loading" });
+  const [open, setOpen] = useState<Loaded<Artifact>>({ state: "loading" });
+
+  useEffect(() => {
+    let live = true;
+    artifactApi.list(conversationId).then(
+      (r) => live && setList({ state: "ok", value: r.items }),
+      (err: unknown) => live && setList({ state: "error", message: failureWords(err) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [conversationId, refreshKey]);
+
+  const count = list.state === "ok" ? list.value.length : null;
+  useEffect(() => {
+    if (count !== null) onCount?.(count);
+  }, [count, onCount]);
+
+  useEffect(() => {
+    if (!openId) return;
+    let live = true;
+    setOpen({ state: "loading" });
+    artifactApi.get(openId).then(
+      (a) => live && setOpen({ state: "ok", value: a }),
+      (err: unknown) => live && setOpen({ state: "error", message: failureWords(err) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [openId]);
+
+  // A change from the header or a viewer: keep the open artifact's content, update the list.
+  const changed = useCallback((next: Artifact) => {
+    setOpen((o) =>
+      o.state === "ok" && o.value.id === next.id
+        ? { state: "ok", value: { ...next, content: next.content ?? o.value.content } }
+        : o,
+    );
+    setList((l) =>
+      l.state === "ok"
+        ? { state: "ok", value: l.value.map((a) => (a.id === next.id ? { ...next } : a)) }
+        : l,
+    );
+  }, []);
+
+  const deleted = (id: string) => {
+    setList((l) =>
+      l.state === "ok" ? { state: "ok", value: l.value.filter((a) => a.id !== id) } : l,
+    );
+    onOpen(null);
+  };
+
+  return (
+    <aside className="artifact-pane" aria-label="Artifacts">
+      {openId ? (
+        <OpenArtifact
+          openId={openId}
+          open={open}
+          listed={list.state === "ok" ? list.value.find((a) => a.id === openId) : undefined}
+          onBack={() => onOpen(null)}
+          onChanged={changed}
+          onDeleted={deleted}
+        />
+      ) : (
+        <>
+          <h2 className="artifact-pane-title">Artifacts</h2>
+          {list.state === "loading" && <p className="artifact-note">Loading artifacts…</p>}
+          {list.state === "error" && (
+            <p role="alert" className="artifact-error">
+              Could not load the artifacts: {list.message}
+            </p>
+          )}
+          {list.state === "ok" && <ArtifactList items={list.value} onOpen={onOpen} />}
+        </>
+      )}
+    </aside>
+  );
+}
+
+function OpenArtifact(props: {
+  openId: string;
+  open: Loaded<Artifact>;
+  listed: Artifact | undefined;
+  onBack: () => void;
+  onChanged: (a: Artifact) => void;
+  onDeleted: (id: string) => void;
+}) {
+  const { open, openId } = props;
+  const artifact = open.state === "ok" && open.value.id === openId ? open.value : undefined;
+  // While the content loads, the list already knows the title.
+  const shown = artifact ?? props.listed;
+  const Viewer = artifact ? viewerFor(artifact.type) : null;
+  return (
+    <>
+      {shown ? (
+        <ArtifactHeader
+          artifact={shown}
+          onBack={props.onBack}
+          onChanged={props.onChanged}
+          onDeleted={props.onDeleted}
+        />
+      ) : (
+        <div className="artifact-toolbar">
+          <button type="button" onClick={props.onBack}>
+            ← Back to list
+          </button>
+        </div>
+      )}
+      {open.state === "error" && (
+        <p role="alert" className="artifact-error">
+          Could not open the artifact: {open.message}
+        </p>
+      )}
+      {!artifact && open.state !== "error" && <p className="artifact-note">Loading…</p>}
+      {artifact && Viewer && (
+        <div
+          className="artifact-viewer"
+          data-testid="artifact-viewer"
+          data-artifact-type={artifact.type}
+        >
+          <Viewer key={artifact.id} artifact={artifact} onSaved={props.onChanged} />
+        </div>
+      )}
+    </>
+  );
+}

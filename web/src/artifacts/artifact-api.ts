@@ -1,0 +1,64 @@
+// REST calls for artifacts, in the style of ../api.ts: same-origin cookie, zod-parsed answers,
+// failures as ApiFailure with the server's code and words.
+import { z } from "zod";
+import { Artifact } from "../../../durable-objects/protocol/rest";
+import { ApiFailure } from "../api";
+
+const ErrorBody = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+
+async function request<T extends z.ZodType>(
+  schema: T,
+  path: string,
+  init: { method?: string; json?: unknown } = {},
+): Promise<z.infer<T>> {
+  const res = await fetch(path, {
+    method: init.method ?? "GET",
+    headers: init.json !== undefined ? { "content-type": "application/json" } : {},
+    credentials: "same-origin",
+    body: init.json !== undefined ? JSON.stringify(init.json) : null,
+  });
+  if (res.status === 204) return schema.parse(undefined);
+  const body: unknown = await res.json().catch(() => null);
+  if (!res.ok) {
+    const err = ErrorBody.safeParse(body);
+    throw new ApiFailure(
+      res.status,
+      err.success ? err.data.error.code : "http_error",
+      err.success ? err.data.error.message : `Request failed (${res.status}).`,
+    );
+  }
+  return schema.parse(body);
+}
+
+const path = (id: string) => `/api/artifacts/${encodeURIComponent(id)}`;
+
+/** Where the browser fetches an artifact's bytes; `attachment` forces a file download. */
+export function downloadUrl(id: string, attachment = false): string {
+  return `${path(id)}/download${attachment ? "?attachment=1" : ""}`;
+}
+
+export const artifactApi = {
+  list: (conversationId: string) =>
+    request(
+      z.object({ items: z.array(Artifact) }),
+      `/api/conversations/${encodeURIComponent(conversationId)}/artifacts`,
+    ),
+  get: (id: string) => request(Artifact, path(id)),
+  update: (id: string, patch: { content?: string; title?: string }) =>
+    request(Artifact, path(id), { method: "PATCH", json: patch }),
+  pin: (id: string, pinned: boolean) =>
+    request(Artifact, `${path(id)}/pin`, { method: pinned ? "PUT" : "DELETE" }),
+  remove: (id: string) => request(z.undefined(), path(id), { method: "DELETE" }),
+};
+
+/** Words for a failed call that a person can act on. */
+export function failureWords(err: unknown): string {
+  if (err instanceof ApiFailure) {
+    if (err.status === 401) return "Your session has ended; sign in again.";
+    if (err.status === 404) return "This artifact no longer exists.";
+    return err.message;
+  }
+  if (err instanceof z.ZodError) return "The server sent an answer this page cannot read.";
+  if (err instanceof TypeError) return "Could not reach the server; check the connection.";
+  return err instanceof Error ? err.message : String(err);
+}

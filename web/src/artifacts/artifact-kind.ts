@@ -1,0 +1,39 @@
+// Which viewer shows an artifact, and the short label the list gives its type.
+import {
+  BIBLIOGRAPHY,
+  CODE,
+  KNOWLEDGE_GRAPH,
+  MARKDOWN,
+  normalizeArtifactType,
+} from "../../../durable-objects/loop/artifact-types";
+
+export type ArtifactKind =
+  "code" | "markdown" | "knowledge-graph" | "bibliography" | "image" | "json" | "text";
+
+export function kindOf(type: string): ArtifactKind {
+  const t = normalizeArtifactType(type);
+  if (t === CODE) return "code";
+  if (t === MARKDOWN) return "markdown";
+  if (t === KNOWLEDGE_GRAPH) return "knowledge-graph";
+  if (t === BIBLIOGRAPHY) return "bibliography";
+  if (t.startsWith("image/")) return "image";
+  if (t === "application/json" || t.endsWith("+json")) return "json";
+  return "text";
+}
+
+const LABELS: Record<ArtifactKind, string> = {
+  code: "Code",
+  markdown: "Document",
+  "knowledge-graph": "Knowledge graph",
+  bibliography: "Bibliography",
+  image: "Image",
+  json: "JSON",
+  text: "Text",
+};
+
+export function typeLabel(type: string, language?: string | null): string {
+  const kind = kindOf(type);
+  if (kind === "code" && language) return `Code · ${language}`;
+  if (kind === "image") return `Image · ${type.slice("image/".length).replace(/\+xml$/, "")}`;
+  return LABELS[kind];
+}

@@ -1,0 +1,64 @@
+// The file name a downloaded piece of code gets, with the extension its language expects.
+const EXTENSIONS: Record<string, string> = {
+  python: "py",
+  py: "py",
+  typescript: "ts",
+  ts: "ts",
+  tsx: "tsx",
+  javascript: "js",
+  js: "js",
+  jsx: "jsx",
+  json: "json",
+  sql: "sql",
+  r: "r",
+  sh: "sh",
+  bash: "sh",
+  shell: "sh",
+  zsh: "sh",
+  html: "html",
+  css: "css",
+  rust: "rs",
+  rs: "rs",
+  go: "go",
+  golang: "go",
+  java: "java",
+  kotlin: "kt",
+  swift: "swift",
+  c: "c",
+  cpp: "cpp",
+  "c++": "cpp",
+  csharp: "cs",
+  "c#": "cs",
+  ruby: "rb",
+  php: "php",
+  yaml: "yaml",
+  yml: "yaml",
+  toml: "toml",
+  xml: "xml",
+  markdown: "md",
+  md: "md",
+  julia: "jl",
+  matlab: "m",
+  scala: "scala",
+  perl: "pl",
+  lua: "lua",
+  haskell: "hs",
+  dockerfile: "dockerfile",
+  latex: "tex",
+  tex: "tex",
+  csv: "csv",
+};
+
+export function extensionFor(language: string | null | undefined): string {
+  return EXTENSIONS[(language ?? "").trim().toLowerCase()] ?? "txt";
+}
+
+/** A safe file name from a title: word characters only, with the extension added once. */
+export function fileNameFor(title: string, extension: string): string {
+  const base =
+    title
+      .replace(/[^\w.-]+/g, "_")
+      .replace(/^[_.]+|[_.]+$/g, "")
+      .slice(0, 80) || "artifact";
+  return base.toLowerCase().endsWith(`.${extension}`) ? base : `${base}.${extension}`;
+}

@@ -1,0 +1,83 @@
+// A text artifact that can be edited in place: Edit opens a labelled textarea, Save sends the
+// new content (PATCH) and shows the server's words if it refuses, Cancel keeps the old text.
+import { useId, useState, type ReactNode } from "react";
+import { artifactApi, failureWords } from "../artifact-api";
+import type { ViewerProps } from "./viewer-props";
+
+export function EditableText(
+  props: ViewerProps & {
+    /** What is being edited, for the textarea's label ("code", "document"). */
+    what: string;
+    view: (text: string) => ReactNode;
+    actions?: ReactNode;
+  },
+) {
+  const { artifact, onSaved } = props;
+  const text = artifact.content ?? "";
+  const [draft, setDraft] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const fieldId = useId();
+
+  const save = async () => {
+    if (draft === null) return;
+    setSaving(true);
+    setError(null);
+    try {
+      const saved = await artifactApi.update(artifact.id, { content: draft });
+      onSaved({ ...saved, content: saved.content ?? draft });
+      setDraft(null);
+    } catch (err) {
+      setError(failureWords(err));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  if (draft !== null) {
+    return (
+      <div className="artifact-edit">
+        <label htmlFor={fieldId}>Edit the {props.what}</label>
+        <textarea
+          id={fieldId}
+          value={draft}
+          spellCheck={false}
+          rows={Math.min(30, Math.max(8, draft.split("\n").length + 1))}
+          onChange={(e) => setDraft(e.target.value)}
+          disabled={saving}
+        />
+        {error && (
+          <p role="alert" className="artifact-error">
+            Not saved: {error}
+          </p>
+        )}
+        <div className="artifact-toolbar">
+          <button type="button" className="primary" onClick={save} disabled={saving}>
+            {saving ? "Saving…" : "Save"}
+          </button>
+          <button
+            type="button"
+            onClick={() => {
+              setDraft(null);
+              setError(null);
+            }}
+            disabled={saving}
+          >
+            Cancel
+          </button>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <>
+      <div className="artifact-toolbar">
+        <button type="button" onClick={() => setDraft(text)}>
+          Edit
+        </button>
+        {props.actions}
+      </div>
+      {props.view(text)}
+    </>
+  );
+}

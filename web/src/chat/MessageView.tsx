@@ -9,17 +9,21 @@ import { describeError } from "./error-words";
 
 type ToolCall = Extract<MessagePart, { type: "tool_call" }>;
 
-/** Consecutive tool calls form one block; everything else stands alone. */
+/** Consecutive tool calls of one step form one block; everything else stands alone. */
 type Block =
   | { kind: "part"; part: MessagePart; key: number }
   | { kind: "calls"; calls: ToolCall[]; key: number };
 
-export function blocksOf(content: readonly MessagePart[]): Block[] {
+export function blocksOf(
+  content: readonly MessagePart[],
+  callSteps: Readonly<Record<string, number>> = {},
+): Block[] {
   const blocks: Block[] = [];
   content.forEach((part, i) => {
     const last = blocks.at(-1);
     if (part.type !== "tool_call") blocks.push({ kind: "part", part, key: i });
-    else if (last?.kind === "calls") last.calls.push(part);
+    else if (last?.kind === "calls" && callSteps[last.calls[0]!.callId] === callSteps[part.callId])
+      last.calls.push(part);
     else blocks.push({ kind: "calls", calls: [part], key: i });
   });
   return blocks;
@@ -54,7 +58,7 @@ export const MessageView = memo(function MessageView(props: {
               Step {activity.step} of {activity.maxSteps}
             </p>
           )}
-          {blocksOf(message.content).map((b) =>
+          {blocksOf(message.content, activity?.callSteps).map((b) =>
             b.kind === "calls" ? (
               <ToolCalls key={b.key} calls={b.calls} activity={activity} />
             ) : (

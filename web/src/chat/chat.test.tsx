@@ -47,6 +47,23 @@ describe("an answer in the chat", () => {
     expect(blocksOf(answer.content).map((b) => b.kind)).toEqual(["part", "calls", "part"]);
   });
 
+  it("splits consecutive tool calls by their step", () => {
+    const call = (callId: string) =>
+      ({
+        type: "tool_call",
+        callId,
+        server: "s",
+        tool: "t",
+        arguments: {},
+        status: "done",
+      }) as const;
+    const blocks = blocksOf([call("a"), call("b"), call("c")], { a: 1, b: 2, c: 2 });
+    expect(blocks.map((b) => (b.kind === "calls" ? b.calls.map((c) => c.callId) : []))).toEqual([
+      ["a"],
+      ["b", "c"],
+    ]);
+  });
+
   it("shows the step, each call with its server, status, arguments and result, and a progress bar", () => {
     const html = render(answer);
     expect(html).toContain("Step 2 of 5");

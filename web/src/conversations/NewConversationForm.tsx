@@ -56,6 +56,7 @@ export function NewConversationForm(props: {
       <label>
         Provider
         <select
+          aria-label="Provider"
           value={provider}
           onChange={(e) => {
             setProvider(e.target.value);
@@ -85,7 +86,11 @@ export function NewConversationForm(props: {
       </label>
       <label>
         Mode
-        <select value={mode} onChange={(e) => setMode(e.target.value as ConversationMode)}>
+        <select
+          aria-label="Mode"
+          value={mode}
+          onChange={(e) => setMode(e.target.value as ConversationMode)}
+        >
           {MODES.map((m) => (
             <option key={m.id} value={m.id}>
               {m.label}

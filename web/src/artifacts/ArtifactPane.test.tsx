@@ -4,6 +4,7 @@ import { artifact } from "./test-artifact";
 import { ArtifactHeader } from "./ArtifactHeader";
 import { ArtifactList, sortArtifacts } from "./ArtifactList";
 import { ArtifactPane } from "./ArtifactPane";
+import { ImageViewer } from "./viewers/ImageViewer";
 import { JsonViewer } from "./viewers/JsonViewer";
 import { TextViewer } from "./viewers/TextViewer";
 import { viewerFor } from "./viewers/viewer-for";
@@ -131,5 +132,20 @@ describe("the JSON viewer", () => {
     expect(html).toContain("not valid JSON");
     expect(html).toContain("<pre");
     expect(html).toContain("{nope");
+  });
+});
+
+describe("the image viewer", () => {
+  it("loads the image from our own download route, named by its title", () => {
+    const html = renderToStaticMarkup(
+      <ImageViewer
+        artifact={artifact({ id: "img1", type: "image/png", title: "A plot", content: null })}
+        onSaved={noop}
+      />,
+    );
+    expect(html).toContain('<img src="/api/artifacts/img1/download" alt="A plot"');
+    expect(html).toContain('aria-label="Zoom in"');
+    expect(html).toContain('aria-label="Zoom out"');
+    expect(html).toContain(">Fit</button>");
   });
 });

@@ -1,7 +1,9 @@
 // One viewer per kind of artifact.
 import type { ComponentType } from "react";
 import { kindOf, type ArtifactKind } from "../artifact-kind";
+import { BibliographyViewer } from "./BibliographyViewer";
 import { CodeViewer } from "./CodeViewer";
+import { ImageViewer } from "./ImageViewer";
 import { JsonViewer } from "./JsonViewer";
 import { MarkdownViewer } from "./MarkdownViewer";
 import { TextViewer } from "./TextViewer";
@@ -11,8 +13,8 @@ const VIEWERS: Record<ArtifactKind, ComponentType<ViewerProps>> = {
   code: CodeViewer,
   markdown: MarkdownViewer,
   "knowledge-graph": JsonViewer,
-  bibliography: JsonViewer,
-  image: TextViewer,
+  bibliography: BibliographyViewer,
+  image: ImageViewer,
   json: JsonViewer,
   text: TextViewer,
 };

@@ -1,31 +1,31 @@
+// The web client in Debian's chromium against the real stack (`wrangler dev` with both workers,
+// aimock as the model, our MCP worker with recorded outside APIs). Screenshots of the main views
+// go to test-results/screenshots for people to look at.
 import { mkdirSync } from "node:fs";
-import { type Browser, chromium } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium, type PageWatch, watchPage } from "./browser";
+import {
+  addResearchFixtures,
+  CODE,
+  PINNED_FOLLOW_UP,
+  RESEARCH_QUESTION,
+} from "./research-fixtures";
 import { type Stack, startStack } from "./stack";
 
 const SCREENSHOTS = "test-results/screenshots";
 const STORY = Array.from({ length: 40 }, (_, i) => `Line ${i + 1} of the slow story.`).join(" ");
+const TURN_TIMEOUT = 60_000;
 
 let stack: Stack;
 let browser: Browser;
 beforeAll(async () => {
   stack = await startStack((mock) => {
+    addResearchFixtures(mock);
     mock.onMessage(/slow story/, { content: STORY }, { chunkSize: 8, latency: 40 });
     mock.onMessage(/.*/, { content: "Hello from the mock model." });
   });
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchChromium();
   mkdirSync(SCREENSHOTS, { recursive: true });
 });
 afterAll(async () => {
@@ -33,36 +33,200 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-it("signs in from the start link, chats, and after a reload mid-reply shows the complete answer", async () => {
-  const page = await browser.newPage();
-  const outside: string[] = [];
-  page.on("request", (r) => {
-    if (!r.url().startsWith(stack.url) && !r.url().startsWith("data:")) outside.push(r.url());
-  });
+/** A signed-in browser context (the start link's token becomes a session cookie). */
+async function signedIn(): Promise<{ context: BrowserContext; page: Page; watch: PageWatch }> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  const watch = watchPage(page, stack.url);
   await page.goto(`${stack.url}/#token=${stack.token}`);
+  return { context, page, watch };
+}
+
+async function newConversation(page: Page, mode: "normal" | "graph" = "normal"): Promise<void> {
   await page.getByRole("button", { name: "New conversation" }).click();
-  await page.getByRole("button", { name: "Create" }).click();
+  const form = page.getByRole("form", { name: "New conversation" });
+  await form.getByLabel("Mode", { exact: true }).selectOption(mode);
+  await form.getByRole("button", { name: "Create" }).click();
+  await page.getByRole("textbox", { name: "Message" }).waitFor();
+}
+
+async function send(page: Page, text: string): Promise<void> {
   const box = page.getByRole("textbox", { name: "Message" });
-  await box.fill("hello");
+  await box.fill(text);
   await box.press("Enter");
+}
+
+const answer = (page: Page, n: number) => page.getByTestId("message-assistant").nth(n);
+
+async function finished(page: Page, n: number): Promise<void> {
+  await answer(page, n)
+    .and(page.locator('[data-status="complete"]'))
+    .waitFor({ timeout: TURN_TIMEOUT });
+}
+
+it("streams an answer, and a page reloaded mid-reply ends with exactly what a page that stayed connected saw", async () => {
+  const { context, page, watch } = await signedIn();
+  await newConversation(page);
+  await send(page, "hello");
   await expect
-    .poll(() => page.getByTestId("message-assistant").first().textContent(), { timeout: 15_000 })
+    .poll(() => answer(page, 0).textContent(), { timeout: 15_000 })
     .toContain("Hello from the mock model.");
 
-  await box.fill("tell me the slow story");
-  await box.press("Enter");
-  await expect
-    .poll(() => page.getByTestId("message-assistant").nth(1).textContent(), { timeout: 15_000 })
-    .toContain("Line 2");
+  // A second tab on the same conversation stays connected throughout.
+  const steady = await context.newPage();
+  await steady.goto(page.url());
+  await finished(steady, 0);
+
+  await send(page, "tell me the slow story");
+  await expect.poll(() => answer(page, 1).textContent(), { timeout: 15_000 }).toContain("Line 2");
   await page.screenshot({ path: `${SCREENSHOTS}/chat-streaming.png` });
   // The session cookie and the open conversation (in the address) survive the reload.
   await page.reload();
-  await expect
-    .poll(() => page.getByTestId("message-assistant").nth(1).getAttribute("data-status"), {
-      timeout: 20_000,
-    })
-    .toBe("complete");
-  expect(await page.getByTestId("message-assistant").nth(1).textContent()).toContain(STORY);
+  await finished(page, 1);
+  await finished(steady, 1);
+  const reloaded = await answer(page, 1).textContent();
+  expect(reloaded).toContain(STORY);
+  expect(reloaded).toBe(await answer(steady, 1).textContent());
   await page.screenshot({ path: `${SCREENSHOTS}/chat-after-reload.png` });
-  expect(outside).toEqual([]);
+  expect(watch.outside).toEqual([]);
+  await context.close();
+});
+
+describe("a research conversation through our MCP worker", () => {
+  let page: Page;
+  let watch: PageWatch;
+  beforeAll(async () => {
+    ({ page, watch } = await signedIn());
+    await newConversation(page);
+    await send(page, RESEARCH_QUESTION);
+    await finished(page, 0);
+  });
+
+  const pane = () => page.getByRole("complementary", { name: "Artifacts" });
+  const viewer = () => pane().getByTestId("artifact-viewer");
+  async function open(type: string): Promise<void> {
+    await answer(page, 0).locator(`button.artifact-button[data-artifact-type="${type}"]`).click();
+    await expect.poll(() => viewer().getAttribute("data-artifact-type")).toBe(type);
+  }
+
+  it("shows each step's tool calls with their results", async () => {
+    const calls = answer(page, 0).getByTestId("tool-call");
+    await expect.poll(() => calls.count()).toBe(3);
+    const text = await answer(page, 0).textContent();
+    for (const tool of ["pubmed_fetch", "pubtator_annotations", "render_chart"])
+      expect(text).toContain(tool);
+    for (const status of await calls.evaluateAll((els) => els.map((e) => e.dataset["status"])))
+      expect(status).toBe("done");
+    await expect
+      .poll(() => answer(page, 0).getByRole("region", { name: "Tool calls of step 2" }).count())
+      .toBe(1);
+    // The formatted answer: markdown with the math typeset.
+    expect(await answer(page, 0).locator("strong", { hasText: "PARP inhibitor" }).count()).toBe(1);
+    await expect.poll(() => answer(page, 0).locator(".katex").count()).toBeGreaterThan(0);
+    await page.screenshot({ path: `${SCREENSHOTS}/research-timeline.png`, fullPage: true });
+  });
+
+  it("opens the code artifact highlighted", async () => {
+    await open("application/vnd.ant.code");
+    await expect.poll(() => viewer().locator("pre.code-block").textContent()).toContain(CODE);
+    await expect.poll(() => viewer().locator("[class*=hljs-]").count()).toBeGreaterThan(0);
+    await page.screenshot({ path: `${SCREENSHOTS}/artifact-code.png` });
+  });
+
+  it("opens the markdown artifact with its table", async () => {
+    await open("text/markdown");
+    await expect.poll(() => viewer().locator("table td", { hasText: "olaparib" }).count()).toBe(1);
+    await page.screenshot({ path: `${SCREENSHOTS}/artifact-markdown.png` });
+  });
+
+  it("draws the knowledge graph's nodes", async () => {
+    await open("application/vnd.knowledge-graph");
+    await expect.poll(() => viewer().getByTestId("graph-node").count()).toBeGreaterThan(1);
+    const box = await viewer().getByTestId("graph-node").first().boundingBox();
+    expect(box && box.width > 0 && box.height > 0).toBe(true);
+    await page.screenshot({ path: `${SCREENSHOTS}/artifact-graph.png` });
+  });
+
+  it("shows the chart image from our own origin", async () => {
+    await open("image/png");
+    const img = viewer().locator("img");
+    await expect
+      .poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth))
+      .toBeGreaterThan(0);
+    expect(await img.getAttribute("src")).toMatch(/^\/api\/artifacts\/[^/]+\/download/);
+    await page.screenshot({ path: `${SCREENSHOTS}/artifact-image.png` });
+  });
+
+  it("shows the bibliography with PubMed and DOI links", async () => {
+    await open("application/vnd.bibliography");
+    const pubmed = await viewer()
+      .getByRole("link", { name: "PubMed" })
+      .evaluateAll((links) => links.map((a) => a.getAttribute("href")));
+    expect(pubmed).toContain("https://pubmed.ncbi.nlm.nih.gov/29625052/");
+    expect(await viewer().getByRole("link", { name: "DOI" }).first().getAttribute("href")).toMatch(
+      /^https:\/\/doi\.org\/10\./,
+    );
+    await page.screenshot({ path: `${SCREENSHOTS}/artifact-bibliography.png` });
+  });
+
+  it("sends a pinned artifact with the next message", async () => {
+    await open("text/markdown");
+    const pin = pane().getByRole("button", { name: /^Pin/ });
+    await pin.click();
+    await expect.poll(() => pin.getAttribute("aria-pressed")).toBe("true");
+    await send(page, PINNED_FOLLOW_UP);
+    await finished(page, 1);
+    const last = stack.mock.getLastRequest();
+    const sent = JSON.stringify(last?.body);
+    expect(sent).toContain(PINNED_FOLLOW_UP);
+    expect(sent).toContain("Pinned Context");
+    expect(sent).toContain("Olaparib notes");
+    expect(sent).toContain("| olaparib | PARP |");
+    expect(watch.outside).toEqual([]);
+    expect(watch.dialogs).toEqual([]);
+  });
+});
+
+describe("hostile model output and tool results", () => {
+  it("run nothing and reach no other origin, in the answer, the artifacts and the graph", async () => {
+    const { page, watch } = await signedIn();
+    await newConversation(page, "graph");
+    await send(page, "hostile please");
+    await finished(page, 0);
+    const message = answer(page, 0);
+    await message.hover();
+    const hoverMe = message.getByText("hover me");
+    if ((await hoverMe.count()) > 0) await hoverMe.first().hover();
+    // Every artifact the turn left, opened in turn: markdown, code, the knowledge graph.
+    const buttons = message.locator("button.artifact-button");
+    const count = await buttons.count();
+    expect(count).toBeGreaterThanOrEqual(3);
+    for (let i = 0; i < count; i++) {
+      await buttons.nth(i).click();
+      await page.getByTestId("artifact-viewer").waitFor();
+      await page.waitForTimeout(200);
+      await page.screenshot({ path: `${SCREENSHOTS}/hostile-${i + 1}.png` });
+    }
+    const graph = page.getByTestId("graph-node");
+    if ((await graph.count()) > 0) await graph.first().click();
+
+    const live = await page.evaluate(() => ({
+      scripts: document.querySelectorAll("main script, aside script").length,
+      handlers: [...document.querySelectorAll("*")].flatMap((el) =>
+        el.getAttributeNames().filter((n) => n.startsWith("on")),
+      ),
+      badLinks: [...document.querySelectorAll("a[href]")]
+        .map((a) => a.getAttribute("href")!)
+        .filter((h) => /^\s*(javascript|data|vbscript):/i.test(h)),
+      outsideImages: [...document.querySelectorAll("img")]
+        .map((i) => i.getAttribute("src") ?? "")
+        .filter((s) => !s.startsWith("/")),
+      iframes: document.querySelectorAll("iframe, object, embed").length,
+    }));
+    expect(live).toEqual({ scripts: 0, handlers: [], badLinks: [], outsideImages: [], iframes: 0 });
+    expect(watch.dialogs).toEqual([]);
+    expect(watch.outside).toEqual([]);
+    // What the links said is still shown, as text.
+    expect(await message.textContent()).toContain("click me");
+  });
 });

@@ -50,7 +50,7 @@ export function addResearchFixtures(mock: LLMock): void {
     },
   );
   mock.on(
-    { toolResultContains: "1 articles" },
+    { toolResultContains: "2 articles." },
     {
       toolCalls: [
         {
@@ -73,7 +73,11 @@ export function addResearchFixtures(mock: LLMock): void {
   );
   mock.onMessage(new RegExp(RESEARCH_QUESTION), {
     toolCalls: [
-      { id: "r1", name: "mcp-remote__pubmed_fetch", arguments: '{"pmids":["29625052"]}' },
+      {
+        id: "r1",
+        name: "mcp-remote__pubmed_fetch",
+        arguments: '{"pmids":["31452104","29625052"]}',
+      },
     ],
   });
   mock.onMessage(new RegExp(PINNED_FOLLOW_UP), { content: "You pinned the olaparib notes." });

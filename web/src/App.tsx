@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useState } from "react";
 import type { Conversation, ProviderInfo } from "../../durable-objects/protocol/rest";
 import { api, ApiFailure, type User } from "./api";
+import { ArtifactPane } from "./artifacts/ArtifactPane";
 import { ChatView } from "./chat/ChatView";
 import { ConversationList } from "./conversations/ConversationList";
 import { SignIn } from "./SignIn";
@@ -122,13 +123,12 @@ export function App() {
         )}
       </main>
       {paneOpen && selected && (
-        <aside className="artifact-pane" aria-label="Artifacts">
-          {openArtifact ? (
-            <a href={`/api/artifacts/${openArtifact}/download`}>Download the artifact</a>
-          ) : (
-            <p className="muted">Pick an artifact of an answer.</p>
-          )}
-        </aside>
+        <ArtifactPane
+          conversationId={selected}
+          openId={openArtifact}
+          onOpen={setOpenArtifact}
+          refreshKey={artifactCount}
+        />
       )}
     </div>
   );

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import { chromium } from "playwright-core";
+import { launchChromium } from "../../../tests/e2e/browser";
 import { startStack } from "../../../tests/e2e/stack";
 
 const dist = fileURLToPath(new URL("../../../web/dist/", import.meta.url));
@@ -35,16 +35,7 @@ for (const f of lazy) console.log(`  lazy chunk ${f} (gzip): ${kb(gz(join("asset
 const stack = await startStack((mock) =>
   mock.onMessage(/.*/, { content: "A short answer, **in markdown**." }),
 );
-const browser = await chromium.launch({
-  executablePath: "/usr/bin/chromium",
-  args: [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-  ],
-});
+const browser = await launchChromium();
 try {
   const page = await browser.newPage();
   // First visit: sign in through the start link, then reload and time a visit with a session.

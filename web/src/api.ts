@@ -69,3 +69,6 @@ export const api = {
     request(z.object({ items: z.array(ChatMessage) }), `/api/conversations/${id}/messages`),
 };
 export type User = z.infer<typeof User>;
+
+/** The same zod-parsed request, for the REST calls of other parts of the client. */
+export { request as apiRequest };

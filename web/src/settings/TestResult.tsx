@@ -1,0 +1,57 @@
+// What "test the connection" found: the server, its protocol version and its tools, or the
+// problem in words. With `choose`, each tool gets a checkbox (which tools this conversation uses).
+import type { McpServerTest } from "../../../durable-objects/protocol/rest";
+
+export function TestResult(props: {
+  result: McpServerTest;
+  choose?: { enabled: string[]; onChange: (tool: string, on: boolean) => void; disabled?: boolean };
+}) {
+  const { result, choose } = props;
+  if (!result.ok)
+    return (
+      <p role="alert" className="error small test-result">
+        {result.error.message}
+      </p>
+    );
+  const { serverInfo, protocolVersion, tools } = result;
+  return (
+    <div className="test-result">
+      <p role="status" className="small">
+        Connected to {serverInfo.name || "the server"}
+        {serverInfo.version && ` ${serverInfo.version}`}
+        {protocolVersion && ` (MCP ${protocolVersion})`}: {tools.length}{" "}
+        {tools.length === 1 ? "tool" : "tools"}.
+      </p>
+      {tools.length > 0 && (
+        <ul className="tool-list">
+          {tools.map((t) => {
+            const names = (
+              <>
+                <span className="tool-name">{t.title ?? t.name}</span>
+                {t.title && t.title !== t.name && <code className="small">{t.name}</code>}
+              </>
+            );
+            return (
+              <li key={t.name}>
+                {choose ? (
+                  <label>
+                    <input
+                      type="checkbox"
+                      checked={choose.enabled.includes(t.name)}
+                      disabled={choose.disabled}
+                      onChange={(e) => choose.onChange(t.name, e.target.checked)}
+                    />
+                    {names}
+                  </label>
+                ) : (
+                  <span>{names}</span>
+                )}
+                {t.description && <p className="muted small">{t.description}</p>}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,177 @@
+// Tools: for the built-in server and each of the user's servers, whether this conversation uses
+// it, a connection test, and (after a test) which of its tools the model is offered. Changes are
+// saved at once; the checkboxes show the change before the server has answered.
+import { useId, useState } from "react";
+import type {
+  Conversation,
+  ConversationSettings,
+  McpServer,
+  McpServerTest,
+} from "../../../durable-objects/protocol/rest";
+import { ApiFailure } from "../api";
+import { settingsApi } from "./settings-api";
+import {
+  BUILTIN_SERVER,
+  enabledToolsOf,
+  isServerUsed,
+  setEnabledTools,
+  setServerUsed,
+} from "./settings-state";
+import { TestResult } from "./TestResult";
+import type { SaveConversation } from "./use-conversation-saver";
+
+interface ServerRow {
+  name: string;
+  note: string | null;
+  /** The tools the server offers unless a conversation chooses (the registry's enabledTools). */
+  serverDefault: string[] | null;
+  test: () => Promise<McpServerTest>;
+}
+
+export function rowsOf(servers: McpServer[]): ServerRow[] {
+  return [
+    {
+      name: BUILTIN_SERVER,
+      note: "Built in: literature and clinical-trial search, charts, the knowledge graph.",
+      serverDefault: null,
+      test: settingsApi.testBuiltinServer,
+    },
+    ...servers.map((s) => ({
+      name: s.name,
+      note: s.enabled ? null : "Turned off for every conversation.",
+      serverDefault: s.enabledTools,
+      test: () => settingsApi.testMcpServer(s.id),
+    })),
+  ];
+}
+
+export function ToolsSection(props: {
+  conversation: Conversation;
+  servers: McpServer[] | null;
+  save: SaveConversation;
+}) {
+  // The settings as the user last set them; the server's answer replaces them when it comes.
+  const [settings, setSettings] = useState(props.conversation.settings);
+  const [problem, setProblem] = useState<string | null>(null);
+  const headingId = useId();
+
+  const change = async (next: ConversationSettings) => {
+    setSettings(next);
+    setProblem(null);
+    try {
+      const saved = await props.save((current) => {
+        // The step limit and the rest come from the latest save; the tool choices from here.
+        const { blockedServers: _b, enabledTools: _e, ...rest } = current.settings;
+        return {
+          settings: {
+            ...rest,
+            ...(next.blockedServers && { blockedServers: next.blockedServers }),
+            ...(next.enabledTools && { enabledTools: next.enabledTools }),
+          },
+        };
+      });
+      setSettings(saved.settings);
+    } catch (err) {
+      setSettings(props.conversation.settings);
+      setProblem(err instanceof ApiFailure ? err.message : "Could not save the tool settings.");
+    }
+  };
+
+  return (
+    <section className="settings-section" aria-labelledby={headingId}>
+      <h3 id={headingId}>Tools</h3>
+      {problem && (
+        <p role="alert" className="error small">
+          {problem}
+        </p>
+      )}
+      <ul className="server-list">
+        {rowsOf(props.servers ?? []).map((row) => (
+          <ServerTools key={row.name} row={row} settings={settings} onChange={change} />
+        ))}
+      </ul>
+      {props.servers === null && <p className="muted small">Loading your MCP servers…</p>}
+    </section>
+  );
+}
+
+function ServerTools(props: {
+  row: ServerRow;
+  settings: ConversationSettings;
+  onChange: (s: ConversationSettings) => void;
+}) {
+  const { row, settings } = props;
+  const [result, setResult] = useState<McpServerTest | null>(null);
+  const [testing, setTesting] = useState(false);
+  const nameId = useId();
+  const used = isServerUsed(settings, row.name);
+  const allTools = result?.ok ? result.tools.map((t) => t.name) : [];
+  const enabled = enabledToolsOf(settings, row.name, allTools, row.serverDefault);
+  const chosen = settings.enabledTools?.[row.name];
+
+  const test = async () => {
+    setTesting(true);
+    try {
+      setResult(await row.test());
+    } catch (err) {
+      setResult({
+        ok: false,
+        error: {
+          code: "unreachable",
+          message: err instanceof ApiFailure ? err.message : "The test could not be run.",
+        },
+      });
+    } finally {
+      setTesting(false);
+    }
+  };
+
+  return (
+    <li className="server">
+      <div role="group" aria-labelledby={nameId}>
+        <div className="row server-head">
+          <h4 id={nameId}>{row.name}</h4>
+          <label>
+            <input
+              type="checkbox"
+              checked={used}
+              onChange={(e) => props.onChange(setServerUsed(settings, row.name, e.target.checked))}
+            />
+            Use in this conversation
+          </label>
+          <span className="spacer" />
+          <button type="button" onClick={test} disabled={testing}>
+            {testing ? "Testing…" : "Test"}
+          </button>
+        </div>
+        {row.note && <p className="muted small">{row.note}</p>}
+        {chosen && !result?.ok && (
+          <p className="muted small">
+            This conversation uses {chosen.length} of its tools; test the server to change which.
+          </p>
+        )}
+        {result && (
+          <TestResult
+            result={result}
+            {...(result.ok && {
+              choose: {
+                enabled,
+                disabled: !used,
+                onChange: (tool: string, on: boolean) =>
+                  props.onChange(
+                    setEnabledTools(
+                      settings,
+                      row.name,
+                      on ? [...enabled, tool] : enabled.filter((t) => t !== tool),
+                      allTools,
+                      row.serverDefault,
+                    ),
+                  ),
+              },
+            })}
+          />
+        )}
+      </div>
+    </li>
+  );
+}

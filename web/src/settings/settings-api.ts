@@ -1,0 +1,44 @@
+// REST calls of the settings panel: the conversation's settings, the user's MCP server registry
+// and "test the connection". Answers are parsed with zod; failures are ApiFailure (../api).
+import { z } from "zod";
+import {
+  Conversation,
+  type ConversationSettings,
+  McpServer,
+  McpServerTest,
+} from "../../../durable-objects/protocol/rest";
+import { apiRequest } from "../api";
+
+export interface ConversationPatch {
+  provider?: string;
+  model?: string;
+  settings?: ConversationSettings;
+}
+
+export interface NewMcpServer {
+  name: string;
+  url: string;
+  headers?: Record<string, string>;
+}
+
+export const settingsApi = {
+  updateConversation: (id: string, patch: ConversationPatch) =>
+    apiRequest(Conversation, `/api/conversations/${id}`, { method: "PATCH", json: patch }),
+  mcpServers: () => apiRequest(z.object({ items: z.array(McpServer) }), "/api/mcp-servers"),
+  addMcpServer: (body: NewMcpServer) =>
+    apiRequest(McpServer, "/api/mcp-servers", { method: "POST", json: body }),
+  removeMcpServer: (id: string) =>
+    apiRequest(z.undefined(), `/api/mcp-servers/${id}`, { method: "DELETE" }),
+  /** A saved server, tested with its real header values (they never come back to us). */
+  testMcpServer: (id: string) =>
+    apiRequest(McpServerTest, `/api/mcp-servers/${id}/test`, { method: "POST" }),
+  /** A server from the add form, before it is saved. */
+  testMcpUrl: (url: string, headers: Record<string, string>) =>
+    apiRequest(McpServerTest, "/api/mcp-servers/test", {
+      method: "POST",
+      json: { url, ...(Object.keys(headers).length > 0 && { headers }) },
+    }),
+  /** Our own built-in server (mcp-remote). */
+  testBuiltinServer: () =>
+    apiRequest(McpServerTest, "/api/mcp-servers/builtin/test", { method: "POST" }),
+};

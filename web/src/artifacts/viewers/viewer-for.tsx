@@ -1,5 +1,6 @@
-// One viewer per kind of artifact.
-import type { ComponentType } from "react";
+// One viewer per kind of artifact. The knowledge graph's (with d3-force) loads only when a
+// graph is opened, so the first page stays small.
+import { lazy, Suspense, type ComponentType } from "react";
 import { kindOf, type ArtifactKind } from "../artifact-kind";
 import { BibliographyViewer } from "./BibliographyViewer";
 import { CodeViewer } from "./CodeViewer";
@@ -9,10 +10,22 @@ import { MarkdownViewer } from "./MarkdownViewer";
 import { TextViewer } from "./TextViewer";
 import type { ViewerProps } from "./viewer-props";
 
+const KnowledgeGraphViewer = lazy(() =>
+  import("./graph/KnowledgeGraphViewer").then((m) => ({ default: m.KnowledgeGraphViewer })),
+);
+
+function LazyKnowledgeGraphViewer(props: ViewerProps) {
+  return (
+    <Suspense fallback={<p className="artifact-note">Loading the graph viewer…</p>}>
+      <KnowledgeGraphViewer {...props} />
+    </Suspense>
+  );
+}
+
 const VIEWERS: Record<ArtifactKind, ComponentType<ViewerProps>> = {
   code: CodeViewer,
   markdown: MarkdownViewer,
-  "knowledge-graph": JsonViewer,
+  "knowledge-graph": LazyKnowledgeGraphViewer,
   bibliography: BibliographyViewer,
   image: ImageViewer,
   json: JsonViewer,

@@ -2,6 +2,7 @@ import { toJsxRuntime } from "hast-util-to-jsx-runtime";
 import { common, createLowlight } from "lowlight";
 import type { ReactNode } from "react";
 import { Fragment, jsx, jsxs } from "react/jsx-runtime";
+import "./highlight.css";
 
 // Syntax highlighting for code blocks: lowlight's common languages (highlight.js grammars,
 // which already know aliases such as py, js, ts, sh, yml), turned into React elements, never

@@ -55,7 +55,7 @@ export function ConversationSection(props: {
   return (
     <section className="settings-section" aria-labelledby={headingId}>
       <h3 id={headingId}>This conversation</h3>
-      <form className="settings-form" onSubmit={submit}>
+      <form className="settings-form" noValidate onSubmit={submit}>
         <label>
           Provider
           <select

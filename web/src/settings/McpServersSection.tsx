@@ -142,7 +142,12 @@ function AddServerForm(props: { taken: string[]; onAdded: () => void }) {
     setRows((all) => all.map((r, j) => (j === i ? row : r)));
 
   return (
-    <form className="settings-form add-server" aria-label="Add MCP server" onSubmit={add}>
+    <form
+      className="settings-form add-server"
+      aria-label="Add MCP server"
+      noValidate
+      onSubmit={add}
+    >
       <h4>Add a server</h4>
       <label>
         Name

@@ -230,3 +230,42 @@ describe("hostile model output and tool results", () => {
     expect(await message.textContent()).toContain("click me");
   });
 });
+
+it("settings switch the model and step limit and choose our MCP worker's tools, and the next turn obeys them", async () => {
+  const { page, watch } = await signedIn();
+  await newConversation(page);
+  await page.getByRole("button", { name: "Settings" }).click();
+  const settings = page.getByRole("dialog", { name: "Settings" });
+  await settings.getByRole("combobox", { name: "Model" }).fill("claude-sonnet-4-5");
+  await settings.getByRole("spinbutton", { name: "Step limit" }).fill("2");
+  await settings.getByRole("button", { name: "Save" }).click();
+  await expect
+    .poll(() => page.locator(".conversation-header").textContent())
+    .toContain("claude-sonnet-4-5");
+
+  const ours = settings.getByRole("group", { name: "mcp-remote" });
+  await ours.getByRole("button", { name: "Test" }).click();
+  const chart = ours.getByRole("checkbox", { name: /render_chart/ });
+  await chart.waitFor({ timeout: 15_000 });
+  await chart.uncheck();
+  await expect
+    .poll(async () => {
+      const id = new URL(page.url()).searchParams.get("c");
+      return page.evaluate(
+        async (url) => ((await (await fetch(url)).json()) as { settings: unknown }).settings,
+        `/api/conversations/${id}`,
+      );
+    })
+    .toMatchObject({ maxSteps: 2, enabledTools: { "mcp-remote": expect.any(Array) } });
+  await page.screenshot({ path: `${SCREENSHOTS}/settings.png` });
+  await page.keyboard.press("Escape");
+  await settings.waitFor({ state: "detached" });
+
+  await send(page, "which tools do you have");
+  await finished(page, 0);
+  const sent = stack.mock.getLastRequest()?.body as { model?: string } | undefined;
+  expect(sent?.model).toBe("claude-sonnet-4-5");
+  expect(JSON.stringify(sent)).toContain("pubmed_search");
+  expect(JSON.stringify(sent)).not.toContain("render_chart");
+  expect(watch.outside).toEqual([]);
+});

@@ -1,9 +1,10 @@
 // The signed-in app: conversations on the left, the open conversation in the middle, its
 // artifacts on the right when asked for.
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { Conversation, ProviderInfo } from "../../durable-objects/protocol/rest";
 import { api, ApiFailure, type User } from "./api";
 import { ArtifactPane } from "./artifacts/ArtifactPane";
+import { SettingsPanel } from "./settings/SettingsPanel";
 import { ChatView } from "./chat/ChatView";
 import { ConversationList } from "./conversations/ConversationList";
 import { SignIn } from "./SignIn";
@@ -25,6 +26,8 @@ export function App() {
   const [openArtifact, setOpenArtifact] = useState<string | null>(null);
   const [paneOpen, setPaneOpen] = useState(false);
   const [artifactCount, setArtifactCount] = useState(0);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const settingsButton = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
     // `npm start` prints a link with the token in the fragment: it never reaches a server log.
@@ -60,6 +63,7 @@ export function App() {
     setConversation(null);
     setOpenArtifact(null);
     setPaneOpen(false);
+    setSettingsOpen(false);
     if (!selected) return;
     api
       .conversation(selected)
@@ -72,6 +76,10 @@ export function App() {
     setPaneOpen(true);
   }, []);
   const signOut = () => api.signOut().finally(() => setAuth({ state: "signed-out" }));
+  const closeSettings = useCallback(() => {
+    setSettingsOpen(false);
+    settingsButton.current?.focus();
+  }, []);
 
   if (auth.state === "checking") return <p className="centered">Loading…</p>;
   if (auth.state === "signed-out") {
@@ -109,7 +117,24 @@ export function App() {
             >
               Artifacts{artifactCount > 0 && ` (${artifactCount})`}
             </button>
+            <button
+              type="button"
+              ref={settingsButton}
+              aria-expanded={settingsOpen}
+              onClick={() => setSettingsOpen((open) => !open)}
+            >
+              Settings
+            </button>
           </header>
+        )}
+        {settingsOpen && conversation && (
+          <SettingsPanel
+            conversation={conversation}
+            providers={providers}
+            onConversationChange={setConversation}
+            onClose={closeSettings}
+            onSignOut={signOut}
+          />
         )}
         {selected ? (
           <ChatView

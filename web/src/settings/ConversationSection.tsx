@@ -59,6 +59,7 @@ export function ConversationSection(props: {
         <label>
           Provider
           <select
+            aria-label="Provider"
             value={provider}
             onChange={(e) => {
               setProvider(e.target.value);

@@ -1,8 +1,8 @@
-// Code: highlighted, copyable, downloadable under its language's extension, editable.
+// Code: highlighted (CodeBlock brings its own Copy button), saved under its language's
+// extension, editable.
 import { CodeBlock } from "../../markdown/CodeBlock";
 import { extensionFor, fileNameFor } from "../file-extension";
 import { saveText } from "../save-file";
-import { CopyButton } from "./CopyButton";
 import { EditableText } from "./EditableText";
 import type { ViewerProps } from "./viewer-props";
 
@@ -16,12 +16,9 @@ export function CodeViewer(props: ViewerProps) {
       what="code"
       view={(code) => <CodeBlock code={code} language={artifact.language} />}
       actions={
-        <>
-          <CopyButton text={text} />
-          <button type="button" onClick={() => saveText(text, fileNameFor(artifact.title, ext))}>
-            Save as .{ext}
-          </button>
-        </>
+        <button type="button" onClick={() => saveText(text, fileNameFor(artifact.title, ext))}>
+          Save as .{ext}
+        </button>
       }
     />
   );

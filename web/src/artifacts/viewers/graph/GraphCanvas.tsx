@@ -293,6 +293,7 @@ const NodeView = memo(function NodeView(props: {
   onSelect: (id: string) => void;
 }) {
   const { node } = props;
+  const label = shortLabel(node.label);
   return (
     <g
       className={`kg-node${props.selected ? " selected" : ""}${props.neighbour ? " neighbour" : ""}`}
@@ -312,9 +313,18 @@ const NodeView = memo(function NodeView(props: {
       }}
     >
       <title>{node.type ? `${node.label} (${node.type})` : node.label}</title>
+      {/* The whole node and its label take clicks, not only the circle. */}
+      <rect
+        className="kg-hit"
+        x={-props.r}
+        y={-props.r}
+        width={2 * props.r + 6 + label.length * 7}
+        height={2 * props.r}
+        fill="transparent"
+      />
       <circle r={props.r} fill={props.colour} />
       <text x={props.r + 4} dy="0.35em">
-        {shortLabel(node.label)}
+        {label}
       </text>
     </g>
   );

@@ -6,6 +6,8 @@ import {
   forceLink,
   forceManyBody,
   forceSimulation,
+  forceX,
+  forceY,
   type SimulationLinkDatum,
   type SimulationNodeDatum,
 } from "d3-force";
@@ -34,6 +36,10 @@ export function layoutGraph(graph: Graph, options: { ticks?: number } = {}): Map
     )
     .force("charge", forceManyBody().strength(-180).distanceMax(500).theta(0.9))
     .force("collide", forceCollide(16))
+    // A gentle pull to the middle keeps separate components near each other, a little more
+    // vertically because the view is wider than tall.
+    .force("x", forceX(0).strength(0.05))
+    .force("y", forceY(0).strength(0.08))
     .force("center", forceCenter(0, 0))
     .stop();
   simulation.tick(ticks);

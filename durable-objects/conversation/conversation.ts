@@ -3,7 +3,7 @@
 import { Agent, type Connection, type ConnectionContext, type WSMessage } from "agents";
 import { z } from "zod";
 import type { Env } from "../../workers/api/src/env";
-import { ConversationSettings } from "../protocol/rest";
+import { ConversationSettings, DEFAULT_MAX_STEPS } from "../protocol/rest";
 import { type ChatMessage } from "../protocol/messages";
 import { emptyTranscript, applyEvent } from "../protocol/transcript";
 import {
@@ -25,7 +25,6 @@ import type { ConnectionPool, McpCounters } from "./tool-runner";
 import type { ConversationInfo, TurnOutcome } from "./turn";
 
 /** Default step cap of the thinking loop (the reference's five). */
-const DEFAULT_MAX_STEPS = 5;
 
 interface ConnState {
   synced: boolean;

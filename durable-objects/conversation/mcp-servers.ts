@@ -1,6 +1,9 @@
 // Which MCP servers a turn may use: the user's registry in D1 plus our own MCP worker.
 import { z } from "zod";
 import type { Env } from "../../workers/api/src/env";
+import { BUILTIN_SERVER } from "../protocol/rest";
+
+export { BUILTIN_SERVER };
 
 export interface ServerConfig {
   name: string;
@@ -13,7 +16,6 @@ export interface ServerConfig {
 }
 
 /** The name our own MCP worker goes by in catalogs and timelines. */
-export const BUILTIN_SERVER = "mcp-remote";
 // The service binding ignores the host; the path is what the MCP worker routes on.
 const BUILTIN_URL = "https://mcp-remote.internal/mcp";
 

@@ -4,6 +4,11 @@ import { z } from "zod";
 export const ConversationMode = z.enum(["normal", "graph", "tools"]);
 export type ConversationMode = z.infer<typeof ConversationMode>;
 
+/** Steps a turn may take when neither the conversation nor the message sets a limit. */
+export const DEFAULT_MAX_STEPS = 5;
+/** Our own MCP worker, offered to every conversation through its service binding. */
+export const BUILTIN_SERVER = "mcp-remote";
+
 export const ConversationSettings = z
   .object({
     maxSteps: z.number().int().min(1).max(20).optional(),

@@ -1,10 +1,14 @@
 // The settings panel's rules as pure functions: which servers and tools a conversation uses, and
 // what the add-server form accepts (the same rules as the API, so mistakes show before sending).
-import type { ConversationSettings } from "../../../durable-objects/protocol/rest";
+import {
+  BUILTIN_SERVER,
+  type ConversationSettings,
+  DEFAULT_MAX_STEPS,
+} from "../../../durable-objects/protocol/rest";
 
+export { BUILTIN_SERVER };
 /** The step limit a conversation gets when it sets none (the Conversation DO's default). */
-export const DEFAULT_STEP_LIMIT = 5;
-export const BUILTIN_SERVER = "mcp-remote";
+export const DEFAULT_STEP_LIMIT = DEFAULT_MAX_STEPS;
 
 export const isServerUsed = (settings: ConversationSettings, server: string) =>
   !(settings.blockedServers ?? []).includes(server);

@@ -1,4 +1,5 @@
-// JSON as a tree: objects and arrays fold open (<details>), values coloured by type. Text that
+// JSON as a tree: objects and arrays fold open (<details>, so the keyboard and screen readers
+// know them without an ARIA tree of our own), values coloured by type. Text that
 // does not parse is shown as text, with a note saying so.
 import { useState } from "react";
 import { TextViewer } from "./TextViewer";
@@ -17,7 +18,7 @@ export function JsonViewer(props: ViewerProps) {
     return <TextViewer {...props} note="This is not valid JSON, so it is shown as text." />;
   }
   return (
-    <div className="json-tree" role="tree" aria-label="JSON">
+    <div className="json-tree">
       <JsonNode name={null} value={value} depth={0} />
     </div>
   );
@@ -30,7 +31,7 @@ export function JsonNode(props: { name: string | null; value: unknown; depth: nu
     return <JsonBranch {...props} value={value as object} />;
   }
   return (
-    <div className="json-leaf" role="treeitem">
+    <div className="json-leaf">
       {key}
       <JsonPrimitive value={value} />
     </div>
@@ -47,19 +48,13 @@ function JsonBranch({ name, value, depth }: { name: string | null; value: object
     ? `[${entries.length} item${entries.length === 1 ? "" : "s"}]`
     : `{${entries.length} key${entries.length === 1 ? "" : "s"}}`;
   return (
-    <details
-      className="json-branch"
-      open={open}
-      onToggle={(e) => setOpen(e.currentTarget.open)}
-      role="treeitem"
-      aria-expanded={open}
-    >
+    <details className="json-branch" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>
         {name !== null && <span className="json-key">{name}: </span>}
         <span className="json-summary">{summary}</span>
       </summary>
       {open && (
-        <div role="group" className="json-children">
+        <div className="json-children">
           {entries.slice(0, MAX_CHILDREN).map(([k, v]) => (
             <JsonNode key={k} name={k} value={v} depth={depth + 1} />
           ))}

@@ -92,6 +92,21 @@ it("streams an answer, and a page reloaded mid-reply ends with exactly what a pa
   await context.close();
 });
 
+it("loses the network mid-reply, says so, reconnects by itself and ends with the whole answer", async () => {
+  const { context, page } = await signedIn();
+  await newConversation(page);
+  await send(page, "tell me the slow story again");
+  await expect.poll(() => answer(page, 0).textContent(), { timeout: 15_000 }).toContain("Line 2");
+  await context.setOffline(true);
+  await page.getByTestId("offline").waitFor({ timeout: 15_000 });
+  await page.screenshot({ path: `${SCREENSHOTS}/chat-offline.png` });
+  await context.setOffline(false);
+  await finished(page, 0);
+  expect(await answer(page, 0).textContent()).toContain(STORY);
+  expect(await page.getByTestId("offline").count()).toBe(0);
+  await context.close();
+});
+
 describe("a research conversation through our MCP worker", () => {
   let page: Page;
   let watch: PageWatch;

@@ -1,5 +1,7 @@
 // One conversation's live connection: resumes from the last event it saw, reconnects by itself
 // with backoff, and resends messages until the server acknowledges them (it dedupes by id).
+// A socket can hang on a dead network for minutes, so the browser's offline and online events
+// drop it at once and reconnect as soon as the network is back.
 import {
   applyEvent,
   emptyTranscript,
@@ -35,6 +37,8 @@ export class LiveConversation {
     private readonly conversationId: string,
     private readonly onChange: (s: LiveState) => void,
   ) {
+    addEventListener("offline", this.dropped);
+    addEventListener("online", this.reconnectNow);
     this.connect();
   }
 
@@ -51,8 +55,23 @@ export class LiveConversation {
   close(): void {
     this.closed = true;
     clearTimeout(this.timer);
+    removeEventListener("offline", this.dropped);
+    removeEventListener("online", this.reconnectNow);
     this.ws?.close(1000, "closed");
   }
+
+  private readonly dropped = () => {
+    this.set({ connection: "offline" });
+    this.ws?.close(4000, "offline");
+  };
+
+  private readonly reconnectNow = () => {
+    const ws = this.ws;
+    if (ws && (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING)) return;
+    clearTimeout(this.timer);
+    this.attempts = 1;
+    this.connect();
+  };
 
   private set(patch: Partial<LiveState>) {
     this.state = { ...this.state, ...patch };

@@ -223,7 +223,12 @@ describe("hostile model output and tool results", () => {
       await page.screenshot({ path: `${SCREENSHOTS}/hostile-${i + 1}.png` });
     }
     const graph = page.getByTestId("graph-node");
-    if ((await graph.count()) > 0) await graph.first().click();
+    // Select each node: its properties (hostile too) show in the side panel.
+    await graph.first().waitFor();
+    for (const node of await graph.all()) {
+      await node.click();
+      await expect.poll(() => node.getAttribute("aria-pressed")).toBe("true");
+    }
 
     const live = await page.evaluate(() => ({
       scripts: document.querySelectorAll("main script, aside script").length,

@@ -253,6 +253,22 @@ export function GraphCanvas(props: GraphCanvasProps) {
               );
             })}
           </g>
+          {/* Labels under every circle: a long label never takes a click meant for a node. */}
+          <g className="kg-labels">
+            {props.nodes.map((n) => {
+              const p = positions.get(n.id) ?? { x: 0, y: 0 };
+              return (
+                <NodeLabel
+                  key={n.id}
+                  node={n}
+                  x={p.x}
+                  y={p.y}
+                  r={props.radiusOf(n.id)}
+                  onPointerDown={startNodeDrag}
+                />
+              );
+            })}
+          </g>
           <g className="kg-nodes">
             {props.nodes.map((n) => {
               const p = positions.get(n.id) ?? { x: 0, y: 0 };
@@ -293,7 +309,6 @@ const NodeView = memo(function NodeView(props: {
   onSelect: (id: string) => void;
 }) {
   const { node } = props;
-  const label = shortLabel(node.label);
   return (
     <g
       className={`kg-node${props.selected ? " selected" : ""}${props.neighbour ? " neighbour" : ""}`}
@@ -313,16 +328,36 @@ const NodeView = memo(function NodeView(props: {
       }}
     >
       <title>{node.type ? `${node.label} (${node.type})` : node.label}</title>
-      {/* The whole node and its label take clicks, not only the circle. */}
+      <circle r={props.r} fill={props.colour} />
+    </g>
+  );
+});
+
+/** A node's label; it takes clicks and drags for its node, beneath every circle. */
+const NodeLabel = memo(function NodeLabel(props: {
+  node: GraphNode;
+  x: number;
+  y: number;
+  r: number;
+  onPointerDown: (id: string, e: ReactPointerEvent) => void;
+}) {
+  const { node } = props;
+  const label = shortLabel(node.label);
+  return (
+    <g
+      className="kg-label"
+      aria-hidden="true"
+      transform={`translate(${round(props.x)},${round(props.y)})`}
+      onPointerDown={(e) => props.onPointerDown(node.id, e)}
+    >
       <rect
         className="kg-hit"
-        x={-props.r}
+        x={props.r}
         y={-props.r}
-        width={2 * props.r + 6 + label.length * 7}
+        width={6 + label.length * 7}
         height={2 * props.r}
         fill="transparent"
       />
-      <circle r={props.r} fill={props.colour} />
       <text x={props.r + 4} dy="0.35em">
         {label}
       </text>

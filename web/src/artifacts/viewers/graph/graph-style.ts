@@ -20,7 +20,7 @@ export function graphStyle(c: GraphColours): string {
     `.kg-arrow{fill:${c.muted};fill-opacity:.8}`,
     `.kg-link-label{fill:${c.muted};font:9px system-ui,sans-serif;text-anchor:middle;stroke:${c.bg};stroke-width:3px;paint-order:stroke}`,
     `.kg-node circle{stroke:${c.bg};stroke-width:1.5}`,
-    `.kg-node text{fill:${c.fg};font:11px system-ui,sans-serif;stroke:${c.bg};stroke-width:3px;paint-order:stroke;pointer-events:none}`,
+    `.kg-label text{fill:${c.fg};font:11px system-ui,sans-serif;stroke:${c.bg};stroke-width:3px;paint-order:stroke;pointer-events:none}`,
     `.kg-node.selected circle{stroke:${c.accent};stroke-width:3}`,
     `.kg-node.neighbour circle{stroke:${c.accent};stroke-width:1.5}`,
   ].join("\n");

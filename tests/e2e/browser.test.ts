@@ -107,12 +107,39 @@ it("loses the network mid-reply, says so, reconnects by itself and ends with the
   await context.close();
 });
 
+it("cancels a turn and keeps what it had said", async () => {
+  const { context, page } = await signedIn();
+  await newConversation(page);
+  await send(page, "one more slow story");
+  await expect.poll(() => answer(page, 0).textContent(), { timeout: 15_000 }).toContain("Line 2");
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await expect
+    .poll(() => answer(page, 0).getAttribute("data-status"), { timeout: 15_000 })
+    .toBe("cancelled");
+  const kept = await answer(page, 0).textContent();
+  expect(kept).toContain("Line 1 of the slow story.");
+  expect(kept).not.toContain("Line 40 of the slow story.");
+  expect(kept).toContain("You stopped this answer.");
+  await context.close();
+});
+
 describe("a research conversation through our MCP worker", () => {
   let page: Page;
   let watch: PageWatch;
   beforeAll(async () => {
     ({ page, watch } = await signedIn());
     await newConversation(page);
+    // Record what the page shows while the turn runs: the step indicator and running calls.
+    await page.evaluate(() => {
+      const seen = new Set<string>();
+      (window as unknown as { seen: Set<string> }).seen = seen;
+      new MutationObserver(() => {
+        for (const el of document.querySelectorAll("[data-testid=step-indicator]"))
+          seen.add(el.textContent ?? "");
+        for (const el of document.querySelectorAll<HTMLElement>("[data-testid=tool-call]"))
+          seen.add(`call ${el.dataset["status"]}`);
+      }).observe(document.body, { subtree: true, childList: true, attributes: true });
+    });
     await send(page, RESEARCH_QUESTION);
     await finished(page, 0);
   });
@@ -123,6 +150,12 @@ describe("a research conversation through our MCP worker", () => {
     await answer(page, 0).locator(`button.artifact-button[data-artifact-type="${type}"]`).click();
     await expect.poll(() => viewer().getAttribute("data-artifact-type")).toBe(type);
   }
+
+  it("shows the steps and the running tool calls live", async () => {
+    const seen = await page.evaluate(() => [...(window as unknown as { seen: Set<string> }).seen]);
+    expect(seen).toContain("Step 1 of 5");
+    expect(seen).toContain("call started");
+  });
 
   it("shows each step's tool calls with their results", async () => {
     const calls = answer(page, 0).getByTestId("tool-call");

@@ -169,7 +169,9 @@ describe("a research conversation through our MCP worker", () => {
       .poll(() => answer(page, 0).getByRole("region", { name: "Tool calls of step 2" }).count())
       .toBe(1);
     // The formatted answer: markdown with the math typeset.
-    expect(await answer(page, 0).locator("strong", { hasText: "PARP inhibitor" }).count()).toBe(1);
+    await expect
+      .poll(() => answer(page, 0).locator("strong", { hasText: "PARP inhibitor" }).count())
+      .toBe(1);
     await expect.poll(() => answer(page, 0).locator(".katex").count()).toBeGreaterThan(0);
     await page.screenshot({ path: `${SCREENSHOTS}/research-timeline.png`, fullPage: true });
   });
@@ -215,6 +217,16 @@ describe("a research conversation through our MCP worker", () => {
       /^https:\/\/doi\.org\/10\./,
     );
     await page.screenshot({ path: `${SCREENSHOTS}/artifact-bibliography.png` });
+  });
+
+  it("reads in dark mode", async () => {
+    await page.emulateMedia({ colorScheme: "dark" });
+    await open("application/vnd.knowledge-graph");
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const [r, g, b] = background.match(/\d+/g)!.map(Number);
+    expect(r! + g! + b!).toBeLessThan(3 * 80);
+    await page.screenshot({ path: `${SCREENSHOTS}/dark-graph.png` });
+    await page.emulateMedia({ colorScheme: "light" });
   });
 
   it("sends a pinned artifact with the next message", async () => {

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from "react";
+import { memo, useEffect, useMemo, useState } from "react";
 import "./code-block.css";
 import type * as HighlightModule from "./highlight";
 
@@ -22,7 +22,14 @@ export function loadHighlighter(): Promise<Highlighter> {
   return loading;
 }
 
-export function CodeBlock({ code, language }: { code: string; language?: string | null }) {
+// Memoised: while an answer streams, only its last block changes.
+export const CodeBlock = memo(function CodeBlock({
+  code,
+  language,
+}: {
+  code: string;
+  language?: string | null;
+}) {
   const [ready, setReady] = useState(highlighter !== null);
   useEffect(() => {
     if (ready) return;
@@ -36,7 +43,7 @@ export function CodeBlock({ code, language }: { code: string; language?: string 
     };
   }, [ready]);
 
-  // Streaming re-renders a growing block on every delta; the finished ones above it skip this.
+  // Highlighted again only when the code changes: the block being streamed.
   const highlighted = useMemo(
     () => (ready && highlighter ? highlighter.highlight(code, language) : null),
     [ready, code, language],
@@ -57,7 +64,7 @@ export function CodeBlock({ code, language }: { code: string; language?: string 
       </pre>
     </div>
   );
-}
+});
 
 const COPY_WORDS = { idle: "Copy", copied: "Copied", failed: "Copy failed" } as const;
 

@@ -1,4 +1,4 @@
-import { lazy, memo, Suspense } from "react";
+import { lazy, memo, Suspense, useDeferredValue } from "react";
 import { hasMarkdownSyntax } from "./has-markdown-syntax";
 
 // Model output as markdown. The renderer (react-markdown, KaTeX) is a chunk of its own, loaded
@@ -8,8 +8,10 @@ import { hasMarkdownSyntax } from "./has-markdown-syntax";
 const MarkdownRenderer = lazy(() => import("./MarkdownRenderer"));
 
 // Chat re-renders every message on each streamed delta: a message whose text did not change
-// skips rendering.
-export const Markdown = memo(function Markdown({ text }: { text: string }) {
+// skips rendering, and a long answer that renders slower than deltas arrive skips the texts it
+// has fallen behind on instead of holding up typing and scrolling.
+export const Markdown = memo(function Markdown({ text: latest }: { text: string }) {
+  const text = useDeferredValue(latest);
   const plain = <div className="markdown text">{text}</div>;
   if (!hasMarkdownSyntax(text)) return plain;
   return (

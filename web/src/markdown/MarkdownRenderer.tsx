@@ -1,12 +1,16 @@
-import "katex/dist/katex.min.css";
 import type { Element } from "hast";
-import { memo, type ReactNode } from "react";
-import ReactMarkdown, { type Components, type Options, type UrlTransform } from "react-markdown";
-import rehypeKatex from "rehype-katex";
+import { memo, type ComponentProps } from "react";
+import ReactMarkdown, {
+  type Components,
+  type ExtraProps,
+  type Options,
+  type UrlTransform,
+} from "react-markdown";
 import remarkGfm from "remark-gfm";
 import remarkMath from "remark-math";
 import { CodeBlock } from "./CodeBlock";
 import "./markdown.css";
+import { MathFormula } from "./MathFormula";
 import { rehypeGuardUrls } from "./rehype-guard-urls";
 import { isSameOriginImage, linkKind } from "./safe-urls";
 
@@ -18,15 +22,11 @@ import { isSameOriginImage, linkKind } from "./safe-urls";
 // as text (there is no rehype-raw here). URLs pass rehypeGuardUrls and then guardUrl, so a
 // javascript:/data: link or an outside image is stopped even if one of the two were lost.
 
-// trust: false keeps \href, \url, \includegraphics and \html* from making links, images or
-// attributes; maxSize stops \rule or \kern from covering the page; errors render in place.
-const KATEX_OPTIONS = { trust: false, strict: "ignore", maxSize: 20, maxExpand: 1000 } as const;
-
 type Plugins = NonNullable<Options["remarkPlugins"]>;
 
 const remarkPlugins: Plugins = [remarkGfm, remarkMath];
-const rehypePlugins: Plugins = [[rehypeKatex, KATEX_OPTIONS], rehypeGuardUrls];
-const components: Components = { pre: CodeFence };
+const rehypePlugins: Plugins = [rehypeGuardUrls];
+const components: Components = { pre: Pre, code: Code };
 
 export const MarkdownRenderer = memo(function MarkdownRenderer({ text }: { text: string }) {
   return (
@@ -53,12 +53,23 @@ const guardUrl: UrlTransform = (url, key, node) => {
   return null;
 };
 
-// A fenced block is <pre><code class="language-x">; it becomes a CodeBlock. Inline code stays
-// a plain <code>.
-function CodeFence({ node, children }: { node?: Element | undefined; children?: ReactNode }) {
+// A block is <pre><code class="language-x">: display math (`$$…$$` or a ```math fence) is
+// typeset, any other language becomes a CodeBlock.
+function Pre({ node, children }: ComponentProps<"pre"> & ExtraProps) {
   const code = node?.children.length === 1 ? node.children[0] : undefined;
   if (code?.type !== "element" || code.tagName !== "code") return <pre>{children}</pre>;
-  return <CodeBlock code={textOf(code).replace(/\n$/, "")} language={languageOf(code)} />;
+  const language = languageOf(code);
+  const text = textOf(code).replace(/\n$/, "");
+  if (language === "math") return <MathFormula tex={text} display />;
+  return <CodeBlock code={text} language={language} />;
+}
+
+// Inline code stays <code>, except `$…$` math, which remark-math hands over as code too.
+function Code({ node, children, className }: ComponentProps<"code"> & ExtraProps) {
+  if (node && classesOf(node).includes("math-inline")) {
+    return <MathFormula tex={textOf(node)} display={false} />;
+  }
+  return <code className={className}>{children}</code>;
 }
 
 function textOf(element: Element): string {
@@ -69,11 +80,12 @@ function textOf(element: Element): string {
     .join("");
 }
 
+function classesOf(element: Element): string[] {
+  const classes = element.properties.className;
+  return Array.isArray(classes) ? classes.map(String) : [];
+}
+
 function languageOf(code: Element): string | null {
-  const classes = code.properties.className;
-  if (!Array.isArray(classes)) return null;
-  for (const name of classes) {
-    if (typeof name === "string" && name.startsWith("language-")) return name.slice(9) || null;
-  }
-  return null;
+  const language = classesOf(code).find((name) => name.startsWith("language-"));
+  return language?.slice("language-".length) || null;
 }

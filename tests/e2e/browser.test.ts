@@ -234,6 +234,9 @@ describe("a research conversation through our MCP worker", () => {
     const pin = pane().getByRole("button", { name: /^Pin/ });
     await pin.click();
     await expect.poll(() => pin.getAttribute("aria-pressed")).toBe("true");
+    await expect
+      .poll(() => page.getByTestId("pinned-note").textContent())
+      .toContain("Olaparib notes");
     await send(page, PINNED_FOLLOW_UP);
     await finished(page, 1);
     const last = stack.mock.getLastRequest();

@@ -1,8 +1,9 @@
 // The signed-in app: conversations on the left, the open conversation in the middle, its
 // artifacts on the right when asked for.
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { Conversation, ProviderInfo } from "../../durable-objects/protocol/rest";
+import type { Artifact, Conversation, ProviderInfo } from "../../durable-objects/protocol/rest";
 import { api, ApiFailure, type User } from "./api";
+import { artifactApi } from "./artifacts/artifact-api";
 import { ArtifactPane } from "./artifacts/ArtifactPane";
 import { SettingsPanel } from "./settings/SettingsPanel";
 import { ChatView } from "./chat/ChatView";
@@ -27,6 +28,7 @@ export function App() {
   const [paneOpen, setPaneOpen] = useState(false);
   const [artifactCount, setArtifactCount] = useState(0);
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const [pinned, setPinned] = useState<string[]>([]);
   const settingsButton = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
@@ -70,6 +72,20 @@ export function App() {
       .then(setConversation)
       .catch(() => setSelected(null));
   }, [selected]);
+
+  // Pinned artifacts go with the next message; the composer says which.
+  const showPinned = useCallback(
+    (items: Artifact[]) => setPinned(items.filter((a) => a.pinned).map((a) => a.title)),
+    [],
+  );
+  useEffect(() => {
+    setPinned([]);
+    if (!selected) return;
+    artifactApi
+      .list(selected)
+      .then((r) => showPinned(r.items))
+      .catch(() => undefined);
+  }, [selected, artifactCount, showPinned]);
 
   const openArtifactById = useCallback((id: string) => {
     setOpenArtifact(id);
@@ -142,6 +158,7 @@ export function App() {
             conversationId={selected}
             onOpenArtifact={openArtifactById}
             onArtifactCount={setArtifactCount}
+            pinned={pinned}
           />
         ) : (
           <p className="centered muted">Create or pick a conversation.</p>
@@ -153,6 +170,7 @@ export function App() {
           openId={openArtifact}
           onOpen={setOpenArtifact}
           refreshKey={artifactCount}
+          onItems={showPinned}
         />
       )}
     </div>

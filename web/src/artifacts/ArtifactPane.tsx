@@ -14,14 +14,15 @@ export interface ArtifactPaneProps {
   openId: string | null;
   onOpen: (id: string | null) => void;
   refreshKey: number;
-  onCount?: (n: number) => void;
+  /** The conversation's artifacts whenever the pane learns of a change (load, pin, delete). */
+  onItems?: (items: Artifact[]) => void;
 }
 
 type Loaded<T> =
   { state: "loading" } | { state: "error"; message: string } | { state: "ok"; value: T };
 
 export function ArtifactPane(props: ArtifactPaneProps) {
-  const { conversationId, openId, onOpen, refreshKey, onCount } = props;
+  const { conversationId, openId, onOpen, refreshKey, onItems } = props;
   const [list, setList] = useState<Loaded<Artifact[]>>({ state: "loading" });
   const [open, setOpen] = useState<Loaded<Artifact>>({ state: "loading" });
 
@@ -36,10 +37,10 @@ export function ArtifactPane(props: ArtifactPaneProps) {
     };
   }, [conversationId, refreshKey]);
 
-  const count = list.state === "ok" ? list.value.length : null;
+  const items = list.state === "ok" ? list.value : null;
   useEffect(() => {
-    if (count !== null) onCount?.(count);
-  }, [count, onCount]);
+    if (items) onItems?.(items);
+  }, [items, onItems]);
 
   useEffect(() => {
     if (!openId) return;

@@ -10,6 +10,8 @@ export function ChatView(props: {
   onOpenArtifact: (id: string) => void;
   /** Called with the number of artifacts the answers have made so far, when it changes. */
   onArtifactCount?: (count: number) => void;
+  /** Titles of the pinned artifacts, which go with the next message. */
+  pinned?: readonly string[];
 }) {
   const { conversationId, onArtifactCount } = props;
   const [state, setState] = useState<LiveState | null>(null);
@@ -87,6 +89,11 @@ export function ChatView(props: {
       {state?.error && (
         <p role="alert" className="error composer-error">
           {state.error}
+        </p>
+      )}
+      {props.pinned && props.pinned.length > 0 && (
+        <p className="muted small pinned-note" data-testid="pinned-note">
+          📌 Sent with your next message: {props.pinned.join(", ")}
         </p>
       )}
       <div className="composer">

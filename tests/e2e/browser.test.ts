@@ -43,7 +43,7 @@ async function signedIn(): Promise<{ context: BrowserContext; page: Page; watch:
 }
 
 async function newConversation(page: Page, mode: "normal" | "graph" = "normal"): Promise<void> {
-  await page.getByRole("button", { name: "New conversation" }).click();
+  await page.getByRole("button", { name: "New conversation", exact: true }).click();
   const form = page.getByRole("form", { name: "New conversation" });
   await form.getByLabel("Mode", { exact: true }).selectOption(mode);
   await form.getByRole("button", { name: "Create" }).click();
@@ -120,6 +120,36 @@ it("cancels a turn and keeps what it had said", async () => {
   expect(kept).toContain("Line 1 of the slow story.");
   expect(kept).not.toContain("Line 40 of the slow story.");
   expect(kept).toContain("You stopped this answer.");
+  await context.close();
+});
+
+it("renames, finds by title and deletes conversations", async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${stack.url}/#token=${stack.token}`);
+  await newConversation(page);
+  await newConversation(page);
+  const list = page.getByRole("navigation", { name: "Conversations" });
+  page.once("dialog", (d) => void d.accept("Olaparib trials"));
+  await list
+    .getByRole("button", { name: /^Rename New conversation/ })
+    .first()
+    .click();
+  await list.getByText("Olaparib trials").waitFor();
+
+  await list.getByRole("searchbox", { name: "Search conversations" }).fill("olaparib tri");
+  await expect
+    .poll(() => list.getByRole("button", { name: /^Rename / }).count(), { timeout: 10_000 })
+    .toBe(1);
+  await page.screenshot({ path: `${SCREENSHOTS}/conversations-search.png` });
+
+  page.once("dialog", (d) => void d.accept());
+  await list.getByRole("button", { name: "Delete Olaparib trials" }).click();
+  await expect.poll(() => list.getByText("Olaparib trials").count()).toBe(0);
+  await page.reload();
+  await list.getByRole("searchbox", { name: "Search conversations" }).fill("olaparib tri");
+  await page.waitForTimeout(500);
+  expect(await list.getByText("Olaparib trials").count()).toBe(0);
   await context.close();
 });
 

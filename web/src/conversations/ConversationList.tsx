@@ -57,6 +57,7 @@ export function ConversationList(props: {
         </button>
       )}
       <input
+        type="search"
         aria-label="Search conversations"
         placeholder="Search by title"
         value={query}

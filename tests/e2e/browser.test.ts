@@ -132,10 +132,13 @@ it("renames, finds by title and deletes conversations", async () => {
   const list = page.getByRole("navigation", { name: "Conversations" });
   page.once("dialog", (d) => void d.accept("Olaparib trials"));
   await list
-    .getByRole("button", { name: /^Rename New conversation/ })
-    .first()
+    .locator("li.active")
+    .getByRole("button", { name: /^Rename / })
     .click();
   await list.getByText("Olaparib trials").waitFor();
+  await expect
+    .poll(() => page.locator(".conversation-header h1").textContent())
+    .toBe("Olaparib trials");
 
   await list.getByRole("searchbox", { name: "Search conversations" }).fill("olaparib tri");
   await expect

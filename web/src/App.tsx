@@ -111,6 +111,7 @@ export function App() {
         user={auth.user}
         providers={providers}
         onSignOut={signOut}
+        onRenamed={(c) => setConversation((open) => (open?.id === c.id ? c : open))}
       />
       <main className="main">
         {hint && (

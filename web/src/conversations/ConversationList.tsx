@@ -10,6 +10,7 @@ export function ConversationList(props: {
   user: User;
   providers: ProviderInfo[];
   onSignOut: () => void;
+  onRenamed?: (c: Conversation) => void;
 }) {
   const [creating, setCreating] = useState(false);
   const [items, setItems] = useState<Conversation[]>([]);
@@ -34,7 +35,7 @@ export function ConversationList(props: {
   const rename = async (c: Conversation) => {
     const title = prompt("New title", c.title)?.trim();
     if (title) setItems((xs) => xs.map((x) => (x.id === c.id ? { ...x, title } : x)));
-    if (title) await api.renameConversation(c.id, title);
+    if (title) props.onRenamed?.(await api.renameConversation(c.id, title));
   };
   const remove = async (c: Conversation) => {
     if (!confirm(`Delete “${c.title}” and everything in it?`)) return;

@@ -63,14 +63,24 @@ try {
     body: JSON.stringify({ title: "long" }),
   });
   const { id } = (await created.json()) as { id: string };
-  const ws = new WebSocket(`${stack.url.replace("http", "ws")}/api/conversations/${id}/ws`, {
+  // Scripts open the socket with a short-lived ticket, as the browser does.
+  const ticket = await fetch(`${stack.url}/api/conversations/${id}/ws-ticket`, {
+    method: "POST",
     headers: { authorization: `Bearer ${stack.token}` },
-  } as never);
+  });
+  const { ticket: wsTicket } = (await ticket.json()) as { ticket: string };
+  const ws = new WebSocket(
+    `${stack.url.replace("http", "ws")}/api/conversations/${id}/ws?ticket=${encodeURIComponent(wsTicket)}`,
+  );
   await new Promise((r) => ws.addEventListener("open", r));
+  ws.send(JSON.stringify({ type: "resume", lastSeq: 0 }));
   let ended = 0;
+  const progress = setInterval(() => console.log(`  seeding: ${ended} turns ended`), 30_000);
   const allEnded = new Promise<void>((resolve) =>
     ws.addEventListener("message", (m) => {
-      if (/"type":"turn_ended"/.test(String(m.data)) && ++ended === MESSAGES / 2) resolve();
+      // A frame may carry several events.
+      ended += String(m.data).match(/"type":"turn_ended"/g)?.length ?? 0;
+      if (ended >= MESSAGES / 2) resolve();
     }),
   );
   const seeding = performance.now();
@@ -83,6 +93,7 @@ try {
       }),
     );
   await allEnded;
+  clearInterval(progress);
   ws.close();
   console.log(
     `seeded ${MESSAGES} messages in ${((performance.now() - seeding) / 1000).toFixed(1)} s`,

@@ -46,7 +46,10 @@ async function newConversation(page: Page, mode: "normal" | "graph" = "normal"):
   await page.getByRole("button", { name: "New conversation", exact: true }).click();
   const form = page.getByRole("form", { name: "New conversation" });
   await form.getByLabel("Mode", { exact: true }).selectOption(mode);
+  const before = new URL(page.url()).searchParams.get("c");
   await form.getByRole("button", { name: "Create" }).click();
+  // The new conversation is open once the address names it.
+  await page.waitForURL((url) => ![null, before].includes(url.searchParams.get("c")));
   await page.getByRole("textbox", { name: "Message" }).waitFor();
 }
 

@@ -69,7 +69,12 @@ export function App() {
     if (!selected) return;
     api
       .conversation(selected)
-      .then(setConversation)
+      // A rename made while this loaded is newer than what the load read.
+      .then((loaded) =>
+        setConversation((known) =>
+          known?.id === loaded.id && known.updatedAt > loaded.updatedAt ? known : loaded,
+        ),
+      )
       .catch(() => setSelected(null));
   }, [selected]);
 
@@ -111,7 +116,7 @@ export function App() {
         user={auth.user}
         providers={providers}
         onSignOut={signOut}
-        onRenamed={(c) => setConversation((open) => (open?.id === c.id ? c : open))}
+        onRenamed={(c) => c.id === selected && setConversation(c)}
       />
       <main className="main">
         {hint && (

@@ -1,7 +1,7 @@
 // The tools of a turn: the user's MCP servers plus our own, over streamable HTTP. Sessions and
 // tool catalogs are kept in the DO (they survive restarts), so a turn after the first sends no
 // initialize and no tools/list unless a server said its tools changed.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
   StreamableHTTPClientTransport,
   StreamableHTTPError,
@@ -11,7 +11,6 @@ import {
   ToolListChangedNotificationSchema,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
 import { z } from "zod";
 import type { Env } from "../../workers/api/src/env";
 import { signContextToken } from "../../workers/mcp-remote/src/context-token";
@@ -24,6 +23,7 @@ import {
   recordFailure,
   recordSuccess,
 } from "../mcp/circuit-breaker";
+import { newMcpClient } from "../mcp/mcp-client";
 import { guardedFetch } from "../mcp/url-guard";
 import { BUILTIN_SERVER, type ServerConfig, serversForUser } from "./mcp-servers";
 import type { ConversationStore } from "./store";
@@ -117,10 +117,7 @@ export async function createToolRunner(opts: {
         : guardedFetch(fetch, { allowLocal }),
       ...(cached.sessionId && { sessionId: cached.sessionId }),
     });
-    const client = new Client(
-      { name: "thinking-chat", version: "0.1.0" },
-      { capabilities: {}, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
-    );
+    const client = newMcpClient();
     const live: Live = { client, transport };
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () =>
       writeCache(s, { ...readCache(s), tools: null }),

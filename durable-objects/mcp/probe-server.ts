@@ -1,13 +1,13 @@
 // "Test the connection": initialize and tools/list against one MCP server over streamable HTTP,
 // then close. Every way it can fail becomes a stable code and a sentence saying what to fix.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
   StreamableHTTPClientTransport,
   StreamableHTTPError,
 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
 import type { McpServerTest, McpToolInfo } from "../protocol/rest";
+import { newMcpClient } from "./mcp-client";
 import { checkServerUrl, guardedFetch, RefusedUrlError } from "./url-guard";
 
 export const PROBE_TIMEOUT_MS = 10_000;
@@ -47,10 +47,7 @@ export async function probeServer(target: ProbeTarget): Promise<McpServerTest> {
     requestInit: { headers: target.headers ?? {} },
     fetch: fetchImpl,
   });
-  const client = new Client(
-    { name: "thinking-chat", version: "0.1.0" },
-    { capabilities: {}, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
-  );
+  const client = newMcpClient();
   // The standing GET stream may fail (many servers answer 405); the request itself decides.
   client.onerror = () => undefined;
   try {

@@ -1,34 +1,8 @@
-// REST calls for artifacts, in the style of ../api.ts: same-origin cookie, zod-parsed answers,
+// REST calls for artifacts, through ../api.ts's request: same-origin cookie, zod-parsed answers,
 // failures as ApiFailure with the server's code and words.
 import { z } from "zod";
 import { Artifact } from "../../../durable-objects/protocol/rest";
-import { ApiFailure } from "../api";
-
-const ErrorBody = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
-
-async function request<T extends z.ZodType>(
-  schema: T,
-  path: string,
-  init: { method?: string; json?: unknown } = {},
-): Promise<z.infer<T>> {
-  const res = await fetch(path, {
-    method: init.method ?? "GET",
-    headers: init.json !== undefined ? { "content-type": "application/json" } : {},
-    credentials: "same-origin",
-    body: init.json !== undefined ? JSON.stringify(init.json) : null,
-  });
-  if (res.status === 204) return schema.parse(undefined);
-  const body: unknown = await res.json().catch(() => null);
-  if (!res.ok) {
-    const err = ErrorBody.safeParse(body);
-    throw new ApiFailure(
-      res.status,
-      err.success ? err.data.error.code : "http_error",
-      err.success ? err.data.error.message : `Request failed (${res.status}).`,
-    );
-  }
-  return schema.parse(body);
-}
+import { ApiFailure, apiRequest as request } from "../api";
 
 const path = (id: string) => `/api/artifacts/${encodeURIComponent(id)}`;
 

@@ -7,6 +7,7 @@ import type {
   ProviderInfo,
 } from "../../../durable-objects/protocol/rest";
 import { api, ApiFailure } from "../api";
+import { ProviderModelFields } from "./ProviderModelFields";
 
 const MODES: { id: ConversationMode; label: string }[] = [
   { id: "normal", label: "Normal" },
@@ -25,7 +26,6 @@ export function NewConversationForm(props: {
   const [mode, setMode] = useState<ConversationMode>("normal");
   const [title, setTitle] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
-  const chosen = props.providers.find((p) => p.id === provider);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -53,37 +53,15 @@ export function NewConversationForm(props: {
           onChange={(e) => setTitle(e.target.value)}
         />
       </label>
-      <label>
-        Provider
-        <select
-          aria-label="Provider"
-          value={provider}
-          onChange={(e) => {
-            setProvider(e.target.value);
-            setModel(props.providers.find((p) => p.id === e.target.value)?.defaultModel ?? "");
-          }}
-        >
-          {props.providers.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.id}
-              {p.configured ? "" : " (not configured)"}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Model
-        <input
-          list="new-conversation-models"
-          value={model}
-          onChange={(e) => setModel(e.target.value)}
-        />
-        <datalist id="new-conversation-models">
-          {chosen?.models.map((m) => (
-            <option key={m} value={m} />
-          ))}
-        </datalist>
-      </label>
+      <ProviderModelFields
+        providers={props.providers}
+        provider={provider}
+        model={model}
+        onChange={(p, m) => {
+          setProvider(p);
+          setModel(m);
+        }}
+      />
       <label>
         Mode
         <select

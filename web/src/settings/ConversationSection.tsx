@@ -3,6 +3,7 @@
 import { type FormEvent, useId, useState } from "react";
 import type { Conversation, ProviderInfo } from "../../../durable-objects/protocol/rest";
 import { ApiFailure } from "../api";
+import { ProviderModelFields } from "../conversations/ProviderModelFields";
 import { DEFAULT_STEP_LIMIT, parseStepLimit } from "./settings-state";
 import type { SaveConversation } from "./use-conversation-saver";
 
@@ -17,7 +18,6 @@ export function ConversationSection(props: {
   const [steps, setSteps] = useState(String(conversation.settings.maxSteps ?? DEFAULT_STEP_LIMIT));
   const [status, setStatus] = useState<{ error: boolean; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
-  const modelsId = useId();
   const headingId = useId();
   const chosen = providers.find((p) => p.id === provider);
   // A conversation may use a provider this list no longer offers; keep it selectable.
@@ -56,33 +56,15 @@ export function ConversationSection(props: {
     <section className="settings-section" aria-labelledby={headingId}>
       <h3 id={headingId}>This conversation</h3>
       <form className="settings-form" noValidate onSubmit={submit}>
-        <label>
-          Provider
-          <select
-            aria-label="Provider"
-            value={provider}
-            onChange={(e) => {
-              setProvider(e.target.value);
-              setModel(providers.find((p) => p.id === e.target.value)?.defaultModel ?? "");
-            }}
-          >
-            {options.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.id}
-                {p.configured ? "" : " (not configured)"}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Model
-          <input list={modelsId} value={model} onChange={(e) => setModel(e.target.value)} />
-          <datalist id={modelsId}>
-            {chosen?.models.map((m) => (
-              <option key={m} value={m} />
-            ))}
-          </datalist>
-        </label>
+        <ProviderModelFields
+          providers={options}
+          provider={provider}
+          model={model}
+          onChange={(p, m) => {
+            setProvider(p);
+            setModel(m);
+          }}
+        />
         <label>
           Step limit
           <input

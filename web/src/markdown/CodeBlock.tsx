@@ -90,7 +90,7 @@ function CopyButton({ code }: { code: string }) {
       <button type="button" className="code-block-copy" aria-label="Copy code" onClick={copy}>
         {COPY_WORDS[state]}
       </button>
-      <span className="code-block-status" role="status">
+      <span className="visually-hidden" role="status">
         {state === "idle" ? "" : COPY_WORDS[state]}
       </span>
     </>

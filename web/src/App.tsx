@@ -66,6 +66,7 @@ export function App() {
     setOpenArtifact(null);
     setPaneOpen(false);
     setSettingsOpen(false);
+    setPinned([]);
     if (!selected) return;
     api
       .conversation(selected)
@@ -84,13 +85,17 @@ export function App() {
     [],
   );
   useEffect(() => {
-    setPinned([]);
-    if (!selected) return;
+    // While the pane is open it loads the list itself and reports it through onItems.
+    if (!selected || paneOpen) return;
+    let live = true;
     artifactApi
       .list(selected)
-      .then((r) => showPinned(r.items))
+      .then((r) => live && showPinned(r.items))
       .catch(() => undefined);
-  }, [selected, artifactCount, showPinned]);
+    return () => {
+      live = false;
+    };
+  }, [selected, artifactCount, paneOpen, showPinned]);
 
   const openArtifactById = useCallback((id: string) => {
     setOpenArtifact(id);

@@ -35,8 +35,13 @@ const TestBody = z.object({ url: Fields.url, headers: Fields.headers }).strict()
 
 const mask = (value: string) => (value.length <= 4 ? "••••" : `••••${value.slice(-4)}`);
 
-export function toMcpServer(row: Row): McpServer {
+/** A server's headers as stored, secret values included: for connecting, never for answers. */
+function storedHeaders(row: Row): Record<string, string> {
   const headers = z.record(z.string(), z.string()).safeParse(JSON.parse(row.headers));
+  return headers.success ? headers.data : {};
+}
+
+export function toMcpServer(row: Row): McpServer {
   const tools = row.enabledTools
     ? z.array(z.string()).safeParse(JSON.parse(row.enabledTools))
     : null;
@@ -44,9 +49,7 @@ export function toMcpServer(row: Row): McpServer {
     id: row.id,
     name: row.name,
     url: row.url,
-    headers: Object.fromEntries(
-      Object.entries(headers.success ? headers.data : {}).map(([k, v]) => [k, mask(v)]),
-    ),
+    headers: Object.fromEntries(Object.entries(storedHeaders(row)).map(([k, v]) => [k, mask(v)])),
     enabled: row.enabled,
     timeoutMs: row.timeoutMs,
     enabledTools: tools?.success ? tools.data : null,
@@ -125,11 +128,10 @@ export const mcpServerRoutes = new Hono<AppEnv>()
   .post("/:id/test", async (c) => {
     const id = parseParam(c, "id", IdParam);
     const row = await getOwned(c.get("db"), c.get("user").id, id);
-    const headers = z.record(z.string(), z.string()).safeParse(JSON.parse(row.headers));
     return c.json(
       await probeServer({
         url: row.url,
-        headers: headers.success ? headers.data : {},
+        headers: storedHeaders(row),
         via: { kind: "internet", allowLocal: isDevelopment(c.env) },
       }),
     );

@@ -9,13 +9,13 @@ import { emptyTranscript, applyEvent } from "../protocol/transcript";
 import {
   type NewServerEvent,
   type SendMessage,
-  SendMessage as SendMessageSchema,
   type ServerControl,
   type ServerEvent,
 } from "../protocol/wire";
 import { parseClientFrame } from "./frames";
 import { enqueue, flushOutbox } from "./outbox";
-import { openSseStream, type SseSubscriber } from "./sse";
+import { type SseSubscriber } from "./sse";
+import { serveSseRequest } from "./sse-requests";
 import { ConversationStore, hasConversationTables, type TurnRow } from "./store";
 import type { PinnedArtifact } from "../loop/prompts";
 import type { LoopState } from "../loop/types";
@@ -121,53 +121,12 @@ export class Conversation extends Agent<Env> {
   // ---------- HTTP (from the API worker only) ----------
 
   override async onRequest(request: Request): Promise<Response> {
-    const url = new URL(request.url);
     this.rememberApiBase(request.url);
-    const lastEventId = Number(
-      request.headers.get("last-event-id") ?? url.searchParams.get("after") ?? "",
-    );
-    const resumeFrom = Number.isInteger(lastEventId) && lastEventId >= 0 ? lastEventId : null;
-    if (request.method === "POST" && url.pathname.endsWith("/chat")) {
-      const body = SendMessageSchema.safeParse({
-        type: "send",
-        ...((await request.json()) as object),
-      });
-      if (!body.success)
-        return Response.json(
-          { error: { code: "validation_failed", message: body.error.message } },
-          { status: 400 },
-        );
-      const ack = this.acceptMessage(body.data);
-      const turn = this.store.turnForUserMessage(ack.messageId);
-      const from = resumeFrom ?? (turn ? turn.startSeq - 1 : this.store.lastSeq());
-      const done = (e: ServerEvent) =>
-        (e.type === "turn_ended" || e.type === "turn_failed") && e.turnId === turn?.id;
-      return this.openSse(from, done, false);
-    }
-    if (request.method === "GET" && url.pathname.endsWith("/events")) {
-      // Replay, then follow live events while a turn is running or queued.
-      const done = (e: ServerEvent) =>
-        (e.type === "turn_ended" || e.type === "turn_failed") &&
-        !this.store.runningTurn() &&
-        this.store.queuedCount() === 0;
-      return this.openSse(resumeFrom ?? 0, done, !this.busy());
-    }
-    return Response.json({ error: { code: "not_found", message: "Not found" } }, { status: 404 });
-  }
-
-  /** Replays the log after `after`, then follows live events until `isLast` (or at once if `endAfterBacklog`). */
-  private openSse(
-    after: number,
-    isLast: (e: ServerEvent) => boolean,
-    endAfterBacklog: boolean,
-  ): Response {
-    const backlog = this.store.eventsAfter(after);
-    const ended = endAfterBacklog || backlog.some(isLast);
-    const { response, subscriber } = openSseStream(backlog, isLast, ended, (s) =>
-      this.#sse.delete(s),
-    );
-    if (!ended) this.#sse.add(subscriber);
-    return response;
+    return serveSseRequest(request, {
+      store: this.store,
+      subscribers: this.#sse,
+      acceptMessage: (frame) => this.acceptMessage(frame),
+    });
   }
 
   /** Graph tools are told where the API lives; the DO learns it from the requests it serves. */
@@ -509,14 +468,7 @@ export class Conversation extends Agent<Env> {
   /** Removes everything this object holds; called when its conversation is deleted. */
   async wipe(): Promise<void> {
     this.cancelTurn();
-    for (const s of this.#sse)
-      s.push({
-        type: "notice",
-        level: "info",
-        message: "deleted",
-        seq: Number.MAX_SAFE_INTEGER,
-        at: Date.now(),
-      });
+    for (const s of this.#sse) s.close();
     this.#sse.clear();
     for (const connection of this.getConnections()) {
       try {

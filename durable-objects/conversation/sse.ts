@@ -1,75 +1,112 @@
 // Server-Sent Events for clients that are not browsers: the same events and sequence numbers as
 // the WebSocket, each with `id: <seq>` so `Last-Event-ID` resumes exactly where a client left off.
+// A stream reads the log page by page as the client takes it, then follows live events: the
+// switch happens with no await between the last page and subscribing, so nothing slips between.
 import type { ServerEvent } from "../protocol/wire";
 
-const enc = new TextEncoder();
+/** Events read from the log per page: memory stays bounded however long the backlog. */
+const SSE_PAGE_SIZE = 500;
+/** A comment this often keeps proxies from closing a stream that waits on a slow tool. */
+const KEEP_ALIVE_MS = 20_000;
 
-export const formatSse = (e: ServerEvent) =>
-  enc.encode(`id: ${e.seq}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`);
+const enc = new TextEncoder();
+const frame = (e: ServerEvent) => `id: ${e.seq}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`;
 
 export interface SseSubscriber {
-  /** Returns true when the stream should end after this event. */
+  /** Sends a live event; returns true once the stream has ended and may be forgotten. */
   push(event: ServerEvent): boolean;
+  /** Ends the stream now (the conversation is being deleted). */
+  close(): void;
 }
 
-/**
- * Opens a stream that first replays `backlog`, then receives live events through the returned
- * subscriber until `isLast` says the stream is complete.
- */
-export function openSseStream(
-  backlog: ServerEvent[],
-  isLast: (e: ServerEvent) => boolean,
-  endNow: boolean,
-  onClose: (s: SseSubscriber) => void,
-): { response: Response; subscriber: SseSubscriber } {
-  let controller!: ReadableStreamDefaultController<Uint8Array>;
+/** When a stream ends (the two rules are in sse-requests.ts). */
+export interface SseEnd {
+  /** Whether the stream ends after this event; `live` when it was just emitted. */
+  after(event: ServerEvent, live: boolean): boolean;
+  /** Whether the stream ends once it has caught up with the log. */
+  whenCaughtUp(): boolean;
+}
+
+/** The conversation's event log, and its live events. */
+export interface SseLog {
+  eventsAfter(seq: number, limit: number): ServerEvent[];
+  follow(subscriber: SseSubscriber): void;
+  unfollow(subscriber: SseSubscriber): void;
+}
+
+/** A stream of every event after `after`, in order and each once, that ends as `end` says. */
+export function openSseStream(log: SseLog, after: number, end: SseEnd): Response {
+  let cursor = after;
+  let live = false;
   let closed = false;
-  const close = () => {
+  let keepAlive: ReturnType<typeof setInterval> | undefined;
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+
+  const finish = (closeBody: boolean) => {
     if (closed) return;
     closed = true;
-    onClose(subscriber);
+    clearInterval(keepAlive);
+    if (live) log.unfollow(subscriber);
+    if (!closeBody) return;
     try {
       controller.close();
     } catch {
-      // already closed by the client
+      // the client is gone already
+    }
+  };
+  const send = (text: string) => {
+    try {
+      controller.enqueue(enc.encode(text));
+    } catch {
+      finish(false); // the client hung up
     }
   };
   const subscriber: SseSubscriber = {
     push(event) {
       if (closed) return true;
-      try {
-        controller.enqueue(formatSse(event));
-      } catch {
-        close();
-        return true;
-      }
-      if (isLast(event)) {
-        close();
-        return true;
-      }
-      return false;
+      if (event.seq <= cursor) return false;
+      cursor = event.seq;
+      send(frame(event));
+      if (!closed && end.after(event, true)) finish(true);
+      return closed;
     },
+    close: () => finish(true),
   };
+
   const body = new ReadableStream<Uint8Array>({
     start(c) {
       controller = c;
-      controller.enqueue(enc.encode(": connected\n\n"));
-      for (const e of backlog) if (subscriber.push(e)) return;
-      if (endNow) close();
+      c.enqueue(enc.encode(": connected\n\n"));
+    },
+    // Called each time the client has taken what was sent: the backlog is read a page at a time.
+    pull() {
+      if (closed || live) return;
+      const page = log.eventsAfter(cursor, SSE_PAGE_SIZE);
+      let text = "";
+      for (const e of page) {
+        text += frame(e);
+        cursor = e.seq;
+        if (end.after(e, false)) {
+          send(text);
+          return finish(true);
+        }
+      }
+      if (text) send(text);
+      if (page.length === SSE_PAGE_SIZE || closed) return;
+      if (end.whenCaughtUp()) return finish(true);
+      live = true;
+      log.follow(subscriber);
+      keepAlive = setInterval(() => send(": keep-alive\n\n"), KEEP_ALIVE_MS);
     },
     cancel() {
-      closed = true;
-      onClose(subscriber);
+      finish(false);
     },
   });
-  return {
-    subscriber,
-    response: new Response(body, {
-      headers: {
-        "Content-Type": "text/event-stream; charset=utf-8",
-        "Cache-Control": "no-cache, no-transform",
-        "X-Accel-Buffering": "no",
-      },
-    }),
-  };
+  return new Response(body, {
+    headers: {
+      "Content-Type": "text/event-stream; charset=utf-8",
+      "Cache-Control": "no-cache, no-transform",
+      "X-Accel-Buffering": "no",
+    },
+  });
 }

@@ -1,10 +1,10 @@
 // The API worker: REST, realtime (WebSocket, SSE) and the static web client.
 import { Hono } from "hono";
-import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv } from "./app-types";
 import { requireUser } from "./auth/middleware";
 import { createDb } from "./db/client";
 import { ApiError, errorResponse } from "./http/errors";
+import { secureApiHeaders } from "./http/secure-headers";
 import { artifactRoutes } from "./routes/artifacts";
 import { conversationRoutes } from "./routes/conversations";
 import { mcpServerRoutes } from "./routes/mcp-servers";
@@ -28,11 +28,7 @@ app.use("/api/*", async (c, next) => {
   c.set("db", createDb(c.env.DB));
   await next();
 });
-const withSecureHeaders = secureHeaders({ crossOriginResourcePolicy: "same-origin" });
-// A WebSocket handshake answer comes from the DO with headers that cannot be changed.
-app.use("/api/*", (c, next) =>
-  c.req.header("upgrade")?.toLowerCase() === "websocket" ? next() : withSecureHeaders(c, next),
-);
+app.use("/api/*", secureApiHeaders);
 
 app.get("/api/health", (c) => c.json({ ok: true }));
 app.route("/api/session", sessionRoutes);

@@ -1,6 +1,7 @@
 // The live side of a conversation: WebSocket upgrades and Server-Sent Events, handed to its DO.
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { getCookie } from "hono/cookie";
+import { LastEventId } from "../../../../durable-objects/protocol/sse";
 import { SendMessage } from "../../../../durable-objects/protocol/wire";
 import type { AppEnv } from "../app-types";
 import { requireUser } from "../auth/middleware";
@@ -64,14 +65,15 @@ export const realtimeRoutes = new Hono<AppEnv>()
     const expiresAt = Date.now() + TICKET_TTL_MS;
     return c.json({ ticket: await createTicket(c.env, c.get("user").id, id), expiresAt });
   })
+  // Server-Sent Events (the contract is in durable-objects/conversation/sse-requests.ts).
   .post("/:id/chat", requireUser, async (c) => {
     const id = parseParam(c, "id", IdParam);
+    const after = resumeCursor(c);
     const body = await parseJsonBody(c, ChatBody);
     await getOwnedConversation(c.get("db"), c.get("user").id, id);
     const stub = await conversationStub(c.env, id);
     const headers = new Headers({ "content-type": "application/json" });
-    const lastEventId = c.req.header("last-event-id");
-    if (lastEventId) headers.set("last-event-id", lastEventId);
+    if (after !== undefined) headers.set("last-event-id", String(after));
     return stub.fetch(
       new Request(new URL(`/chat`, c.req.url), {
         method: "POST",
@@ -82,13 +84,25 @@ export const realtimeRoutes = new Hono<AppEnv>()
   })
   .get("/:id/events", requireUser, async (c) => {
     const id = parseParam(c, "id", IdParam);
+    const after = resumeCursor(c);
     await getOwnedConversation(c.get("db"), c.get("user").id, id);
     const stub = await conversationStub(c.env, id);
     const url = new URL(`/events`, c.req.url);
-    const after = c.req.header("last-event-id") ?? c.req.query("after");
-    if (after !== undefined) url.searchParams.set("after", after);
-    return mutable(await stub.fetch(new Request(url)));
+    if (after !== undefined) url.searchParams.set("after", String(after));
+    return stub.fetch(new Request(url));
   });
 
-/** Responses from a DO stub have immutable headers; later middleware adds its own. */
-const mutable = (res: Response) => new Response(res.body, res);
+/** Where a stream resumes: the `Last-Event-ID` header (what EventSource resends) over `?after=`. */
+function resumeCursor(c: Context<AppEnv>): number | undefined {
+  const header = c.req.header("last-event-id");
+  const raw = header ?? c.req.query("after");
+  if (raw === undefined) return undefined;
+  const parsed = LastEventId.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const where = header !== undefined ? "The Last-Event-ID header" : "The query parameter 'after'";
+  throw new ApiError(
+    400,
+    "validation_failed",
+    `${where} must be the id of an event you received (a whole number, 0 for the start), not '${raw.slice(0, 40)}'.`,
+  );
+}

@@ -1,0 +1,87 @@
+// The two Server-Sent Events requests the API worker forwards to a conversation, and when each
+// ends (workers/api/README.md documents the same contract for users):
+// - POST /chat stores the message (once per clientMessageId), replays from just before it (or
+//   after Last-Event-ID) and ends after that message's turn has ended.
+// - GET /events replays everything after Last-Event-ID (or ?after=, or from the start), then
+//   follows live events while a turn runs or waits, and ends once the conversation is idle.
+import { z } from "zod";
+import { LastEventId } from "../protocol/sse";
+import {
+  SendMessage,
+  type SendMessage as SendMessageFrame,
+  type ServerControl,
+  type ServerEvent,
+} from "../protocol/wire";
+import { openSseStream, type SseEnd, type SseLog, type SseSubscriber } from "./sse";
+import type { ConversationStore, TurnRow } from "./store";
+
+export interface SseHost {
+  store: ConversationStore;
+  /** Live streams; the conversation pushes each new event to them. */
+  subscribers: Set<SseSubscriber>;
+  acceptMessage(frame: SendMessageFrame): Extract<ServerControl, { type: "ack" }>;
+}
+
+const ChatBody = SendMessage.omit({ type: true });
+
+export async function serveSseRequest(request: Request, host: SseHost): Promise<Response> {
+  const url = new URL(request.url);
+  const cursor = LastEventId.optional().safeParse(
+    request.headers.get("last-event-id") ?? url.searchParams.get("after") ?? undefined,
+  );
+  if (!cursor.success)
+    return refuse(
+      400,
+      "validation_failed",
+      `Last-Event-ID (or ?after=): ${cursor.error.issues[0]?.message}.`,
+    );
+  const log: SseLog = {
+    eventsAfter: (seq, limit) => host.store.eventsAfter(seq, limit),
+    follow: (s) => host.subscribers.add(s),
+    unfollow: (s) => host.subscribers.delete(s),
+  };
+
+  if (request.method === "POST" && url.pathname.endsWith("/chat")) {
+    const body = ChatBody.safeParse(await request.json().catch(() => null));
+    if (!body.success)
+      return refuse(400, "validation_failed", `Invalid message: ${z.prettifyError(body.error)}`);
+    const ack = host.acceptMessage({ type: "send", ...body.data });
+    const turn = host.store.turnForUserMessage(ack.messageId);
+    if (!turn) return refuse(500, "internal", "The message was stored but its turn is missing.");
+    return openSseStream(log, cursor.data ?? turn.startSeq - 1, untilTurnEnds(host.store, turn));
+  }
+  if (request.method === "GET" && url.pathname.endsWith("/events")) {
+    return openSseStream(log, cursor.data ?? 0, untilIdle(host.store));
+  }
+  return refuse(404, "not_found", `No ${request.method} ${url.pathname} on a conversation.`);
+}
+
+const isTurnEnd = (e: ServerEvent): e is Extract<ServerEvent, { turnId: string }> =>
+  e.type === "turn_ended" || e.type === "turn_failed";
+
+/** Ends with the turn's own end event, replayed or live; at once if a resume started past it. */
+function untilTurnEnds(store: ConversationStore, turn: TurnRow): SseEnd {
+  return {
+    after: (e) => isTurnEnd(e) && e.turnId === turn.id,
+    whenCaughtUp: () => store.turnForUserMessage(turn.userMessageId)?.status === "done",
+  };
+}
+
+/**
+ * Ends when no turn runs or waits. A turn end in the backlog never ends the stream (later turns
+ * may follow it in the log); a live one does when nothing is queued behind it. The ending turn
+ * may still be marked running while its end event goes out, so it does not count as busy.
+ */
+function untilIdle(store: ConversationStore): SseEnd {
+  const idleBesides = (turnId?: string) => {
+    const running = store.runningTurn();
+    return store.queuedCount() === 0 && (running === null || running.id === turnId);
+  };
+  return {
+    after: (e, live) => live && isTurnEnd(e) && idleBesides(e.turnId),
+    whenCaughtUp: () => idleBesides(),
+  };
+}
+
+const refuse = (status: number, code: string, message: string) =>
+  Response.json({ error: { code, message } }, { status });

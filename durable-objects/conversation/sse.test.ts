@@ -138,4 +138,21 @@ describe("GET /events", () => {
     expect(tail).toEqual(all.slice(12_345));
     expect(await (await events(user, conv.id, all.length)).done()).toEqual([]);
   }, 120_000);
+
+  it("ends open streams when the conversation is deleted, with no made-up event", async () => {
+    const user = await createUser();
+    const conv = await createConversation(user);
+    const turn = await chat(user, conv.id, "d1", "slow answer please");
+    await turn.until((f) => f.some((x) => x.event === "text_delta"));
+    const follower = await events(user, conv.id);
+    await follower.until((f) => f.some((x) => x.event === "text_delta"));
+
+    expect((await api(user, `/api/conversations/${conv.id}`, { method: "DELETE" })).status).toBe(
+      204,
+    );
+    for (const stream of [follower, turn]) {
+      const got = await stream.done();
+      expect(got.map((e) => e.seq)).toEqual(range(0, got.length));
+    }
+  });
 });

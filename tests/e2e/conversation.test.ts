@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { applyEvent, emptyTranscript } from "../../durable-objects/protocol/transcript";
 import { ServerFrame, isServerEvent, type ServerEvent } from "../../durable-objects/protocol/wire";
+import { range, SseReader } from "../../workers/api/test/sse-client";
 import { type Stack, startStack } from "./stack";
 
 let stack: Stack;
@@ -80,4 +81,39 @@ it("holds a streamed conversation over a real WebSocket against wrangler dev and
     if (roles.length < 2) await new Promise((r) => setTimeout(r, 100));
   }
   expect(roles).toEqual(["user", "assistant"]);
+});
+
+it("holds a conversation the README's curl way: POST /chat, then GET /events with Last-Event-ID", async () => {
+  const created = await fetch(`${stack.url}/api/conversations`, {
+    method: "POST",
+    headers: { ...auth(), "content-type": "application/json" },
+    body: JSON.stringify({ title: "From curl" }),
+  });
+  const { id } = (await created.json()) as { id: string };
+  const send = () =>
+    fetch(`${stack.url}/api/conversations/${id}/chat`, {
+      method: "POST",
+      headers: { ...auth(), "content-type": "application/json" },
+      body: JSON.stringify({ clientMessageId: "msg-1", text: "tell me a story" }),
+    });
+
+  const chat = await send();
+  expect(chat.status).toBe(200);
+  expect(chat.headers.get("content-type")).toContain("text/event-stream");
+  expect(chat.headers.get("x-content-type-options")).toBe("nosniff");
+  // The stream ends by itself once the message's turn has ended.
+  const turn = await new SseReader(chat).done(60_000);
+  expect(turn.map((e) => e.seq)).toEqual(range(0, turn.length));
+  expect(turn.at(-1)).toMatchObject({ type: "turn_ended", status: "complete" });
+  expect(turn.length).toBeGreaterThan(7);
+
+  // "cut off? resume exactly where you were": everything after event 7, then the stream ends.
+  const resumed = await fetch(`${stack.url}/api/conversations/${id}/events`, {
+    headers: { ...auth(), "last-event-id": "7" },
+  });
+  expect(resumed.status).toBe(200);
+  expect(await new SseReader(resumed).done()).toEqual(turn.slice(7));
+
+  // The same message sent again is not stored twice: the same turn comes back.
+  expect(await new SseReader(await send()).done()).toEqual(turn);
 });

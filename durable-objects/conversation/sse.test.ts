@@ -49,7 +49,7 @@ describe("POST /chat", () => {
     // Sent again (the same clientMessageId): the same stream, not a second turn.
     const again = await (await chat(user, conv.id, "q2", "and then this")).done();
     expect(again).toEqual(secondEvents);
-  });
+  }, 60_000);
 });
 
 describe("GET /events", () => {
@@ -58,9 +58,10 @@ describe("GET /events", () => {
     const conv = await createConversation(user);
     const first = await chat(user, conv.id, "e1", "slow answer please");
     await first.until((f) => f.some((x) => x.event === "text_delta"));
+    const queued = await chat(user, conv.id, "e2", "a second question");
     const follower = await events(user, conv.id);
     await follower.until((f) => f.some((x) => x.event === "text_delta"));
-    const queued = await chat(user, conv.id, "e2", "a second question");
+    expect(first.ended).toBe(false); // opened mid-turn
 
     const all = await follower.done(20_000);
     expect(all.map((e) => e.seq)).toEqual(range(0, all.length));
@@ -76,7 +77,7 @@ describe("GET /events", () => {
     const fromQueued = await queued.done();
     expect(fromQueued).toEqual(all.slice(fromQueued[0]!.seq - 1));
     expect(ends(await first.done())).toHaveLength(1);
-  });
+  }, 60_000);
 
   it("replays the whole log from any Last-Event-ID across finished turns and a running one", async () => {
     const user = await createUser();
@@ -154,5 +155,5 @@ describe("GET /events", () => {
       const got = await stream.done();
       expect(got.map((e) => e.seq)).toEqual(range(0, got.length));
     }
-  });
+  }, 60_000);
 });

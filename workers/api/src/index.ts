@@ -1,12 +1,15 @@
 // The API worker: REST, realtime (WebSocket, SSE) and the static web client.
 import { Hono } from "hono";
 import { secureHeaders } from "hono/secure-headers";
+import { CALLBACK_PATH } from "../../../durable-objects/mcp/oauth/client-metadata";
 import type { AppEnv } from "./app-types";
 import { requireUser } from "./auth/middleware";
 import { createDb } from "./db/client";
 import { ApiError, errorResponse } from "./http/errors";
 import { artifactRoutes } from "./routes/artifacts";
 import { conversationRoutes } from "./routes/conversations";
+import { mcpOauthRoutes } from "./routes/mcp-oauth";
+import { mcpServerSignInRoutes } from "./routes/mcp-server-sign-in";
 import { mcpServerRoutes } from "./routes/mcp-servers";
 import { providerRoutes } from "./routes/providers";
 import { realtimeRoutes } from "./routes/realtime";
@@ -29,9 +32,12 @@ app.use("/api/*", async (c, next) => {
   await next();
 });
 const withSecureHeaders = secureHeaders({ crossOriginResourcePolicy: "same-origin" });
-// A WebSocket handshake answer comes from the DO with headers that cannot be changed.
+// A WebSocket handshake answer comes from the DO with headers that cannot be changed. The
+// sign-in callback sets its own (its popup must keep its opener).
 app.use("/api/*", (c, next) =>
-  c.req.header("upgrade")?.toLowerCase() === "websocket" ? next() : withSecureHeaders(c, next),
+  c.req.header("upgrade")?.toLowerCase() === "websocket" || c.req.path === CALLBACK_PATH
+    ? next()
+    : withSecureHeaders(c, next),
 );
 
 app.get("/api/health", (c) => c.json({ ok: true }));
@@ -48,5 +54,8 @@ app.route("/api/conversations", conversationRoutes);
 app.route("/api/artifacts", artifactRoutes);
 app.route("/api/mcp-servers", mcpServerRoutes);
 app.route("/api/providers", providerRoutes);
+app.route("/api/mcp-servers", mcpServerSignInRoutes);
+// Reached by a redirect from an authorization server: authenticated by its `state` instead.
+app.route("/api/mcp-oauth", mcpOauthRoutes);
 
 export default app;

@@ -97,9 +97,11 @@ export async function createToolRunner(opts: {
   const byName = new Map(servers.map((s) => [s.name, s]));
   // This user's own OAuth sign-ins (never another user's: the key is the turn's user).
   const box = await secretBox(env).catch(() => null);
+  const apiOrigin = URL.canParse(opts.apiBase) ? opts.apiBase : "https://app.invalid";
   const authProviderFor = (s: ServerConfig) =>
     box && s.id && !s.builtin
-      ? backgroundProvider(env.DB, box, conversation.userId, { ...s, id: s.id }, opts.apiBase)
+      ? // The redirect URL is only named (a turn never starts a sign-in), so any origin will do.
+        backgroundProvider(env.DB, box, conversation.userId, { ...s, id: s.id }, apiOrigin)
       : undefined;
   const schemas = new Map<string, Record<string, unknown>>();
 

@@ -11,7 +11,10 @@ import { createServer, type Server } from "node:http";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { OAuthRegisteredClientsStore } from "@modelcontextprotocol/sdk/server/auth/clients.js";
-import { InvalidGrantError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import {
+  InvalidGrantError,
+  InvalidTokenError,
+} from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
 import type {
   AuthorizationParams,
@@ -125,7 +128,8 @@ class TestAuthProvider implements OAuthServerProvider {
 
   async verifyAccessToken(token: string): Promise<AuthInfo> {
     const grant = this.access.get(token);
-    if (!grant || grant.expiresAt < Date.now()) throw new Error("invalid or expired token");
+    if (!grant || grant.expiresAt < Date.now())
+      throw new InvalidTokenError("invalid or expired token");
     return {
       token,
       clientId: grant.clientId,

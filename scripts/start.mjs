@@ -36,7 +36,11 @@ const shared = {
   MCP_REMOTE_TOKEN: randomBytes(24).toString("base64url"),
   GRAPH_CONTEXT_SECRET: randomBytes(32).toString("base64url"),
 };
-const apiVars = ensureVars(devVars, shared);
+const apiVars = ensureVars(devVars, {
+  ...shared,
+  // Seals MCP sign-in tokens in the local D1 (`<key id>:<32 bytes>`).
+  OAUTH_ENCRYPTION_KEY: `local:${randomBytes(32).toString("base64url")}`,
+});
 ensureVars(join(root, "workers/mcp-remote/.dev.vars"), {
   MCP_REMOTE_TOKEN: apiVars.MCP_REMOTE_TOKEN,
   GRAPH_CONTEXT_SECRET: apiVars.GRAPH_CONTEXT_SECRET,

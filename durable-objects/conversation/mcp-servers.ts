@@ -6,6 +6,8 @@ import { BUILTIN_SERVER } from "../protocol/rest";
 export { BUILTIN_SERVER };
 
 export interface ServerConfig {
+  /** The registry row (for the user's own sign-in to it); our built-in server has none. */
+  id?: string;
   name: string;
   url: string;
   headers: Record<string, string>;
@@ -20,6 +22,7 @@ export interface ServerConfig {
 const BUILTIN_URL = "https://mcp-remote.internal/mcp";
 
 const Row = z.object({
+  id: z.string(),
   name: z.string(),
   url: z.string(),
   headers: z.string(),
@@ -29,7 +32,7 @@ const Row = z.object({
 
 export async function serversForUser(env: Env, userId: string): Promise<ServerConfig[]> {
   const rows = await env.DB.prepare(
-    "SELECT name, url, headers, timeout_ms, enabled_tools FROM mcp_servers WHERE user_id = ? AND enabled = 1 ORDER BY name",
+    "SELECT id, name, url, headers, timeout_ms, enabled_tools FROM mcp_servers WHERE user_id = ? AND enabled = 1 ORDER BY name",
   )
     .bind(userId)
     .all();
@@ -51,6 +54,7 @@ export async function serversForUser(env: Env, userId: string): Promise<ServerCo
       ? z.array(z.string()).safeParse(JSON.parse(row.data.enabled_tools))
       : null;
     servers.push({
+      id: row.data.id,
       name: row.data.name,
       url: row.data.url,
       headers: headers.success ? headers.data : {},

@@ -24,6 +24,9 @@ import {
   recordSuccess,
 } from "../mcp/circuit-breaker";
 import { newMcpClient } from "../mcp/mcp-client";
+import { backgroundProvider } from "../mcp/oauth/background-provider";
+import { secretBox } from "../mcp/oauth/secret-box";
+import { SignInRequiredError } from "../mcp/oauth/sign-in-errors";
 import { guardedFetch } from "../mcp/url-guard";
 import { BUILTIN_SERVER, type ServerConfig, serversForUser } from "./mcp-servers";
 import type { ConversationStore } from "./store";
@@ -92,6 +95,14 @@ export async function createToolRunner(opts: {
     (s) => !blocked.has(s.name),
   );
   const byName = new Map(servers.map((s) => [s.name, s]));
+  // This user's own OAuth sign-ins (never another user's: the key is the turn's user).
+  const box = await secretBox(env).catch(() => null);
+  const apiOrigin = URL.canParse(opts.apiBase) ? opts.apiBase : "https://app.invalid";
+  const authProviderFor = (s: ServerConfig) =>
+    box && s.id && !s.builtin
+      ? // The redirect URL is only named (a turn never starts a sign-in), so any origin will do.
+        backgroundProvider(env.DB, box, conversation.userId, { ...s, id: s.id }, apiOrigin)
+      : undefined;
   const schemas = new Map<string, Record<string, unknown>>();
 
   const cacheKey = (s: ServerConfig) => `mcp:${s.name}:${s.url}`;
@@ -116,6 +127,7 @@ export async function createToolRunner(opts: {
         ? (u: string | URL, i?: RequestInit) => env.MCP_REMOTE.fetch(new Request(u, i))
         : guardedFetch(fetch, { allowLocal }),
       ...(cached.sessionId && { sessionId: cached.sessionId }),
+      ...(authProviderFor(s) && { authProvider: authProviderFor(s) }),
     });
     const client = newMcpClient();
     const live: Live = { client, transport };
@@ -198,6 +210,8 @@ export async function createToolRunner(opts: {
             }
             succeeded(s);
           } catch (err) {
+            // Not a fault of the server: skipped until the user signs in.
+            if (err instanceof SignInRequiredError) return void warnings.push(err.message);
             failed(s);
             warnings.push(
               `The MCP server '${s.name}' is unavailable (${err instanceof Error ? err.message : String(err)}).`,

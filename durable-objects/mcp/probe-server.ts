@@ -1,5 +1,6 @@
 // "Test the connection": initialize and tools/list against one MCP server over streamable HTTP,
 // then close. Every way it can fail becomes a stable code and a sentence saying what to fix.
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
   StreamableHTTPClientTransport,
@@ -8,6 +9,7 @@ import {
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerTest, McpToolInfo } from "../protocol/rest";
 import { newMcpClient } from "./mcp-client";
+import { SignInRequiredError } from "./oauth/sign-in-errors";
 import { checkServerUrl, guardedFetch, RefusedUrlError } from "./url-guard";
 
 export const PROBE_TIMEOUT_MS = 10_000;
@@ -28,6 +30,8 @@ export interface ProbeTarget {
     | { kind: "binding"; fetch: typeof fetch };
   /** The whole probe (handshake and listing) must finish within this. */
   timeoutMs?: number;
+  /** OAuth sign-in: the user's stored tokens, or a detector that only says a sign-in is needed. */
+  authProvider?: OAuthClientProvider;
 }
 
 export async function probeServer(target: ProbeTarget): Promise<McpServerTest> {
@@ -46,6 +50,7 @@ export async function probeServer(target: ProbeTarget): Promise<McpServerTest> {
   const transport = new StreamableHTTPClientTransport(new URL(target.url), {
     requestInit: { headers: target.headers ?? {} },
     fetch: fetchImpl,
+    ...(target.authProvider && { authProvider: target.authProvider }),
   });
   const client = newMcpClient();
   // The standing GET stream may fail (many servers answer 405); the request itself decides.
@@ -123,6 +128,7 @@ function serverWords(err: StreamableHTTPError): string {
 export function describeProbeFailure(err: unknown, url: string, timeoutMs: number): ProbeFailure {
   const host = hostOf(url);
   const message = (err instanceof Error ? err.message : String(err)).replace(/\.$/, "");
+  if (err instanceof SignInRequiredError) return { code: "needs_sign_in", message: err.message };
   if (err instanceof RefusedUrlError)
     return {
       code: "refused_url",

@@ -71,8 +71,30 @@ export const McpServer = z.object({
   enabledTools: z.array(z.string()).nullable(),
   createdAt: z.number(),
   updatedAt: z.number(),
+  // Present once the server asked for an OAuth sign-in: where this user's sign-in stands.
+  signIn: z
+    .object({
+      status: z.enum(["needs_sign_in", "connected", "sign_in_again", "error"]),
+      message: z.string(),
+      account: z.string().optional(),
+      scopes: z.string().optional(),
+      errorCode: z.string().optional(),
+    })
+    .optional(),
 });
 export type McpServer = z.infer<typeof McpServer>;
+export type McpSignIn = NonNullable<McpServer["signIn"]>;
+
+/** POST /api/mcp-servers/:id/connect: where to send the user, or why that is not possible. */
+export const McpConnectResult = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("redirect"), authorizationUrl: z.string() }),
+  z.object({ kind: z.literal("connected") }),
+  z.object({
+    kind: z.literal("failed"),
+    problem: z.object({ code: z.string(), message: z.string() }),
+  }),
+]);
+export type McpConnectResult = z.infer<typeof McpConnectResult>;
 
 // The answer of "test the connection" (POST /api/mcp-servers/test and friends): what the server
 // says it is and which tools it offers, or why it could not be used, in words a person can act on.
@@ -102,6 +124,7 @@ export const McpServerTest = z.discriminatedUnion("ok", [
         "server_error",
         "timeout",
         "protocol_error",
+        "needs_sign_in",
       ]),
       message: z.string(),
     }),

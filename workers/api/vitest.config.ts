@@ -15,6 +15,8 @@ export default defineProject({
           ANTHROPIC_API_KEY: "test-key",
           ANTHROPIC_BASE_URL: inject("aimockUrl"),
           MCP_BREAKER_COOLDOWN_MS: "60000",
+          // MCP sign-in tokens are sealed with a configured key, as in production.
+          OAUTH_ENCRYPTION_KEY: "test:dGVzdC1rZXktZm9yLW1jcC1zaWduLWluLTMyYnl0ZXM",
         },
         // Our MCP worker has its own test project (workers/mcp-remote); here the binding answers
         // like a worker without an MCP route, so turns run with the other servers only. The two

@@ -3,6 +3,8 @@
 import { type FormEvent, useId, useState } from "react";
 import type { McpServer, McpServerTest } from "../../../durable-objects/protocol/rest";
 import { ApiFailure } from "../api";
+import { startSignIn, useSignInResults } from "./mcp-sign-in";
+import { ServerSignIn } from "./ServerSignIn";
 import { settingsApi } from "./settings-api";
 import {
   type HeaderRow,
@@ -23,6 +25,8 @@ export function McpServersSection(props: {
 }) {
   const [problem, setProblem] = useState<string | null>(null);
   const headingId = useId();
+  // A sign-in window that finished: show the server's new state.
+  useSignInResults(props.onChanged);
 
   const remove = async (server: McpServer) => {
     setProblem(null);
@@ -65,6 +69,7 @@ export function McpServersSection(props: {
                 {Object.keys(s.headers).length > 0 && (
                   <span className="muted small">Headers: {Object.keys(s.headers).join(", ")}</span>
                 )}
+                <ServerSignIn server={s} onChanged={props.onChanged} />
               </div>
               <button type="button" aria-label={`Remove ${s.name}`} onClick={() => remove(s)}>
                 Remove
@@ -88,6 +93,7 @@ function AddServerForm(props: { taken: string[]; onAdded: () => void }) {
   const [result, setResult] = useState<McpServerTest | null>(null);
   const [busy, setBusy] = useState<"testing" | "adding" | null>(null);
   const headersId = useId();
+  const needsSignIn = !result?.ok && result?.error.code === "needs_sign_in";
 
   /** The URL and headers, or null after saying what is wrong with them. */
   const checked = () => {
@@ -121,11 +127,16 @@ function AddServerForm(props: { taken: string[]; onAdded: () => void }) {
     if (!target) return;
     setBusy("adding");
     try {
-      await settingsApi.addMcpServer({
+      const added = await settingsApi.addMcpServer({
         name: name.trim(),
         url: target.url,
         ...(Object.keys(target.headers).length > 0 && { headers: target.headers }),
       });
+      // "Add and connect": the test said it needs a sign-in, so go straight to it.
+      if (needsSignIn) {
+        const outcome = await startSignIn(added.id);
+        if (outcome.kind === "failed") setProblem(outcome.message);
+      }
       setName("");
       setUrl("");
       setRows([]);
@@ -222,7 +233,7 @@ function AddServerForm(props: { taken: string[]; onAdded: () => void }) {
           {busy === "testing" ? "Testing…" : "Test connection"}
         </button>
         <button type="submit" className="primary" disabled={busy !== null}>
-          Add server
+          {needsSignIn ? "Add and connect" : "Add server"}
         </button>
       </div>
     </form>

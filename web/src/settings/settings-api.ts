@@ -4,6 +4,7 @@ import { z } from "zod";
 import {
   Conversation,
   type ConversationSettings,
+  McpConnectResult,
   McpServer,
   McpServerTest,
 } from "../../../durable-objects/protocol/rest";
@@ -37,6 +38,17 @@ export const settingsApi = {
     apiRequest(McpServerTest, "/api/mcp-servers/test", {
       method: "POST",
       json: { url, ...(Object.keys(headers).length > 0 && { headers }) },
+    }),
+  /** Starts an OAuth sign-in; the answer says where to send the browser. */
+  connectMcpServer: (
+    id: string,
+    body: { display: "popup" | "redirect"; clientId?: string; clientSecret?: string },
+  ) =>
+    apiRequest(McpConnectResult, `/api/mcp-servers/${id}/connect`, { method: "POST", json: body }),
+  /** Forgets (and revokes where possible) this user's sign-in to the server. */
+  disconnectMcpServer: (id: string) =>
+    apiRequest(z.object({ revoked: z.boolean() }), `/api/mcp-servers/${id}/disconnect`, {
+      method: "POST",
     }),
   /** Our own built-in server (mcp-remote). */
   testBuiltinServer: () =>

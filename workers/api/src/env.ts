@@ -26,4 +26,8 @@ export interface Env {
   GRAPH_CONTEXT_SECRET?: string;
   // How long a failing MCP server is skipped (ms); 30 s unless set.
   MCP_BREAKER_COOLDOWN_MS?: string;
+  // Seals MCP sign-in tokens in D1 (AES-GCM): `<key id>:<32 bytes base64url>`; see README.
+  OAUTH_ENCRYPTION_KEY?: string;
+  // Earlier keys, comma-separated, kept while their ciphertexts are still around.
+  OAUTH_ENCRYPTION_OLD_KEYS?: string;
 }

@@ -1,5 +1,6 @@
 // The API worker: REST, realtime (WebSocket, SSE) and the static web client.
 import { Hono } from "hono";
+import { CALLBACK_PATH } from "../../../durable-objects/mcp/oauth/client-metadata";
 import type { AppEnv } from "./app-types";
 import { requireUser } from "./auth/middleware";
 import { createDb } from "./db/client";
@@ -7,6 +8,8 @@ import { ApiError, errorResponse } from "./http/errors";
 import { secureApiHeaders } from "./http/secure-headers";
 import { artifactRoutes } from "./routes/artifacts";
 import { conversationRoutes } from "./routes/conversations";
+import { mcpOauthRoutes } from "./routes/mcp-oauth";
+import { mcpServerSignInRoutes } from "./routes/mcp-server-sign-in";
 import { mcpServerRoutes } from "./routes/mcp-servers";
 import { providerRoutes } from "./routes/providers";
 import { realtimeRoutes } from "./routes/realtime";
@@ -28,7 +31,8 @@ app.use("/api/*", async (c, next) => {
   c.set("db", createDb(c.env.DB));
   await next();
 });
-app.use("/api/*", secureApiHeaders);
+// The sign-in callback sets its own headers (its popup must keep its opener).
+app.use("/api/*", (c, next) => (c.req.path === CALLBACK_PATH ? next() : secureApiHeaders(c, next)));
 
 app.get("/api/health", (c) => c.json({ ok: true }));
 app.route("/api/session", sessionRoutes);
@@ -44,5 +48,8 @@ app.route("/api/conversations", conversationRoutes);
 app.route("/api/artifacts", artifactRoutes);
 app.route("/api/mcp-servers", mcpServerRoutes);
 app.route("/api/providers", providerRoutes);
+app.route("/api/mcp-servers", mcpServerSignInRoutes);
+// Reached by a redirect from an authorization server: authenticated by its `state` instead.
+app.route("/api/mcp-oauth", mcpOauthRoutes);
 
 export default app;

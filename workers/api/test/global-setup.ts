@@ -5,6 +5,7 @@ import { startChangingServer } from "./changing-server";
 import { startEverythingServer } from "./everything-server";
 import { startFaultyServer } from "./faulty-server";
 import { addLoopFixtures } from "./loop-fixtures";
+import { startProtectedServer } from "./oauth-protected-server";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -12,6 +13,9 @@ declare module "vitest" {
     everythingUrl: string;
     faultyUrl: string;
     changingUrl: string;
+    /** OAuth-protected MCP servers: a working one, and ones that fail in one way each. */
+    oauth: { url: string; issuer: string };
+    oauthFaults: { token500: string; registrationRefused: string; badMetadata: string };
   }
 }
 
@@ -35,6 +39,18 @@ export default async function setup(project: TestProject) {
   const everything = await startEverythingServer();
   const faulty = await startFaultyServer();
   const changing = await startChangingServer();
+  const oauth = await Promise.all([
+    startProtectedServer(),
+    startProtectedServer("token_500"),
+    startProtectedServer("registration_refused"),
+    startProtectedServer("bad_metadata"),
+  ]);
+  project.provide("oauth", { url: oauth[0].url, issuer: oauth[0].issuer });
+  project.provide("oauthFaults", {
+    token500: oauth[1].url,
+    registrationRefused: oauth[2].url,
+    badMetadata: oauth[3].url,
+  });
   project.provide("changingUrl", changing.url);
   project.provide("faultyUrl", faulty.url);
   project.provide("aimockUrl", mock.url);
@@ -44,5 +60,6 @@ export default async function setup(project: TestProject) {
     everything.stop();
     await faulty.stop();
     await changing.stop();
+    await Promise.all(oauth.map((s) => s.stop()));
   };
 }

@@ -146,3 +146,57 @@ export const usage = sqliteTable(
   },
   (t) => [index("usage_user_idx").on(t.userId, t.createdAt)],
 );
+
+// --- MCP sign-in (OAuth 2.1), per user and server. Secrets are AES-GCM ciphertexts
+// (durable-objects/mcp/oauth/secret-box.ts); nothing here is ever returned to a client as is.
+
+export const mcpOauthConnections = sqliteTable(
+  "mcp_oauth_connections",
+  {
+    serverId: text("server_id")
+      .notNull()
+      .references(() => mcpServers.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    // needs_sign_in | connected | sign_in_again | error (see oauth/connection-status.ts).
+    status: text("status").notNull(),
+    errorCode: text("error_code"),
+    errorMessage: text("error_message"),
+    // Encrypted JSON: the client registration (client id, and secret when there is one).
+    clientInfo: text("client_info"),
+    // Encrypted JSON: access and refresh tokens as the authorization server issued them.
+    tokens: text("tokens"),
+    // JSON: discovered metadata (public documents, not secret).
+    discovery: text("discovery"),
+    redirectUrl: text("redirect_url"),
+    scopes: text("scopes"),
+    account: text("account"),
+    expiresAt: integer("expires_at", { mode: "number" }),
+    updatedAt: integer("updated_at", { mode: "number" }).notNull().default(now),
+  },
+  (t) => [
+    uniqueIndex("mcp_oauth_connections_pk").on(t.serverId, t.userId),
+    index("mcp_oauth_connections_user_idx").on(t.userId),
+  ],
+);
+
+export const mcpOauthPending = sqliteTable(
+  "mcp_oauth_pending",
+  {
+    // SHA-256 of the `state` sent to the authorization server; the state itself is not kept.
+    stateHash: text("state_hash").primaryKey(),
+    serverId: text("server_id")
+      .notNull()
+      .references(() => mcpServers.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    // Encrypted PKCE code verifier.
+    codeVerifier: text("code_verifier"),
+    // "popup" closes the callback page; "redirect" sends the browser back to the app.
+    display: text("display").notNull().default("popup"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("mcp_oauth_pending_user_idx").on(t.userId)],
+);

@@ -8,6 +8,12 @@ import {
   BUILTIN_SERVER,
   serversForUser,
 } from "../../../../durable-objects/conversation/mcp-servers";
+import { backgroundProvider } from "../../../../durable-objects/mcp/oauth/background-provider";
+import { callbackUrl } from "../../../../durable-objects/mcp/oauth/client-metadata";
+import { connectionsOfUser } from "../../../../durable-objects/mcp/oauth/connection-store";
+import { signInStatus } from "../../../../durable-objects/mcp/oauth/connection-status";
+import { SignInDetector } from "../../../../durable-objects/mcp/oauth/sign-in-detector";
+import { disconnect } from "../../../../durable-objects/mcp/oauth/sign-in-flow";
 import { probeServer } from "../../../../durable-objects/mcp/probe-server";
 import { checkServerUrl } from "../../../../durable-objects/mcp/url-guard";
 import type { AppEnv } from "../app-types";
@@ -17,6 +23,7 @@ import { mcpServers } from "../db/schema";
 import { ApiError, notFound } from "../http/errors";
 import { parseJsonBody, parseParam } from "../http/validate";
 import { IdParam } from "./conversations";
+import { signInDeps } from "./mcp-server-sign-in";
 
 type Row = typeof mcpServers.$inferSelect;
 
@@ -92,7 +99,15 @@ export const mcpServerRoutes = new Hono<AppEnv>()
       .from(mcpServers)
       .where(eq(mcpServers.userId, c.get("user").id))
       .orderBy(asc(mcpServers.name));
-    return c.json({ items: rows.map(toMcpServer) });
+    const signIns = new Map(
+      (await connectionsOfUser(c.env.DB, c.get("user").id)).map((r) => [r.server_id, r]),
+    );
+    return c.json({
+      items: rows.map((row) => {
+        const signIn = signIns.get(row.id);
+        return { ...toMcpServer(row), ...(signIn && { signIn: signInStatus(signIn) }) };
+      }),
+    });
   })
   // Before saving: the URL and headers from the add form.
   .post("/test", async (c) => {
@@ -102,6 +117,11 @@ export const mcpServerRoutes = new Hono<AppEnv>()
         url: body.url,
         headers: body.headers ?? {},
         via: { kind: "internet", allowLocal: isDevelopment(c.env) },
+        // Not saved yet: only find out whether it wants a sign-in.
+        authProvider: new SignInDetector(
+          new URL(body.url).host,
+          callbackUrl(new URL(c.req.url).origin),
+        ),
       }),
     );
   })
@@ -128,11 +148,21 @@ export const mcpServerRoutes = new Hono<AppEnv>()
   .post("/:id/test", async (c) => {
     const id = parseParam(c, "id", IdParam);
     const row = await getOwned(c.get("db"), c.get("user").id, id);
+    const headers = storedHeaders(row);
+    const deps = await signInDeps(c.env, c.req.url);
     return c.json(
       await probeServer({
         url: row.url,
-        headers: storedHeaders(row),
+        headers,
         via: { kind: "internet", allowLocal: isDevelopment(c.env) },
+        // This user's own sign-in, if any; a missing one is reported as needs_sign_in.
+        authProvider: backgroundProvider(
+          deps.db,
+          deps.box,
+          c.get("user").id,
+          { id: row.id, name: row.name, headers },
+          deps.origin,
+        ),
       }),
     );
   })
@@ -167,6 +197,12 @@ export const mcpServerRoutes = new Hono<AppEnv>()
     if (body.url) assertSafeUrl(body.url, isDevelopment(c.env));
     if (body.name && body.name !== current.name)
       await assertNameFree(db, c.get("user").id, body.name, id);
+    // Tokens were issued for the old address; they are never sent to a new one.
+    if (body.url && body.url !== current.url)
+      await disconnect(await signInDeps(c.env, c.req.url), {
+        userId: c.get("user").id,
+        serverId: id,
+      });
     const [row] = await db
       .update(mcpServers)
       .set({
@@ -187,6 +223,11 @@ export const mcpServerRoutes = new Hono<AppEnv>()
   .delete("/:id", async (c) => {
     const id = parseParam(c, "id", IdParam);
     await getOwned(c.get("db"), c.get("user").id, id);
+    // Removing a server forgets (and revokes) this user's sign-in to it first.
+    await disconnect(await signInDeps(c.env, c.req.url), {
+      userId: c.get("user").id,
+      serverId: id,
+    });
     await c.get("db").delete(mcpServers).where(eq(mcpServers.id, id));
     return c.body(null, 204);
   });

@@ -1,0 +1,36 @@
+// Public routes of MCP sign-in: the OAuth callback and our client metadata document. The
+// callback authenticates by `state` alone (the session cookie is SameSite=Strict and does not
+// ride along on a redirect from another site): a state is random, stored hashed, bound to the
+// user and server that started it, works once, and only for 10 minutes.
+import { Hono } from "hono";
+import { getCookie } from "hono/cookie";
+import { clientMetadataDocument } from "../../../../durable-objects/mcp/oauth/client-metadata";
+import { CallbackQuery, finishSignIn } from "../../../../durable-objects/mcp/oauth/sign-in-flow";
+import type { AppEnv } from "../app-types";
+import { readSession, SESSION_COOKIE } from "../auth/session";
+import { parseQuery } from "../http/validate";
+import { callbackPage } from "./mcp-oauth-callback-page";
+import { signInDeps } from "./mcp-server-sign-in";
+
+export const mcpOauthRoutes = new Hono<AppEnv>()
+  .get("/callback", async (c) => {
+    const query = parseQuery(c, CallbackQuery);
+    const cookie = getCookie(c, SESSION_COOKIE);
+    const sessionUser = cookie ? await readSession(c.env, cookie) : null;
+    const result = await finishSignIn(await signInDeps(c.env, c.req.url), query, sessionUser);
+    const { html, nonce } = callbackPage(result);
+    return c.html(html, result.ok ? 200 : 400, {
+      "content-security-policy": `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'`,
+      // The popup must still reach its opener (the app) after visiting the authorization page.
+      "cross-origin-opener-policy": "unsafe-none",
+      "x-content-type-options": "nosniff",
+      "x-frame-options": "DENY",
+      "cache-control": "no-store",
+      "referrer-policy": "no-referrer",
+    });
+  })
+  .get("/client-metadata.json", (c) =>
+    c.json(clientMetadataDocument(new URL(c.req.url).origin), 200, {
+      "cache-control": "public, max-age=3600",
+    }),
+  );

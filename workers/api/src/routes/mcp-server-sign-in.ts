@@ -1,0 +1,76 @@
+// Connect and Disconnect of a saved MCP server that wants an OAuth sign-in (mounted under
+// /api/mcp-servers, behind requireUser). The callback lives in mcp-oauth.ts.
+import { and, eq } from "drizzle-orm";
+import { Hono } from "hono";
+import { z } from "zod";
+import { Display } from "../../../../durable-objects/mcp/oauth/connection-store";
+import { secretBox } from "../../../../durable-objects/mcp/oauth/secret-box";
+import {
+  disconnect,
+  type SignInDeps,
+  startSignIn,
+} from "../../../../durable-objects/mcp/oauth/sign-in-flow";
+import type { AppEnv } from "../app-types";
+import { isDevelopment } from "../auth/secrets";
+import type { Env } from "../env";
+import { mcpServers } from "../db/schema";
+import { ApiError, notFound } from "../http/errors";
+import { parseJsonBody, parseParam } from "../http/validate";
+import { IdParam } from "./conversations";
+
+const ConnectBody = z
+  .object({
+    display: Display.default("popup"),
+    // For servers that do not let apps register themselves: a client the user created there.
+    clientId: z.string().min(1).max(500).optional(),
+    clientSecret: z.string().min(1).max(2000).optional(),
+  })
+  .strict();
+
+export async function signInDeps(env: Env, requestUrl: string): Promise<SignInDeps> {
+  try {
+    return {
+      db: env.DB,
+      box: await secretBox(env),
+      origin: new URL(requestUrl).origin,
+      allowLocal: isDevelopment(env),
+    };
+  } catch (err) {
+    throw new ApiError(500, "not_configured", err instanceof Error ? err.message : String(err));
+  }
+}
+
+export const mcpServerSignInRoutes = new Hono<AppEnv>()
+  .post("/:id/connect", async (c) => {
+    const id = parseParam(c, "id", IdParam);
+    const body = await parseJsonBody(c, ConnectBody);
+    const userId = c.get("user").id;
+    const [server] = await c
+      .get("db")
+      .select()
+      .from(mcpServers)
+      .where(and(eq(mcpServers.id, id), eq(mcpServers.userId, userId)))
+      .limit(1);
+    if (!server) throw notFound("MCP server");
+    const deps = await signInDeps(c.env, c.req.url);
+    return c.json(
+      await startSignIn(deps, userId, server, {
+        display: body.display,
+        ...(body.clientId && { clientId: body.clientId }),
+        ...(body.clientSecret && { clientSecret: body.clientSecret }),
+      }),
+    );
+  })
+  .post("/:id/disconnect", async (c) => {
+    const id = parseParam(c, "id", IdParam);
+    const userId = c.get("user").id;
+    const [server] = await c
+      .get("db")
+      .select({ id: mcpServers.id })
+      .from(mcpServers)
+      .where(and(eq(mcpServers.id, id), eq(mcpServers.userId, userId)))
+      .limit(1);
+    if (!server) throw notFound("MCP server");
+    const deps = await signInDeps(c.env, c.req.url);
+    return c.json(await disconnect(deps, { userId, serverId: id }));
+  });

@@ -26,4 +26,8 @@ export interface Env {
   GRAPH_CONTEXT_SECRET?: string;
   // How long a failing MCP server is skipped (ms); 30 s unless set.
   MCP_BREAKER_COOLDOWN_MS?: string;
+  // DNS-over-HTTPS JSON endpoint that vouches for MCP server names outside development.
+  MCP_DNS_RESOLVER?: string;
+  // Standing MCP streams of a conversation nobody uses close after this long (ms); 5 min unless set.
+  MCP_IDLE_CLOSE_MS?: string;
 }

@@ -6,8 +6,10 @@ import { z } from "zod";
 import type { McpServer } from "../../../../durable-objects/protocol/rest";
 import {
   BUILTIN_SERVER,
+  DEFAULT_MAX_TOTAL_MS,
   serversForUser,
 } from "../../../../durable-objects/conversation/mcp-servers";
+import { internetRoute } from "../../../../durable-objects/mcp/mcp-client";
 import { probeServer } from "../../../../durable-objects/mcp/probe-server";
 import { checkServerUrl } from "../../../../durable-objects/mcp/url-guard";
 import type { AppEnv } from "../app-types";
@@ -28,6 +30,7 @@ const Fields = {
   enabled: z.boolean().optional(),
   timeoutMs: z.number().int().min(1000).max(600_000).optional(),
   enabledTools: z.array(z.string().min(1).max(200)).max(500).nullable().optional(),
+  maxTotalTimeoutMs: z.number().int().min(1000).max(3_600_000).optional(),
 };
 const CreateBody = z.object(Fields).strict();
 const PatchBody = z.object(Fields).partial().strict();
@@ -55,6 +58,7 @@ export function toMcpServer(row: Row): McpServer {
     enabledTools: tools?.success ? tools.data : null,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
+    maxTotalTimeoutMs: row.maxTotalMs,
   };
 }
 
@@ -101,7 +105,10 @@ export const mcpServerRoutes = new Hono<AppEnv>()
       await probeServer({
         url: body.url,
         headers: body.headers ?? {},
-        via: { kind: "internet", allowLocal: isDevelopment(c.env) },
+        via: internetRoute({
+          allowLocal: isDevelopment(c.env),
+          dnsResolver: c.env.MCP_DNS_RESOLVER,
+        }),
       }),
     );
   })
@@ -132,7 +139,10 @@ export const mcpServerRoutes = new Hono<AppEnv>()
       await probeServer({
         url: row.url,
         headers: storedHeaders(row),
-        via: { kind: "internet", allowLocal: isDevelopment(c.env) },
+        via: internetRoute({
+          allowLocal: isDevelopment(c.env),
+          dnsResolver: c.env.MCP_DNS_RESOLVER,
+        }),
       }),
     );
   })
@@ -153,6 +163,7 @@ export const mcpServerRoutes = new Hono<AppEnv>()
         enabled: body.enabled ?? true,
         timeoutMs: body.timeoutMs ?? 60_000,
         enabledTools: body.enabledTools ? JSON.stringify(body.enabledTools) : null,
+        maxTotalMs: body.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_MS,
         createdAt: now,
         updatedAt: now,
       })
@@ -178,6 +189,7 @@ export const mcpServerRoutes = new Hono<AppEnv>()
         ...(body.enabledTools !== undefined && {
           enabledTools: body.enabledTools ? JSON.stringify(body.enabledTools) : null,
         }),
+        ...(body.maxTotalTimeoutMs !== undefined && { maxTotalMs: body.maxTotalTimeoutMs }),
         updatedAt: Date.now(),
       })
       .where(eq(mcpServers.id, id))

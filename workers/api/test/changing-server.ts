@@ -14,6 +14,8 @@ export interface ChangingServerState {
   standingStreams: number;
   ended: string[];
   sessions: string[];
+  /** Authorization and X-Api-Key values that reached this channel. */
+  credentials: string[];
 }
 
 interface Channel {
@@ -22,6 +24,7 @@ interface Channel {
   live: Array<{ server: McpServer; newTool: RegisteredTool }>;
   standing: Set<ServerResponse>;
   ended: string[];
+  credentials: string[];
 }
 
 export async function startChangingServer(): Promise<{ url: string; stop: () => Promise<void> }> {
@@ -29,7 +32,14 @@ export async function startChangingServer(): Promise<{ url: string; stop: () => 
   const channelOf = (name: string): Channel => {
     let c = channels.get(name);
     if (!c) {
-      c = { added: false, sessions: new Map(), live: [], standing: new Set(), ended: [] };
+      c = {
+        added: false,
+        sessions: new Map(),
+        live: [],
+        standing: new Set(),
+        ended: [],
+        credentials: [],
+      };
       channels.set(name, c);
     }
     return c;
@@ -67,6 +77,7 @@ export async function startChangingServer(): Promise<{ url: string; stop: () => 
     standingStreams: c.standing.size,
     ended: c.ended,
     sessions: [...c.sessions.keys()],
+    credentials: c.credentials,
   });
 
   const http = createServer(async (req, res) => {
@@ -78,6 +89,10 @@ export async function startChangingServer(): Promise<{ url: string; stop: () => 
       channel.added = true;
       for (const s of channel.live) s.newTool.enable();
       return void res.end(JSON.stringify(state(channel)));
+    }
+    for (const name of ["authorization", "x-api-key"]) {
+      const value = req.headers[name];
+      if (typeof value === "string") channel.credentials.push(value);
     }
     const id = req.headers["mcp-session-id"];
     let transport = typeof id === "string" ? channel.sessions.get(id) : undefined;

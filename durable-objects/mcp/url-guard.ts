@@ -145,7 +145,7 @@ export function checkServerUrl(raw: string, opts: { allowLocal: boolean }): UrlC
   if (url.username || url.password)
     return { ok: false, reason: "credentials in the URL are not allowed; use headers" };
   const host = decodeURIComponent(url.hostname).toLowerCase().replace(/\.+$/, "");
-  let problem: string | null = null;
+  let problem: string | null;
   if (METADATA_HOSTS.has(host) || host.endsWith(".internal")) problem = "cloud metadata host";
   else if (host.startsWith("[") || host.includes(":")) {
     const groups = expandIPv6(host);

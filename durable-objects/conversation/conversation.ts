@@ -564,7 +564,10 @@ export class Conversation extends Agent<Env> {
       (c) => c.userId,
       () => null,
     );
-    await endAllSessions({ env: this.env, store: this.store, pool: this.#mcp, userId });
+    // A courtesy to the servers: it never stands in the way of the deletion itself.
+    await endAllSessions({ env: this.env, store: this.store, pool: this.#mcp, userId }).catch(
+      (err: unknown) => console.warn("could not end MCP sessions", err),
+    );
   }
 }
 

@@ -53,6 +53,8 @@ export class Conversation extends Agent<Env> {
   #sse = new Set<SseSubscriber>();
   #flushing = false;
   #mcp: ConnectionPool = new Map();
+  /** The pending check that closes idle MCP connections, if one is scheduled. */
+  #mcpIdleCheck: string | null = null;
   /** MCP handshakes made by this instance (figures for tests and the bench). */
   readonly mcpCounters: McpCounters = { initialize: 0, toolsList: 0 };
 
@@ -312,6 +314,7 @@ export class Conversation extends Agent<Env> {
       this.#abort = null;
     }
     this.completeTurn(turn, outcome);
+    void this.scheduleMcpIdleCheck();
   }
 
   private emitTurnStarted(turn: TurnRow, provider: string, model: string): void {
@@ -463,11 +466,35 @@ export class Conversation extends Agent<Env> {
     }
   }
 
+  // ---------- idle MCP connections ----------
+
+  private mcpIdleMs(): number {
+    const configured = Number(this.env.MCP_IDLE_CLOSE_MS);
+    return configured > 0 ? configured : 5 * 60_000;
+  }
+
+  /** After a turn: close the MCP connections (and their standing streams) once nobody uses them. */
+  private async scheduleMcpIdleCheck(afterMs = this.mcpIdleMs()): Promise<void> {
+    if (this.#mcp.size === 0) return;
+    if (this.#mcpIdleCheck) await this.cancelSchedule(this.#mcpIdleCheck);
+    this.#mcpIdleCheck = (await this.schedule(afterMs / 1000, "closeIdleMcpConnections")).id;
+  }
+
+  /** A `schedule` callback. A running turn uses its connections; it schedules a check when done. */
+  async closeIdleMcpConnections(): Promise<void> {
+    this.#mcpIdleCheck = null;
+    if (this.busy()) return;
+    const { closeIdleConnections } = await import("./mcp-connections");
+    const next = await closeIdleConnections(this.#mcp, this.mcpIdleMs());
+    if (next !== null) await this.scheduleMcpIdleCheck(next);
+  }
+
   // ---------- deletion ----------
 
   /** Removes everything this object holds; called when its conversation is deleted. */
   async wipe(): Promise<void> {
     this.cancelTurn();
+    await this.endMcpSessions();
     for (const s of this.#sse) s.close();
     this.#sse.clear();
     for (const connection of this.getConnections()) {
@@ -479,6 +506,20 @@ export class Conversation extends Agent<Env> {
     }
     this.#store = undefined;
     await this.destroy();
+  }
+
+  /** Tells each MCP server the conversation's session is over (DELETE), live or stored. */
+  private async endMcpSessions(): Promise<void> {
+    if (!hasConversationTables(this.ctx.storage.sql)) return;
+    const { endAllSessions } = await import("./tool-runner");
+    const userId = await this.loadConversation().then(
+      (c) => c.userId,
+      () => null,
+    );
+    // A courtesy to the servers: it never stands in the way of the deletion itself.
+    await endAllSessions({ env: this.env, store: this.store, pool: this.#mcp, userId }).catch(
+      (err: unknown) => console.warn("could not end MCP sessions", err),
+    );
   }
 }
 

@@ -12,10 +12,15 @@ export interface ServerConfig {
   url: string;
   headers: Record<string, string>;
   timeoutMs: number;
+  /** The longest one tool call may take, progress or not. */
+  maxTotalMs: number;
   enabledTools: string[] | null;
   /** Our own worker, reached through its service binding rather than the internet. */
   builtin: boolean;
 }
+
+/** How long one tool call may take at most (progress resets the per-call timeout, not this). */
+export const DEFAULT_MAX_TOTAL_MS = 10 * 60_000;
 
 /** The name our own MCP worker goes by in catalogs and timelines. */
 // The service binding ignores the host; the path is what the MCP worker routes on.
@@ -27,12 +32,13 @@ const Row = z.object({
   url: z.string(),
   headers: z.string(),
   timeout_ms: z.number(),
+  max_total_ms: z.number(),
   enabled_tools: z.string().nullable(),
 });
 
 export async function serversForUser(env: Env, userId: string): Promise<ServerConfig[]> {
   const rows = await env.DB.prepare(
-    "SELECT id, name, url, headers, timeout_ms, enabled_tools FROM mcp_servers WHERE user_id = ? AND enabled = 1 ORDER BY name",
+    "SELECT id, name, url, headers, timeout_ms, max_total_ms, enabled_tools FROM mcp_servers WHERE user_id = ? AND enabled = 1 ORDER BY name",
   )
     .bind(userId)
     .all();
@@ -42,6 +48,7 @@ export async function serversForUser(env: Env, userId: string): Promise<ServerCo
       url: BUILTIN_URL,
       headers: env.MCP_REMOTE_TOKEN ? { authorization: `Bearer ${env.MCP_REMOTE_TOKEN}` } : {},
       timeoutMs: 60_000,
+      maxTotalMs: DEFAULT_MAX_TOTAL_MS,
       enabledTools: null,
       builtin: true,
     },
@@ -59,6 +66,7 @@ export async function serversForUser(env: Env, userId: string): Promise<ServerCo
       url: row.data.url,
       headers: headers.success ? headers.data : {},
       timeoutMs: row.data.timeout_ms,
+      maxTotalMs: row.data.max_total_ms,
       enabledTools: tools?.success ? tools.data : null,
       builtin: false,
     });

@@ -360,6 +360,21 @@ export class ConversationStore {
       value,
     );
   }
+
+  /** Meta entries whose key starts with `prefix`. */
+  metaWithPrefix(prefix: string): Array<{ key: string; value: string }> {
+    return this.sql
+      .exec<{ key: string; value: string }>(
+        "SELECT key, value FROM conv_meta WHERE substr(key, 1, length(?)) = ?",
+        prefix,
+        prefix,
+      )
+      .toArray();
+  }
+
+  deleteMeta(key: string): void {
+    this.sql.exec("DELETE FROM conv_meta WHERE key = ?", key);
+  }
 }
 
 function toMessage(r: z.infer<typeof MessageRow>): ChatMessage {

@@ -1,17 +1,14 @@
 // The tools of a turn: the user's MCP servers plus our own, over streamable HTTP. Sessions and
 // tool catalogs are kept in the DO (they survive restarts), so a turn after the first sends no
 // initialize and no tools/list unless a server said its tools changed.
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
-  StreamableHTTPClientTransport,
-  StreamableHTTPError,
-} from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import {
+  ErrorCode,
   LoggingMessageNotificationSchema,
+  McpError,
   ToolListChangedNotificationSchema,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
 import type { Env } from "../../workers/api/src/env";
 import { signContextToken } from "../../workers/mcp-remote/src/context-token";
 import type { CatalogTool, ToolRunner } from "../loop/types";
@@ -23,11 +20,19 @@ import {
   recordFailure,
   recordSuccess,
 } from "../mcp/circuit-breaker";
-import { newMcpClient } from "../mcp/mcp-client";
+import { callCeiling } from "../mcp/call-ceiling";
+import { internetRoute, type McpRoute, newMcpClient, newMcpTransport } from "../mcp/mcp-client";
+import { unsupportedVersion } from "../mcp/probe-server";
+import {
+  CachedSession,
+  type ConnectionPool,
+  endSessions,
+  type Live,
+  sessionKey,
+} from "./mcp-connections";
 import { backgroundProvider } from "../mcp/oauth/background-provider";
 import { secretBox } from "../mcp/oauth/secret-box";
 import { SignInRequiredError } from "../mcp/oauth/sign-in-errors";
-import { guardedFetch } from "../mcp/url-guard";
 import { BUILTIN_SERVER, type ServerConfig, serversForUser } from "./mcp-servers";
 import type { ConversationStore } from "./store";
 import type { ConversationInfo } from "./turn";
@@ -36,25 +41,45 @@ const SEQUENTIAL_THINKING = /sequential[-_]?thinking/i;
 const CONTEXT_FIELD = "databaseContext";
 const CONTEXT_TTL_SECONDS = 15 * 60;
 
-const CachedSession = z.object({
-  sessionId: z.string().optional(),
-  protocolVersion: z.string().optional(),
-  tools: z.array(z.any()).nullable(),
-});
-type CachedSession = z.infer<typeof CachedSession>;
-
-interface Live {
-  client: Client;
-  transport: StreamableHTTPClientTransport;
-  logListener?: (l: { level: string; data: unknown }) => void;
-}
-
-/** Connections live as long as the DO instance; their session ids outlive it in SQLite. */
-export type ConnectionPool = Map<string, Live>;
+export type { ConnectionPool };
 
 export interface McpCounters {
   initialize: number;
   toolsList: number;
+}
+
+/** How each server is reached: ours through its binding; any other over the guarded internet. */
+function routesFor(env: Env): (s: ServerConfig | undefined) => McpRoute {
+  // Any server but ours only after its URL, the addresses its name resolves to and every
+  // redirect are checked.
+  const internet = internetRoute({
+    allowLocal: env.APP_ENV === "development",
+    dnsResolver: env.MCP_DNS_RESOLVER,
+  });
+  return (s) =>
+    s?.builtin
+      ? {
+          kind: "binding",
+          fetch: (u: RequestInfo | URL, i?: RequestInit) => env.MCP_REMOTE.fetch(new Request(u, i)),
+        }
+      : internet;
+}
+
+/** Ends every MCP session of a conversation (it is being deleted), with its servers' headers. */
+export async function endAllSessions(opts: {
+  env: Env;
+  store: ConversationStore;
+  pool: ConnectionPool;
+  userId: string | null;
+}): Promise<void> {
+  const servers = opts.userId ? await serversForUser(opts.env, opts.userId) : [];
+  await endSessions({
+    store: opts.store,
+    pool: opts.pool,
+    servers,
+    routeFor: routesFor(opts.env),
+    which: () => true,
+  });
 }
 
 export async function createToolRunner(opts: {
@@ -70,7 +95,7 @@ export async function createToolRunner(opts: {
     ...DEFAULT_BREAKER,
     ...(env.MCP_BREAKER_COOLDOWN_MS && { cooldownMs: Number(env.MCP_BREAKER_COOLDOWN_MS) }),
   };
-  const allowLocal = env.APP_ENV === "development";
+  const routeFor = routesFor(env);
   const breakerKey = (s: ServerConfig) => `breaker:${s.name}`;
   const breaker = (s: ServerConfig): BreakerState => {
     const raw = store.getMeta(breakerKey(s));
@@ -91,9 +116,12 @@ export async function createToolRunner(opts: {
       : `The MCP server '${s.name}' failed repeatedly and is skipped for ${Math.ceil(d.retryInMs / 1000)} s.`;
   };
   const blocked = new Set(conversation.settings.blockedServers ?? []);
-  const servers = (await serversForUser(env, conversation.userId)).filter(
-    (s) => !blocked.has(s.name),
-  );
+  const registry = await serversForUser(env, conversation.userId);
+  // Sessions with servers that left the registry (removed, disabled or moved) end here, at the
+  // first turn after the change; the turn does not wait for them.
+  const current = new Set(registry.map(sessionKey));
+  void endSessions({ store, pool, servers: registry, routeFor, which: (k) => !current.has(k) });
+  const servers = registry.filter((s) => !blocked.has(s.name));
   const byName = new Map(servers.map((s) => [s.name, s]));
   // This user's own OAuth sign-ins (never another user's: the key is the turn's user).
   const box = await secretBox(env).catch(() => null);
@@ -105,7 +133,7 @@ export async function createToolRunner(opts: {
       : undefined;
   const schemas = new Map<string, Record<string, unknown>>();
 
-  const cacheKey = (s: ServerConfig) => `mcp:${s.name}:${s.url}`;
+  const cacheKey = sessionKey;
   const readCache = (s: ServerConfig): CachedSession => {
     const raw = store.getMeta(cacheKey(s));
     const parsed = raw ? CachedSession.safeParse(JSON.parse(raw)) : null;
@@ -119,18 +147,16 @@ export async function createToolRunner(opts: {
     if (existing && !fresh) return existing;
     if (existing) await existing.client.close().catch(() => undefined);
     const cached = fresh ? { tools: null } : readCache(s);
-    const transport = new StreamableHTTPClientTransport(new URL(s.url), {
-      requestInit: { headers: s.headers },
-      // Our own worker through its binding; any other server only after its URL (and every
-      // redirect) is checked.
-      fetch: s.builtin
-        ? (u: string | URL, i?: RequestInit) => env.MCP_REMOTE.fetch(new Request(u, i))
-        : guardedFetch(fetch, { allowLocal }),
+    const authProvider = authProviderFor(s);
+    const transport = newMcpTransport({
+      url: s.url,
+      headers: s.headers,
+      route: routeFor(s),
       ...(cached.sessionId && { sessionId: cached.sessionId }),
-      ...(authProviderFor(s) && { authProvider: authProviderFor(s) }),
+      ...(authProvider && { authProvider }),
     });
     const client = newMcpClient();
-    const live: Live = { client, transport };
+    const live: Live = { client, transport, lastUsed: Date.now() };
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () =>
       writeCache(s, { ...readCache(s), tools: null }),
     );
@@ -142,6 +168,11 @@ export async function createToolRunner(opts: {
     if (!cached.sessionId && opts.counters) opts.counters.initialize++;
     if (cached.sessionId && cached.protocolVersion)
       transport.setProtocolVersion(cached.protocolVersion);
+    // A fresh handshake opens the standing GET stream by itself; a resumed session (after a
+    // restart, or after idle connections were closed) must reopen it, or notifications the
+    // server sends outside a request (tools/list_changed) are lost. An empty resumption token
+    // asks for new messages only. Servers without one answer 405, which the SDK accepts.
+    if (cached.sessionId) void transport.resumeStream("").catch(() => undefined);
     writeCache(s, {
       ...(cached.sessionId ? cached : { tools: null }),
       sessionId: transport.sessionId,
@@ -154,6 +185,7 @@ export async function createToolRunner(opts: {
   /** Runs `fn` on a connection; a session the server forgot (404) is re-initialised once. */
   const withSession = async <T>(s: ServerConfig, fn: (live: Live) => Promise<T>): Promise<T> => {
     const live = await connect(s);
+    live.lastUsed = Date.now();
     try {
       return await fn(live);
     } catch (err) {
@@ -213,8 +245,11 @@ export async function createToolRunner(opts: {
             // Not a fault of the server: skipped until the user signs in.
             if (err instanceof SignInRequiredError) return void warnings.push(err.message);
             failed(s);
+            const version = unsupportedVersion(err);
             warnings.push(
-              `The MCP server '${s.name}' is unavailable (${err instanceof Error ? err.message : String(err)}).`,
+              version !== null
+                ? `The MCP server '${s.name}' only speaks MCP protocol version ${version}, which this app does not support; the server needs an update.`
+                : `The MCP server '${s.name}' is unavailable (${err instanceof Error ? err.message : String(err)}).`,
             );
           }
         }),
@@ -247,11 +282,18 @@ export async function createToolRunner(opts: {
       try {
         const result = await withSession(s, async (live) => {
           live.logListener = hooks.onLog;
+          // Progress resets the per-call timeout; the ceiling bounds the whole call.
+          const ceiling = callCeiling(
+            hooks.signal,
+            s.maxTotalMs,
+            `${tool} ran longer than ${Math.round(s.maxTotalMs / 1000)} s, the longest one call to '${serverName}' may take, and was cancelled. Raise the server's maxTotalTimeoutMs if its tools need longer.`,
+          );
           try {
             return await live.client.callTool({ name: tool, arguments: finalArgs }, undefined, {
-              signal: hooks.signal,
-              timeout: s.timeoutMs,
+              signal: ceiling.signal,
+              timeout: Math.min(s.timeoutMs, s.maxTotalMs),
               resetTimeoutOnProgress: true,
+              maxTotalTimeout: s.maxTotalMs,
               onprogress: (p) =>
                 hooks.onProgress({
                   progress: p.progress,
@@ -260,6 +302,7 @@ export async function createToolRunner(opts: {
                 }),
             });
           } finally {
+            ceiling.dispose();
             live.logListener = undefined;
           }
         });
@@ -268,11 +311,10 @@ export async function createToolRunner(opts: {
       } catch (err) {
         if (!hooks.signal.aborted) failed(s);
         const message = err instanceof Error ? err.message : String(err);
-        const code = /timed out|timeout/i.test(message)
-          ? "timeout"
-          : hooks.signal.aborted
-            ? "aborted"
-            : "unavailable";
+        const timedOut =
+          (err instanceof McpError && err.code === ErrorCode.RequestTimeout) ||
+          /timed out|timeout/i.test(message);
+        const code = timedOut ? "timeout" : hooks.signal.aborted ? "aborted" : "unavailable";
         return { ok: false, error: { code, message: `${serverName}: ${message}` } };
       }
     },

@@ -1,12 +1,68 @@
-// How we introduce ourselves to an MCP server, for turns and connection tests alike. workerd
-// cannot compile JSON Schema validators at run time (no eval), so tool output is checked with
-// the Cloudflare validator.
+// How we introduce ourselves to an MCP server and how we reach it, for turns and connection tests
+// alike: every client and transport is made here, so a new transport option (sign-in, for one)
+// is added in one place. workerd cannot compile JSON Schema validators at run time (no eval), so
+// tool output is checked with the Cloudflare validator.
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
+import { type ResolveHost, sharedDohResolver } from "./dns-over-https";
+import { guardedFetch } from "./guarded-fetch";
 
 export function newMcpClient(): Client {
   return new Client(
     { name: "thinking-chat", version: "0.1.0" },
     { capabilities: {}, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
   );
+}
+
+/**
+ * How a server is reached: over the internet, with the URL, the addresses its name resolves to
+ * and every redirect checked; or through a service binding (our own MCP worker).
+ */
+export type McpRoute =
+  | { kind: "internet"; allowLocal: boolean; resolveHost?: ResolveHost; fetch?: typeof fetch }
+  | { kind: "binding"; fetch: typeof fetch };
+
+/** The internet route for this deployment: names are resolved (DNS over HTTPS) outside development. */
+export function internetRoute(config: {
+  allowLocal: boolean;
+  dnsResolver?: string | undefined;
+}): McpRoute {
+  const { allowLocal } = config;
+  return {
+    kind: "internet",
+    allowLocal,
+    ...(!allowLocal && { resolveHost: sharedDohResolver(config.dnsResolver || undefined) }),
+  };
+}
+
+export function fetchFor(route: McpRoute): typeof fetch {
+  if (route.kind === "binding") return route.fetch;
+  return guardedFetch(route.fetch ?? fetch, {
+    allowLocal: route.allowLocal,
+    ...(route.resolveHost && { resolveHost: route.resolveHost }),
+  });
+}
+
+export interface McpEndpoint {
+  url: string;
+  headers: Record<string, string>;
+  route: McpRoute;
+  /** A session stored from an earlier connection, resumed without a new handshake. */
+  sessionId?: string;
+  /** The user's OAuth sign-in to this server, where it needs one. */
+  authProvider?: OAuthClientProvider;
+}
+
+export function newMcpTransport(endpoint: McpEndpoint): StreamableHTTPClientTransport {
+  return new StreamableHTTPClientTransport(new URL(endpoint.url), {
+    requestInit: { headers: endpoint.headers },
+    fetch: fetchFor(endpoint.route),
+    // Our fetch follows redirects itself (checking each hop and dropping credentials when the
+    // origin changes), so the transport leaves them to it.
+    redirectPolicy: "follow",
+    ...(endpoint.sessionId && { sessionId: endpoint.sessionId }),
+    ...(endpoint.authProvider && { authProvider: endpoint.authProvider }),
+  });
 }

@@ -3,14 +3,20 @@
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
-  StreamableHTTPClientTransport,
+  type StreamableHTTPClientTransport,
   StreamableHTTPError,
 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ErrorCode,
+  McpError,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerTest, McpToolInfo } from "../protocol/rest";
-import { newMcpClient } from "./mcp-client";
+import { DnsLookupError } from "./dns-over-https";
+import { RefusedUrlError } from "./guarded-fetch";
+import { type McpRoute, newMcpClient, newMcpTransport } from "./mcp-client";
 import { SignInRequiredError } from "./oauth/sign-in-errors";
-import { checkServerUrl, guardedFetch, RefusedUrlError } from "./url-guard";
+import { checkServerUrl } from "./url-guard";
 
 export const PROBE_TIMEOUT_MS = 10_000;
 const MAX_TOOL_PAGES = 20;
@@ -25,9 +31,7 @@ export interface ProbeTarget {
    * How the server is reached: over the internet, with the URL and every redirect checked by the
    * same rules as a turn's tool calls; or through a service binding (our own MCP worker).
    */
-  via:
-    | { kind: "internet"; allowLocal: boolean; fetch?: typeof fetch }
-    | { kind: "binding"; fetch: typeof fetch };
+  via: McpRoute;
   /** The whole probe (handshake and listing) must finish within this. */
   timeoutMs?: number;
   /** OAuth sign-in: the user's stored tokens, or a detector that only says a sign-in is needed. */
@@ -36,20 +40,17 @@ export interface ProbeTarget {
 
 export async function probeServer(target: ProbeTarget): Promise<McpServerTest> {
   const timeoutMs = target.timeoutMs ?? PROBE_TIMEOUT_MS;
-  let fetchImpl: typeof fetch;
   if (target.via.kind === "internet") {
     const check = checkServerUrl(target.url, { allowLocal: target.via.allowLocal });
     if (!check.ok) return refused(check.reason);
-    fetchImpl = guardedFetch(target.via.fetch ?? fetch, { allowLocal: target.via.allowLocal });
-  } else {
-    fetchImpl = target.via.fetch;
   }
 
   const deadline = Date.now() + timeoutMs;
   const remaining = () => Math.max(1, deadline - Date.now());
-  const transport = new StreamableHTTPClientTransport(new URL(target.url), {
-    requestInit: { headers: target.headers ?? {} },
-    fetch: fetchImpl,
+  const transport = newMcpTransport({
+    url: target.url,
+    headers: target.headers ?? {},
+    route: target.via,
     ...(target.authProvider && { authProvider: target.authProvider }),
   });
   const client = newMcpClient();
@@ -132,7 +133,18 @@ export function describeProbeFailure(err: unknown, url: string, timeoutMs: numbe
   if (err instanceof RefusedUrlError)
     return {
       code: "refused_url",
-      message: `${message}. The server redirected to an address that is not allowed; MCP servers must be public https:// addresses.`,
+      message: `${message}. This address is not allowed: MCP servers must be public https:// addresses.`,
+    };
+  if (err instanceof DnsLookupError)
+    return {
+      code: "unreachable",
+      message: `${message}. The name must resolve in public DNS before any request is sent; check the host name, or the resolver set in MCP_DNS_RESOLVER.`,
+    };
+  const version = unsupportedVersion(err);
+  if (version !== null)
+    return {
+      code: "protocol_error",
+      message: `${host} answered, but only speaks MCP protocol version ${version}, which this app does not support (it speaks ${SUPPORTED_PROTOCOL_VERSIONS.slice(0, 3).join(", ")} and older back to ${SUPPORTED_PROTOCOL_VERSIONS.at(-1)}). The URL is right; the server (or the MCP SDK it is built on) needs an update.`,
     };
   if (err instanceof McpError && err.code === ErrorCode.RequestTimeout)
     return {
@@ -180,6 +192,13 @@ export function describeProbeFailure(err: unknown, url: string, timeoutMs: numbe
     code: "unreachable",
     message: `Could not connect to ${host} (${message}). Check the URL, that the server is running, and that it can be reached from the internet (not only from your computer or VPN).`,
   };
+}
+
+/** The version a server insisted on when it speaks none we support, or null for other errors. */
+export function unsupportedVersion(err: unknown): string | null {
+  const match =
+    err instanceof Error ? /protocol version is not supported: (.*)$/.exec(err.message) : null;
+  return match ? match[1]!.trim() : null;
 }
 
 function isParseError(err: unknown): boolean {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkServerUrl, guardedFetch } from "./url-guard";
+import { guardedFetch } from "./guarded-fetch";
+import { checkServerUrl } from "./url-guard";
 
 const REFUSED = [
   "http://127.0.0.1/mcp",
@@ -50,6 +51,23 @@ const REFUSED = [
   "http://example.com/mcp",
   "https://%31%32%37.0.0.1/mcp",
   "https://127.0.0.1.:443/mcp",
+  // IPv6 spellings that carry a private IPv4 address, and the old site-local range.
+  "https://[::ffff:0:7f00:1]/mcp",
+  "https://[::ffff:0:127.0.0.1]/mcp",
+  "https://[2002:7f00:1::]/mcp",
+  "https://[2002:a00:1::1]/mcp",
+  "https://[2002:a9fe:a9fe::]/mcp",
+  "https://[fec0::1]/mcp",
+  "https://[feff::1]/mcp",
+  // Names that mean this machine or its network whatever DNS says.
+  "https://localtest.me/mcp",
+  "https://api.localtest.me/mcp",
+  "https://localhost.localdomain/mcp",
+  "https://ip6-localhost/mcp",
+  "https://ip6-loopback/mcp",
+  "https://printer.local/mcp",
+  "https://nas.home.arpa/mcp",
+  "https://intranet/mcp",
 ];
 
 describe("MCP server URLs are checked before any request", () => {
@@ -62,6 +80,9 @@ describe("MCP server URLs are checked before any request", () => {
   it("allows public https servers, and loopback http only in local development", () => {
     expect(checkServerUrl("https://mcp.example.com/mcp", { allowLocal: false }).ok).toBe(true);
     expect(checkServerUrl("https://93.184.216.34/mcp", { allowLocal: false }).ok).toBe(true);
+    // 6to4 of a public address, and a global IPv6 address.
+    expect(checkServerUrl("https://[2002:5db8:d822::1]/mcp", { allowLocal: false }).ok).toBe(true);
+    expect(checkServerUrl("https://[2606:4700::1111]/mcp", { allowLocal: false }).ok).toBe(true);
     expect(checkServerUrl("http://127.0.0.1:3001/mcp", { allowLocal: true }).ok).toBe(true);
     expect(checkServerUrl("http://localhost:3001/mcp", { allowLocal: true }).ok).toBe(true);
     // Local development never opens metadata or private networks.

@@ -88,7 +88,49 @@ function ipv6Blocked(g: number[]): string | null {
   if (g.slice(0, 5).every((x) => x === 0) && (g5 === 0xffff || g5 === 0))
     return ipv4Blocked(embedded);
   if (g0 === 0x64 && g[1] === 0xff9b) return ipv4Blocked(embedded);
+  // IPv4-translated (::ffff:0:a.b.c.d) also carries one.
+  if (g.slice(0, 4).every((x) => x === 0) && g[4] === 0xffff && g5 === 0)
+    return ipv4Blocked(embedded);
+  // 6to4 (2002:aabb:ccdd::) routes to the IPv4 address in its second and third groups.
+  const [, g1 = 0, g2 = 0] = g;
+  if (g0 === 0x2002) return ipv4Blocked([g1 >> 8, g1 & 255, g2 >> 8, g2 & 255]);
+  if ((g0 & 0xffc0) === 0xfec0) return "site-local address";
   return null;
+}
+
+/** Names that mean this machine or its local network, whatever a resolver says. */
+const LOOPBACK_NAMES = new Set([
+  "localhost",
+  "localhost.localdomain",
+  "ip6-localhost",
+  "ip6-loopback",
+  "localtest.me",
+]);
+const LOCAL_SUFFIXES = [".local", ".localdomain", ".home.arpa", ".lan"];
+
+function nameProblem(host: string): string | null {
+  if (LOOPBACK_NAMES.has(host) || host.endsWith(".localhost") || host.endsWith(".localtest.me"))
+    return "loopback address";
+  if (LOCAL_SUFFIXES.some((suffix) => host.endsWith(suffix))) return "local network name";
+  // A name without a dot only resolves through local search domains or /etc/hosts.
+  if (!host.includes(".")) return "local network name";
+  return null;
+}
+
+/** Why an address a resolver returned (A or AAAA) may not be reached, or null when it is public. */
+export function resolvedAddressProblem(address: string): string | null {
+  if (address.includes(":")) {
+    const groups = expandIPv6(address);
+    return groups ? ipv6Blocked(groups) : "invalid IPv6 address";
+  }
+  const v4 = parseIPv4(address);
+  return v4 ? ipv4Blocked(v4) : "invalid IPv4 address";
+}
+
+/** A host name (not an IP literal) whose addresses a resolver must vouch for in production. */
+export function needsResolving(url: URL): boolean {
+  const host = url.hostname;
+  return !host.startsWith("[") && parseIPv4(host) === null;
 }
 
 export function checkServerUrl(raw: string, opts: { allowLocal: boolean }): UrlCheck {
@@ -103,8 +145,7 @@ export function checkServerUrl(raw: string, opts: { allowLocal: boolean }): UrlC
   if (url.username || url.password)
     return { ok: false, reason: "credentials in the URL are not allowed; use headers" };
   const host = decodeURIComponent(url.hostname).toLowerCase().replace(/\.+$/, "");
-  const isLoopbackName = host === "localhost" || host.endsWith(".localhost");
-  let problem: string | null = null;
+  let problem: string | null;
   if (METADATA_HOSTS.has(host) || host.endsWith(".internal")) problem = "cloud metadata host";
   else if (host.startsWith("[") || host.includes(":")) {
     const groups = expandIPv6(host);
@@ -118,8 +159,8 @@ export function checkServerUrl(raw: string, opts: { allowLocal: boolean }): UrlC
         v4[0] === 169 && v4[1] === 254 && v4[2] === 169 && v4[3] === 254
           ? "cloud metadata address"
           : ipv4Blocked(v4);
-    else if (isLoopbackName) problem = "loopback address";
     else if (/^[0-9.x]+$/i.test(host)) problem = "invalid numeric address";
+    else problem = nameProblem(host);
   }
   const loopbackOnly = problem === "loopback address";
   if (problem && !(opts.allowLocal && loopbackOnly))
@@ -130,38 +171,4 @@ export function checkServerUrl(raw: string, opts: { allowLocal: boolean }): UrlC
       reason: "use https:// (plain http is only allowed for loopback in local development)",
     };
   return { ok: true, url };
-}
-
-export class RefusedUrlError extends Error {
-  readonly code = "refused_url";
-}
-
-const MAX_REDIRECTS = 5;
-
-/** A fetch that checks the URL first and follows redirects itself, checking each hop. */
-export function guardedFetch(fetchImpl: typeof fetch, opts: { allowLocal: boolean }): typeof fetch {
-  return (async (input: RequestInfo | URL, init?: RequestInit) => {
-    let request = new Request(input, init);
-    for (let hop = 0; ; hop++) {
-      const check = checkServerUrl(request.url, opts);
-      if (!check.ok) throw new RefusedUrlError(`Refused ${request.url}: ${check.reason}`);
-      const response = await fetchImpl(request.url, {
-        method: request.method,
-        headers: request.headers,
-        body: request.body,
-        redirect: "manual",
-        signal: request.signal,
-        ...(request.body && { duplex: "half" }),
-      } as RequestInit);
-      const location = response.headers.get("location");
-      if (response.status < 300 || response.status >= 400 || !location) return response;
-      if (hop >= MAX_REDIRECTS) throw new RefusedUrlError(`Too many redirects from ${request.url}`);
-      const keepsBody = response.status === 307 || response.status === 308;
-      request = new Request(new URL(location, request.url), {
-        method: keepsBody ? request.method : "GET",
-        headers: request.headers,
-        ...(keepsBody && request.body && { body: request.body }),
-      });
-    }
-  }) as typeof fetch;
 }

@@ -71,6 +71,8 @@ export const McpServer = z.object({
   enabledTools: z.array(z.string()).nullable(),
   createdAt: z.number(),
   updatedAt: z.number(),
+  // The longest one tool call may take, however much progress it reports.
+  maxTotalTimeoutMs: z.number(),
   // Present once the server asked for an OAuth sign-in: where this user's sign-in stands.
   signIn: z
     .object({

@@ -8,7 +8,7 @@ import {
   OAuthError,
   ServerError,
 } from "@modelcontextprotocol/sdk/server/auth/errors.js";
-import { RefusedUrlError } from "../url-guard";
+import { RefusedUrlError } from "../guarded-fetch";
 import { EncryptionKeyError } from "./secret-box";
 
 export type SignInErrorCode =

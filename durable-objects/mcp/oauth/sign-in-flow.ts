@@ -4,7 +4,7 @@
 import { auth, extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { guardedFetch } from "../url-guard";
+import { fetchFor, internetRoute } from "../mcp-client";
 import { callbackUrl, clientMetadataUrl } from "./client-metadata";
 import {
   type ConnectionKey,
@@ -31,7 +31,17 @@ export interface SignInDeps {
   /** The app's origin: the callback and the client metadata document live there. */
   origin: string;
   allowLocal: boolean;
+  /** DNS-over-HTTPS resolver that vouches for names outside development. */
+  dnsResolver?: string | undefined;
   fetch?: typeof fetch;
+}
+
+/** The same checks as MCP requests: the URL, the addresses its name resolves to, every redirect. */
+function guardedFetch(deps: SignInDeps): typeof fetch {
+  const route = internetRoute({ allowLocal: deps.allowLocal, dnsResolver: deps.dnsResolver });
+  return fetchFor(
+    deps.fetch && route.kind === "internet" ? { ...route, fetch: deps.fetch } : route,
+  );
 }
 
 export type StartResult =
@@ -43,7 +53,7 @@ const hostOf = (url: string) => new URL(url).host;
 
 /** A guarded fetch that remembers the last URL, so a failure can say which step failed. */
 function flowFetch(deps: SignInDeps, where: FailureContext): typeof fetch {
-  const guarded = guardedFetch(deps.fetch ?? fetch, { allowLocal: deps.allowLocal });
+  const guarded = guardedFetch(deps);
   return ((input: RequestInfo | URL, init?: RequestInit) => {
     where.lastUrl = input instanceof Request ? input.url : String(input);
     return guarded(input, init);
@@ -252,7 +262,7 @@ export async function disconnect(
     const tokens = await deps.box.openJson(row?.tokens ?? null, Tokens);
     const client = await deps.box.openJson(row?.client_info ?? null, Client);
     if (endpoint && tokens && client) {
-      const fetchFn = guardedFetch(deps.fetch ?? fetch, { allowLocal: deps.allowLocal });
+      const fetchFn = guardedFetch(deps);
       const revoke = async (token: string, hint: string) => {
         const body = new URLSearchParams({ token, token_type_hint: hint });
         const headers: Record<string, string> = {

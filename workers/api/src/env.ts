@@ -30,4 +30,8 @@ export interface Env {
   OAUTH_ENCRYPTION_KEY?: string;
   // Earlier keys, comma-separated, kept while their ciphertexts are still around.
   OAUTH_ENCRYPTION_OLD_KEYS?: string;
+  // DNS-over-HTTPS JSON endpoint that vouches for MCP server names outside development.
+  MCP_DNS_RESOLVER?: string;
+  // Standing MCP streams of a conversation nobody uses close after this long (ms); 5 min unless set.
+  MCP_IDLE_CLOSE_MS?: string;
 }

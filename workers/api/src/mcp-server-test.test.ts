@@ -3,7 +3,8 @@
 import { afterEach, expect, inject, it, vi } from "vitest";
 import { McpServerTest } from "../../../durable-objects/protocol/rest";
 import { probeServer } from "../../../durable-objects/mcp/probe-server";
-import { api, createUser, errorOf } from "../test/helpers";
+import { api, createConversation, createUser, errorOf } from "../test/helpers";
+import { TestSocket, turnEnded } from "../test/ws-client";
 
 async function testResult(res: Response): Promise<McpServerTest> {
   expect(res.status).toBe(200);
@@ -209,4 +210,56 @@ it("the built-in server's test explains a missing MCP worker", async () => {
       message: expect.stringMatching(/built-in MCP server 'mcp-remote'.*MCP_REMOTE/),
     },
   });
+});
+
+it("a server that only speaks an unsupported protocol version says so, not that it is unreachable", async () => {
+  const user = await createUser();
+  const result = await testResult(
+    await api(user, "/api/mcp-servers/test", {
+      method: "POST",
+      json: { url: `${inject("faultyUrl")}/old-protocol` },
+    }),
+  );
+  expect(result).toMatchObject({
+    ok: false,
+    error: { code: "protocol_error", message: expect.stringContaining("version 2023-01-01") },
+  });
+  expect(!result.ok && result.error.message).not.toMatch(/Check the URL/);
+});
+
+it("credentials stop at a redirect to another origin, for the connection test, a saved server and a turn; 307 and 308 work", async () => {
+  const user = await createUser();
+  const name = crypto.randomUUID().slice(0, 8);
+  const target = inject("changingUrl").replace(/\/mcp$/, `/${name}/mcp`);
+  const seen = async () =>
+    ((await (await fetch(target.replace(/\/mcp$/, "/state"))).json()) as { credentials: string[] })
+      .credentials;
+  const headers = { Authorization: "Bearer user-secret", "X-Api-Key": "key-1234" };
+  for (const status of [307, 308]) {
+    const url = `${inject("faultyUrl")}/redirect/${status}?to=${encodeURIComponent(target)}`;
+    const tested = await testResult(
+      await api(user, "/api/mcp-servers/test", { method: "POST", json: { url, headers } }),
+    );
+    expect(tested, `${status}`).toMatchObject({ ok: true, serverInfo: { name: "changing" } });
+  }
+  const url = `${inject("faultyUrl")}/redirect/307?to=${encodeURIComponent(target)}`;
+  const created = await api(user, "/api/mcp-servers", {
+    method: "POST",
+    json: { name: "changing", url, headers },
+  });
+  const { id } = (await created.json()) as { id: string };
+  expect(
+    await testResult(await api(user, `/api/mcp-servers/${id}/test`, { method: "POST" })),
+  ).toMatchObject({ ok: true });
+  const conv = await createConversation(user);
+  const ws = await TestSocket.open(user, conv.id);
+  ws.send({ type: "resume", lastSeq: 0 });
+  ws.send({ type: "send", clientMessageId: "r1", text: "add a tool please" });
+  await ws.until(turnEnded, 30_000);
+  ws.close();
+  expect(ws.events().find((e) => e.type === "tool_result")).toMatchObject({
+    isError: false,
+    summary: expect.stringContaining("new_tool was added"),
+  });
+  expect(await seen()).toEqual([]);
 });

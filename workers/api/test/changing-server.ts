@@ -1,24 +1,58 @@
 // An MCP server on 127.0.0.1 whose tool list changes: calling `add_tool` adds `new_tool` and
 // tells the caller with `notifications/tools/list_changed`, as servers that load tools on demand do.
+// Each path prefix is its own server (`/mcp`, `/<channel>/mcp`), so tests do not share state;
+// `/<channel>/state` tells a test what the server saw (standing GET streams open, sessions ended)
+// and `POST /<channel>/add-tool` changes the tools outside any request, so only a client with a
+// standing GET stream hears of it.
 import { randomUUID } from "node:crypto";
-import { createServer } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import { McpServer, type RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { z } from "zod";
 
-export async function startChangingServer(): Promise<{ url: string; stop: () => Promise<void> }> {
-  let added = false;
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
-  const live: Array<{ server: McpServer; newTool: RegisteredTool }> = [];
+export interface ChangingServerState {
+  standingStreams: number;
+  ended: string[];
+  sessions: string[];
+  /** Authorization and X-Api-Key values that reached this channel. */
+  credentials: string[];
+}
 
-  const newSession = async () => {
+interface Channel {
+  added: boolean;
+  sessions: Map<string, StreamableHTTPServerTransport>;
+  live: Array<{ server: McpServer; newTool: RegisteredTool }>;
+  standing: Set<ServerResponse>;
+  ended: string[];
+  credentials: string[];
+}
+
+export async function startChangingServer(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const channels = new Map<string, Channel>();
+  const channelOf = (name: string): Channel => {
+    let c = channels.get(name);
+    if (!c) {
+      c = {
+        added: false,
+        sessions: new Map(),
+        live: [],
+        standing: new Set(),
+        ended: [],
+        credentials: [],
+      };
+      channels.set(name, c);
+    }
+    return c;
+  };
+
+  const newSession = async (channel: Channel) => {
     const server = new McpServer(
       { name: "changing", version: "1.0.0" },
       { capabilities: { tools: { listChanged: true } } },
     );
     server.registerTool("add_tool", { description: "Adds new_tool." }, async (extra) => {
-      added = true;
-      for (const s of live) s.newTool.enable();
+      channel.added = true;
+      for (const s of channel.live) s.newTool.enable();
       // Sent on this call's own stream, so a client without a standing GET stream gets it too.
       await extra.sendNotification({ method: "notifications/tools/list_changed" });
       return { content: [{ type: "text", text: "new_tool was added" }] };
@@ -29,20 +63,48 @@ export async function startChangingServer(): Promise<{ url: string; stop: () => 
       { description: "Exists once add_tool ran.", inputSchema: { word: z.string().optional() } },
       async () => ({ content: [{ type: "text", text: "new_tool ran" }] }),
     );
-    if (!added) newTool.disable();
+    if (!channel.added) newTool.disable();
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void sessions.set(id, transport),
+      onsessioninitialized: (id) => void channel.sessions.set(id, transport),
     });
     await server.connect(transport);
-    live.push({ server, newTool });
+    channel.live.push({ server, newTool });
     return transport;
   };
 
+  const state = (c: Channel): ChangingServerState => ({
+    standingStreams: c.standing.size,
+    ended: c.ended,
+    sessions: [...c.sessions.keys()],
+    credentials: c.credentials,
+  });
+
   const http = createServer(async (req, res) => {
+    const path = new URL(req.url ?? "/", "http://x").pathname;
+    const channel = channelOf(path.replace(/\/(mcp|state|add-tool)$/, ""));
+    if (path.endsWith("/state")) return void res.end(JSON.stringify(state(channel)));
+    if (path.endsWith("/add-tool")) {
+      // enable() announces the change to every session, on its standing stream only.
+      channel.added = true;
+      for (const s of channel.live) s.newTool.enable();
+      return void res.end(JSON.stringify(state(channel)));
+    }
+    for (const name of ["authorization", "x-api-key"]) {
+      const value = req.headers[name];
+      if (typeof value === "string") channel.credentials.push(value);
+    }
     const id = req.headers["mcp-session-id"];
-    let transport = typeof id === "string" ? sessions.get(id) : undefined;
-    transport ??= await newSession();
+    let transport = typeof id === "string" ? channel.sessions.get(id) : undefined;
+    if (req.method === "DELETE" && typeof id === "string") {
+      channel.ended.push(id);
+      channel.sessions.delete(id);
+    }
+    if (req.method === "GET" && transport) {
+      channel.standing.add(res);
+      res.on("close", () => channel.standing.delete(res));
+    }
+    transport ??= await newSession(channel);
     await transport.handleRequest(req, res);
   });
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
@@ -51,7 +113,8 @@ export async function startChangingServer(): Promise<{ url: string; stop: () => 
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     stop: async () => {
-      for (const s of live) await s.server.close().catch(() => undefined);
+      for (const c of channels.values())
+        for (const s of c.live) await s.server.close().catch(() => undefined);
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },

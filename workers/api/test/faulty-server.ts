@@ -1,4 +1,6 @@
-// A misbehaving "MCP server" on 127.0.0.1: /hang never answers, /garbage answers with HTML.
+// A misbehaving "MCP server" on 127.0.0.1: /hang never answers, /garbage answers with HTML,
+// /old-protocol answers initialize with a protocol version nobody speaks any more, and
+// /redirect/<status>?to=<url> redirects (to another origin, for the credential tests).
 import { createServer, type ServerResponse } from "node:http";
 
 export async function startFaultyServer(): Promise<{ url: string; stop: () => Promise<void> }> {
@@ -6,6 +8,32 @@ export async function startFaultyServer(): Promise<{ url: string; stop: () => Pr
   const server = createServer((req, res) => {
     if (req.url?.startsWith("/hang")) {
       hanging.add(res);
+      return;
+    }
+    const url = new URL(req.url ?? "/", "http://x");
+    const redirect = /^\/redirect\/(\d{3})$/.exec(url.pathname);
+    if (redirect) {
+      res.writeHead(Number(redirect[1]), { location: url.searchParams.get("to") ?? "/" });
+      return void res.end();
+    }
+    if (url.pathname === "/old-protocol" && req.method === "POST") {
+      let body = "";
+      req.on("data", (c) => (body += c));
+      req.on("end", () => {
+        const message = JSON.parse(body) as { id?: number };
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id: message.id,
+            result: {
+              protocolVersion: "2023-01-01",
+              capabilities: { tools: {} },
+              serverInfo: { name: "old", version: "0.1.0" },
+            },
+          }),
+        );
+      });
       return;
     }
     res.writeHead(200, { "content-type": "text/html" });

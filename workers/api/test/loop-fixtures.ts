@@ -50,6 +50,9 @@ export function addLoopFixtures(mock: LLMock): void {
     { content: "The long operation finished." },
   );
 
+  // A tool cut off at its server's ceiling: the model is told and answers.
+  mock.on({ toolResultContains: "ran longer than" }, { content: "The tool took too long." });
+
   // A tool error goes back to the model, which answers anyway.
   mock.on(
     { toolResultContains: "Invalid arguments" },
@@ -93,6 +96,15 @@ export function addLoopFixtures(mock: LLMock): void {
   });
   mock.onMessage(/use the new tool/, {
     toolCalls: [{ id: "lc2", name: "changing__new_tool", arguments: "{}" }],
+  });
+  mock.onMessage(/endless progress please/, {
+    toolCalls: [
+      {
+        id: "ep1",
+        name: "everything__trigger-long-running-operation",
+        arguments: '{"duration":10,"steps":20}',
+      },
+    ],
   });
   mock.onMessage(/slow progress please/, {
     toolCalls: [

@@ -119,6 +119,8 @@ export const mcpServers = sqliteTable(
     headers: text("headers").notNull().default("{}"),
     enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
     timeoutMs: integer("timeout_ms").notNull().default(60000),
+    // Progress resets the per-call timeout; this bounds one call in total (10 min).
+    maxTotalMs: integer("max_total_ms").notNull().default(600000),
     // JSON: string[] | null — null means every tool is enabled.
     enabledTools: text("enabled_tools"),
     createdAt: createdAt(),

@@ -34,6 +34,7 @@ export async function signInDeps(env: Env, requestUrl: string): Promise<SignInDe
       box: await secretBox(env),
       origin: new URL(requestUrl).origin,
       allowLocal: isDevelopment(env),
+      dnsResolver: env.MCP_DNS_RESOLVER,
     };
   } catch (err) {
     throw new ApiError(500, "not_configured", err instanceof Error ? err.message : String(err));

@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { McpServer } from "../../../../durable-objects/protocol/rest";
 import {
   BUILTIN_SERVER,
+  DEFAULT_MAX_TOTAL_MS,
   serversForUser,
 } from "../../../../durable-objects/conversation/mcp-servers";
 import { backgroundProvider } from "../../../../durable-objects/mcp/oauth/background-provider";
@@ -14,6 +15,7 @@ import { connectionsOfUser } from "../../../../durable-objects/mcp/oauth/connect
 import { signInStatus } from "../../../../durable-objects/mcp/oauth/connection-status";
 import { SignInDetector } from "../../../../durable-objects/mcp/oauth/sign-in-detector";
 import { disconnect } from "../../../../durable-objects/mcp/oauth/sign-in-flow";
+import { internetRoute } from "../../../../durable-objects/mcp/mcp-client";
 import { probeServer } from "../../../../durable-objects/mcp/probe-server";
 import { checkServerUrl } from "../../../../durable-objects/mcp/url-guard";
 import type { AppEnv } from "../app-types";
@@ -35,6 +37,7 @@ const Fields = {
   enabled: z.boolean().optional(),
   timeoutMs: z.number().int().min(1000).max(600_000).optional(),
   enabledTools: z.array(z.string().min(1).max(200)).max(500).nullable().optional(),
+  maxTotalTimeoutMs: z.number().int().min(1000).max(3_600_000).optional(),
 };
 const CreateBody = z.object(Fields).strict();
 const PatchBody = z.object(Fields).partial().strict();
@@ -62,6 +65,7 @@ export function toMcpServer(row: Row): McpServer {
     enabledTools: tools?.success ? tools.data : null,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
+    maxTotalTimeoutMs: row.maxTotalMs,
   };
 }
 
@@ -116,7 +120,10 @@ export const mcpServerRoutes = new Hono<AppEnv>()
       await probeServer({
         url: body.url,
         headers: body.headers ?? {},
-        via: { kind: "internet", allowLocal: isDevelopment(c.env) },
+        via: internetRoute({
+          allowLocal: isDevelopment(c.env),
+          dnsResolver: c.env.MCP_DNS_RESOLVER,
+        }),
         // Not saved yet: only find out whether it wants a sign-in.
         authProvider: new SignInDetector(
           new URL(body.url).host,
@@ -154,7 +161,10 @@ export const mcpServerRoutes = new Hono<AppEnv>()
       await probeServer({
         url: row.url,
         headers,
-        via: { kind: "internet", allowLocal: isDevelopment(c.env) },
+        via: internetRoute({
+          allowLocal: isDevelopment(c.env),
+          dnsResolver: c.env.MCP_DNS_RESOLVER,
+        }),
         // This user's own sign-in, if any; a missing one is reported as needs_sign_in.
         authProvider: backgroundProvider(
           deps.db,
@@ -183,6 +193,7 @@ export const mcpServerRoutes = new Hono<AppEnv>()
         enabled: body.enabled ?? true,
         timeoutMs: body.timeoutMs ?? 60_000,
         enabledTools: body.enabledTools ? JSON.stringify(body.enabledTools) : null,
+        maxTotalMs: body.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_MS,
         createdAt: now,
         updatedAt: now,
       })
@@ -214,6 +225,7 @@ export const mcpServerRoutes = new Hono<AppEnv>()
         ...(body.enabledTools !== undefined && {
           enabledTools: body.enabledTools ? JSON.stringify(body.enabledTools) : null,
         }),
+        ...(body.maxTotalTimeoutMs !== undefined && { maxTotalMs: body.maxTotalTimeoutMs }),
         updatedAt: Date.now(),
       })
       .where(eq(mcpServers.id, id))

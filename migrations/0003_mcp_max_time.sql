@@ -1,0 +1,1 @@
+ALTER TABLE `mcp_servers` ADD `max_total_ms` integer DEFAULT 600000 NOT NULL;

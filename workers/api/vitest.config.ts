@@ -15,6 +15,8 @@ export default defineProject({
           ANTHROPIC_API_KEY: "test-key",
           ANTHROPIC_BASE_URL: inject("aimockUrl"),
           MCP_BREAKER_COOLDOWN_MS: "60000",
+          // Tests reach the worker as http://app.test: not a local address, so no built-in key.
+          SIGNING_SECRET: "test-signing-secret",
         },
         // Our MCP worker has its own test project (workers/mcp-remote); here the binding answers
         // like a worker without an MCP route, so turns run with the other servers only. The two

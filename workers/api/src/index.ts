@@ -10,7 +10,8 @@ import { conversationRoutes } from "./routes/conversations";
 import { mcpServerRoutes } from "./routes/mcp-servers";
 import { providerRoutes } from "./routes/providers";
 import { realtimeRoutes } from "./routes/realtime";
-import { sessionRoutes } from "./routes/session";
+import { allSessionsRoutes, sessionRoutes } from "./routes/session";
+import { tokenRoutes } from "./routes/tokens";
 
 export { Conversation } from "../../../durable-objects/conversation/conversation";
 
@@ -48,5 +49,10 @@ app.route("/api/conversations", conversationRoutes);
 app.route("/api/artifacts", artifactRoutes);
 app.route("/api/mcp-servers", mcpServerRoutes);
 app.route("/api/providers", providerRoutes);
+app.use("/api/tokens", requireUser);
+app.use("/api/tokens/*", requireUser);
+app.use("/api/sessions", requireUser);
+app.route("/api/tokens", tokenRoutes);
+app.route("/api/sessions", allSessionsRoutes);
 
 export default app;

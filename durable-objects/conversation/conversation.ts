@@ -14,7 +14,7 @@ import {
   type ServerControl,
   type ServerEvent,
 } from "../protocol/wire";
-import { SocketGate, type SocketState } from "./socket-gate";
+import { SocketGate, type SocketState, withoutAbort } from "./socket-gate";
 import { enqueue, flushOutbox } from "./outbox";
 import { openSseStream, type SseSubscriber } from "./sse";
 import { ConversationStore, hasConversationTables, type TurnRow } from "./store";
@@ -87,6 +87,12 @@ export class Conversation extends Agent<Env> {
 
   override onMessage(connection: Connection, raw: WSMessage): void {
     this.sockets.receive(connection, raw, (frame) => this.handleFrame(connection, frame));
+  }
+
+  // Defining this handler means `agents` installs none of its own: hand the rest on to it.
+  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    if (this.sockets.refuseLibraryFrame(ws, message)) return;
+    return this.lifecycle.webSocketMessage(ws, message);
   }
 
   override onClose(connection: Connection, code: number): void {
@@ -542,7 +548,10 @@ export class Conversation extends Agent<Env> {
       }
     }
     this.#store = undefined;
-    await this.destroy();
+    // `destroy()` ends by aborting the object, which the runtime reports as an uncaught error
+    // once per open socket or request. Storage is empty and the D1 row is gone, so nothing can
+    // reach this instance again: it is simply left to be evicted.
+    await withoutAbort(this.ctx, () => this.destroy());
   }
 }
 

@@ -64,18 +64,21 @@ export class SocketGate {
   }
 
   /**
-   * A client frame: in order per socket, after re-checking the socket's credential; a malformed
-   * frame is answered with `frame_error` and counted, never logged one line per frame.
+   * A client frame, in order per socket: a valid one is handled after re-checking the socket's
+   * credential; a malformed one is answered with `frame_error` and counted, never logged one
+   * line per frame.
    */
   receive(connection: Connection, raw: WSMessage, handle: (frame: ClientFrame) => void): void {
     const previous = this.#queues.get(connection.id) ?? Promise.resolve();
     const next = previous
       .then(async () => {
-        if (!(await this.stillLive(connection))) return;
+        // A malformed frame does nothing, so it costs no D1 read; every other frame does.
         const parsed = parseClientFrame(raw);
-        if (parsed.ok) return handle(parsed.frame);
-        this.countInvalid(parsed.error);
-        send(connection, { type: "frame_error", error: parsed.error });
+        if (!parsed.ok) {
+          this.countInvalid(parsed.error);
+          return send(connection, { type: "frame_error", error: parsed.error });
+        }
+        if (await this.stillLive(connection)) handle(parsed.frame);
       })
       .catch((err: unknown) => console.warn("websocket: a frame could not be handled", err));
     this.#queues.set(connection.id, next);
@@ -130,6 +133,26 @@ export class SocketGate {
     return false;
   }
 
+  /**
+   * The `agents` base class answers its own RPC and state frames before our handler sees them,
+   * logging an error for each refused call and letting a client write the agent's state. Our
+   * protocol has neither: such a frame is refused here like any other unknown frame.
+   */
+  refuseLibraryFrame(ws: WebSocket, raw: WSMessage): boolean {
+    if (typeof raw !== "string" || !isLibraryFrame(raw)) return false;
+    const error: ErrorInfo = {
+      code: "invalid_frame",
+      message: "Unknown frame type. Expected one of resume, send, cancel, ping.",
+    };
+    this.countInvalid(error);
+    try {
+      ws.send(JSON.stringify({ type: "frame_error", error } satisfies ServerControl));
+    } catch {
+      // A closing socket.
+    }
+    return true;
+  }
+
   private countInvalid(error: ErrorInfo, now = Date.now()): void {
     this.#invalidFrames++;
     if (now - this.#lastInvalidLog < LOG_SAMPLE_MS) return;
@@ -161,10 +184,27 @@ function send(connection: Connection, frame: ServerControl): void {
   }
 }
 
+/** Frames the `agents` library would handle itself (its RPC and client state protocol). */
+function isLibraryFrame(raw: string): boolean {
+  const value = safeJson(raw);
+  if (typeof value !== "object" || value === null || !("type" in value)) return false;
+  const type = (value as { type: unknown }).type;
+  return type === "rpc" || (typeof type === "string" && type.startsWith("cf_agent"));
+}
+
 function safeJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
     return null;
   }
+}
+
+/** Runs `work` with the object's `abort()` turned into a no-op (see Conversation.wipe). */
+export async function withoutAbort(
+  ctx: DurableObjectState,
+  work: () => Promise<void>,
+): Promise<void> {
+  Object.defineProperty(ctx, "abort", { configurable: true, value: () => undefined });
+  await work();
 }

@@ -1,5 +1,5 @@
-// What the operator sees in wrangler's log while clients misbehave: malformed and foreign frames
-// are one sampled warning, a bare close is answered at once, deleting a busy conversation is quiet.
+// Hardening seen from outside: what the operator sees in wrangler's log while clients misbehave
+// (one sampled warning, a prompt close reply, a quiet deletion) and the HTML page's headers.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type Stack, startStack } from "./stack";
 
@@ -97,4 +97,17 @@ it("deleting a conversation with open sockets closes them with 4404 and logs no 
   expect((await Promise.all(ends)).map((e) => e.code)).toEqual([4404, 4404]);
   await new Promise((r) => setTimeout(r, 1_000));
   expect(errorLines().slice(before)).toEqual([]);
+});
+
+it("serves the HTML page with HSTS, COOP, a Permissions-Policy and the CSP", async () => {
+  for (const path of ["/", "/?c=some-conversation"]) {
+    const res = await fetch(`${stack.url}${path}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/text\/html/);
+    expect(res.headers.get("strict-transport-security")).toMatch(/max-age=\d{7,}/);
+    expect(res.headers.get("cross-origin-opener-policy")).toBe("same-origin");
+    expect(res.headers.get("permissions-policy")).toContain("camera=()");
+    expect(res.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    await res.text();
+  }
 });

@@ -124,3 +124,43 @@ describe("revoking access", () => {
     expect(text).not.toMatch(/hash/i);
   });
 });
+
+describe("token bookkeeping", () => {
+  it("writes last_used_at on use, at most once a minute", async () => {
+    const user = await createUser();
+    const id = await tokenIdOf(user);
+    const first = await env.DB.prepare("SELECT last_used_at AS t FROM api_tokens WHERE id = ?")
+      .bind(id)
+      .first<number>("t");
+    expect(first).toBeGreaterThan(Date.now() - 10_000);
+    // Pretend that use was 30 s ago: another request within the minute writes nothing.
+    await env.DB.prepare("UPDATE api_tokens SET last_used_at = ? WHERE id = ?")
+      .bind(Date.now() - 30_000, id)
+      .run();
+    await api(user, "/api/conversations");
+    const within = await env.DB.prepare("SELECT last_used_at AS t FROM api_tokens WHERE id = ?")
+      .bind(id)
+      .first<number>("t");
+    expect(Date.now() - within!).toBeGreaterThanOrEqual(30_000);
+    // Two minutes ago: the next request records the use.
+    await env.DB.prepare("UPDATE api_tokens SET last_used_at = ? WHERE id = ?")
+      .bind(Date.now() - 120_000, id)
+      .run();
+    await api(user, "/api/conversations");
+    const later = await env.DB.prepare("SELECT last_used_at AS t FROM api_tokens WHERE id = ?")
+      .bind(id)
+      .first<number>("t");
+    expect(Date.now() - later!).toBeLessThan(10_000);
+  });
+
+  it("an expired token stops working, and so does the session it opened", async () => {
+    const user = await createUser();
+    const cookie = await signIn(user);
+    const id = await tokenIdOf(user);
+    await env.DB.prepare("UPDATE api_tokens SET expires_at = ? WHERE id = ?")
+      .bind(Date.now() - 1, id)
+      .run();
+    expect((await api(user, "/api/conversations")).status).toBe(401);
+    expect((await withCookie(cookie, "/api/conversations")).status).toBe(401);
+  });
+});

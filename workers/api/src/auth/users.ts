@@ -62,16 +62,3 @@ export async function ownerOfToken(
   }
   return { user: { id: row.id, name: row.name }, tokenId: row.tokenId, expiresAt: row.expiresAt };
 }
-
-export async function userForToken(db: Db, token: string, now = Date.now()): Promise<User | null> {
-  return (await ownerOfToken(db, token, now))?.user ?? null;
-}
-
-export async function userById(db: Db, id: string): Promise<User | null> {
-  const rows = await db
-    .select({ id: users.id, name: users.name })
-    .from(users)
-    .where(eq(users.id, id))
-    .limit(1);
-  return rows[0] ?? null;
-}

@@ -1,9 +1,10 @@
 // npm start: build the web client, apply D1 migrations locally, make sure a local user exists,
 // then run both workers under `wrangler dev` with local D1, R2 and Durable Objects (.wrangler/).
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync, copyFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
+import { createPrivateCopy, ensureVars } from "./lib/dev-vars.mjs";
 import {
   createUserWithTokenSql,
   newToken,
@@ -30,7 +31,7 @@ if (build.status !== 0) process.exit(build.status ?? 1);
 
 step("Configuration (.dev.vars)");
 const devVars = join(root, ".dev.vars");
-if (!existsSync(devVars)) copyFileSync(join(root, ".dev.vars.example"), devVars);
+createPrivateCopy(join(root, ".dev.vars.example"), devVars);
 // Secrets shared by the two workers; generated once for this machine.
 const shared = {
   MCP_REMOTE_TOKEN: randomBytes(24).toString("base64url"),
@@ -102,27 +103,3 @@ const dev = wranglerSpawn([
 ]);
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => dev.kill(signal));
 dev.on("exit", (code) => process.exit(code ?? 0));
-
-/** Reads KEY=VALUE lines, appends any of `defaults` that are missing, returns the result. */
-function ensureVars(file, defaults) {
-  const text = existsSync(file) ? readFileSync(file, "utf8") : "";
-  const vars = Object.fromEntries(
-    text
-      .split("\n")
-      .map((l) => /^\s*([A-Z0-9_]+)\s*=\s*"?(.*?)"?\s*$/.exec(l))
-      .filter(Boolean)
-      .map((m) => [m[1], m[2]]),
-  );
-  const missing = Object.entries(defaults).filter(([k]) => !vars[k]);
-  if (missing.length) {
-    writeFileSync(
-      file,
-      text +
-        (text.endsWith("\n") || !text ? "" : "\n") +
-        missing.map(([k, v]) => `${k}=${v}`).join("\n") +
-        "\n",
-    );
-    for (const [k, v] of missing) vars[k] = v;
-  }
-  return vars;
-}

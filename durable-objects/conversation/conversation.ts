@@ -7,12 +7,13 @@ import { ConversationSettings, DEFAULT_MAX_STEPS } from "../protocol/rest";
 import { type ChatMessage } from "../protocol/messages";
 import { emptyTranscript, applyEvent } from "../protocol/transcript";
 import {
+  type ClientFrame,
   type NewServerEvent,
   type SendMessage,
   type ServerControl,
   type ServerEvent,
 } from "../protocol/wire";
-import { parseClientFrame } from "./frames";
+import { SocketGate, type SocketState, withoutAbort } from "./socket-gate";
 import { enqueue, flushOutbox } from "./outbox";
 import { type SseSubscriber } from "./sse";
 import { serveSseRequest } from "./sse-requests";
@@ -26,9 +27,7 @@ import type { ConversationInfo, TurnOutcome } from "./turn";
 
 /** Default step cap of the thinking loop (the reference's five). */
 
-interface ConnState {
-  synced: boolean;
-}
+type ConnState = SocketState;
 
 const ConversationRow = z.object({
   id: z.string(),
@@ -62,6 +61,13 @@ export class Conversation extends Agent<Env> {
     return (this.#store ??= new ConversationStore(this.ctx.storage.sql));
   }
 
+  #sockets: SocketGate | undefined;
+  get sockets(): SocketGate {
+    return (this.#sockets ??= new SocketGate(this.ctx.storage.sql, this.env.DB, () =>
+      this.getConnections(),
+    ));
+  }
+
   override shouldSendProtocolMessages(): boolean {
     return false;
   }
@@ -78,14 +84,29 @@ export class Conversation extends Agent<Env> {
 
   override onConnect(connection: Connection, ctx: ConnectionContext): void {
     this.rememberApiBase(ctx.request.url);
-    connection.setState({ synced: false } satisfies ConnState);
+    this.sockets.admit(connection, ctx);
   }
 
   override onMessage(connection: Connection, raw: WSMessage): void {
-    const parsed = parseClientFrame(raw);
-    if (!parsed.ok)
-      return this.sendControl(connection, { type: "frame_error", error: parsed.error });
-    const frame = parsed.frame;
+    this.sockets.receive(connection, raw, (frame) => this.handleFrame(connection, frame));
+  }
+
+  // Defining this handler means `agents` installs none of its own: hand the rest on to it.
+  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    if (this.sockets.refuseLibraryFrame(ws, message)) return;
+    return this.lifecycle.webSocketMessage(ws, message);
+  }
+
+  override onClose(connection: Connection, code: number): void {
+    this.sockets.closed(connection, code);
+  }
+
+  /** A ticket opens one socket: the API worker claims its id here before the upgrade. */
+  claimTicket(ticketId: string, expiresAt: number): boolean {
+    return this.sockets.claimTicket(ticketId, expiresAt);
+  }
+
+  private handleFrame(connection: Connection, frame: ClientFrame): void {
     switch (frame.type) {
       case "resume": {
         // Replay and marking the socket live happen with no await between: no event can slip by.
@@ -97,7 +118,7 @@ export class Conversation extends Agent<Env> {
           if (!last) break;
           after = last.seq;
         }
-        connection.setState({ synced: true } satisfies ConnState);
+        connection.setState((s: ConnState | null) => ({ ...s, synced: true }) satisfies ConnState);
         return this.sendControl(connection, {
           type: "synced",
           seq: Math.max(after, frame.lastSeq),
@@ -205,6 +226,7 @@ export class Conversation extends Agent<Env> {
     const frame = JSON.stringify(full);
     for (const connection of this.getConnections()) {
       if ((connection.state as ConnState | null)?.synced) {
+        this.sockets.revalidateIfDue();
         try {
           connection.send(frame);
         } catch {
@@ -505,7 +527,10 @@ export class Conversation extends Agent<Env> {
       }
     }
     this.#store = undefined;
-    await this.destroy();
+    // `destroy()` ends by aborting the object, which the runtime reports as an uncaught error
+    // once per open socket or request. Storage is empty and the D1 row is gone, so nothing can
+    // reach this instance again: it is simply left to be evicted.
+    await withoutAbort(this.ctx, () => this.destroy());
   }
 
   /** Tells each MCP server the conversation's session is over (DELETE), live or stored. */

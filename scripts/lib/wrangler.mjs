@@ -40,10 +40,14 @@ export const sha256Hex = (text) => createHash("sha256").update(text).digest("hex
 const sqlString = (s) => `'${String(s).replace(/'/g, "''")}'`;
 
 /** SQL that creates a user (or reuses one by name) and gives it a new token. */
-export function createUserWithTokenSql(name, token, label = "") {
+export function createUserWithTokenSql(name, token, label = "", expiresAt = null) {
   const userId = randomUUID();
+  const expires = expiresAt === null ? "NULL" : String(Math.floor(expiresAt));
   return [
     `INSERT INTO users (id, name) SELECT ${sqlString(userId)}, ${sqlString(name)} WHERE NOT EXISTS (SELECT 1 FROM users WHERE name = ${sqlString(name)});`,
-    `INSERT INTO api_tokens (id, user_id, token_hash, label) SELECT ${sqlString(randomUUID())}, id, ${sqlString(sha256Hex(token))}, ${sqlString(label)} FROM users WHERE name = ${sqlString(name)} LIMIT 1;`,
+    `INSERT INTO api_tokens (id, user_id, token_hash, label, expires_at) SELECT ${sqlString(randomUUID())}, id, ${sqlString(sha256Hex(token))}, ${sqlString(label)}, ${expires} FROM users WHERE name = ${sqlString(name)} LIMIT 1;`,
   ].join(" ");
 }
+
+/** Quotes a value for the SQL our scripts hand to `wrangler d1 execute`. */
+export { sqlString };

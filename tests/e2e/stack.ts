@@ -24,6 +24,8 @@ export interface Stack {
   url: string;
   token: string;
   mock: LLMock;
+  /** Everything wrangler dev printed so far (its log, the workers' console). */
+  logs(): string;
   stop(): Promise<void>;
 }
 
@@ -142,5 +144,5 @@ export async function startStack(configure: (mock: LLMock) => void): Promise<Sta
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  return { url, token, mock, stop };
+  return { url, token, mock, logs: () => output, stop };
 }

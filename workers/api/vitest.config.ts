@@ -17,6 +17,8 @@ export default defineProject({
           MCP_BREAKER_COOLDOWN_MS: "60000",
           // MCP sign-in tokens are sealed with a configured key, as in production.
           OAUTH_ENCRYPTION_KEY: "test:dGVzdC1rZXktZm9yLW1jcC1zaWduLWluLTMyYnl0ZXM",
+          // Tests reach the worker as http://app.test: not a local address, so no built-in key.
+          SIGNING_SECRET: "test-signing-secret",
         },
         // Our MCP worker has its own test project (workers/mcp-remote); here the binding answers
         // like a worker without an MCP route, so turns run with the other servers only. The two

@@ -1,3 +1,4 @@
+import type { Credential } from "./auth/session";
 import type { User } from "./auth/users";
 import type { Db } from "./db/client";
 import type { Env } from "./env";
@@ -5,6 +6,8 @@ import type { Env } from "./env";
 export interface AppVariables {
   db: Db;
   user: User;
+  /** The token, and the session if any, that authenticated the request. */
+  credential: Credential;
 }
 
 export type AppEnv = { Bindings: Env; Variables: AppVariables };

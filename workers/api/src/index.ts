@@ -13,7 +13,8 @@ import { mcpServerSignInRoutes } from "./routes/mcp-server-sign-in";
 import { mcpServerRoutes } from "./routes/mcp-servers";
 import { providerRoutes } from "./routes/providers";
 import { realtimeRoutes } from "./routes/realtime";
-import { sessionRoutes } from "./routes/session";
+import { allSessionsRoutes, sessionRoutes } from "./routes/session";
+import { tokenRoutes } from "./routes/tokens";
 
 export { Conversation } from "../../../durable-objects/conversation/conversation";
 
@@ -51,5 +52,10 @@ app.route("/api/providers", providerRoutes);
 app.route("/api/mcp-servers", mcpServerSignInRoutes);
 // Reached by a redirect from an authorization server: authenticated by its `state` instead.
 app.route("/api/mcp-oauth", mcpOauthRoutes);
+app.use("/api/tokens", requireUser);
+app.use("/api/tokens/*", requireUser);
+app.use("/api/sessions", requireUser);
+app.route("/api/tokens", tokenRoutes);
+app.route("/api/sessions", allSessionsRoutes);
 
 export default app;

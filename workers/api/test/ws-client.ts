@@ -17,14 +17,17 @@ export class TestSocket {
   readonly frames: ServerFrame[] = [];
   private waiters: Array<() => void> = [];
   closed = false;
+  /** The close code the server sent, once closed. */
+  closeCode: number | null = null;
 
   private constructor(readonly ws: WebSocket) {
     ws.addEventListener("message", (m) => {
       this.frames.push(ServerFrame.parse(JSON.parse(String(m.data))));
       this.wake();
     });
-    ws.addEventListener("close", () => {
+    ws.addEventListener("close", (e) => {
       this.closed = true;
+      this.closeCode = e.code;
       this.wake();
     });
   }
@@ -37,6 +40,21 @@ export class TestSocket {
     const res = await exports.default.fetch(`${BASE}/api/conversations/${conversationId}/ws`, {
       headers: { upgrade: "websocket", authorization: `Bearer ${user.token}`, ...headers },
     });
+    if (!res.webSocket) throw new Error(`no websocket: ${res.status} ${await res.text()}`);
+    res.webSocket.accept();
+    return new TestSocket(res.webSocket);
+  }
+
+  /** Opens with exactly these headers (a cookie, a ticket in `query`, or nothing). */
+  static async openWith(
+    conversationId: string,
+    headers: Record<string, string>,
+    query = "",
+  ): Promise<TestSocket> {
+    const res = await exports.default.fetch(
+      `${BASE}/api/conversations/${conversationId}/ws${query}`,
+      { headers: { upgrade: "websocket", ...headers } },
+    );
     if (!res.webSocket) throw new Error(`no websocket: ${res.status} ${await res.text()}`);
     res.webSocket.accept();
     return new TestSocket(res.webSocket);

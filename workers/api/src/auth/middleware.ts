@@ -1,33 +1,38 @@
 // Resolves the caller from a bearer token or the session cookie; everything under /api needs one.
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import type { AppEnv } from "../app-types";
 import { ApiError } from "../http/errors";
 import { isAllowedOrigin } from "./origin";
-import { readSession, SESSION_COOKIE } from "./session";
-import { userById, userForToken } from "./users";
+import { type Credential, readSession, SESSION_COOKIE } from "./session";
+import { ownerOfToken } from "./users";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-export const requireUser: MiddlewareHandler<AppEnv> = async (c, next) => {
+export const bearerOf = (c: Context<AppEnv>) =>
+  /^Bearer\s+(\S+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
+
+/** The caller's credential from `Authorization: Bearer` or the session cookie, or null. */
+export async function credentialOf(c: Context<AppEnv>): Promise<Credential | "bad_bearer" | null> {
   const db = c.get("db");
-  const header = c.req.header("authorization");
-  if (header) {
-    const match = /^Bearer\s+(\S+)$/i.exec(header);
-    const user = match?.[1] ? await userForToken(db, match[1]) : null;
-    if (!user)
-      throw new ApiError(
-        401,
-        "unauthorized",
-        "The bearer token is not valid. Create one with `npm run token:create`.",
-      );
-    c.set("user", user);
-    return next();
+  if (c.req.header("authorization") !== undefined) {
+    const token = bearerOf(c);
+    const owner = token ? await ownerOfToken(db, token) : null;
+    return owner ? { user: owner.user, tokenId: owner.tokenId } : "bad_bearer";
   }
   const cookie = getCookie(c, SESSION_COOKIE);
-  const uid = cookie ? await readSession(c.env, cookie) : null;
-  const user = uid ? await userById(db, uid) : null;
-  if (!user) {
+  return cookie ? readSession(c.env, c.req.url, db, cookie) : null;
+}
+
+export const requireUser: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const credential = await credentialOf(c);
+  if (credential === "bad_bearer")
+    throw new ApiError(
+      401,
+      "unauthorized",
+      "The bearer token is not valid (unknown, revoked or expired). Create one with `npm run token:create`.",
+    );
+  if (!credential) {
     throw new ApiError(
       401,
       "unauthorized",
@@ -35,7 +40,7 @@ export const requireUser: MiddlewareHandler<AppEnv> = async (c, next) => {
     );
   }
   // Cookies ride along on cross-site requests; a state change must come from our own pages.
-  if (!SAFE_METHODS.has(c.req.method)) {
+  if (credential.sessionId && !SAFE_METHODS.has(c.req.method)) {
     const origin = c.req.header("origin");
     if (!origin || !isAllowedOrigin(c.env, c.req.url, origin)) {
       throw new ApiError(
@@ -45,6 +50,7 @@ export const requireUser: MiddlewareHandler<AppEnv> = async (c, next) => {
       );
     }
   }
-  c.set("user", user);
+  c.set("user", credential.user);
+  c.set("credential", credential);
   return next();
 };

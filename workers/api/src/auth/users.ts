@@ -1,5 +1,5 @@
 // Looking up who a bearer token or session belongs to.
-import { and, eq, gt, isNull, or } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, or } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { apiTokens, users } from "../db/schema";
 import { sha256Hex } from "./crypto";
@@ -9,10 +9,31 @@ export interface User {
   name: string;
 }
 
-export async function userForToken(db: Db, token: string, now = Date.now()): Promise<User | null> {
+/** `last_used_at` is written at most this often per token: a read stays a read. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
+export interface TokenOwner {
+  user: User;
+  tokenId: string;
+  /** When the token stops working (ms), or null if it never expires. */
+  expiresAt: number | null;
+}
+
+/** The owner of a valid, unexpired token; marks the token used (at most once a minute). */
+export async function ownerOfToken(
+  db: Db,
+  token: string,
+  now = Date.now(),
+): Promise<TokenOwner | null> {
   const hash = await sha256Hex(token);
   const rows = await db
-    .select({ id: users.id, name: users.name })
+    .select({
+      id: users.id,
+      name: users.name,
+      tokenId: apiTokens.id,
+      expiresAt: apiTokens.expiresAt,
+      lastUsedAt: apiTokens.lastUsedAt,
+    })
     .from(apiTokens)
     .innerJoin(users, eq(users.id, apiTokens.userId))
     .where(
@@ -22,14 +43,22 @@ export async function userForToken(db: Db, token: string, now = Date.now()): Pro
       ),
     )
     .limit(1);
-  return rows[0] ?? null;
-}
-
-export async function userById(db: Db, id: string): Promise<User | null> {
-  const rows = await db
-    .select({ id: users.id, name: users.name })
-    .from(users)
-    .where(eq(users.id, id))
-    .limit(1);
-  return rows[0] ?? null;
+  const row = rows[0];
+  if (!row) return null;
+  if (row.lastUsedAt === null || row.lastUsedAt <= now - LAST_USED_RESOLUTION_MS) {
+    // Conditional, so two requests in the same minute write once.
+    await db
+      .update(apiTokens)
+      .set({ lastUsedAt: now })
+      .where(
+        and(
+          eq(apiTokens.id, row.tokenId),
+          or(
+            isNull(apiTokens.lastUsedAt),
+            lt(apiTokens.lastUsedAt, now - LAST_USED_RESOLUTION_MS + 1),
+          ),
+        ),
+      );
+  }
+  return { user: { id: row.id, name: row.name }, tokenId: row.tokenId, expiresAt: row.expiresAt };
 }

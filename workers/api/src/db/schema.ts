@@ -202,3 +202,21 @@ export const mcpOauthPending = sqliteTable(
   },
   (t) => [index("mcp_oauth_pending_user_idx").on(t.userId)],
 );
+
+// Browser sessions: the cookie carries a signed session id; the row is what makes it valid.
+// Signing out deletes the row; deleting the token that opened it removes it too (cascade).
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tokenId: text("token_id")
+      .notNull()
+      .references(() => apiTokens.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    expiresAt: integer("expires_at", { mode: "number" }).notNull(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId), index("sessions_token_idx").on(t.tokenId)],
+);

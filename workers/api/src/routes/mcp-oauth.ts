@@ -16,7 +16,8 @@ export const mcpOauthRoutes = new Hono<AppEnv>()
   .get("/callback", async (c) => {
     const query = parseQuery(c, CallbackQuery);
     const cookie = getCookie(c, SESSION_COOKIE);
-    const sessionUser = cookie ? await readSession(c.env, cookie) : null;
+    const session = cookie ? await readSession(c.env, c.req.url, c.get("db"), cookie) : null;
+    const sessionUser = session?.user.id ?? null;
     const result = await finishSignIn(await signInDeps(c.env, c.req.url), query, sessionUser);
     const { html, nonce } = callbackPage(result);
     return c.html(html, result.ok ? 200 : 400, {

@@ -1,19 +1,12 @@
 // The live side of a conversation: WebSocket upgrades and Server-Sent Events, handed to its DO.
 import { type Context, Hono } from "hono";
-import { getCookie } from "hono/cookie";
 import { LastEventId } from "../../../../durable-objects/protocol/sse";
 import { SendMessage } from "../../../../durable-objects/protocol/wire";
 import type { AppEnv } from "../app-types";
 import { requireUser } from "../auth/middleware";
 import { isAllowedOrigin } from "../auth/origin";
-import {
-  createTicket,
-  readSession,
-  readTicket,
-  SESSION_COOKIE,
-  TICKET_TTL_MS,
-} from "../auth/session";
-import { userById, userForToken } from "../auth/users";
+import { createTicket } from "../auth/tickets";
+import { authenticateUpgrade, upgradeForObject } from "../auth/websocket-auth";
 import { conversationStub } from "../conversation-lifecycle";
 import { getOwnedConversation } from "../db/conversations";
 import { ApiError } from "../http/errors";
@@ -37,33 +30,29 @@ export const realtimeRoutes = new Hono<AppEnv>()
     if (origin && !isAllowedOrigin(c.env, c.req.url, origin)) {
       throw new ApiError(403, "forbidden_origin", `Origin ${origin} may not open this WebSocket.`);
     }
-    const db = c.get("db");
-    const ticket = c.req.query("ticket");
-    const bearer = /^Bearer\s+(\S+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
-    const cookie = getCookie(c, SESSION_COOKIE);
-    const uid = ticket
-      ? await readTicket(c.env, ticket, id)
-      : bearer
-        ? ((await userForToken(db, bearer))?.id ?? null)
-        : cookie
-          ? await readSession(c.env, cookie)
-          : null;
-    const user = uid ? await userById(db, uid) : null;
-    if (!user)
+    const { credential, ticket } = await authenticateUpgrade(c, id);
+    await getOwnedConversation(c.get("db"), credential.userId, id);
+    const stub = await conversationStub(c.env, id);
+    if (ticket && !(await stub.claimTicket(ticket.id, ticket.expiresAt)))
       throw new ApiError(
         401,
         "unauthorized",
-        "Sign in, or get a ticket from POST /api/conversations/:id/ws-ticket.",
+        "This ticket was already used. Get a new one from POST /api/conversations/:id/ws-ticket for each connection.",
       );
-    await getOwnedConversation(db, user.id, id);
-    const stub = await conversationStub(c.env, id);
-    return stub.fetch(c.req.raw);
+    return stub.fetch(upgradeForObject(c.req.raw, credential));
   })
   .post("/:id/ws-ticket", requireUser, async (c) => {
     const id = parseParam(c, "id", IdParam);
     await getOwnedConversation(c.get("db"), c.get("user").id, id);
-    const expiresAt = Date.now() + TICKET_TTL_MS;
-    return c.json({ ticket: await createTicket(c.env, c.get("user").id, id), expiresAt });
+    const { user, tokenId, sessionId } = c.get("credential");
+    return c.json(
+      await createTicket(
+        c.env,
+        c.req.url,
+        { userId: user.id, tokenId, ...(sessionId && { sessionId }) },
+        id,
+      ),
+    );
   })
   // Server-Sent Events (the contract is in durable-objects/conversation/sse-requests.ts).
   .post("/:id/chat", requireUser, async (c) => {

@@ -1,0 +1,63 @@
+// Who opens a WebSocket: a single-use ticket, a bearer token or the session cookie. Browsers
+// cannot set headers on the upgrade, so the handshake authenticates itself.
+import type { Context } from "hono";
+import {
+  credentialIsLive,
+  SOCKET_CREDENTIAL_HEADER,
+  type SocketCredential,
+} from "../../../../durable-objects/conversation/socket-credential";
+import type { AppEnv } from "../app-types";
+import { ApiError } from "../http/errors";
+import { credentialOf } from "./middleware";
+import { readTicket, type Ticket } from "./tickets";
+
+export interface UpgradeAuth {
+  credential: SocketCredential;
+  /** Set when a ticket was used: the conversation's object must accept its id only once. */
+  ticket?: Ticket;
+}
+
+const unauthorized = () =>
+  new ApiError(
+    401,
+    "unauthorized",
+    "Sign in, or get a new ticket from POST /api/conversations/:id/ws-ticket (each ticket opens one socket, within 20 s).",
+  );
+
+export async function authenticateUpgrade(
+  c: Context<AppEnv>,
+  conversationId: string,
+): Promise<UpgradeAuth> {
+  const ticketText = c.req.query("ticket");
+  if (ticketText) {
+    const ticket = await readTicket(c.env, c.req.url, ticketText, conversationId);
+    if (!ticket) throw unauthorized();
+    const credential: SocketCredential = {
+      userId: ticket.userId,
+      tokenId: ticket.tokenId,
+      ...(ticket.sessionId && { sessionId: ticket.sessionId }),
+    };
+    // The token or session behind the ticket must still be live when the ticket is used.
+    if (!(await credentialIsLive(c.env.DB, credential))) throw unauthorized();
+    return {
+      credential,
+      ticket,
+    };
+  }
+  const credential = await credentialOf(c);
+  if (!credential || credential === "bad_bearer") throw unauthorized();
+  return {
+    credential: {
+      userId: credential.user.id,
+      tokenId: credential.tokenId,
+      ...(credential.sessionId && { sessionId: credential.sessionId }),
+    },
+  };
+}
+
+/** The upgrade request as the object sees it: with the credential we checked, nothing else. */
+export function upgradeForObject(request: Request, credential: SocketCredential): Request {
+  const forwarded = new Request(request);
+  forwarded.headers.set(SOCKET_CREDENTIAL_HEADER, JSON.stringify(credential));
+  return forwarded;
+}

@@ -4,6 +4,7 @@ import { registerChartTools } from "./charts/tools";
 import type { McpEnv } from "./env";
 import { registerGraphTools } from "./graph/tools";
 import { registerLiteratureTools } from "./literature/tools";
+import { registerSetLevel } from "./logging/set-level";
 import { registerTrialTools } from "./trials/tools";
 
 export function createServer(env: McpEnv): McpServer {
@@ -15,5 +16,9 @@ export function createServer(env: McpEnv): McpServer {
   registerLiteratureTools(server, env);
   registerTrialTools(server, env);
   registerChartTools(server);
+  registerSetLevel(server, env);
+  // The SDK advertises listChanged on its own; a stateless server has no stream to send it on
+  // (and its lists never change at run time), so it says so.
+  server.server.registerCapabilities({ tools: { listChanged: false } });
   return server;
 }

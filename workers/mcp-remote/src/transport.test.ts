@@ -32,6 +32,12 @@ describe("the server over real streamable HTTP", () => {
     expect(mcp.client.getServerCapabilities()).toMatchObject({ tools: {}, logging: {} });
   });
 
+  it("advertises only what a stateless server can do: no list_changed it could never send", () => {
+    const caps = mcp.client.getServerCapabilities();
+    expect(caps?.tools?.listChanged).toBe(false);
+    expect(caps?.logging).toEqual({});
+  });
+
   it("lists every tool with a title, valid JSON Schemas and truthful annotations", async () => {
     const { tools } = await mcp.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([

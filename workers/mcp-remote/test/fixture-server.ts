@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { createServer, type ServerResponse } from "node:http";
 import { fileURLToPath } from "node:url";
+import { oversized } from "./fixture-oversized";
 
 const fixture = (name: string) =>
   readFileSync(fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url)));
@@ -56,6 +57,9 @@ export async function startFixtureServer(): Promise<{ url: string; stop: () => P
     });
     const q = [...url.searchParams.values(), url.pathname].join(" ");
     if (failure(q, res)) return;
+    const generated = oversized(url);
+    if (generated !== null)
+      return void res.writeHead(200, { "content-type": "application/json" }).end(generated);
     const send = (name: string, type = "application/json") =>
       void res.writeHead(200, { "content-type": type }).end(fixture(name));
     if (url.pathname.endsWith("/esearch.fcgi")) {

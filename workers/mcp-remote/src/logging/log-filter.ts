@@ -11,6 +11,8 @@ import {
 import type { McpEnv } from "../env";
 import { isBelow, levelInMeta } from "./levels";
 
+const LOOKUP_TIMEOUT_MS = 1_000;
+
 export const levelStore = (env: McpEnv, sessionId: string) =>
   env.SESSION_LOG_LEVELS.get(env.SESSION_LOG_LEVELS.idFromName(sessionId));
 
@@ -34,11 +36,13 @@ export function thresholds(
     const own = requestId === undefined ? undefined : perRequest.get(requestId);
     if (own) return own;
     if (!sessionId) return undefined;
-    // A store that cannot answer must not cost the client its log lines.
-    session ??= levelStore(env, sessionId)
-      .getLevel()
-      .then((level) => level ?? undefined)
-      .catch(() => undefined);
+    // A store that cannot answer (soon) must neither hold the call nor cost it its log lines.
+    session ??= Promise.race([
+      levelStore(env, sessionId)
+        .getLevel()
+        .then((level) => level ?? undefined),
+      new Promise<undefined>((resolve) => setTimeout(resolve, LOOKUP_TIMEOUT_MS)),
+    ]).catch(() => undefined);
     return session;
   };
 }

@@ -1,6 +1,9 @@
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { connect, INITIALIZE, messagesOf, rawPost, text, worker } from "../../test/mcp-client";
+import type { McpEnv } from "../env";
 import { LOG_LEVEL_META_KEY } from "./levels";
+import { thresholds } from "./log-filter";
 
 // pubmed_search logs one "info" line per outside call, or a "warning" one when the call fails.
 const search = (query: string) => ({ name: "pubmed_search", arguments: { query } });
@@ -54,5 +57,20 @@ describe("log levels on a stateless server", () => {
       id: 7,
       error: { code: -32600, message: expect.stringMatching(/Mcp-Session-Id.*_meta/) },
     });
+  });
+
+  it("does not hold a call's log lines when the level store does not answer", async () => {
+    const silentStore = {
+      idFromName: () => ({}),
+      get: () => ({ getLevel: () => new Promise(() => undefined) }),
+    };
+    const threshold = thresholds(
+      { ...env, SESSION_LOG_LEVELS: silentStore } as unknown as McpEnv,
+      "5f0c1c9e-4a44-4a57-9d0e-1c2b3a4d5e6f",
+      [],
+    );
+    const started = Date.now();
+    expect(await threshold(1)).toBeUndefined();
+    expect(Date.now() - started).toBeLessThan(2_000);
   });
 });

@@ -1,5 +1,9 @@
+import type { SessionLogLevel } from "./logging/session-log-level";
+
 export interface McpEnv {
   DB: D1Database;
+  /** The log level each session set with logging/setLevel. */
+  SESSION_LOG_LEVELS: DurableObjectNamespace<SessionLogLevel>;
   APP_ENV: string;
   /** Bearer token every caller must send (our API worker sends it through the service binding). */
   MCP_REMOTE_TOKEN?: string;

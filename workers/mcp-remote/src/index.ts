@@ -1,9 +1,10 @@
 // workers/mcp-remote: our MCP server over streamable HTTP at /mcp (stateless: any instance can
 // answer any request, so nothing is lost when Workers move or restart).
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { McpEnv } from "./env";
 import { checkRequest } from "./guard";
-import { createServer } from "./server";
+import { handlePost } from "./handle-post";
+
+export { SessionLogLevel } from "./logging/session-log-level";
 
 export default {
   async fetch(request: Request, env: McpEnv): Promise<Response> {
@@ -17,7 +18,8 @@ export default {
     const refused = checkRequest(request, env);
     if (refused) return refused;
     // Stateless: no standing stream to open (it would only hold one of the caller's few
-    // connections) and no session to delete. Clients treat 405 here as "not offered".
+    // connections), and a session holds only a log level that expires by itself, so a client
+    // may not end it (DELETE). Clients treat 405 here as "not offered".
     if (request.method !== "POST")
       return Response.json(
         {
@@ -27,12 +29,6 @@ export default {
         },
         { status: 405, headers: { allow: "POST" } },
       );
-    const server = createServer(env);
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: false,
-    });
-    await server.connect(transport);
-    return transport.handleRequest(request);
+    return handlePost(request, env);
   },
 } satisfies ExportedHandler<McpEnv>;

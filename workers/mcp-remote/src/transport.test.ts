@@ -26,10 +26,23 @@ const withEnv = (overrides: Partial<McpEnv>) =>
   ({ ...(env as unknown as McpEnv), ...overrides }) as McpEnv;
 
 describe("the server over real streamable HTTP", () => {
-  it("initialises at protocol 2025-11-25 with tools and logging", () => {
+  it("initialises at protocol 2025-11-25 with tools, prompts, resources and logging", () => {
     expect(mcp.transport.protocolVersion).toBe("2025-11-25");
     expect(mcp.client.getServerVersion()?.name).toBe("thinking-chat-tools");
-    expect(mcp.client.getServerCapabilities()).toMatchObject({ tools: {}, logging: {} });
+    expect(mcp.client.getServerCapabilities()).toMatchObject({
+      tools: {},
+      prompts: {},
+      resources: {},
+      logging: {},
+    });
+  });
+
+  it("advertises only what a stateless server can do: no list_changed it could never send", () => {
+    const caps = mcp.client.getServerCapabilities();
+    expect(caps?.tools?.listChanged).toBe(false);
+    expect(caps?.prompts?.listChanged).toBe(false);
+    expect(caps?.resources).toEqual({ listChanged: false });
+    expect(caps?.logging).toEqual({});
   });
 
   it("lists every tool with a title, valid JSON Schemas and truthful annotations", async () => {

@@ -1,10 +1,13 @@
 // Serves recorded outside-API responses on 127.0.0.1 so tests never reach the internet.
 // Some inputs stand for failures: a query (or condition) containing "ratelimited", "servererror",
 // "malformed", "slowresponse" or "hugeresponse", PubTator PMIDs 4290000 / 5000000 / 1111111 /
-// 2222222 (empty), and trial NCT00000000 (unknown). GET /__requests lists the URLs asked for.
+// 2222222 (empty), and trial NCT00000000 (unknown); a query containing "hangs" is answered only
+// after a minute. GET /__requests lists the URLs asked for, GET /__abandoned those whose caller
+// closed the connection before the answer was sent.
 import { readFileSync } from "node:fs";
 import { createServer, type ServerResponse } from "node:http";
 import { fileURLToPath } from "node:url";
+import { oversized } from "./fixture-oversized";
 
 const fixture = (name: string) =>
   readFileSync(fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url)));
@@ -27,6 +30,11 @@ function failure(q: string, res: ServerResponse): boolean {
       () => res.writeHead(200, { "content-type": "application/json" }).end("{}"),
       3000,
     ).unref();
+  } else if (q.includes("hangs")) {
+    setTimeout(
+      () => res.writeHead(200, { "content-type": "application/json" }).end("{}"),
+      60_000,
+    ).unref();
   } else if (q.includes("hugeresponse")) {
     // No content-length: the bound must hold while streaming.
     res.writeHead(200, { "content-type": "application/json" });
@@ -38,12 +46,20 @@ function failure(q: string, res: ServerResponse): boolean {
 
 export async function startFixtureServer(): Promise<{ url: string; stop: () => Promise<void> }> {
   const requests: string[] = [];
+  const abandoned: string[] = [];
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
     if (url.pathname === "/__requests") return void res.end(JSON.stringify(requests));
+    if (url.pathname === "/__abandoned") return void res.end(JSON.stringify(abandoned));
     requests.push(url.pathname + url.search);
+    res.on("close", () => {
+      if (!res.writableEnded) abandoned.push(url.pathname + url.search);
+    });
     const q = [...url.searchParams.values(), url.pathname].join(" ");
     if (failure(q, res)) return;
+    const generated = oversized(url);
+    if (generated !== null)
+      return void res.writeHead(200, { "content-type": "application/json" }).end(generated);
     const send = (name: string, type = "application/json") =>
       void res.writeHead(200, { "content-type": type }).end(fixture(name));
     if (url.pathname.endsWith("/esearch.fcgi")) {

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import type { McpEnv } from "../env";
 import { type Outside, OutsideApiError } from "../outside";
+import { clip, clipList } from "../result-bounds";
 
 const EUTILS = "https://eutils.ncbi.nlm.nih.gov/entrez/eutils";
 
@@ -24,6 +25,17 @@ function url(env: McpEnv, tool: string, params: Record<string, string>): string 
   if (env.NCBI_API_KEY) u.searchParams.set("api_key", env.NCBI_API_KEY);
   return u.toString();
 }
+
+const PMID = /^\d{1,9}$/;
+
+/** Field bounds of a bibliography entry: enough for any real article. */
+export const ARTICLE_BOUNDS = {
+  title: 1_000,
+  authors: 50,
+  author: 200,
+  journal: 300,
+  abstract: 10_000,
+};
 
 const SearchResult = z.object({
   esearchresult: z.object({
@@ -74,7 +86,12 @@ export async function searchPubMed(
       200,
       `PubMed could not run the query: ${r.ERROR}`,
     );
-  return { total: Number(r.count ?? "0"), pmids: r.idlist ?? [] };
+  // NCBI may send more ids than retmax asked for; only what was asked goes on.
+  const all = (r.idlist ?? []).filter((id) => PMID.test(id));
+  const pmids = all.slice(0, q.maxResults);
+  // Without a count, the ids sent are what is known to match.
+  const total = Number(r.count ?? all.length);
+  return { total: Number.isFinite(total) ? total : all.length, pmids };
 }
 
 const Summary = z.object({
@@ -119,18 +136,26 @@ export async function articleDetails(
   );
   const abstracts = abstractsFromXml(xml);
   const out: Article[] = [];
-  for (const uid of summaries.data.result.uids) {
-    const s = Summary.safeParse(summaries.data.result[uid]);
-    if (!s.success || s.data.error) continue;
+  // Only the articles asked for, once each, in the order asked, whatever NCBI sends besides.
+  for (const pmid of new Set(pmids)) {
+    const s = Summary.safeParse(summaries.data.result[pmid]);
+    if (!s.success || s.data.error || s.data.uid !== pmid) continue;
     const year = /\b(1[89]\d\d|20\d\d)\b/.exec(s.data.pubdate)?.[1];
+    const doi = s.data.articleids.find((a) => a.idtype === "doi")?.value;
+    const abstract = abstracts.get(pmid);
+    const b = ARTICLE_BOUNDS;
     out.push({
-      pmid: s.data.uid,
-      title: s.data.title.replace(/\.$/, ""),
-      authors: s.data.authors.map((a) => a.name),
-      journal: s.data.fulljournalname ?? s.data.source ?? "",
+      pmid,
+      title: clip(s.data.title.replace(/\.$/, ""), b.title),
+      authors: clipList(
+        s.data.authors.map((a) => a.name),
+        b.authors,
+        b.author,
+      ),
+      journal: clip(s.data.fulljournalname ?? s.data.source ?? "", b.journal),
       year: year ? Number(year) : null,
-      doi: s.data.articleids.find((a) => a.idtype === "doi")?.value ?? null,
-      abstract: abstracts.get(s.data.uid) ?? null,
+      doi: doi ? clip(doi, 200) : null,
+      abstract: abstract ? clip(abstract, b.abstract) : null,
     });
   }
   return out;

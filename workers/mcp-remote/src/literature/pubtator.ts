@@ -4,8 +4,12 @@ import { z } from "zod";
 import type { McpEnv } from "../env";
 import { type Outside, OutsideApiError } from "../outside";
 import type { Graph } from "../graph/store";
+import { clip } from "../result-bounds";
 
 const PUBTATOR = "https://www.ncbi.nlm.nih.gov/research/pubtator3-api";
+const MAX_ID = 200;
+const MAX_LABEL = 200;
+const MAX_TYPE = 40;
 
 const Annotation = z
   .object({
@@ -68,7 +72,10 @@ export async function annotationsGraph(
     );
   const nodes = new Map<string, Graph["nodes"][number]>();
   const links = new Map<string, Graph["links"][number]>();
+  const asked = new Set(pmids);
   for (const doc of parsed.data.PubTator3) {
+    // Only the articles asked for, whatever PubTator sends besides.
+    if (!asked.has(doc.id)) continue;
     const articleId = `PMID:${doc.id}`;
     nodes.set(articleId, {
       id: articleId,
@@ -82,11 +89,13 @@ export async function annotationsGraph(
           a.infons.identifier && a.infons.identifier !== "-"
             ? a.infons.identifier
             : `${a.infons.type}:${a.text.toLowerCase()}`;
+        // No real identifier is this long; clipping one could merge two entities.
+        if (id.length > MAX_ID) continue;
         if (!nodes.has(id))
           nodes.set(id, {
             id,
-            label: a.infons.name ?? a.text,
-            type: a.infons.type.toLowerCase(),
+            label: clip(a.infons.name ?? a.text, MAX_LABEL),
+            type: clip(a.infons.type.toLowerCase(), MAX_TYPE),
             properties: { mentions: 0 },
           });
         const node = nodes.get(id)!;
@@ -102,12 +111,13 @@ export async function annotationsGraph(
     for (const r of doc.relations) {
       const { role1, role2, type, score } = r.infons;
       if (!role1 || !role2) continue;
+      if (role1.identifier.length > MAX_ID || role2.identifier.length > MAX_ID) continue;
       for (const role of [role1, role2]) {
         if (!nodes.has(role.identifier))
           nodes.set(role.identifier, {
             id: role.identifier,
-            label: role.name ?? role.identifier,
-            type: (role.type ?? "entity").toLowerCase(),
+            label: clip(role.name ?? role.identifier, MAX_LABEL),
+            type: clip((role.type ?? "entity").toLowerCase(), MAX_TYPE),
             properties: {},
           });
       }
@@ -116,10 +126,16 @@ export async function annotationsGraph(
         links.set(key, {
           source: role1.identifier,
           target: role2.identifier,
-          type: type.toLowerCase(),
+          type: clip(type.toLowerCase(), MAX_TYPE),
           properties: { pmid: doc.id, ...(score !== undefined && { score: Number(score) }) },
         });
     }
   }
-  return { nodes: [...nodes.values()], links: [...links.values()] };
+  // Articles first, then the entities mentioned most: what a bound keeps is what matters most.
+  const rank = (n: Graph["nodes"][number]) =>
+    n.type === "article" ? Number.MAX_SAFE_INTEGER : Number(n.properties.mentions ?? 0);
+  return {
+    nodes: [...nodes.values()].sort((a, b) => rank(b) - rank(a)),
+    links: [...links.values()],
+  };
 }

@@ -6,6 +6,7 @@ import type { McpEnv } from "../env";
 import { KnowledgeGraphOutput } from "../graph/output-schema";
 import { outside } from "../outside";
 import { toolContext } from "../tool-context";
+import { fitGraph, fitting, leftOut, MAX_RESULT_CHARS } from "../result-bounds";
 import { guarded, structured } from "../tool-kit";
 import { articleDetails, searchPubMed } from "./pubmed";
 import { annotationsGraph } from "./pubtator";
@@ -79,9 +80,10 @@ export function registerLiteratureTools(server: McpServer, env: McpEnv): void {
         );
         await ctx.progress(2, 2, "done");
         const missing = pmids.filter((p) => !articles.some((a) => a.pmid === p));
+        const kept = fitting(articles, MAX_RESULT_CHARS);
         return structured(
-          { bibliography: articles },
-          `${articles.length} articles.${missing.length ? ` Not found: ${missing.join(", ")}.` : ""}`,
+          { bibliography: kept },
+          `${kept.length} articles.${missing.length ? ` Not found: ${missing.join(", ")}.` : ""}${leftOut(articles.length - kept.length, "articles")}`,
         );
       }),
   );
@@ -98,10 +100,15 @@ export function registerLiteratureTools(server: McpServer, env: McpEnv): void {
     },
     ({ pmids }, extra) =>
       guarded(async () => {
-        const g = await annotationsGraph(env, outside(env, toolContext(extra, "pubtator")), pmids);
+        const all = await annotationsGraph(
+          env,
+          outside(env, toolContext(extra, "pubtator")),
+          pmids,
+        );
+        const { graph: g, dropped } = fitGraph(all, MAX_RESULT_CHARS);
         return structured(
           { nodes: g.nodes, links: g.links },
-          `${g.nodes.length} entities and ${g.links.length} links.`,
+          `${g.nodes.length} entities and ${g.links.length} links.${leftOut(dropped, "entities and links")}`,
         );
       }),
   );

@@ -2,8 +2,11 @@
 import { z } from "zod";
 import type { McpEnv } from "../env";
 import { type Outside, OutsideApiError } from "../outside";
+import { clip, clipList } from "../result-bounds";
 
 const CTGOV = "https://clinicaltrials.gov/api/v2";
+/** The longest pageToken trials_search accepts (its input schema says the same). */
+export const MAX_PAGE_TOKEN = 200;
 
 const Study = z
   .object({
@@ -78,18 +81,27 @@ export interface Trial {
 
 function toTrial(study: z.infer<typeof Study>): Trial {
   const p = study.protocolSection;
-  const nctId = p.identificationModule.nctId;
+  const nctId = clip(p.identificationModule.nctId, 20);
+  const summary = p.descriptionModule?.briefSummary;
   return {
     nctId,
-    title: p.identificationModule.briefTitle,
-    status: p.statusModule?.overallStatus ?? null,
-    phases: p.designModule?.phases ?? [],
-    conditions: p.conditionsModule?.conditions ?? [],
-    interventions: (p.armsInterventionsModule?.interventions ?? []).map((i) => i.name),
-    locations: (p.contactsLocationsModule?.locations ?? [])
-      .slice(0, 10)
-      .map((l) => [l.facility, l.city, l.country].filter(Boolean).join(", ")),
-    summary: p.descriptionModule?.briefSummary ?? null,
+    title: clip(p.identificationModule.briefTitle, 500),
+    status: p.statusModule?.overallStatus ? clip(p.statusModule.overallStatus, 50) : null,
+    phases: clipList(p.designModule?.phases ?? [], 6, 30),
+    conditions: clipList(p.conditionsModule?.conditions ?? [], 20, 200),
+    interventions: clipList(
+      (p.armsInterventionsModule?.interventions ?? []).map((i) => i.name),
+      20,
+      200,
+    ),
+    locations: clipList(
+      (p.contactsLocationsModule?.locations ?? []).map((l) =>
+        [l.facility, l.city, l.country].filter(Boolean).join(", "),
+      ),
+      10,
+      300,
+    ),
+    summary: summary ? clip(summary, 4_000) : null,
     url: `https://clinicaltrials.gov/study/${nctId}`,
   };
 }
@@ -134,10 +146,13 @@ export async function searchTrials(
       200,
       "ClinicalTrials.gov sent studies in an unexpected shape.",
     );
+  const token = body.data.nextPageToken;
   return {
     total: body.data.totalCount ?? null,
-    trials: body.data.studies.map(toTrial),
-    nextPageToken: body.data.nextPageToken ?? null,
+    // Only as many as were asked for, whatever the service sends.
+    trials: body.data.studies.slice(0, q.pageSize).map(toTrial),
+    // A token longer than pageToken accepts could not be used to ask for the next page.
+    nextPageToken: token && token.length <= MAX_PAGE_TOKEN ? token : null,
   };
 }
 

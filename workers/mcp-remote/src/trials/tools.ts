@@ -4,8 +4,9 @@ import { z } from "zod";
 import type { McpEnv } from "../env";
 import { outside, OutsideApiError } from "../outside";
 import { toolContext } from "../tool-context";
+import { fitting, leftOut, MAX_RESULT_CHARS } from "../result-bounds";
 import { guarded, refused, structured } from "../tool-kit";
-import { getTrial, searchTrials } from "./clinicaltrials";
+import { getTrial, MAX_PAGE_TOKEN, searchTrials } from "./clinicaltrials";
 
 const TrialShape = z.object({
   nctId: z.string(),
@@ -58,7 +59,7 @@ export function registerTrialTools(server: McpServer, env: McpEnv): void {
         pageSize: z.number().int().min(1).max(50).default(10),
         pageToken: z
           .string()
-          .max(200)
+          .max(MAX_PAGE_TOKEN)
           .optional()
           .describe("nextPageToken of a previous search, for the next page"),
       },
@@ -74,11 +75,12 @@ export function registerTrialTools(server: McpServer, env: McpEnv): void {
         if (!args.condition && !args.intervention && !args.location)
           return refused("Give at least one of condition, intervention or location.");
         const r = await searchTrials(env, outside(env, toolContext(extra, "clinicaltrials")), args);
+        const trials = fitting(r.trials, MAX_RESULT_CHARS);
         return structured(
-          r,
-          r.trials.length === 0
+          { ...r, trials },
+          trials.length === 0
             ? "No trials match."
-            : `${r.total ?? r.trials.length} trials match; ${r.trials.length} shown.`,
+            : `${r.total ?? trials.length} trials match; ${trials.length} shown.${leftOut(r.trials.length - trials.length, "trials")}`,
         );
       }),
   );

@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { messagesOf, rawPost, worker } from "../../test/mcp-client";
+
+const send = async (body: unknown) => {
+  const res = await worker.fetch(rawPost(body));
+  return { status: res.status, messages: await messagesOf(res) };
+};
+
+describe("JSON-RPC faults get the codes JSON-RPC gives them", () => {
+  it("answers a body that is not JSON with -32700", async () => {
+    const { status, messages } = await send("{not json");
+    expect(status).toBe(400);
+    expect(messages[0]).toMatchObject({ id: null, error: { code: -32700 } });
+  });
+
+  it("answers JSON that is not a valid JSON-RPC message with -32600, saying what is wrong", async () => {
+    const cases: Array<[unknown, unknown, RegExp]> = [
+      [{ jsonrpc: "2.0", id: 1 }, 1, /needs a "method"/],
+      [
+        { jsonrpc: "1.0", id: 2, method: "tools/list" },
+        2,
+        /"jsonrpc" must be "2\.0" \(got "1\.0"\)/,
+      ],
+      [{ id: 3, method: "tools/list" }, 3, /"jsonrpc" must be "2\.0" \(it is missing\)/],
+      [{ jsonrpc: "2.0", id: 4, method: 42 }, 4, /"method" must be a string/],
+      [
+        { jsonrpc: "2.0", id: 5, method: "tools/list", params: [1] },
+        5,
+        /"params" must be an object/,
+      ],
+      [[], null, /batch is empty/],
+      ['"just a string"', null, /must be a JSON object/],
+    ];
+    for (const [body, id, pattern] of cases) {
+      const { status, messages } = await send(body);
+      expect(status, JSON.stringify(body)).toBe(400);
+      expect(messages[0], JSON.stringify(body)).toMatchObject({
+        id,
+        error: { code: -32600, message: expect.stringMatching(pattern) },
+      });
+    }
+  });
+
+  it("answers invalid params with -32602 and a sentence naming the field, not a schema dump", async () => {
+    const cases: Array<[string, Record<string, unknown>, RegExp]> = [
+      [
+        "tools/call",
+        { arguments: {} },
+        /^Invalid params for tools\/call: "name" is missing \(expected string\)\.$/,
+      ],
+      [
+        "tools/call",
+        { name: "pubmed_search", arguments: "x" },
+        /"arguments": expected record, received string/,
+      ],
+      ["logging/setLevel", { level: "loud" }, /"level": expected one of "debug"\|"info"/],
+      ["resources/read", {}, /"uri" is missing/],
+    ];
+    for (const [method, params, pattern] of cases) {
+      const { messages } = await send({ jsonrpc: "2.0", id: 9, method, params });
+      const error = (messages[0] as { error: { code: number; message: string } }).error;
+      expect(error.code, method).toBe(-32602);
+      expect(error.message, method).toMatch(pattern);
+      expect(error.message, method).not.toContain("[");
+    }
+  });
+});

@@ -5,7 +5,6 @@ import { z } from "zod";
 import type { Env } from "../../workers/api/src/env";
 import { ConversationSettings, DEFAULT_MAX_STEPS } from "../protocol/rest";
 import { type ChatMessage } from "../protocol/messages";
-import { emptyTranscript, applyEvent } from "../protocol/transcript";
 import {
   type NewServerEvent,
   type SendMessage,
@@ -20,7 +19,9 @@ import { ConversationStore, hasConversationTables, type TurnRow } from "./store"
 import type { PinnedArtifact } from "../loop/prompts";
 import type { LoopState } from "../loop/types";
 import { artifactSaver } from "./artifacts";
-import { checkpointable, LoopStateSchema, toolCallLog } from "./loop-storage";
+import { saveCheckpoint, toolCallLog } from "./loop-storage";
+import { recoverInterruptedTurn } from "./recovery";
+import { foldedContent, turnStarted } from "./turn-log";
 import type { ConnectionPool, McpCounters } from "./tool-runner";
 import type { ConversationInfo, TurnOutcome } from "./turn";
 
@@ -38,9 +39,6 @@ const ConversationRow = z.object({
   mode: z.enum(["normal", "graph", "tools"]),
   settings: z.string(),
 });
-
-/** How often a turn cut off by restarts is resumed before it ends as interrupted. */
-const MAX_RESUMES = 2;
 
 /** Longest title taken from a first message. */
 const TITLE_CHARS = 60;
@@ -67,7 +65,13 @@ export class Conversation extends Agent<Env> {
   override async onStart(): Promise<void> {
     // A fresh (or wiped) object has nothing to recover; do not create tables just to look.
     if (!hasConversationTables(this.ctx.storage.sql)) return;
-    this.recoverInterruptedTurn();
+    recoverInterruptedTurn({
+      store: this.store,
+      emit: (e) => this.emit(e),
+      completeTurn: (turn, outcome) => this.completeTurn(turn, outcome),
+      startTurn: (turn, resumed) =>
+        void this.keepAliveWhile(() => this.runTurn(turn, resumed)).finally(() => this.pump()),
+    });
     this.pump();
     if (this.store.outboxSize() > 0) void this.flushOutboxTask();
   }
@@ -279,7 +283,7 @@ export class Conversation extends Agent<Env> {
         ...(options.model && { model: options.model }),
       };
       // A turn picked up again after a restart was already announced.
-      if (!this.turnStarted(turn))
+      if (!turnStarted(this.store, turn))
         this.emitTurnStarted(turn, conversation.provider, conversation.model);
       const saver = artifactSaver({
         conversationId: this.name,
@@ -314,7 +318,7 @@ export class Conversation extends Agent<Env> {
         ...(resumed && { resumed }),
         emit: (e) => this.emit(e),
         saveArtifact: (draft, source) => saver.save(draft, source),
-        checkpoint: (state) => this.store.saveCheckpoint(turn.id, checkpointable(state)),
+        checkpoint: (state) => saveCheckpoint(this.store, turn.id, state),
         recordUsage: (u) =>
           enqueue(this.store, {
             kind: "usage",
@@ -335,12 +339,12 @@ export class Conversation extends Agent<Env> {
       });
     } catch (err) {
       console.error("turn failed", err);
-      if (!this.turnStarted(turn)) {
+      if (!turnStarted(this.store, turn)) {
         this.emitTurnStarted(turn, "", "");
       }
       const known = err instanceof TurnSetupError;
       outcome = {
-        content: this.foldedContent(turn),
+        content: foldedContent(this.store, turn),
         status: "failed",
         error: {
           code: known ? err.code : "internal",
@@ -365,12 +369,6 @@ export class Conversation extends Agent<Env> {
       provider,
       model,
     });
-  }
-
-  private turnStarted(turn: TurnRow): boolean {
-    return this.store
-      .eventsAfter(turn.startSeq - 1)
-      .some((e) => e.type === "turn_started" && e.turnId === turn.id);
   }
 
   private async pinnedArtifacts(): Promise<PinnedArtifact[]> {
@@ -411,56 +409,6 @@ export class Conversation extends Agent<Env> {
     this.store.finishTurn(turn.id);
     this.store.dropCheckpoint(turn.id);
     void this.flushOutboxTask();
-  }
-
-  /** What clients were shown of a turn's answer, rebuilt from the event log. */
-  private foldedContent(turn: TurnRow) {
-    let t = emptyTranscript();
-    for (const e of this.store.eventsAfter(turn.startSeq - 1)) t = applyEvent(t, e);
-    return t.messages.find((m) => m.id === turn.assistantMessageId)?.content ?? [];
-  }
-
-  /**
-   * A turn marked running when the object starts was cut off (eviction, deploy). It resumes from
-   * its last checkpoint; a tool call that started but stored no result is not re-run: it is
-   * recorded as interrupted and the model is told. A turn that keeps dying ends as interrupted.
-   */
-  private recoverInterruptedTurn(): void {
-    const turn = this.store.runningTurn();
-    if (!turn) return;
-    for (const call of this.store.unfinishedToolCalls(turn.id)) {
-      const message =
-        "The call was interrupted (the service restarted) and was not run again; its result is unknown.";
-      this.store.finishToolCall(call.id, "failed", {
-        forModel: [{ type: "text", text: message }],
-        summary: "interrupted",
-        isError: true,
-      });
-      this.emit({
-        type: "tool_result",
-        messageId: turn.assistantMessageId,
-        callId: call.id,
-        isError: true,
-        summary: "interrupted",
-      });
-    }
-    const attempts = Number(this.store.getMeta(`resumes:${turn.id}`) ?? "0");
-    const checkpoint = LoopStateSchema.safeParse(this.store.loadCheckpoint(turn.id));
-    if (attempts >= MAX_RESUMES || !this.turnStarted(turn)) {
-      if (!this.turnStarted(turn)) {
-        this.emitTurnStarted(turn, "", "");
-      }
-      this.completeTurn(turn, { content: this.foldedContent(turn), status: "interrupted" });
-      return;
-    }
-    this.store.setMeta(`resumes:${turn.id}`, String(attempts + 1));
-    this.emit({
-      type: "notice",
-      level: "warning",
-      message: "The service restarted during this answer; continuing from the last completed step.",
-    });
-    const resumed = checkpoint.success ? (checkpoint.data as unknown as LoopState) : undefined;
-    void this.keepAliveWhile(() => this.runTurn(turn, resumed)).finally(() => this.pump());
   }
 
   private async loadConversation(): Promise<ConversationInfo> {

@@ -39,6 +39,9 @@ it("evicted during a tool call: the turn resumes, the cut-off call is not run ag
     (e) => e.type === "tool_result" && toolOf.get(e.callId) === "trigger-long-running-operation",
   );
   expect(longRuns[0]).toMatchObject({ callId: "p1", isError: true, summary: "interrupted" });
+  // The step's model call had finished: the resumed turn continues at its calls, not calling the
+  // model for that step again.
+  expect(all.filter((e) => e.type === "step_started" && e.step === 1)).toHaveLength(1);
   // The model asks for the same call again: it gets the interrupted result, the tool does not run twice.
   expect(longRuns.length).toBeGreaterThan(1);
   expect(

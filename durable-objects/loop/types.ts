@@ -1,7 +1,13 @@
 // What the thinking loop needs from the world, as interfaces: the DO supplies the implementations.
 import type { MessagePart } from "../protocol/messages";
 import type { NewServerEvent } from "../protocol/wire";
-import type { ModelProvider, NeutralMessage, StreamEvent, ModelRequest } from "../providers/types";
+import type {
+  ModelProvider,
+  ModelRequest,
+  NeutralMessage,
+  NeutralPart,
+  StreamEvent,
+} from "../providers/types";
 import type { KnowledgeGraph } from "./knowledge-graph";
 import type { DraftArtifact, ProcessedResult } from "./tool-results";
 
@@ -63,16 +69,39 @@ export interface ArtifactSource {
   origin: "formatter" | "tool";
 }
 
+/** A tool call as the model made it, before it is run. */
+export interface PlannedToolCall {
+  id: string;
+  name: string;
+  arguments: unknown;
+  argumentsError?: string;
+  /** Gemini's thought signature: the call goes back into the history with it. */
+  signature?: string;
+}
+
+/** A tool call's answer for the model, and whether it was new information (not a repeat). */
+export interface CallAnswer {
+  part: Extract<NeutralPart, { type: "tool_result" }>;
+  fresh: boolean;
+}
+
 export interface LoopState {
   step: number;
   messages: NeutralMessage[];
-  text: string;
-  reasoning: string;
-  toolParts: Extract<MessagePart, { type: "tool_call" }>[];
+  /**
+   * What the user was shown of the steps so far, in order: reasoning, text and tool calls. It is
+   * the answer's body whatever way the turn ends, so nothing streamed is dropped from it.
+   */
+  shown: Extract<MessagePart, { type: "reasoning" | "text" | "tool_call" }>[];
   artifactParts: Extract<MessagePart, { type: "artifact" }>[];
   graphs: KnowledgeGraph[];
   noProgressSteps: number;
   formatterRepairs: number;
+  /**
+   * The step whose model call is over but whose tool calls are not all answered. Checkpointed
+   * with each answer, so a resumed turn continues at the calls without calling the model again.
+   */
+  pending?: { calls: PlannedToolCall[]; answers: Record<string, CallAnswer> };
   /** Set when the answer is final; the loop returns it without another model call. */
   final?: MessagePart[];
 }

@@ -119,3 +119,21 @@ describe("the thinking timeline of an answer", () => {
     expect(replayed).toEqual(once);
   });
 });
+
+describe("a step started again after a restart", () => {
+  it("replaces what the cut-off step had streamed instead of appending to it", () => {
+    const t = fold([
+      user("u1", "why?", 1),
+      started("t1", "a1", 2),
+      { type: "step_started", turnId: "t1", step: 1, maxSteps: 5 },
+      { type: "text_delta", messageId: "a1", delta: "Because the sky " },
+      { type: "step_restarted", turnId: "t1", messageId: "a1", step: 1, content: [] },
+      { type: "step_started", turnId: "t1", step: 1, maxSteps: 5 },
+      { type: "text_delta", messageId: "a1", delta: "Because the sky is blue." },
+    ]);
+    expect(t.messages[1]).toMatchObject({
+      status: "streaming",
+      content: [{ type: "text", text: "Because the sky is blue." }],
+    });
+  });
+});

@@ -193,6 +193,9 @@ export function applyEvent(t: Transcript, e: ServerEvent): Transcript {
     case "message_completed":
       edit(e.messageId, (m) => ({ ...m, content: e.content, status: e.status }));
       break;
+    case "step_restarted":
+      edit(e.messageId, (m) => ({ ...m, content: e.content, status: "streaming" }));
+      break;
     case "turn_failed":
     case "turn_ended":
       next.busy = false;

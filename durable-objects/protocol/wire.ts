@@ -127,6 +127,17 @@ export const ServerEvent = z.discriminatedUnion("type", [
     level: z.enum(["info", "warning", "error"]),
     message: z.string(),
   }),
+  // A turn resumed after a restart runs the step that was cut off again: the answer goes back to
+  // `content` (what it showed before that step began) and the step streams anew, so clients
+  // replace the step's partial text instead of appending to it.
+  z.object({
+    ...seqd,
+    type: z.literal("step_restarted"),
+    turnId: z.string(),
+    messageId: z.string(),
+    step: z.number().int(),
+    content: z.array(MessagePart),
+  }),
 ]);
 export type ServerEvent = z.infer<typeof ServerEvent>;
 export type ServerEventType = ServerEvent["type"];

@@ -87,7 +87,17 @@ export function addLoopFixtures(mock: LLMock): void {
   mock.on({ toolResultContains: "new_tool was added" }, { content: "A new tool is available." });
   mock.on({ toolResultContains: "new_tool ran" }, { content: "The new tool answered." });
 
+  // Text streamed before a tool call stays in the completed answer, before the formatter's.
+  mock.on(
+    { toolResultContains: "Echo: looked up" },
+    { toolCalls: [formatter([{ type: "text", content: "Found it." }])] },
+  );
+
   // The questions that start each flow.
+  mock.onMessage(/explain then look up/, {
+    content: "Let me look that up first.",
+    toolCalls: [{ id: "x1", name: "everything__echo", arguments: '{"message":"looked up"}' }],
+  });
   mock.onMessage(/add a tool please/, {
     toolCalls: [{ id: "lc1", name: "changing__add_tool", arguments: "{}" }],
   });

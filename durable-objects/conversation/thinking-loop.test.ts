@@ -173,6 +173,21 @@ describe("the thinking loop with a third-party MCP server over streamable HTTP",
     expect(fold(events).messages[1]?.status).toBe("complete");
   });
 
+  it("does not reuse a failed call: the model's retry of it runs again", async () => {
+    const { events } = await turn("retry the broken echo");
+    const results = events.flatMap((e) =>
+      e.type === "tool_result" ? [[e.callId, e.isError, e.summary.startsWith("reused")]] : [],
+    );
+    expect(results).toEqual([
+      ["e2", true, false],
+      ["e3", true, false],
+    ]);
+    expect(fold(events).messages[1]?.content.at(-1)).toEqual({
+      type: "text",
+      text: "Retried; the echo still refuses.",
+    });
+  });
+
   it("a blocked server's tools are not offered, and a step cap of 1 ends the loop", async () => {
     const { events } = await turn("three step question", { blockedServers: ["everything"] });
     expect(events.some((e) => e.type === "tool_call" && e.server === "everything")).toBe(false);

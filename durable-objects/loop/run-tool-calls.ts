@@ -152,10 +152,7 @@ async function runOne(
   const key = callKey(server, tool, args);
   const earlier = deps.calls.findDone(key);
   if (earlier?.result) {
-    finishPart(
-      earlier.status === "failed" ? "failed" : "done",
-      `reused the earlier result: ${earlier.result.summary}`,
-    );
+    finishPart("done", `reused the earlier result: ${earlier.result.summary}`);
     return {
       part: {
         type: "tool_result",

@@ -49,6 +49,7 @@ export interface ToolCallRecord {
 
 /** Durable memory of tool calls across the conversation (for repeats and for resuming). */
 export interface ToolCallLog {
+  /** The latest successful call with this key: failed, timed-out and interrupted ones are not reused. */
   findDone(key: string): ToolCallRecord | null;
   find(id: string): ToolCallRecord | null;
   start(record: Omit<ToolCallRecord, "status" | "result">, turnId: string, step: number): void;

@@ -9,6 +9,16 @@ const formatter = (items: unknown[]) => ({
 
 // Fixtures on tool results come first: a later step's request still carries the first question.
 export function addLoopFixtures(mock: LLMock): void {
+  // A call that failed is not reused: the model's retry runs again. (Before the generic
+  // "Invalid arguments" answer below.)
+  mock.on(
+    { userMessage: /retry the broken echo/, toolCallId: "e2" },
+    { toolCalls: [{ id: "e3", name: "everything__echo", arguments: '{"wrong":1}' }] },
+  );
+  mock.on(
+    { userMessage: /retry the broken echo/, toolCallId: "e3" },
+    { content: "Retried; the echo still refuses." },
+  );
   // Three steps: one tool, then two at once, then the formatter.
   mock.on(
     { toolResultContains: "Echo: step one" },
@@ -93,7 +103,13 @@ export function addLoopFixtures(mock: LLMock): void {
     { toolCalls: [formatter([{ type: "text", content: "Found it." }])] },
   );
 
+  // A call cut off by a restart is reported as interrupted; the model says so.
+  mock.on({ toolResultContains: "was interrupted" }, { content: "The operation was interrupted." });
+
   // The questions that start each flow.
+  mock.onMessage(/retry the broken echo/, {
+    toolCalls: [{ id: "e2", name: "everything__echo", arguments: '{"wrong":1}' }],
+  });
   mock.onMessage(/explain then look up/, {
     content: "Let me look that up first.",
     toolCalls: [{ id: "x1", name: "everything__echo", arguments: '{"message":"looked up"}' }],

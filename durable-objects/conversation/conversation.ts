@@ -6,6 +6,7 @@ import type { Env } from "../../workers/api/src/env";
 import { ConversationSettings, DEFAULT_MAX_STEPS } from "../protocol/rest";
 import { type ChatMessage } from "../protocol/messages";
 import {
+  type ApprovalAnswer,
   type NewServerEvent,
   type SendMessage,
   SendMessage as SendMessageSchema,
@@ -19,11 +20,20 @@ import { ConversationStore, hasConversationTables, type TurnRow } from "./store"
 import type { PinnedArtifact } from "../loop/prompts";
 import type { LoopState } from "../loop/types";
 import { artifactSaver } from "./artifacts";
-import { saveCheckpoint, toolCallLog } from "./loop-storage";
+import { loadCheckpoint, saveCheckpoint, toolCallLog } from "./loop-storage";
 import { recoverInterruptedTurn } from "./recovery";
 import { foldedContent, turnStarted } from "./turn-log";
 import type { ConnectionPool, McpCounters } from "./tool-runner";
-import type { ConversationInfo, TurnOutcome } from "./turn";
+import type { ConversationInfo, FinalOutcome, TurnOutcome } from "./turn";
+import {
+  approvalGate,
+  ApprovalStore,
+  approvalTtlSeconds,
+  cancelParkedTurn,
+  decide,
+  type DecideResult,
+} from "./approvals";
+import { loadUserToolPolicies, setUserToolPolicy } from "./user-tool-policies";
 
 /** Default step cap of the thinking loop (the reference's five). */
 
@@ -47,6 +57,7 @@ export class Conversation extends Agent<Env> {
   static override options = { sendIdentityOnConnect: false };
 
   #store: ConversationStore | undefined;
+  #approvals: ApprovalStore | undefined;
   #abort: AbortController | null = null;
   #sse = new Set<SseSubscriber>();
   #flushing = false;
@@ -69,8 +80,8 @@ export class Conversation extends Agent<Env> {
       store: this.store,
       emit: (e) => this.emit(e),
       completeTurn: (turn, outcome) => this.completeTurn(turn, outcome),
-      startTurn: (turn, resumed) =>
-        void this.keepAliveWhile(() => this.runTurn(turn, resumed)).finally(() => this.pump()),
+      startTurn: (turn, resumed) => this.startTurn(turn, resumed),
+      isParked: (turn) => this.approvals.pending(turn.id).length > 0,
     });
     this.pump();
     if (this.store.outboxSize() > 0) void this.flushOutboxTask();
@@ -83,7 +94,7 @@ export class Conversation extends Agent<Env> {
     connection.setState({ synced: false } satisfies ConnState);
   }
 
-  override onMessage(connection: Connection, raw: WSMessage): void {
+  override async onMessage(connection: Connection, raw: WSMessage): Promise<void> {
     const parsed = parseClientFrame(raw);
     if (!parsed.ok)
       return this.sendControl(connection, { type: "frame_error", error: parsed.error });
@@ -115,6 +126,15 @@ export class Conversation extends Agent<Env> {
         return;
       case "ping":
         return this.sendControl(connection, { type: "pong" });
+      case "approval": {
+        const result = await this.decideApproval(frame.approvalId, frame, { via: "websocket" });
+        if (!result.ok)
+          this.sendControl(connection, {
+            type: "frame_error",
+            error: { code: result.code, message: result.message },
+          });
+        return;
+      }
     }
   }
 
@@ -260,14 +280,70 @@ export class Conversation extends Agent<Env> {
   }
 
   private cancelTurn(): void {
-    this.#abort?.abort();
+    if (this.#abort) return this.#abort.abort();
+    // A turn parked at an approval has no run to abort: its approvals are withdrawn instead.
+    const turn = this.store.runningTurn();
+    if (!turn || !cancelParkedTurn(this.approvals, turn, (e) => this.emit(e))) return;
+    this.completeTurn(turn, { content: foldedContent(this.store, turn), status: "cancelled" });
+    this.pump();
   }
 
   /** Starts the next queued turn if none is running. */
   private pump(): void {
     const turn = this.store.startNextTurn();
     if (!turn) return;
-    void this.keepAliveWhile(() => this.runTurn(turn)).finally(() => this.pump());
+    this.startTurn(turn);
+  }
+
+  private startTurn(turn: TurnRow, resumed?: LoopState): void {
+    void this.keepAliveWhile(() => this.runTurn(turn, resumed)).finally(() => this.pump());
+  }
+
+  // ---------- approvals (see approvals.ts) ----------
+
+  get approvals(): ApprovalStore {
+    return (this.#approvals ??= new ApprovalStore(this.ctx.storage.sql));
+  }
+
+  /** Stores the user's answer to an approval request and resumes the turn once none waits. */
+  async decideApproval(
+    approvalId: string,
+    answer: ApprovalAnswer,
+    by: { via: "websocket" | "rest"; userId?: string },
+  ): Promise<DecideResult> {
+    const result = decide(this.approvals, (e) => this.emit(e), approvalId, answer, by);
+    if (!result.ok) return result;
+    const { approval } = result;
+    if (answer.remember && answer.decision === "approve") {
+      await setUserToolPolicy(
+        this.env.DB,
+        approval.userId,
+        approval.server,
+        approval.tool,
+        "allow",
+      ).catch((err) => console.error("could not store the tool policy", err));
+    }
+    this.resumeParkedTurn();
+    return result;
+  }
+
+  /** Called by the schedule set when the approval was requested. */
+  async expireApproval(payload: { approvalId: string }): Promise<void> {
+    const result = decide(
+      this.approvals,
+      (e) => this.emit(e),
+      payload.approvalId,
+      { decision: "deny" },
+      { via: "expiry" },
+    );
+    if (result.ok) this.resumeParkedTurn();
+  }
+
+  /** Resumes a parked turn whose approvals are all answered (a live run takes them itself). */
+  private resumeParkedTurn(): void {
+    const turn = this.store.runningTurn();
+    if (!turn || this.#abort || this.approvals.pending(turn.id).length > 0) return;
+    this.startTurn(turn, loadCheckpoint(this.store, turn.id)?.state);
   }
 
   private async runTurn(turn: TurnRow, resumed?: LoopState): Promise<void> {
@@ -315,6 +391,21 @@ export class Conversation extends Agent<Env> {
           apiBase: this.store.getMeta("api_base") ?? "",
         }),
         calls: toolCallLog(this.store),
+        approvals: approvalGate({
+          approvals: this.approvals,
+          turnId: turn.id,
+          messageId: turn.assistantMessageId,
+          userId: conversation.userId,
+          conversationPolicies: conversation.settings.toolPolicies,
+          userPolicies: await loadUserToolPolicies(this.env.DB, conversation.userId),
+          ttlSeconds: approvalTtlSeconds(
+            this.env.APPROVAL_TTL_SECONDS,
+            conversation.settings.approvalTimeoutSeconds,
+          ),
+          emit: (e) => this.emit(e),
+          scheduleExpiry: (approvalId, at) =>
+            void this.schedule(new Date(at), "expireApproval", { approvalId }),
+        }),
         ...(resumed && { resumed }),
         emit: (e) => this.emit(e),
         saveArtifact: (draft, source) => saver.save(draft, source),
@@ -356,7 +447,10 @@ export class Conversation extends Agent<Env> {
     } finally {
       this.#abort = null;
     }
-    this.completeTurn(turn, outcome);
+    // A parked turn keeps the turn lock; it resumes when its approvals are answered (perhaps
+    // while this run was ending).
+    if (outcome.status === "parked") return this.resumeParkedTurn();
+    this.completeTurn(turn, { ...outcome, status: outcome.status });
   }
 
   private emitTurnStarted(turn: TurnRow, provider: string, model: string): void {
@@ -380,7 +474,7 @@ export class Conversation extends Agent<Env> {
     return rows.results;
   }
 
-  private completeTurn(turn: TurnRow, outcome: TurnOutcome): void {
+  private completeTurn(turn: TurnRow, outcome: FinalOutcome): void {
     const message: ChatMessage = {
       id: turn.assistantMessageId,
       role: "assistant",

@@ -11,7 +11,7 @@ import type { NewServerEvent, ServerEvent } from "../protocol/wire";
 import type { LoopState } from "../loop/types";
 import { loadCheckpoint } from "./loop-storage";
 import type { ConversationStore, TurnRow } from "./store";
-import type { TurnOutcome } from "./turn";
+import type { FinalOutcome } from "./turn";
 import { foldedContent, turnStarted } from "./turn-log";
 
 /** How often a turn cut off by restarts is resumed before it ends as interrupted. */
@@ -23,15 +23,17 @@ export const INTERRUPTED_CALL_MESSAGE =
 export interface RecoveryHost {
   readonly store: ConversationStore;
   emit(event: NewServerEvent): ServerEvent;
-  completeTurn(turn: TurnRow, outcome: TurnOutcome): void;
+  completeTurn(turn: TurnRow, outcome: FinalOutcome): void;
   /** Runs the turn in the background, from `resumed` when given (else from its start). */
   startTurn(turn: TurnRow, resumed?: LoopState): void;
+  /** A turn waiting for the user's approval was not cut off: it waits on. */
+  isParked(turn: TurnRow): boolean;
 }
 
 export function recoverInterruptedTurn(host: RecoveryHost): void {
   const { store } = host;
   const turn = store.runningTurn();
-  if (!turn) return;
+  if (!turn || host.isParked(turn)) return;
   const started = turnStarted(store, turn);
   // Counted apart: a turn that never began has used none of its resumes.
   const attemptsKey = `${started ? "resumes" : "starts"}:${turn.id}`;

@@ -46,12 +46,20 @@ export async function runThinkingLoop(
   const { tools: catalog, warnings } = await deps.tools.catalog();
   if (warnings.length > 0)
     deps.emit({ type: "notice", level: "warning", message: warnings.join(" ") });
+  const policies = new Map(
+    catalog.map((t) => [`${t.server}\u0000${t.tool}`, deps.approvals?.policy(t) ?? "allow"]),
+  );
+  const policyOf = (server: string, tool: string) =>
+    policies.get(`${server}\u0000${tool}`) ?? "allow";
   const toolDefs: ToolDefinition[] = [
-    ...catalog.map((t) => ({
-      name: deps.toolNames.toSafe(t.server, t.tool),
-      description: t.description,
-      inputSchema: t.inputSchema,
-    })),
+    // A tool the user never allows is not offered at all.
+    ...catalog
+      .filter((t) => policyOf(t.server, t.tool) !== "never")
+      .map((t) => ({
+        name: deps.toolNames.toSafe(t.server, t.tool),
+        description: t.description,
+        inputSchema: t.inputSchema,
+      })),
     formatterTool,
   ];
   const system =
@@ -98,8 +106,13 @@ export async function runThinkingLoop(
       state.pending = { calls: result.calls, answers: {} };
       deps.checkpoint(state);
     }
-    const answers = await runToolCalls(deps, input, state, state.pending, resumedStep);
+    const answers = await runToolCalls(deps, input, state, state.pending, policyOf, resumedStep);
     resumedStep = false;
+    if (!answers) {
+      // A call waits for approval: the turn parks here and resumes from the checkpoint.
+      deps.checkpoint(state);
+      return { content: finalContent(state), status: "parked" };
+    }
     state.messages = [...state.messages, { role: "tool", content: answers.map((a) => a.part) }];
     state.pending = undefined;
     state.noProgressSteps = answers.some((a) => a.fresh) ? 0 : state.noProgressSteps + 1;

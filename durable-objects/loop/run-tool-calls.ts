@@ -5,7 +5,9 @@ import { callKey } from "./call-key";
 import { checkFormatterOutput, FORMATTER_TOOL } from "./formatter";
 import { addToolPart, hasToolPart, updateToolPart } from "./shown-content";
 import { processToolResult } from "./tool-results";
+import type { ToolPolicy } from "../protocol/tool-policy";
 import type {
+  ApprovalState,
   CallAnswer,
   LoopDeps,
   LoopInput,
@@ -19,26 +21,48 @@ export const TOOL_CONCURRENCY = 4;
 
 type Pending = NonNullable<LoopState["pending"]>;
 
-/** Answers every call of the pending step; returns the answers in the order of the calls. */
+/**
+ * Answers every call of the pending step, in the order of the calls; null when a call waits for
+ * the user's approval (the calls that may run have run, and their answers are checkpointed).
+ */
 export async function runToolCalls(
   deps: LoopDeps,
   input: LoopInput,
   state: LoopState,
   pending: Pending,
+  policyOf: (server: string, tool: string) => ToolPolicy,
   /** The step comes from a checkpoint: the log may hold answers the checkpoint missed. */
   resumed: boolean,
-): Promise<CallAnswer[]> {
-  const queue = pending.calls.filter((c) => !pending.answers[c.id]);
-  const worker = async () => {
-    for (let call = queue.shift(); call; call = queue.shift()) {
-      const answer =
-        (resumed ? answeredBeforeRestart(state, call, deps) : null) ??
-        (await runOne(deps, input, state, call));
-      pending.answers[call.id] = answer;
-      deps.checkpoint(state);
-    }
+): Promise<CallAnswer[] | null> {
+  const waiting: PlannedToolCall[] = [];
+  const runAll = async (calls: PlannedToolCall[]) => {
+    const queue = [...calls];
+    const worker = async () => {
+      for (let call = queue.shift(); call; call = queue.shift()) {
+        const answer =
+          (resumed ? answeredBeforeRestart(state, call, deps) : null) ??
+          (await runOne(deps, input, state, call, policyOf));
+        if (answer === "waiting") {
+          waiting.push(call);
+          continue;
+        }
+        pending.answers[call.id] = answer;
+        deps.checkpoint(state);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(TOOL_CONCURRENCY, queue.length) }, worker));
   };
-  await Promise.all(Array.from({ length: Math.min(TOOL_CONCURRENCY, queue.length) }, worker));
+  await runAll(pending.calls.filter((c) => !pending.answers[c.id]));
+  // An answer that came while the other calls ran is taken now rather than after a new run.
+  for (;;) {
+    const answered = waiting.filter(
+      (c) => deps.approvals?.state(c.id, state.step).status === "decided",
+    );
+    if (answered.length === 0) break;
+    waiting.splice(0, waiting.length, ...waiting.filter((c) => !answered.includes(c)));
+    await runAll(answered);
+  }
+  if (waiting.length > 0) return null;
   return pending.calls.map((c) => pending.answers[c.id]!);
 }
 
@@ -83,7 +107,8 @@ async function runOne(
   input: LoopInput,
   state: LoopState,
   call: PlannedToolCall,
-): Promise<CallAnswer> {
+  policyOf: (server: string, tool: string) => ToolPolicy,
+): Promise<CallAnswer | "waiting"> {
   const reply = (content: string, isError: boolean): CallAnswer["part"] => ({
     type: "tool_result",
     callId: call.id,
@@ -102,23 +127,31 @@ async function runOne(
       : null;
   const server = target?.server ?? "unknown";
   const tool = target?.tool ?? call.name;
-  deps.emit({
-    type: "tool_call",
-    messageId: input.messageId,
-    step: state.step,
-    callId: call.id,
-    server,
-    tool,
-    arguments: call.arguments,
-  });
-  addToolPart(state, {
-    type: "tool_call",
-    callId: call.id,
-    server,
-    tool,
-    arguments: call.arguments,
-    status: "started",
-  });
+  const policy = target && args ? policyOf(server, tool) : "allow";
+  const approval: ApprovalState =
+    policy === "ask" && deps.approvals
+      ? deps.approvals.state(call.id, state.step)
+      : { status: "none" };
+  // A call that asked was shown when it asked; its answer only continues it.
+  if (approval.status === "none") {
+    deps.emit({
+      type: "tool_call",
+      messageId: input.messageId,
+      step: state.step,
+      callId: call.id,
+      server,
+      tool,
+      arguments: call.arguments,
+    });
+    addToolPart(state, {
+      type: "tool_call",
+      callId: call.id,
+      server,
+      tool,
+      arguments: call.arguments,
+      status: "started",
+    });
+  }
   const finishPart = (status: "done" | "failed", summary: string) => {
     updateToolPart(state, call.id, { status, summary });
     deps.emit({
@@ -149,6 +182,16 @@ async function runOne(
       fresh: false,
     };
   }
+  if (policy === "never") {
+    finishPart("failed", "not allowed by the user's tool policy");
+    return {
+      part: reply(
+        `The user does not allow ${tool} (${server}) to run. Do not call it again; continue without it.`,
+        true,
+      ),
+      fresh: false,
+    };
+  }
   const key = callKey(server, tool, args);
   const earlier = deps.calls.findDone(key);
   if (earlier?.result) {
@@ -169,6 +212,34 @@ async function runOne(
       },
       fresh: false,
     };
+  }
+  if (policy === "ask" && deps.approvals) {
+    if (approval.status === "none") {
+      deps.approvals.request({
+        callId: call.id,
+        step: state.step,
+        server,
+        tool,
+        arguments: args,
+      });
+      return "waiting";
+    }
+    if (approval.status === "pending") return "waiting";
+    if (approval.decision === "deny") {
+      const why = approval.expired
+        ? "nobody answered the approval request in time, so it was denied"
+        : approval.note
+          ? `the user declined: ${approval.note}`
+          : "the user declined";
+      finishPart("failed", why);
+      return {
+        part: reply(
+          `This call was not run: ${why}. Do not call it again unless the user asks; continue without it.`,
+          true,
+        ),
+        fresh: true,
+      };
+    }
   }
   deps.calls.start({ id: call.id, key, server, tool, arguments: args }, input.turnId, state.step);
   const outcome = await deps.tools.call(server, tool, args, {

@@ -1,5 +1,6 @@
 // What the thinking loop needs from the world, as interfaces: the DO supplies the implementations.
 import type { MessagePart } from "../protocol/messages";
+import type { ToolHints, ToolPolicy } from "../protocol/tool-policy";
 import type { NewServerEvent } from "../protocol/wire";
 import type {
   ModelProvider,
@@ -16,6 +17,8 @@ export interface CatalogTool {
   tool: string;
   description: string;
   inputSchema: Record<string, unknown>;
+  /** The server's annotations of the tool: they decide whether a call asks first. */
+  annotations?: ToolHints;
 }
 
 export type ToolCallOutcome =
@@ -107,6 +110,26 @@ export interface LoopState {
   final?: MessagePart[];
 }
 
+/** Where a call that needs the user's approval stands. */
+export type ApprovalState =
+  | { status: "none" }
+  | { status: "pending" }
+  | { status: "decided"; decision: "approve" | "deny"; note?: string; expired?: boolean };
+
+/** The user's say over tool calls: policies, and approvals that outlive the run that asked. */
+export interface ApprovalGate {
+  policy(tool: CatalogTool): ToolPolicy;
+  state(callId: string, step: number): ApprovalState;
+  /** Stores the request and tells every client; the call waits for the answer. */
+  request(call: {
+    callId: string;
+    step: number;
+    server: string;
+    tool: string;
+    arguments: unknown;
+  }): void;
+}
+
 export interface LoopDeps {
   provider: ModelProvider;
   /** Streams with the retry policy (retries only before any output reached the user). */
@@ -123,6 +146,8 @@ export interface LoopDeps {
   recordUsage: (u: { inputTokens: number; outputTokens: number; cachedTokens: number }) => void;
   /** Counts model calls (figures for the bench). */
   onModelCall?: () => void;
+  /** Without it, every offered tool runs at once. */
+  approvals?: ApprovalGate;
 }
 
 export interface LoopInput {
@@ -139,6 +164,7 @@ export interface LoopInput {
 
 export interface LoopOutcome {
   content: MessagePart[];
-  status: "complete" | "cancelled" | "failed";
+  /** parked: a call waits for approval; the state is checkpointed and the turn resumes later. */
+  status: "complete" | "cancelled" | "failed" | "parked";
   error?: { code: string; message: string };
 }

@@ -26,4 +26,6 @@ export interface Env {
   GRAPH_CONTEXT_SECRET?: string;
   // How long a failing MCP server is skipped (ms); 30 s unless set.
   MCP_BREAKER_COOLDOWN_MS?: string;
+  // How long a tool call waits for the user's approval before it counts as denied (s); 24 h unless set.
+  APPROVAL_TTL_SECONDS?: string;
 }

@@ -11,6 +11,8 @@ import { mcpServerRoutes } from "./routes/mcp-servers";
 import { providerRoutes } from "./routes/providers";
 import { realtimeRoutes } from "./routes/realtime";
 import { sessionRoutes } from "./routes/session";
+import { approvalRoutes } from "./routes/approvals";
+import { toolPolicyRoutes } from "./routes/tool-policies";
 
 export { Conversation } from "../../../durable-objects/conversation/conversation";
 
@@ -48,5 +50,8 @@ app.route("/api/conversations", conversationRoutes);
 app.route("/api/artifacts", artifactRoutes);
 app.route("/api/mcp-servers", mcpServerRoutes);
 app.route("/api/providers", providerRoutes);
+app.route("/api/conversations", approvalRoutes);
+app.use("/api/tool-policies", requireUser);
+app.route("/api/tool-policies", toolPolicyRoutes);
 
 export default app;

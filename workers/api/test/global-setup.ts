@@ -1,6 +1,7 @@
 // Starts aimock on 127.0.0.1 for the API tests: the official provider SDKs talk to it over HTTP.
 import { LLMock } from "@copilotkit/aimock";
 import type { TestProject } from "vitest/node";
+import { startApprovalServer } from "./approval-server";
 import { startChangingServer } from "./changing-server";
 import { startEverythingServer } from "./everything-server";
 import { startFaultyServer } from "./faulty-server";
@@ -12,6 +13,7 @@ declare module "vitest" {
     everythingUrl: string;
     faultyUrl: string;
     changingUrl: string;
+    approvalUrl: string;
   }
 }
 
@@ -36,6 +38,8 @@ export default async function setup(project: TestProject) {
   const faulty = await startFaultyServer();
   const changing = await startChangingServer();
   project.provide("changingUrl", changing.url);
+  const approval = await startApprovalServer();
+  project.provide("approvalUrl", approval.url);
   project.provide("faultyUrl", faulty.url);
   project.provide("aimockUrl", mock.url);
   project.provide("everythingUrl", everything.url);
@@ -44,5 +48,6 @@ export default async function setup(project: TestProject) {
     everything.stop();
     await faulty.stop();
     await changing.stop();
+    await approval.stop();
   };
 }

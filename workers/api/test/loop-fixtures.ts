@@ -106,7 +106,24 @@ export function addLoopFixtures(mock: LLMock): void {
   // A call cut off by a restart is reported as interrupted; the model says so.
   mock.on({ toolResultContains: "was interrupted" }, { content: "The operation was interrupted." });
 
+  // Approvals: a read-only call runs at once, a destructive one waits for the user.
+  mock.on({ toolResultContains: "Deleted note old" }, { content: "The old note is gone." });
+  mock.on(
+    { toolResultContains: "the user declined" },
+    { content: "Understood, I left the note alone." },
+  );
+  mock.on(
+    { toolResultContains: "nobody answered the approval request" },
+    { content: "Nobody approved, so I left the note alone." },
+  );
+
   // The questions that start each flow.
+  mock.onMessage(/tidy my notes/, {
+    toolCalls: [
+      { id: "n1", name: "notes__list_notes", arguments: "{}" },
+      { id: "n2", name: "notes__delete_note", arguments: '{"name":"old"}' },
+    ],
+  });
   mock.onMessage(/retry the broken echo/, {
     toolCalls: [{ id: "e2", name: "everything__echo", arguments: '{"wrong":1}' }],
   });

@@ -8,6 +8,7 @@ import {
   type Transcript,
 } from "../../../durable-objects/protocol/transcript";
 import {
+  type ApprovalAnswer,
   type ClientFrame,
   isServerEvent,
   ServerFrame,
@@ -50,6 +51,11 @@ export class LiveConversation {
 
   cancel(): void {
     this.write({ type: "cancel" });
+  }
+
+  /** Answers a tool call's approval request; every open tab sees the decision as an event. */
+  answerApproval(approvalId: string, answer: ApprovalAnswer): void {
+    this.write({ type: "approval", approvalId, ...answer });
   }
 
   close(): void {

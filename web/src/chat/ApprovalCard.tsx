@@ -10,19 +10,20 @@ export const FOLD_CHARS = 200;
 
 export function ApprovalCard(props: {
   approval: ApprovalView;
-  onAnswer?: (approvalId: string, answer: ApprovalAnswer) => void;
+  /** False when the answer could not be sent (offline): the buttons stay usable. */
+  onAnswer?: (approvalId: string, answer: ApprovalAnswer) => boolean | undefined;
 }) {
   const { approval, onAnswer } = props;
   const [note, setNote] = useState("");
   const [remember, setRemember] = useState(false);
   const [sent, setSent] = useState(false);
   const answer = (decision: ApprovalAnswer["decision"]) => {
-    setSent(true);
-    onAnswer?.(approval.approvalId, {
+    const delivered = onAnswer?.(approval.approvalId, {
       decision,
       ...(note.trim() && { note: note.trim() }),
       ...(decision === "approve" && remember && { remember: true }),
     });
+    setSent(delivered !== false);
   };
   const decided = approval.decided;
   return (

@@ -34,7 +34,7 @@ export function blocksOf(
 export const MessageView = memo(function MessageView(props: {
   message: TranscriptMessage;
   onOpenArtifact: (id: string) => void;
-  onAnswerApproval?: (approvalId: string, answer: ApprovalAnswer) => void;
+  onAnswerApproval?: (approvalId: string, answer: ApprovalAnswer) => boolean | undefined;
 }) {
   const { message } = props;
   const activity = message.activity;

@@ -53,9 +53,14 @@ export class LiveConversation {
     this.write({ type: "cancel" });
   }
 
-  /** Answers a tool call's approval request; every open tab sees the decision as an event. */
-  answerApproval(approvalId: string, answer: ApprovalAnswer): void {
+  /**
+   * Answers a tool call's approval request; every open tab sees the decision as an event.
+   * False when offline: nothing was sent, and the card stays answerable.
+   */
+  answerApproval(approvalId: string, answer: ApprovalAnswer): boolean {
+    if (this.ws?.readyState !== WebSocket.OPEN) return false;
     this.write({ type: "approval", approvalId, ...answer });
+    return true;
   }
 
   close(): void {

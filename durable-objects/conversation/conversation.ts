@@ -5,8 +5,8 @@ import { z } from "zod";
 import type { Env } from "../../workers/api/src/env";
 import { ConversationSettings, DEFAULT_MAX_STEPS } from "../protocol/rest";
 import { type ChatMessage } from "../protocol/messages";
-import { emptyTranscript, applyEvent } from "../protocol/transcript";
 import {
+  type ApprovalAnswer,
   type ClientFrame,
   type NewServerEvent,
   type SendMessage,
@@ -21,9 +21,20 @@ import { ConversationStore, hasConversationTables, type TurnRow } from "./store"
 import type { PinnedArtifact } from "../loop/prompts";
 import type { LoopState } from "../loop/types";
 import { artifactSaver } from "./artifacts";
-import { checkpointable, LoopStateSchema, toolCallLog } from "./loop-storage";
+import { loadCheckpoint, saveCheckpoint, toolCallLog } from "./loop-storage";
+import { recoverInterruptedTurn } from "./recovery";
+import { foldedContent, turnStarted } from "./turn-log";
 import type { ConnectionPool, McpCounters } from "./tool-runner";
-import type { ConversationInfo, TurnOutcome } from "./turn";
+import type { ConversationInfo, FinalOutcome, TurnOutcome } from "./turn";
+import {
+  approvalGate,
+  ApprovalStore,
+  approvalTtlSeconds,
+  cancelParkedTurn,
+  decide,
+  type DecideResult,
+} from "./approvals";
+import { loadUserToolPolicies, setUserToolPolicy } from "./user-tool-policies";
 
 /** Default step cap of the thinking loop (the reference's five). */
 
@@ -38,9 +49,6 @@ const ConversationRow = z.object({
   settings: z.string(),
 });
 
-/** How often a turn cut off by restarts is resumed before it ends as interrupted. */
-const MAX_RESUMES = 2;
-
 /** Longest title taken from a first message. */
 const TITLE_CHARS = 60;
 
@@ -48,6 +56,7 @@ export class Conversation extends Agent<Env> {
   static override options = { sendIdentityOnConnect: false };
 
   #store: ConversationStore | undefined;
+  #approvals: ApprovalStore | undefined;
   #abort: AbortController | null = null;
   #sse = new Set<SseSubscriber>();
   #flushing = false;
@@ -75,7 +84,13 @@ export class Conversation extends Agent<Env> {
   override async onStart(): Promise<void> {
     // A fresh (or wiped) object has nothing to recover; do not create tables just to look.
     if (!hasConversationTables(this.ctx.storage.sql)) return;
-    this.recoverInterruptedTurn();
+    recoverInterruptedTurn({
+      store: this.store,
+      emit: (e) => this.emit(e),
+      completeTurn: (turn, outcome) => this.completeTurn(turn, outcome),
+      startTurn: (turn, resumed) => this.startTurn(turn, resumed),
+      isParked: (turn) => this.approvals.pending(turn.id).length > 0,
+    });
     this.pump();
     if (this.store.outboxSize() > 0) void this.flushOutboxTask();
   }
@@ -106,7 +121,7 @@ export class Conversation extends Agent<Env> {
     return this.sockets.claimTicket(ticketId, expiresAt);
   }
 
-  private handleFrame(connection: Connection, frame: ClientFrame): void {
+  private async handleFrame(connection: Connection, frame: ClientFrame): Promise<void> {
     switch (frame.type) {
       case "resume": {
         // Replay and marking the socket live happen with no await between: no event can slip by.
@@ -134,6 +149,15 @@ export class Conversation extends Agent<Env> {
         return;
       case "ping":
         return this.sendControl(connection, { type: "pong" });
+      case "approval": {
+        const result = await this.decideApproval(frame.approvalId, frame, { via: "websocket" });
+        if (!result.ok)
+          this.sendControl(connection, {
+            type: "frame_error",
+            error: { code: result.code, message: result.message },
+          });
+        return;
+      }
     }
   }
 
@@ -239,14 +263,70 @@ export class Conversation extends Agent<Env> {
   }
 
   private cancelTurn(): void {
-    this.#abort?.abort();
+    if (this.#abort) return this.#abort.abort();
+    // A turn parked at an approval has no run to abort: its approvals are withdrawn instead.
+    const turn = this.store.runningTurn();
+    if (!turn || !cancelParkedTurn(this.approvals, turn, (e) => this.emit(e))) return;
+    this.completeTurn(turn, { content: foldedContent(this.store, turn), status: "cancelled" });
+    this.pump();
   }
 
   /** Starts the next queued turn if none is running. */
   private pump(): void {
     const turn = this.store.startNextTurn();
     if (!turn) return;
-    void this.keepAliveWhile(() => this.runTurn(turn)).finally(() => this.pump());
+    this.startTurn(turn);
+  }
+
+  private startTurn(turn: TurnRow, resumed?: LoopState): void {
+    void this.keepAliveWhile(() => this.runTurn(turn, resumed)).finally(() => this.pump());
+  }
+
+  // ---------- approvals (see approvals.ts) ----------
+
+  get approvals(): ApprovalStore {
+    return (this.#approvals ??= new ApprovalStore(this.ctx.storage.sql));
+  }
+
+  /** Stores the user's answer to an approval request and resumes the turn once none waits. */
+  async decideApproval(
+    approvalId: string,
+    answer: ApprovalAnswer,
+    by: { via: "websocket" | "rest"; userId?: string },
+  ): Promise<DecideResult> {
+    const result = decide(this.approvals, (e) => this.emit(e), approvalId, answer, by);
+    if (!result.ok) return result;
+    const { approval } = result;
+    if (answer.remember && answer.decision === "approve") {
+      await setUserToolPolicy(
+        this.env.DB,
+        approval.userId,
+        approval.server,
+        approval.tool,
+        "allow",
+      ).catch((err) => console.error("could not store the tool policy", err));
+    }
+    this.resumeParkedTurn();
+    return result;
+  }
+
+  /** Called by the schedule set when the approval was requested. */
+  async expireApproval(payload: { approvalId: string }): Promise<void> {
+    const result = decide(
+      this.approvals,
+      (e) => this.emit(e),
+      payload.approvalId,
+      { decision: "deny" },
+      { via: "expiry" },
+    );
+    if (result.ok) this.resumeParkedTurn();
+  }
+
+  /** Resumes a parked turn whose approvals are all answered (a live run takes them itself). */
+  private resumeParkedTurn(): void {
+    const turn = this.store.runningTurn();
+    if (!turn || this.#abort || this.approvals.pending(turn.id).length > 0) return;
+    this.startTurn(turn, loadCheckpoint(this.store, turn.id)?.state);
   }
 
   private async runTurn(turn: TurnRow, resumed?: LoopState): Promise<void> {
@@ -262,7 +342,7 @@ export class Conversation extends Agent<Env> {
         ...(options.model && { model: options.model }),
       };
       // A turn picked up again after a restart was already announced.
-      if (!this.turnStarted(turn))
+      if (!turnStarted(this.store, turn))
         this.emitTurnStarted(turn, conversation.provider, conversation.model);
       const saver = artifactSaver({
         conversationId: this.name,
@@ -294,10 +374,25 @@ export class Conversation extends Agent<Env> {
           apiBase: this.store.getMeta("api_base") ?? "",
         }),
         calls: toolCallLog(this.store),
+        approvals: approvalGate({
+          approvals: this.approvals,
+          turnId: turn.id,
+          messageId: turn.assistantMessageId,
+          userId: conversation.userId,
+          conversationPolicies: conversation.settings.toolPolicies,
+          userPolicies: await loadUserToolPolicies(this.env.DB, conversation.userId),
+          ttlSeconds: approvalTtlSeconds(
+            this.env.APPROVAL_TTL_SECONDS,
+            conversation.settings.approvalTimeoutSeconds,
+          ),
+          emit: (e) => this.emit(e),
+          scheduleExpiry: (approvalId, at) =>
+            void this.schedule(new Date(at), "expireApproval", { approvalId }),
+        }),
         ...(resumed && { resumed }),
         emit: (e) => this.emit(e),
         saveArtifact: (draft, source) => saver.save(draft, source),
-        checkpoint: (state) => this.store.saveCheckpoint(turn.id, checkpointable(state)),
+        checkpoint: (state) => saveCheckpoint(this.store, turn.id, state),
         recordUsage: (u) =>
           enqueue(this.store, {
             kind: "usage",
@@ -318,12 +413,12 @@ export class Conversation extends Agent<Env> {
       });
     } catch (err) {
       console.error("turn failed", err);
-      if (!this.turnStarted(turn)) {
+      if (!turnStarted(this.store, turn)) {
         this.emitTurnStarted(turn, "", "");
       }
       const known = err instanceof TurnSetupError;
       outcome = {
-        content: this.foldedContent(turn),
+        content: foldedContent(this.store, turn),
         status: "failed",
         error: {
           code: known ? err.code : "internal",
@@ -335,7 +430,10 @@ export class Conversation extends Agent<Env> {
     } finally {
       this.#abort = null;
     }
-    this.completeTurn(turn, outcome);
+    // A parked turn keeps the turn lock; it resumes when its approvals are answered (perhaps
+    // while this run was ending).
+    if (outcome.status === "parked") return this.resumeParkedTurn();
+    this.completeTurn(turn, { ...outcome, status: outcome.status });
     void this.scheduleMcpIdleCheck();
   }
 
@@ -351,12 +449,6 @@ export class Conversation extends Agent<Env> {
     });
   }
 
-  private turnStarted(turn: TurnRow): boolean {
-    return this.store
-      .eventsAfter(turn.startSeq - 1)
-      .some((e) => e.type === "turn_started" && e.turnId === turn.id);
-  }
-
   private async pinnedArtifacts(): Promise<PinnedArtifact[]> {
     const rows = await this.env.DB.prepare(
       "SELECT title, type, content FROM artifacts WHERE conversation_id = ? AND pinned = 1 AND content IS NOT NULL ORDER BY position",
@@ -366,7 +458,7 @@ export class Conversation extends Agent<Env> {
     return rows.results;
   }
 
-  private completeTurn(turn: TurnRow, outcome: TurnOutcome): void {
+  private completeTurn(turn: TurnRow, outcome: FinalOutcome): void {
     const message: ChatMessage = {
       id: turn.assistantMessageId,
       role: "assistant",
@@ -395,56 +487,6 @@ export class Conversation extends Agent<Env> {
     this.store.finishTurn(turn.id);
     this.store.dropCheckpoint(turn.id);
     void this.flushOutboxTask();
-  }
-
-  /** What clients were shown of a turn's answer, rebuilt from the event log. */
-  private foldedContent(turn: TurnRow) {
-    let t = emptyTranscript();
-    for (const e of this.store.eventsAfter(turn.startSeq - 1)) t = applyEvent(t, e);
-    return t.messages.find((m) => m.id === turn.assistantMessageId)?.content ?? [];
-  }
-
-  /**
-   * A turn marked running when the object starts was cut off (eviction, deploy). It resumes from
-   * its last checkpoint; a tool call that started but stored no result is not re-run: it is
-   * recorded as interrupted and the model is told. A turn that keeps dying ends as interrupted.
-   */
-  private recoverInterruptedTurn(): void {
-    const turn = this.store.runningTurn();
-    if (!turn) return;
-    for (const call of this.store.unfinishedToolCalls(turn.id)) {
-      const message =
-        "The call was interrupted (the service restarted) and was not run again; its result is unknown.";
-      this.store.finishToolCall(call.id, "failed", {
-        forModel: [{ type: "text", text: message }],
-        summary: "interrupted",
-        isError: true,
-      });
-      this.emit({
-        type: "tool_result",
-        messageId: turn.assistantMessageId,
-        callId: call.id,
-        isError: true,
-        summary: "interrupted",
-      });
-    }
-    const attempts = Number(this.store.getMeta(`resumes:${turn.id}`) ?? "0");
-    const checkpoint = LoopStateSchema.safeParse(this.store.loadCheckpoint(turn.id));
-    if (attempts >= MAX_RESUMES || !this.turnStarted(turn)) {
-      if (!this.turnStarted(turn)) {
-        this.emitTurnStarted(turn, "", "");
-      }
-      this.completeTurn(turn, { content: this.foldedContent(turn), status: "interrupted" });
-      return;
-    }
-    this.store.setMeta(`resumes:${turn.id}`, String(attempts + 1));
-    this.emit({
-      type: "notice",
-      level: "warning",
-      message: "The service restarted during this answer; continuing from the last completed step.",
-    });
-    const resumed = checkpoint.success ? (checkpoint.data as unknown as LoopState) : undefined;
-    void this.keepAliveWhile(() => this.runTurn(turn, resumed)).finally(() => this.pump());
   }
 
   private async loadConversation(): Promise<ConversationInfo> {

@@ -40,7 +40,7 @@ export function parseClientFrame(raw: string | ArrayBuffer | ArrayBufferView): F
       ok: false,
       error: {
         code: "invalid_frame",
-        message: `Invalid frame at ${where}: ${issue?.message ?? "unknown problem"}. Expected one of resume, send, cancel, ping.`,
+        message: `Invalid frame at ${where}: ${issue?.message ?? "unknown problem"}. Expected one of resume, send, cancel, ping, approval.`,
       },
     };
   }

@@ -1,7 +1,8 @@
 // The loop's durable memory kept in the DO's SQLite: tool-call records and step checkpoints.
 import { z } from "zod";
+import { MessagePart } from "../protocol/messages";
 import type { LoopState, ToolCallLog, ToolCallRecord } from "../loop/types";
-import type { NeutralMessage } from "../providers/types";
+import type { NeutralMessage, NeutralPart } from "../providers/types";
 import type { ConversationStore, StoredToolCall } from "./store";
 
 export function toolCallLog(store: ConversationStore): ToolCallLog {
@@ -17,27 +18,49 @@ export function toolCallLog(store: ConversationStore): ToolCallLog {
 
 /** A checkpoint row must stay well under the DO's 2 MB row limit: images are left out of it. */
 export function checkpointable(state: LoopState): LoopState {
+  const stripContent = <P extends { type: string }>(c: P): P | { type: "text"; text: string } =>
+    c.type === "image" ? { type: "text", text: IMAGE_OMITTED } : c;
   const strip = (m: NeutralMessage): NeutralMessage => ({
     ...m,
-    content: m.content.map((p) => {
-      if (p.type === "image") return { type: "text", text: "[image omitted after a restart]" };
-      if (p.type === "tool_result") {
-        return {
-          ...p,
-          content: p.content.map((c) =>
-            c.type === "image"
-              ? { type: "text" as const, text: "[image omitted after a restart]" }
-              : c,
-          ),
-        };
-      }
-      return p;
-    }),
+    content: m.content.map((p) =>
+      p.type === "tool_result"
+        ? { ...p, content: p.content.map(stripContent) as typeof p.content }
+        : (stripContent(p) as NeutralPart),
+    ),
   });
-  return { ...state, messages: state.messages.map(strip) };
+  const answers = Object.fromEntries(
+    Object.entries(state.pending?.answers ?? {}).map(([id, a]) => [
+      id,
+      {
+        ...a,
+        part: { ...a.part, content: a.part.content.map(stripContent) as typeof a.part.content },
+      },
+    ]),
+  );
+  return {
+    ...state,
+    messages: state.messages.map(strip),
+    ...(state.pending && { pending: { ...state.pending, answers } }),
+  };
 }
 
-// Checkpoints are our own rows, but they cross a restart: check their shape before trusting them.
+const IMAGE_OMITTED = "[image omitted after a restart]";
+
+/**
+ * Stores the loop's state with the last event shown at that point: a step run again after a
+ * restart takes the answer back to what clients showed at its checkpoint.
+ */
+export function saveCheckpoint(store: ConversationStore, turnId: string, state: LoopState): void {
+  store.saveCheckpoint(turnId, { seq: store.lastSeq(), state: checkpointable(state) });
+}
+
+// Checkpoints are our own rows, but they cross a restart (and a deploy that changed their shape):
+// check their shape before trusting them. One that does not fit restarts the turn from the start.
+const CallAnswerSchema = z.object({
+  part: z.object({ type: z.literal("tool_result"), callId: z.string() }).passthrough(),
+  fresh: z.boolean(),
+});
+
 export const LoopStateSchema = z
   .object({
     step: z.number().int().min(0),
@@ -47,13 +70,33 @@ export const LoopStateSchema = z
         content: z.array(z.object({ type: z.string() }).passthrough()),
       }),
     ),
-    text: z.string(),
-    reasoning: z.string(),
-    toolParts: z.array(z.object({ type: z.literal("tool_call") }).passthrough()),
+    shown: z.array(MessagePart),
     artifactParts: z.array(z.object({ type: z.literal("artifact") }).passthrough()),
     graphs: z.array(z.unknown()),
     noProgressSteps: z.number(),
     formatterRepairs: z.number(),
+    pending: z
+      .object({
+        calls: z.array(z.object({ id: z.string(), name: z.string() }).passthrough()),
+        answers: z.record(z.string(), CallAnswerSchema),
+      })
+      .optional(),
     final: z.array(z.unknown()).optional(),
   })
   .passthrough();
+
+const CheckpointRow = z.object({ seq: z.number().int(), state: LoopStateSchema });
+
+export interface Checkpoint {
+  /** The last event of the log when the checkpoint was taken. */
+  seq: number;
+  state: LoopState;
+}
+
+/** The stored checkpoint of a turn, or null when there is none (or it cannot be trusted). */
+export function loadCheckpoint(store: ConversationStore, turnId: string): Checkpoint | null {
+  const parsed = CheckpointRow.safeParse(store.loadCheckpoint(turnId));
+  return parsed.success
+    ? { seq: parsed.data.seq, state: parsed.data.state as unknown as LoopState }
+    : null;
+}

@@ -68,7 +68,11 @@ export class SocketGate {
    * credential; a malformed one is answered with `frame_error` and counted, never logged one
    * line per frame.
    */
-  receive(connection: Connection, raw: WSMessage, handle: (frame: ClientFrame) => void): void {
+  receive(
+    connection: Connection,
+    raw: WSMessage,
+    handle: (frame: ClientFrame) => void | Promise<void>,
+  ): void {
     const previous = this.#queues.get(connection.id) ?? Promise.resolve();
     const next = previous
       .then(async () => {
@@ -78,7 +82,7 @@ export class SocketGate {
           this.countInvalid(parsed.error);
           return send(connection, { type: "frame_error", error: parsed.error });
         }
-        if (await this.stillLive(connection)) handle(parsed.frame);
+        if (await this.stillLive(connection)) await handle(parsed.frame);
       })
       .catch((err: unknown) => console.warn("websocket: a frame could not be handled", err));
     this.#queues.set(connection.id, next);

@@ -305,7 +305,8 @@ export class ConversationStore {
     const clause =
       where === "id"
         ? "id = ?"
-        : "call_key = ? AND status IN ('done', 'failed') ORDER BY rowid DESC";
+        : // Only a successful result is reused: a failed call is worth trying again.
+          "call_key = ? AND status = 'done' ORDER BY rowid DESC";
     const row = this.sql
       .exec<{
         id: string;

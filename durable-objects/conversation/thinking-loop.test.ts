@@ -116,6 +116,27 @@ describe("the thinking loop with a third-party MCP server over streamable HTTP",
     });
   });
 
+  it("keeps the text the model streamed before its tool calls in the completed answer, where it was shown", async () => {
+    const { events } = await turn("explain then look up");
+    const live = fold(
+      events.slice(
+        0,
+        events.findIndex((e) => e.type === "message_completed"),
+      ),
+    );
+    const shown = live.messages[1]!.content.map((p) => p.type);
+    const answer = fold(events).messages[1]!;
+    expect(answer.status).toBe("complete");
+    expect(answer.content.map((p) => (p.type === "text" ? p.text : p.type))).toEqual([
+      "reasoning",
+      "Let me look that up first.",
+      "tool_call",
+      "Found it.",
+    ]);
+    // Before the answer arrived the user saw the same text, then the call, in that order.
+    expect(shown).toEqual(["text", "tool_call"]);
+  });
+
   it("forwards progress notifications of a long tool to the client", async () => {
     const { events } = await turn("long operation please");
     const progress = events.filter((e) => e.type === "tool_progress");
@@ -150,6 +171,21 @@ describe("the thinking loop with a third-party MCP server over streamable HTTP",
     ).toBe(true);
     expect(events.filter((e) => e.type === "step_started")).toHaveLength(3);
     expect(fold(events).messages[1]?.status).toBe("complete");
+  });
+
+  it("does not reuse a failed call: the model's retry of it runs again", async () => {
+    const { events } = await turn("retry the broken echo");
+    const results = events.flatMap((e) =>
+      e.type === "tool_result" ? [[e.callId, e.isError, e.summary.startsWith("reused")]] : [],
+    );
+    expect(results).toEqual([
+      ["e2", true, false],
+      ["e3", true, false],
+    ]);
+    expect(fold(events).messages[1]?.content.at(-1)).toEqual({
+      type: "text",
+      text: "Retried; the echo still refuses.",
+    });
   });
 
   it("a blocked server's tools are not offered, and a step cap of 1 ends the loop", async () => {

@@ -238,6 +238,7 @@ export async function createToolRunner(opts: {
                 tool: t.name,
                 description: t.description ?? t.title ?? t.name,
                 inputSchema,
+                ...(t.annotations && { annotations: t.annotations }),
               });
             }
             succeeded(s);

@@ -3,6 +3,7 @@
 import { runThinkingLoop } from "../loop/loop";
 import { type PinnedArtifact, systemPrompt } from "../loop/prompts";
 import type {
+  ApprovalGate,
   ArtifactRef,
   ArtifactSource,
   LoopState,
@@ -47,13 +48,18 @@ export interface TurnInput {
   checkpoint: (state: LoopState) => void;
   recordUsage: (u: { inputTokens: number; outputTokens: number; cachedTokens: number }) => void;
   onModelCall?: () => void;
+  approvals?: ApprovalGate;
 }
 
 export interface TurnOutcome {
   content: MessagePart[];
-  status: MessageStatus;
+  /** parked: a call waits for the user's approval; the turn resumes when it is answered. */
+  status: MessageStatus | "parked";
   error?: { code: string; message: string };
 }
+
+/** How a turn ended (a parked turn has not). */
+export type FinalOutcome = TurnOutcome & { status: MessageStatus };
 
 export const NOT_CONFIGURED_MESSAGE = (provider: string) =>
   `The ${provider} provider is not configured. Set its key in .dev.vars (locally) or with ` +
@@ -94,6 +100,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
       emit: input.emit,
       recordUsage: input.recordUsage,
       ...(input.onModelCall && { onModelCall: input.onModelCall }),
+      ...(input.approvals && { approvals: input.approvals }),
     },
     {
       turnId: input.turnId,

@@ -23,7 +23,7 @@ function memoryLog(): ToolCallLog {
   const records = new Map<string, ToolCallRecord>();
   return {
     findDone: (key) =>
-      [...records.values()].find((r) => r.key === key && r.status !== "started") ?? null,
+      [...records.values()].find((r) => r.key === key && r.status === "done") ?? null,
     find: (id) => records.get(id) ?? null,
     start: (r) => void records.set(r.id, { ...r, status: "started" }),
     finish: (id, status, result) =>

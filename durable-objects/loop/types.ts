@@ -1,7 +1,14 @@
 // What the thinking loop needs from the world, as interfaces: the DO supplies the implementations.
 import type { MessagePart } from "../protocol/messages";
+import type { ToolHints, ToolPolicy } from "../protocol/tool-policy";
 import type { NewServerEvent } from "../protocol/wire";
-import type { ModelProvider, NeutralMessage, StreamEvent, ModelRequest } from "../providers/types";
+import type {
+  ModelProvider,
+  ModelRequest,
+  NeutralMessage,
+  NeutralPart,
+  StreamEvent,
+} from "../providers/types";
 import type { KnowledgeGraph } from "./knowledge-graph";
 import type { DraftArtifact, ProcessedResult } from "./tool-results";
 
@@ -10,6 +17,8 @@ export interface CatalogTool {
   tool: string;
   description: string;
   inputSchema: Record<string, unknown>;
+  /** The server's annotations of the tool: they decide whether a call asks first. */
+  annotations?: ToolHints;
 }
 
 export type ToolCallOutcome =
@@ -43,6 +52,7 @@ export interface ToolCallRecord {
 
 /** Durable memory of tool calls across the conversation (for repeats and for resuming). */
 export interface ToolCallLog {
+  /** The latest successful call with this key: failed, timed-out and interrupted ones are not reused. */
   findDone(key: string): ToolCallRecord | null;
   find(id: string): ToolCallRecord | null;
   start(record: Omit<ToolCallRecord, "status" | "result">, turnId: string, step: number): void;
@@ -63,18 +73,61 @@ export interface ArtifactSource {
   origin: "formatter" | "tool";
 }
 
+/** A tool call as the model made it, before it is run. */
+export interface PlannedToolCall {
+  id: string;
+  name: string;
+  arguments: unknown;
+  argumentsError?: string;
+  /** Gemini's thought signature: the call goes back into the history with it. */
+  signature?: string;
+}
+
+/** A tool call's answer for the model, and whether it was new information (not a repeat). */
+export interface CallAnswer {
+  part: Extract<NeutralPart, { type: "tool_result" }>;
+  fresh: boolean;
+}
+
 export interface LoopState {
   step: number;
   messages: NeutralMessage[];
-  text: string;
-  reasoning: string;
-  toolParts: Extract<MessagePart, { type: "tool_call" }>[];
+  /**
+   * What the user was shown of the steps so far, in order: reasoning, text and tool calls. It is
+   * the answer's body whatever way the turn ends, so nothing streamed is dropped from it.
+   */
+  shown: Extract<MessagePart, { type: "reasoning" | "text" | "tool_call" }>[];
   artifactParts: Extract<MessagePart, { type: "artifact" }>[];
   graphs: KnowledgeGraph[];
   noProgressSteps: number;
   formatterRepairs: number;
+  /**
+   * The step whose model call is over but whose tool calls are not all answered. Checkpointed
+   * with each answer, so a resumed turn continues at the calls without calling the model again.
+   */
+  pending?: { calls: PlannedToolCall[]; answers: Record<string, CallAnswer> };
   /** Set when the answer is final; the loop returns it without another model call. */
   final?: MessagePart[];
+}
+
+/** Where a call that needs the user's approval stands. */
+export type ApprovalState =
+  | { status: "none" }
+  | { status: "pending" }
+  | { status: "decided"; decision: "approve" | "deny"; note?: string; expired?: boolean };
+
+/** The user's say over tool calls: policies, and approvals that outlive the run that asked. */
+export interface ApprovalGate {
+  policy(tool: CatalogTool): ToolPolicy;
+  state(callId: string, step: number): ApprovalState;
+  /** Stores the request and tells every client; the call waits for the answer. */
+  request(call: {
+    callId: string;
+    step: number;
+    server: string;
+    tool: string;
+    arguments: unknown;
+  }): void;
 }
 
 export interface LoopDeps {
@@ -93,6 +146,8 @@ export interface LoopDeps {
   recordUsage: (u: { inputTokens: number; outputTokens: number; cachedTokens: number }) => void;
   /** Counts model calls (figures for the bench). */
   onModelCall?: () => void;
+  /** Without it, every offered tool runs at once. */
+  approvals?: ApprovalGate;
 }
 
 export interface LoopInput {
@@ -109,6 +164,7 @@ export interface LoopInput {
 
 export interface LoopOutcome {
   content: MessagePart[];
-  status: "complete" | "cancelled" | "failed";
+  /** parked: a call waits for approval; the state is checkpointed and the turn resumes later. */
+  status: "complete" | "cancelled" | "failed" | "parked";
   error?: { code: string; message: string };
 }

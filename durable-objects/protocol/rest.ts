@@ -1,5 +1,6 @@
 // Shapes of the REST API shared by the worker and the web client.
 import { z } from "zod";
+import { ToolPolicies } from "./tool-policy";
 
 export const ConversationMode = z.enum(["normal", "graph", "tools"]);
 export type ConversationMode = z.infer<typeof ConversationMode>;
@@ -18,6 +19,15 @@ export const ConversationSettings = z
     blockedServers: z.array(z.string().min(1).max(100)).max(100).optional(),
     // Per server: the only tools offered to the model. A server not listed offers all its tools.
     enabledTools: z.record(z.string(), z.array(z.string().min(1).max(200)).max(500)).optional(),
+    // Per server and tool: allow, ask (wait for approval) or never; over the user's own policies.
+    toolPolicies: ToolPolicies.optional(),
+    // How long a call waits for approval before it counts as denied (default: 24 h).
+    approvalTimeoutSeconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(7 * 24 * 3600)
+      .optional(),
   })
   .strict();
 export type ConversationSettings = z.infer<typeof ConversationSettings>;

@@ -119,3 +119,62 @@ describe("the thinking timeline of an answer", () => {
     expect(replayed).toEqual(once);
   });
 });
+
+describe("a step started again after a restart", () => {
+  it("replaces what the cut-off step had streamed instead of appending to it", () => {
+    const t = fold([
+      user("u1", "why?", 1),
+      started("t1", "a1", 2),
+      { type: "step_started", turnId: "t1", step: 1, maxSteps: 5 },
+      { type: "text_delta", messageId: "a1", delta: "Because the sky " },
+      { type: "step_restarted", turnId: "t1", messageId: "a1", step: 1, content: [] },
+      { type: "step_started", turnId: "t1", step: 1, maxSteps: 5 },
+      { type: "text_delta", messageId: "a1", delta: "Because the sky is blue." },
+    ]);
+    expect(t.messages[1]).toMatchObject({
+      status: "streaming",
+      content: [{ type: "text", text: "Because the sky is blue." }],
+    });
+  });
+});
+
+describe("approvals in the timeline", () => {
+  it("keeps each request with its decision: who, how and when", () => {
+    const t = fold([
+      user("u1", "tidy", 1),
+      started("t1", "a1", 2),
+      {
+        type: "approval_requested",
+        turnId: "t1",
+        messageId: "a1",
+        approvalId: "ap1",
+        callId: "c1",
+        step: 1,
+        server: "notes",
+        tool: "delete_note",
+        arguments: { name: "old" },
+        expiresAt: 99,
+      },
+      {
+        type: "approval_decided",
+        turnId: "t1",
+        messageId: "a1",
+        approvalId: "ap1",
+        callId: "c1",
+        decision: "deny",
+        note: "keep it",
+        by: { via: "websocket", userId: "u" },
+      },
+    ]);
+    expect(t.messages[1]?.activity?.approvals.ap1).toEqual({
+      approvalId: "ap1",
+      callId: "c1",
+      step: 1,
+      server: "notes",
+      tool: "delete_note",
+      arguments: { name: "old" },
+      expiresAt: 99,
+      decided: { decision: "deny", note: "keep it", via: "websocket", userId: "u", at: 0 },
+    });
+  });
+});

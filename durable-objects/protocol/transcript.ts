@@ -9,6 +9,24 @@ export interface CallProgress {
   message?: string;
 }
 
+/** A tool call that asked for the user's approval, and what was decided. */
+export interface ApprovalView {
+  approvalId: string;
+  callId: string;
+  step: number;
+  server: string;
+  tool: string;
+  arguments: unknown;
+  expiresAt: number;
+  decided?: {
+    decision: "approve" | "deny";
+    note?: string;
+    via: "websocket" | "rest" | "expiry" | "cancel";
+    userId?: string;
+    at: number;
+  };
+}
+
 /** What happened while an answer was made: the thinking timeline a person can inspect. */
 export interface Activity {
   /** The step running (or last run) and the turn's cap. */
@@ -19,6 +37,8 @@ export interface Activity {
   progress: Record<string, CallProgress>;
   /** MCP log lines and notices, oldest first (the newest MAX_LOG_LINES are kept). */
   log: { seq: number; source: string; level: string; text: string }[];
+  /** Approvals asked during the answer, by approval id, in the order they were asked. */
+  approvals: Record<string, ApprovalView>;
   error?: ErrorInfo;
 }
 
@@ -64,6 +84,7 @@ const newActivity = (): Activity => ({
   callSteps: {},
   progress: {},
   log: [],
+  approvals: {},
 });
 
 const logText = (data: unknown) =>
@@ -192,6 +213,40 @@ export function applyEvent(t: Transcript, e: ServerEvent): Transcript {
       break;
     case "message_completed":
       edit(e.messageId, (m) => ({ ...m, content: e.content, status: e.status }));
+      break;
+    case "approval_requested":
+      editActivity(e.messageId, (a) => ({
+        ...a,
+        approvals: {
+          ...a.approvals,
+          [e.approvalId]: {
+            approvalId: e.approvalId,
+            callId: e.callId,
+            step: e.step,
+            server: e.server,
+            tool: e.tool,
+            arguments: e.arguments,
+            expiresAt: e.expiresAt,
+          },
+        },
+      }));
+      break;
+    case "approval_decided":
+      editActivity(e.messageId, (a) => {
+        const asked = a.approvals?.[e.approvalId];
+        if (!asked) return a;
+        const decided = {
+          decision: e.decision,
+          via: e.by.via,
+          at: e.at,
+          ...(e.note !== undefined && { note: e.note }),
+          ...(e.by.userId !== undefined && { userId: e.by.userId }),
+        };
+        return { ...a, approvals: { ...a.approvals, [e.approvalId]: { ...asked, decided } } };
+      });
+      break;
+    case "step_restarted":
+      edit(e.messageId, (m) => ({ ...m, content: e.content, status: "streaming" }));
       break;
     case "turn_failed":
     case "turn_ended":

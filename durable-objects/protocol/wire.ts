@@ -31,8 +31,24 @@ export const ClientFrame = z.discriminatedUnion("type", [
   SendMessage,
   z.object({ type: z.literal("cancel") }),
   z.object({ type: z.literal("ping") }),
+  // The answer to an approval_requested event (the REST route takes the same fields).
+  z.object({ type: z.literal("approval"), approvalId: z.string().min(1).max(100) }).extend({
+    decision: z.enum(["approve", "deny"]),
+    note: z.string().max(2000).optional(),
+    remember: z.boolean().optional(),
+  }),
 ]);
 export type ClientFrame = z.infer<typeof ClientFrame>;
+export type ApprovalFrame = Extract<ClientFrame, { type: "approval" }>;
+/** The body of `POST /api/conversations/:id/approvals/:approvalId`. */
+export const ApprovalAnswer = z
+  .object({
+    decision: z.enum(["approve", "deny"]),
+    note: z.string().max(2000).optional(),
+    remember: z.boolean().optional(),
+  })
+  .strict();
+export type ApprovalAnswer = z.infer<typeof ApprovalAnswer>;
 export type SendMessage = z.infer<typeof SendMessage>;
 
 const ErrorInfo = z.object({ code: z.string(), message: z.string() });
@@ -126,6 +142,48 @@ export const ServerEvent = z.discriminatedUnion("type", [
     type: z.literal("notice"),
     level: z.enum(["info", "warning", "error"]),
     message: z.string(),
+  }),
+  // A turn resumed after a restart runs the step that was cut off again: the answer goes back to
+  // `content` (what it showed before that step began) and the step streams anew, so clients
+  // replace the step's partial text instead of appending to it.
+  z.object({
+    ...seqd,
+    type: z.literal("step_restarted"),
+    turnId: z.string(),
+    messageId: z.string(),
+    step: z.number().int(),
+    content: z.array(MessagePart),
+  }),
+  // A tool call waits for the user: the turn is parked at it (for as long as `expiresAt`) and
+  // resumes from it once approved or denied, on any device, by WebSocket or REST.
+  z.object({
+    ...seqd,
+    type: z.literal("approval_requested"),
+    turnId: z.string(),
+    messageId: z.string(),
+    approvalId: z.string(),
+    callId: z.string(),
+    step: z.number().int(),
+    server: z.string(),
+    tool: z.string(),
+    arguments: z.unknown(),
+    expiresAt: z.number(),
+  }),
+  // Who decided what, and when (`at`); an approval nobody answered expires as denied.
+  z.object({
+    ...seqd,
+    type: z.literal("approval_decided"),
+    turnId: z.string(),
+    messageId: z.string(),
+    approvalId: z.string(),
+    callId: z.string(),
+    decision: z.enum(["approve", "deny"]),
+    note: z.string().optional(),
+    by: z.object({
+      via: z.enum(["websocket", "rest", "expiry", "cancel"]),
+      userId: z.string().optional(),
+    }),
+    remembered: z.boolean().optional(),
   }),
 ]);
 export type ServerEvent = z.infer<typeof ServerEvent>;

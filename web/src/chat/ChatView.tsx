@@ -83,7 +83,12 @@ export function ChatView(props: {
           <p className="centered muted">Ask a question to start.</p>
         )}
         {transcript?.messages.map((m) => (
-          <MessageView key={m.id} message={m} onOpenArtifact={props.onOpenArtifact} />
+          <MessageView
+            key={m.id}
+            message={m}
+            onOpenArtifact={props.onOpenArtifact}
+            onAnswerApproval={(id, answer) => live.current?.answerApproval(id, answer)}
+          />
         ))}
       </div>
       {state?.error && (

@@ -4,7 +4,9 @@
 import { memo } from "react";
 import type { MessagePart } from "../../../durable-objects/protocol/messages";
 import type { Activity, TranscriptMessage } from "../../../durable-objects/protocol/transcript";
+import type { ApprovalAnswer } from "../../../durable-objects/protocol/wire";
 import { Markdown } from "../markdown/Markdown";
+import { ApprovalCard } from "./ApprovalCard";
 import { describeError } from "./error-words";
 
 type ToolCall = Extract<MessagePart, { type: "tool_call" }>;
@@ -32,6 +34,7 @@ export function blocksOf(
 export const MessageView = memo(function MessageView(props: {
   message: TranscriptMessage;
   onOpenArtifact: (id: string) => void;
+  onAnswerApproval?: (approvalId: string, answer: ApprovalAnswer) => boolean | undefined;
 }) {
   const { message } = props;
   const activity = message.activity;
@@ -65,6 +68,13 @@ export const MessageView = memo(function MessageView(props: {
               <Part key={b.key} part={b.part} onOpenArtifact={props.onOpenArtifact} />
             ),
           )}
+          {Object.values(activity?.approvals ?? {}).map((a) => (
+            <ApprovalCard
+              key={a.approvalId}
+              approval={a}
+              {...(props.onAnswerApproval && { onAnswer: props.onAnswerApproval })}
+            />
+          ))}
           {activity && <ActivityFooter activity={activity} />}
         </>
       )}

@@ -36,6 +36,7 @@ const answer: TranscriptMessage = {
     callSteps: { c1: 1, c2: 1 },
     progress: { c2: { progress: 2, total: 4, message: "drawing" } },
     log: [{ seq: 9, source: "charts", level: "info", text: "<b>hi</b>" }],
+    approvals: {},
   },
 };
 

@@ -8,6 +8,7 @@ import {
   type Transcript,
 } from "../../../durable-objects/protocol/transcript";
 import {
+  type ApprovalAnswer,
   type ClientFrame,
   isServerEvent,
   ServerFrame,
@@ -50,6 +51,16 @@ export class LiveConversation {
 
   cancel(): void {
     this.write({ type: "cancel" });
+  }
+
+  /**
+   * Answers a tool call's approval request; every open tab sees the decision as an event.
+   * False when offline: nothing was sent, and the card stays answerable.
+   */
+  answerApproval(approvalId: string, answer: ApprovalAnswer): boolean {
+    if (this.ws?.readyState !== WebSocket.OPEN) return false;
+    this.write({ type: "approval", approvalId, ...answer });
+    return true;
   }
 
   close(): void {

@@ -34,4 +34,6 @@ export interface Env {
   MCP_DNS_RESOLVER?: string;
   // Standing MCP streams of a conversation nobody uses close after this long (ms); 5 min unless set.
   MCP_IDLE_CLOSE_MS?: string;
+  // How long a tool call waits for the user's approval before it counts as denied (s); 24 h unless set.
+  APPROVAL_TTL_SECONDS?: string;
 }

@@ -15,6 +15,8 @@ import { providerRoutes } from "./routes/providers";
 import { realtimeRoutes } from "./routes/realtime";
 import { allSessionsRoutes, sessionRoutes } from "./routes/session";
 import { tokenRoutes } from "./routes/tokens";
+import { approvalRoutes } from "./routes/approvals";
+import { toolPolicyRoutes } from "./routes/tool-policies";
 
 export { Conversation } from "../../../durable-objects/conversation/conversation";
 
@@ -57,5 +59,8 @@ app.use("/api/tokens/*", requireUser);
 app.use("/api/sessions", requireUser);
 app.route("/api/tokens", tokenRoutes);
 app.route("/api/sessions", allSessionsRoutes);
+app.route("/api/conversations", approvalRoutes);
+app.use("/api/tool-policies", requireUser);
+app.route("/api/tool-policies", toolPolicyRoutes);
 
 export default app;

@@ -50,17 +50,27 @@ export async function startChangingServer(): Promise<{ url: string; stop: () => 
       { name: "changing", version: "1.0.0" },
       { capabilities: { tools: { listChanged: true } } },
     );
-    server.registerTool("add_tool", { description: "Adds new_tool." }, async (extra) => {
-      channel.added = true;
-      for (const s of channel.live) s.newTool.enable();
-      // Sent on this call's own stream, so a client without a standing GET stream gets it too.
-      await extra.sendNotification({ method: "notifications/tools/list_changed" });
-      return { content: [{ type: "text", text: "new_tool was added" }] };
-    });
+    // Annotated as harmless, so calls run without asking for approval.
+    const harmless = { readOnlyHint: false, destructiveHint: false, openWorldHint: false };
+    server.registerTool(
+      "add_tool",
+      { description: "Adds new_tool.", annotations: harmless },
+      async (extra) => {
+        channel.added = true;
+        for (const s of channel.live) s.newTool.enable();
+        // Sent on this call's own stream, so a client without a standing GET stream gets it too.
+        await extra.sendNotification({ method: "notifications/tools/list_changed" });
+        return { content: [{ type: "text", text: "new_tool was added" }] };
+      },
+    );
     // Registered on every session, enabled once `add_tool` ran: the list the server reports.
     const newTool = server.registerTool(
       "new_tool",
-      { description: "Exists once add_tool ran.", inputSchema: { word: z.string().optional() } },
+      {
+        description: "Exists once add_tool ran.",
+        inputSchema: { word: z.string().optional() },
+        annotations: harmless,
+      },
       async () => ({ content: [{ type: "text", text: "new_tool ran" }] }),
     );
     if (!channel.added) newTool.disable();

@@ -1,6 +1,7 @@
 // Starts aimock on 127.0.0.1 for the API tests: the official provider SDKs talk to it over HTTP.
 import { LLMock } from "@copilotkit/aimock";
 import type { TestProject } from "vitest/node";
+import { startApprovalServer } from "./approval-server";
 import { startChangingServer } from "./changing-server";
 import { startEverythingServer } from "./everything-server";
 import { startFaultyServer } from "./faulty-server";
@@ -16,6 +17,7 @@ declare module "vitest" {
     /** OAuth-protected MCP servers: a working one, and ones that fail in one way each. */
     oauth: { url: string; issuer: string };
     oauthFaults: { token500: string; registrationRefused: string; badMetadata: string };
+    approvalUrl: string;
   }
 }
 
@@ -52,6 +54,8 @@ export default async function setup(project: TestProject) {
     badMetadata: oauth[3].url,
   });
   project.provide("changingUrl", changing.url);
+  const approval = await startApprovalServer();
+  project.provide("approvalUrl", approval.url);
   project.provide("faultyUrl", faulty.url);
   project.provide("aimockUrl", mock.url);
   project.provide("everythingUrl", everything.url);
@@ -61,5 +65,6 @@ export default async function setup(project: TestProject) {
     await faulty.stop();
     await changing.stop();
     await Promise.all(oauth.map((s) => s.stop()));
+    await approval.stop();
   };
 }

@@ -9,6 +9,16 @@ const formatter = (items: unknown[]) => ({
 
 // Fixtures on tool results come first: a later step's request still carries the first question.
 export function addLoopFixtures(mock: LLMock): void {
+  // A call that failed is not reused: the model's retry runs again. (Before the generic
+  // "Invalid arguments" answer below.)
+  mock.on(
+    { userMessage: /retry the broken echo/, toolCallId: "e2" },
+    { toolCalls: [{ id: "e3", name: "everything__echo", arguments: '{"wrong":1}' }] },
+  );
+  mock.on(
+    { userMessage: /retry the broken echo/, toolCallId: "e3" },
+    { content: "Retried; the echo still refuses." },
+  );
   // Three steps: one tool, then two at once, then the formatter.
   mock.on(
     { toolResultContains: "Echo: step one" },
@@ -90,7 +100,40 @@ export function addLoopFixtures(mock: LLMock): void {
   mock.on({ toolResultContains: "new_tool was added" }, { content: "A new tool is available." });
   mock.on({ toolResultContains: "new_tool ran" }, { content: "The new tool answered." });
 
+  // Text streamed before a tool call stays in the completed answer, before the formatter's.
+  mock.on(
+    { toolResultContains: "Echo: looked up" },
+    { toolCalls: [formatter([{ type: "text", content: "Found it." }])] },
+  );
+
+  // A call cut off by a restart is reported as interrupted; the model says so.
+  mock.on({ toolResultContains: "was interrupted" }, { content: "The operation was interrupted." });
+
+  // Approvals: a read-only call runs at once, a destructive one waits for the user.
+  mock.on({ toolResultContains: "Deleted note old" }, { content: "The old note is gone." });
+  mock.on(
+    { toolResultContains: "the user declined" },
+    { content: "Understood, I left the note alone." },
+  );
+  mock.on(
+    { toolResultContains: "nobody answered the approval request" },
+    { content: "Nobody approved, so I left the note alone." },
+  );
+
   // The questions that start each flow.
+  mock.onMessage(/tidy my notes/, {
+    toolCalls: [
+      { id: "n1", name: "notes__list_notes", arguments: "{}" },
+      { id: "n2", name: "notes__delete_note", arguments: '{"name":"old"}' },
+    ],
+  });
+  mock.onMessage(/retry the broken echo/, {
+    toolCalls: [{ id: "e2", name: "everything__echo", arguments: '{"wrong":1}' }],
+  });
+  mock.onMessage(/explain then look up/, {
+    content: "Let me look that up first.",
+    toolCalls: [{ id: "x1", name: "everything__echo", arguments: '{"message":"looked up"}' }],
+  });
   mock.onMessage(/add a tool please/, {
     toolCalls: [{ id: "lc1", name: "changing__add_tool", arguments: "{}" }],
   });

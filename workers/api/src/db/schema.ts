@@ -1,7 +1,14 @@
 // The D1 schema: everything that must be queryable across conversations.
 // Migrations in /migrations are generated from this file with `npm run db:generate`.
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import {
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
 
 const now = sql`(unixepoch('subsec') * 1000)`;
 const createdAt = () => integer("created_at", { mode: "number" }).notNull().default(now);
@@ -219,4 +226,20 @@ export const sessions = sqliteTable(
     expiresAt: integer("expires_at", { mode: "number" }).notNull(),
   },
   (t) => [index("sessions_user_idx").on(t.userId), index("sessions_token_idx").on(t.tokenId)],
+);
+
+// Tool policies a user set for all their conversations (a conversation's settings override
+// them): per MCP server (tool = "") or per tool, "allow", "ask" or "never".
+export const toolPolicies = sqliteTable(
+  "tool_policies",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    server: text("server").notNull(),
+    tool: text("tool").notNull().default(""),
+    policy: text("policy", { enum: ["allow", "ask", "never"] }).notNull(),
+    updatedAt: integer("updated_at", { mode: "number" }).notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.server, t.tool] })],
 );

@@ -1,0 +1,50 @@
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import type { ApprovalView } from "../../../durable-objects/protocol/transcript";
+import { ApprovalCard, FOLD_CHARS } from "./ApprovalCard";
+
+const pending: ApprovalView = {
+  approvalId: "ap1",
+  callId: "c1",
+  step: 1,
+  server: "notes",
+  tool: "delete_note",
+  arguments: { name: "old", body: "x".repeat(FOLD_CHARS + 50) },
+  expiresAt: Date.UTC(2030, 0, 1),
+};
+
+describe("the approval card", () => {
+  it("asks with the server, the tool and readable arguments, folding long ones", () => {
+    const html = renderToStaticMarkup(<ApprovalCard approval={pending} />);
+    expect(html).toContain("Approve this tool call?");
+    expect(html).toContain("notes");
+    expect(html).toContain("delete_note");
+    expect(html).toMatch(/<dt>name<\/dt><dd><pre class="tool-json">old<\/pre>/);
+    // The long value is folded behind its first characters.
+    expect(html).toMatch(/<dt>body<\/dt><dd><details><summary>x+… \(250 characters\)<\/summary>/);
+    expect(html).toContain(">Approve</button>");
+    expect(html).toContain(">Deny</button>");
+    expect(html).toContain("Always allow this tool");
+    expect(html).toContain("Note for the model");
+  });
+
+  it("once answered, says who decided what and drops the buttons", () => {
+    const html = renderToStaticMarkup(
+      <ApprovalCard
+        approval={{
+          ...pending,
+          decided: { decision: "deny", via: "rest", note: "keep it", at: 0 },
+        }}
+      />,
+    );
+    expect(html).toContain("Denied by you (API,");
+    expect(html).toContain("“keep it”");
+    expect(html).not.toContain("<button");
+    const expired = renderToStaticMarkup(
+      <ApprovalCard
+        approval={{ ...pending, decided: { decision: "deny", via: "expiry", at: 0 } }}
+      />,
+    );
+    expect(expired).toContain("Denied: nobody answered in time");
+  });
+});

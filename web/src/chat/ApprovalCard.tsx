@@ -1,0 +1,121 @@
+// A tool call waiting for the user: server, tool and readable arguments (long values folded),
+// Approve / Deny with an optional note for the model, and "always allow this tool". Once
+// answered (here, in another tab, over REST, or by expiry) it shows who decided what, and when.
+import { useState } from "react";
+import type { ApprovalView } from "../../../durable-objects/protocol/transcript";
+import type { ApprovalAnswer } from "../../../durable-objects/protocol/wire";
+
+/** Argument values longer than this are folded. */
+export const FOLD_CHARS = 200;
+
+export function ApprovalCard(props: {
+  approval: ApprovalView;
+  /** False when the answer could not be sent (offline): the buttons stay usable. */
+  onAnswer?: (approvalId: string, answer: ApprovalAnswer) => boolean | undefined;
+}) {
+  const { approval, onAnswer } = props;
+  const [note, setNote] = useState("");
+  const [remember, setRemember] = useState(false);
+  const [sent, setSent] = useState(false);
+  const answer = (decision: ApprovalAnswer["decision"]) => {
+    const delivered = onAnswer?.(approval.approvalId, {
+      decision,
+      ...(note.trim() && { note: note.trim() }),
+      ...(decision === "approve" && remember && { remember: true }),
+    });
+    setSent(delivered !== false);
+  };
+  const decided = approval.decided;
+  return (
+    <section
+      className={`approval-card ${decided ? decided.decision : "pending"}`}
+      data-testid="approval-card"
+      aria-label={`Approval for ${approval.tool}`}
+    >
+      <p>
+        <strong>{decided ? "Tool call" : "Approve this tool call?"}</strong>{" "}
+        <span className="tool-server">{approval.server}</span> · <strong>{approval.tool}</strong>
+      </p>
+      <Arguments value={approval.arguments} />
+      {decided ? (
+        <p className="muted small" role="status">
+          {decisionWords(decided)}
+        </p>
+      ) : (
+        <>
+          <label className="small">
+            Note for the model (optional)
+            <input
+              type="text"
+              value={note}
+              maxLength={2000}
+              onChange={(e) => setNote(e.target.value)}
+            />
+          </label>
+          <label className="small">
+            <input
+              type="checkbox"
+              checked={remember}
+              onChange={(e) => setRemember(e.target.checked)}
+            />{" "}
+            Always allow this tool
+          </label>
+          <div className="approval-buttons">
+            <button type="button" disabled={sent} onClick={() => answer("approve")}>
+              Approve
+            </button>
+            <button type="button" disabled={sent} onClick={() => answer("deny")}>
+              Deny
+            </button>
+          </div>
+          <p className="muted small">
+            Waits until {new Date(approval.expiresAt).toLocaleString()}, then counts as denied.
+          </p>
+        </>
+      )}
+    </section>
+  );
+}
+
+function Arguments({ value }: { value: unknown }) {
+  const entries =
+    value && typeof value === "object" && !Array.isArray(value)
+      ? Object.entries(value as Record<string, unknown>)
+      : [["arguments", value] as const];
+  if (entries.length === 0) return <p className="muted small">No arguments.</p>;
+  return (
+    <dl className="approval-arguments">
+      {entries.map(([key, v]) => {
+        const text = typeof v === "string" ? v : (JSON.stringify(v, null, 2) ?? String(v));
+        return (
+          <div key={key}>
+            <dt>{key}</dt>
+            <dd>
+              {text.length > FOLD_CHARS ? (
+                <details>
+                  <summary>{`${text.slice(0, FOLD_CHARS - 1)}… (${text.length} characters)`}</summary>
+                  <pre className="tool-json">{text}</pre>
+                </details>
+              ) : (
+                <pre className="tool-json">{text}</pre>
+              )}
+            </dd>
+          </div>
+        );
+      })}
+    </dl>
+  );
+}
+
+function decisionWords(d: NonNullable<ApprovalView["decided"]>): string {
+  const when = new Date(d.at).toLocaleString();
+  const note = d.note ? ` — “${d.note}”` : "";
+  switch (d.via) {
+    case "expiry":
+      return `Denied: nobody answered in time (${when}).`;
+    case "cancel":
+      return `Withdrawn: the answer was cancelled (${when}).`;
+    default:
+      return `${d.decision === "approve" ? "Approved" : "Denied"} by you (${d.via === "rest" ? "API" : "app"}, ${when})${note}.`;
+  }
+}

@@ -15,6 +15,7 @@ import { providerRoutes } from "./routes/providers";
 import { realtimeRoutes } from "./routes/realtime";
 import { allSessionsRoutes, sessionRoutes } from "./routes/session";
 import { tokenRoutes } from "./routes/tokens";
+import { mcpCatalogRoutes } from "./routes/mcp-catalog";
 
 export { Conversation } from "../../../durable-objects/conversation/conversation";
 
@@ -57,5 +58,7 @@ app.use("/api/tokens/*", requireUser);
 app.use("/api/sessions", requireUser);
 app.route("/api/tokens", tokenRoutes);
 app.route("/api/sessions", allSessionsRoutes);
+// Prompts and resources of a conversation's MCP servers (behind requireUser, as above).
+app.route("/api/conversations", mcpCatalogRoutes);
 
 export default app;

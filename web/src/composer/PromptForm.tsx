@@ -49,6 +49,7 @@ export function PromptForm(props: {
     <form
       className="composer-panel prompt-form"
       aria-label={`Prompt ${prompt.name}`}
+      noValidate
       onSubmit={submit}
       onKeyDown={(e) => e.key === "Escape" && props.onCancel()}
     >

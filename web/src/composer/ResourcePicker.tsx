@@ -79,6 +79,7 @@ export function ResourcePicker(props: {
       <form
         className="composer-panel resource-picker"
         aria-label={`Resource ${template.name}`}
+        noValidate
         onSubmit={submit}
       >
         <p>

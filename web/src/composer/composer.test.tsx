@@ -127,7 +127,7 @@ beforeEach(async () => {
   calls = [];
   sent = [];
   host = document.createElement("div");
-  document.body.append(host);
+  document.body.appendChild(host);
   root = createRoot(host);
   await act(async () =>
     root.render(

@@ -49,7 +49,7 @@ export interface McpCounters {
 }
 
 /** How each server is reached: ours through its binding; any other over the guarded internet. */
-function routesFor(env: Env): (s: ServerConfig | undefined) => McpRoute {
+export function routesFor(env: Env): (s: ServerConfig | undefined) => McpRoute {
   // Any server but ours only after its URL, the addresses its name resolves to and every
   // redirect are checked.
   const internet = internetRoute({

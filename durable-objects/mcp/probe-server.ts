@@ -98,7 +98,7 @@ function refused(reason: string): McpServerTest {
 }
 
 /** Says the session is over (politely, briefly) and drops the connection. */
-async function closeQuietly(client: Client, transport: StreamableHTTPClientTransport) {
+export async function closeQuietly(client: Client, transport: StreamableHTTPClientTransport) {
   if (transport.sessionId) {
     await Promise.race([
       transport.terminateSession().catch(() => undefined),

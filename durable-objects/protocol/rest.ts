@@ -143,3 +143,166 @@ export const McpServerTest = z.discriminatedUnion("ok", [
   }),
 ]);
 export type McpServerTest = z.infer<typeof McpServerTest>;
+
+// The prompts and resources of a conversation's MCP servers (/api/conversations/:id/mcp/...):
+// read fresh from each server on every request, so a server's list_changed needs no cache to clear.
+const ServerName = z.string().min(1).max(100);
+
+/** Why one server's part of a listing is missing; the other servers still answer. */
+export const McpCatalogProblem = z.object({
+  server: z.string(),
+  code: z.string(),
+  message: z.string(),
+});
+export type McpCatalogProblem = z.infer<typeof McpCatalogProblem>;
+
+export const McpPromptInfo = z.object({
+  server: z.string(),
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  arguments: z.array(
+    z.object({
+      name: z.string(),
+      description: z.string().optional(),
+      required: z.boolean().optional(),
+    }),
+  ),
+  /** The server answers completion/complete, so arguments can be suggested as the user types. */
+  completes: z.boolean(),
+});
+export type McpPromptInfo = z.infer<typeof McpPromptInfo>;
+
+export const McpPromptList = z.object({
+  items: z.array(McpPromptInfo),
+  problems: z.array(McpCatalogProblem),
+});
+export type McpPromptList = z.infer<typeof McpPromptList>;
+
+/** Largest value of one prompt argument, template variable or completion input. */
+export const MAX_MCP_ARGUMENT_CHARS = 4000;
+const ArgumentValues = z.record(z.string().min(1).max(200), z.string().max(MAX_MCP_ARGUMENT_CHARS));
+
+export const McpPromptRequest = z
+  .object({
+    server: ServerName,
+    name: z.string().min(1).max(200),
+    arguments: ArgumentValues.optional(),
+  })
+  .strict();
+export type McpPromptRequest = z.infer<typeof McpPromptRequest>;
+
+export const McpPromptResult = z.object({
+  server: z.string(),
+  name: z.string(),
+  description: z.string().optional(),
+  /** The user-role text of the prompt's messages, joined: what is sent as the user's message. */
+  text: z.string(),
+  /** What the text leaves out (assistant messages, images, binary resources), in words. */
+  omitted: z.array(z.string()),
+});
+export type McpPromptResult = z.infer<typeof McpPromptResult>;
+
+export const McpCompletionRequest = z
+  .object({
+    server: ServerName,
+    ref: z.discriminatedUnion("type", [
+      z.object({ type: z.literal("prompt"), name: z.string().min(1).max(200) }),
+      z.object({ type: z.literal("resource"), uriTemplate: z.string().min(1).max(2000) }),
+    ]),
+    argument: z.object({
+      name: z.string().min(1).max(200),
+      value: z.string().max(MAX_MCP_ARGUMENT_CHARS),
+    }),
+    /** Values already chosen for the other arguments (some servers narrow on them). */
+    context: ArgumentValues.optional(),
+  })
+  .strict();
+export type McpCompletionRequest = z.infer<typeof McpCompletionRequest>;
+
+export const McpCompletionResult = z.object({
+  /** False when the server does not offer completion: no suggestions, and none to wait for. */
+  supported: z.boolean(),
+  values: z.array(z.string()),
+  hasMore: z.boolean(),
+  total: z.number().optional(),
+});
+export type McpCompletionResult = z.infer<typeof McpCompletionResult>;
+
+export const McpResourceInfo = z.object({
+  server: z.string(),
+  uri: z.string(),
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  mimeType: z.string().optional(),
+  size: z.number().optional(),
+});
+export type McpResourceInfo = z.infer<typeof McpResourceInfo>;
+
+export const McpResourceTemplateInfo = z.object({
+  server: z.string(),
+  uriTemplate: z.string(),
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  mimeType: z.string().optional(),
+  /** The names in the template the user fills in, in order. */
+  variables: z.array(z.string()),
+  completes: z.boolean(),
+});
+export type McpResourceTemplateInfo = z.infer<typeof McpResourceTemplateInfo>;
+
+export const McpResourceList = z.object({
+  resources: z.array(McpResourceInfo),
+  templates: z.array(McpResourceTemplateInfo),
+  problems: z.array(McpCatalogProblem),
+});
+export type McpResourceList = z.infer<typeof McpResourceList>;
+
+const ByUri = { server: ServerName, uri: z.string().min(1).max(4000) };
+const ByTemplate = {
+  server: ServerName,
+  uriTemplate: z.string().min(1).max(2000),
+  variables: ArgumentValues,
+};
+
+/** A resource by its URI, or a template and the values of its variables. */
+export const McpResourceTarget = z.union([z.object(ByUri).strict(), z.object(ByTemplate).strict()]);
+export type McpResourceTarget = z.infer<typeof McpResourceTarget>;
+
+export const McpResourceContents = z.object({
+  server: z.string(),
+  uri: z.string(),
+  contents: z.array(
+    z.union([
+      z.object({ uri: z.string(), mimeType: z.string().optional(), text: z.string() }),
+      z.object({ uri: z.string(), mimeType: z.string().optional(), blob: z.string() }),
+    ]),
+  ),
+});
+export type McpResourceContents = z.infer<typeof McpResourceContents>;
+
+/** Text a resource may put into a message as it is; more (or anything binary) becomes an artifact. */
+export const MAX_INLINE_RESOURCE_CHARS = 20_000;
+
+/** What is left of the message's budget for inline text (defaults to the whole budget). */
+const InlineBudget = {
+  maxInlineChars: z.number().int().min(0).max(MAX_INLINE_RESOURCE_CHARS).optional(),
+};
+export const McpAttachRequest = z.union([
+  z.object({ ...ByUri, ...InlineBudget }).strict(),
+  z.object({ ...ByTemplate, ...InlineBudget }).strict(),
+]);
+export type McpAttachRequest = z.infer<typeof McpAttachRequest>;
+
+export const McpAttachment = z.object({
+  server: z.string(),
+  uri: z.string(),
+  /** What goes into the next message: the text itself, or a note naming the artifact. */
+  text: z.string(),
+  /** How much of `text` is the resource's own text (counts against the inline budget). */
+  inlineChars: z.number(),
+  artifacts: z.array(Artifact),
+});
+export type McpAttachment = z.infer<typeof McpAttachment>;

@@ -373,3 +373,32 @@ it("settings switch the model and step limit and choose our MCP worker's tools, 
   expect(JSON.stringify(sent)).not.toContain("render_chart");
   expect(watch.outside).toEqual([]);
 });
+
+it("/ offers our MCP worker's literature_review prompt; its form fills the message box, and Send sends it as the user's message", async () => {
+  const { context, page, watch } = await signedIn();
+  await newConversation(page);
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill("/lit");
+  const picker = page.getByRole("listbox", { name: "Prompts of your MCP servers" });
+  await expect
+    .poll(() => picker.getByRole("option").allTextContents(), { timeout: 15_000 })
+    .toEqual([expect.stringMatching(/^\/literature_reviewmcp-remoteA sourced review/)]);
+  await box.press("Enter");
+  const form = page.getByRole("form", { name: "Prompt literature_review" });
+  await form.getByLabel("topic").fill("CRISPR base editing");
+  await form.getByLabel("years").fill("2019-2024");
+  await page.screenshot({ path: `${SCREENSHOTS}/prompt-form.png` });
+  await form.getByRole("button", { name: "Use prompt" }).click();
+  await expect
+    .poll(() => box.inputValue())
+    .toMatch(
+      /^Write a literature review on: CRISPR base editing \(articles published from 2019 to 2024\)\./,
+    );
+  await box.press("Enter");
+  await finished(page, 0);
+  expect(await page.getByTestId("message-user").first().textContent()).toContain(
+    "Write a literature review on: CRISPR base editing",
+  );
+  expect(watch.outside).toEqual([]);
+  await context.close();
+});

@@ -1,6 +1,6 @@
 // The open conversation: its messages as they stream, the composer, and the connection's state.
-import { type KeyboardEvent, useEffect, useRef, useState } from "react";
-import { MAX_MESSAGE_CHARS } from "../../../durable-objects/protocol/wire";
+import { useEffect, useRef, useState } from "react";
+import { Composer } from "../composer/Composer";
 import { LiveConversation, type LiveState } from "./live-conversation";
 import { MessageView } from "./MessageView";
 import "./chat.css";
@@ -15,7 +15,6 @@ export function ChatView(props: {
 }) {
   const { conversationId, onArtifactCount } = props;
   const [state, setState] = useState<LiveState | null>(null);
-  const [draft, setDraft] = useState("");
   const live = useRef<LiveConversation | null>(null);
   const list = useRef<HTMLDivElement>(null);
   const pinnedToBottom = useRef(true);
@@ -37,22 +36,15 @@ export function ChatView(props: {
       (n, m) => n + m.content.filter((p) => p.type === "artifact").length,
       0,
     ) ?? 0;
-  useEffect(() => onArtifactCount?.(artifactCount), [artifactCount, onArtifactCount]);
+  // Resources attached from the composer become artifacts before any answer names them.
+  const [attachedArtifacts, setAttachedArtifacts] = useState(0);
+  const shownArtifacts = artifactCount + attachedArtifacts;
+  useEffect(() => onArtifactCount?.(shownArtifacts), [shownArtifacts, onArtifactCount]);
 
-  const send = () => {
-    const text = draft.trim();
-    if (!text || text.length > MAX_MESSAGE_CHARS) return;
+  const send = (text: string) => {
     live.current?.send(text);
-    setDraft("");
     pinnedToBottom.current = true;
   };
-  const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
-      e.preventDefault();
-      send();
-    }
-  };
-  const tooLong = draft.length > MAX_MESSAGE_CHARS;
   const transcript = state?.transcript;
 
   return (
@@ -101,37 +93,13 @@ export function ChatView(props: {
           📌 Sent with your next message: {props.pinned.join(", ")}
         </p>
       )}
-      <div className="composer">
-        <textarea
-          aria-label="Message"
-          aria-describedby="composer-hint"
-          placeholder="Ask something…"
-          value={draft}
-          onChange={(e) => setDraft(e.target.value)}
-          onKeyDown={onKey}
-          rows={3}
-        />
-        <div className="composer-actions">
-          {transcript?.busy && (
-            <button type="button" onClick={() => live.current?.cancel()}>
-              Cancel
-            </button>
-          )}
-          <button
-            type="button"
-            className="primary"
-            onClick={send}
-            disabled={!draft.trim() || tooLong}
-          >
-            Send
-          </button>
-        </div>
-      </div>
-      <p id="composer-hint" className={`muted small composer-hint ${tooLong ? "error" : ""}`}>
-        {tooLong
-          ? `Too long: ${draft.length} of ${MAX_MESSAGE_CHARS} characters. Shorten it or split it into several messages.`
-          : "Enter sends, Shift+Enter starts a new line. A question asked while an answer is running waits its turn."}
-      </p>
+      <Composer
+        conversationId={conversationId}
+        busy={!!transcript?.busy}
+        onSend={send}
+        onCancel={() => live.current?.cancel()}
+        onArtifactsAttached={(n) => setAttachedArtifacts((count) => count + n)}
+      />
     </section>
   );
 }

@@ -17,6 +17,7 @@ import { allSessionsRoutes, sessionRoutes } from "./routes/session";
 import { tokenRoutes } from "./routes/tokens";
 import { approvalRoutes } from "./routes/approvals";
 import { toolPolicyRoutes } from "./routes/tool-policies";
+import { mcpCatalogRoutes } from "./routes/mcp-catalog";
 
 export { Conversation } from "../../../durable-objects/conversation/conversation";
 
@@ -62,5 +63,7 @@ app.route("/api/sessions", allSessionsRoutes);
 app.route("/api/conversations", approvalRoutes);
 app.use("/api/tool-policies", requireUser);
 app.route("/api/tool-policies", toolPolicyRoutes);
+// Prompts and resources of a conversation's MCP servers (behind requireUser, as above).
+app.route("/api/conversations", mcpCatalogRoutes);
 
 export default app;

@@ -191,4 +191,21 @@ export function addLoopFixtures(mock: LLMock): void {
   mock.onMessage(/repeat yourself/, {
     toolCalls: [{ id: "r1", name: "everything__echo", arguments: '{"message":"again"}' }],
   });
+  // A server's log lines during a call reach the timeline: logging is switched on, then a call
+  // long enough for server-everything's five-second log interval to fire during it.
+  mock.on(
+    { toolResultContains: "Started simulated, random-leveled logging" },
+    {
+      toolCalls: [
+        {
+          id: "lg2",
+          name: "everything__trigger-long-running-operation",
+          arguments: '{"duration":7,"steps":7}',
+        },
+      ],
+    },
+  );
+  mock.onMessage(/log lines while working/, {
+    toolCalls: [{ id: "lg1", name: "everything__toggle-simulated-logging", arguments: "{}" }],
+  });
 }

@@ -1,0 +1,232 @@
+// The message box: text, prompts of the MCP servers behind a leading `/`, and resources attached
+// to the next message. What is sent is exactly what the composer shows.
+import { type KeyboardEvent, useMemo, useState } from "react";
+import {
+  MAX_INLINE_RESOURCE_CHARS,
+  type McpAttachment,
+  type McpPromptInfo,
+  type McpPromptList,
+  type McpPromptResult,
+} from "../../../durable-objects/protocol/rest";
+import { MAX_MESSAGE_CHARS } from "../../../durable-objects/protocol/wire";
+import { type CatalogApi, catalogApi } from "./catalog-api";
+import { PromptForm } from "./PromptForm";
+import {
+  matchPrompts,
+  optionId,
+  PROMPT_PICKER_ID,
+  PromptPicker,
+  promptQuery,
+} from "./PromptPicker";
+import { ResourcePicker } from "./ResourcePicker";
+import "./composer.css";
+
+/** The message as sent: the typed text, then each attachment's text. */
+export function messageText(draft: string, attachments: readonly McpAttachment[]): string {
+  return [draft.trim(), ...attachments.map((a) => a.text)].filter(Boolean).join("\n\n");
+}
+
+export function Composer(props: {
+  conversationId: string;
+  busy: boolean;
+  onSend: (text: string) => void;
+  onCancel: () => void;
+  /** Attaching made artifacts (too long, or binary): the artifact list has new entries. */
+  onArtifactsAttached?: (count: number) => void;
+  /** The REST calls (tests pass their own). */
+  api?: CatalogApi;
+}) {
+  const api = useMemo(
+    () => props.api ?? catalogApi(props.conversationId),
+    [props.api, props.conversationId],
+  );
+  const [draft, setDraft] = useState("");
+  const [attachments, setAttachments] = useState<McpAttachment[]>([]);
+  const [prompts, setPrompts] = useState<McpPromptList | "loading" | { error: string } | null>(
+    null,
+  );
+  const [highlighted, setHighlighted] = useState(0);
+  const [dismissed, setDismissed] = useState(false);
+  const [form, setForm] = useState<McpPromptInfo | null>(null);
+  const [resourcesOpen, setResourcesOpen] = useState(false);
+  const [note, setNote] = useState<string | null>(null);
+
+  const query = form || dismissed ? null : promptQuery(draft);
+  const items =
+    query !== null && prompts && typeof prompts === "object" && "items" in prompts
+      ? matchPrompts(prompts.items, query)
+      : [];
+  const pickerOpen = query !== null;
+  const message = messageText(draft, attachments);
+  const tooLong = message.length > MAX_MESSAGE_CHARS;
+  const inlineBudget =
+    MAX_INLINE_RESOURCE_CHARS - attachments.reduce((n, a) => n + a.inlineChars, 0);
+
+  // Read fresh whenever a new `/` is typed: the servers' current prompts (list_changed included).
+  const loadPrompts = () => {
+    setPrompts("loading");
+    api
+      .prompts()
+      .then(setPrompts, (err: unknown) =>
+        setPrompts({ error: err instanceof Error ? err.message : String(err) }),
+      );
+  };
+
+  const edit = (value: string) => {
+    if (value.startsWith("/") && !draft.startsWith("/")) {
+      setDismissed(false);
+      setHighlighted(0);
+      loadPrompts();
+    }
+    setDraft(value);
+    setHighlighted(0);
+  };
+
+  const usePrompt = (result: McpPromptResult) => {
+    setForm(null);
+    setDraft(result.text);
+    setNote(
+      result.omitted.length > 0
+        ? `Left out of the prompt (not text a message can hold): ${result.omitted.join("; ")}.`
+        : null,
+    );
+  };
+
+  const choose = (prompt: McpPromptInfo) => {
+    setNote(null);
+    if (prompt.arguments.length > 0) return setForm(prompt);
+    setDraft("");
+    api
+      .prompt({ server: prompt.server, name: prompt.name })
+      .then(usePrompt, (err: unknown) => setNote(err instanceof Error ? err.message : String(err)));
+  };
+
+  const send = () => {
+    if (!message || tooLong) return;
+    props.onSend(message);
+    setDraft("");
+    setAttachments([]);
+    setNote(null);
+  };
+
+  const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (pickerOpen && items.length > 0) {
+      if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+        e.preventDefault();
+        const step = e.key === "ArrowDown" ? 1 : -1;
+        return setHighlighted((highlighted + step + items.length) % items.length);
+      }
+      if ((e.key === "Enter" && !e.shiftKey) || e.key === "Tab") {
+        e.preventDefault();
+        return choose(items[Math.min(highlighted, items.length - 1)]!);
+      }
+    }
+    if (pickerOpen && e.key === "Escape") {
+      e.preventDefault();
+      return setDismissed(true);
+    }
+    if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      send();
+    }
+  };
+
+  const pickerStatus =
+    prompts === "loading"
+      ? "Asking the servers for their prompts…"
+      : prompts && "error" in prompts
+        ? prompts.error
+        : prompts && items.length === 0
+          ? prompts.items.length === 0
+            ? "The servers of this conversation offer no prompts."
+            : `No prompt matches “${query}”.`
+          : null;
+
+  return (
+    <div className="composer-area">
+      {pickerOpen && (
+        <PromptPicker
+          items={items}
+          highlighted={highlighted}
+          status={pickerStatus}
+          onChoose={choose}
+          onHighlight={setHighlighted}
+        />
+      )}
+      {form && (
+        <PromptForm prompt={form} api={api} onUse={usePrompt} onCancel={() => setForm(null)} />
+      )}
+      {resourcesOpen && (
+        <ResourcePicker
+          api={api}
+          inlineBudget={inlineBudget}
+          onClose={() => setResourcesOpen(false)}
+          onAttach={(a) => {
+            setAttachments((all) => [...all, a]);
+            setResourcesOpen(false);
+            if (a.artifacts.length > 0) props.onArtifactsAttached?.(a.artifacts.length);
+          }}
+        />
+      )}
+      {note && <p className="muted small composer-note">{note}</p>}
+      {attachments.length > 0 && (
+        <ul className="attachments" aria-label="Attached to the next message">
+          {attachments.map((a, i) => (
+            <li key={`${a.uri}-${i}`}>
+              📎 {a.uri}{" "}
+              <span className="muted small">
+                {a.artifacts.length > 0 ? "(as an artifact)" : `(${a.inlineChars} characters)`}
+              </span>{" "}
+              <button
+                type="button"
+                aria-label={`Remove ${a.uri}`}
+                onClick={() => setAttachments((all) => all.filter((_, j) => j !== i))}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="composer">
+        <textarea
+          aria-label="Message"
+          aria-describedby="composer-hint"
+          placeholder="Ask something… (/ for prompts)"
+          // Stays a textbox (the picker's highlight is its active descendant while it shows).
+          aria-autocomplete="list"
+          {...(pickerOpen && { "aria-controls": PROMPT_PICKER_ID })}
+          {...(pickerOpen &&
+            items.length > 0 && { "aria-activedescendant": optionId(highlighted) })}
+          value={draft}
+          onChange={(e) => edit(e.target.value)}
+          onKeyDown={onKey}
+          rows={3}
+        />
+        <div className="composer-actions">
+          <button
+            type="button"
+            aria-expanded={resourcesOpen}
+            title="Attach a resource of your MCP servers"
+            onClick={() => setResourcesOpen(!resourcesOpen)}
+          >
+            Attach
+          </button>
+          {props.busy && (
+            <button type="button" onClick={props.onCancel}>
+              Cancel
+            </button>
+          )}
+          <button type="button" className="primary" onClick={send} disabled={!message || tooLong}>
+            Send
+          </button>
+        </div>
+      </div>
+      <p id="composer-hint" className={`muted small composer-hint ${tooLong ? "error" : ""}`}>
+        {tooLong
+          ? `Too long: ${message.length} of ${MAX_MESSAGE_CHARS} characters. Shorten it, remove an attachment or split it into several messages.`
+          : "Enter sends, Shift+Enter starts a new line, / at the start offers your servers' prompts. A question asked while an answer is running waits its turn."}
+      </p>
+    </div>
+  );
+}

@@ -153,7 +153,10 @@ export async function createToolRunner(opts: {
       headers: s.headers,
       route: routeFor(s),
       ...(cached.sessionId && { sessionId: cached.sessionId }),
-      ...(authProvider && { authProvider }),
+      ...(authProvider && {
+        authProvider,
+        onResponse: (r: Response) => authProvider.observeResponse(r),
+      }),
     });
     const client = newMcpClient();
     const live: Live = { client, transport, lastUsed: Date.now() };
@@ -309,6 +312,9 @@ export async function createToolRunner(opts: {
         succeeded(s);
         return { ok: true, result };
       } catch (err) {
+        // A call that needs more access (step-up) is the user's to grant, not a server fault.
+        if (err instanceof SignInRequiredError)
+          return { ok: false, error: { code: "needs_sign_in", message: err.message } };
         if (!hooks.signal.aborted) failed(s);
         const message = err instanceof Error ? err.message : String(err);
         const timedOut =

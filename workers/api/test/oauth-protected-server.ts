@@ -184,6 +184,9 @@ class TestAuthProvider implements OAuthServerProvider {
 
 const revoked: string[] = [];
 
+/** Not advertised: only a 403 asking for it tells a client it exists. */
+export const ADMIN_SCOPE = "mcp:admin";
+
 /** A server bound to a free port first: the apps need their own URL before they are built. */
 const bound = () =>
   new Promise<{ server: Server; port: number }>((resolve) => {
@@ -276,11 +279,35 @@ export async function startProtectedServer(fault: Fault = "none"): Promise<Prote
         method: String(req.body?.method ?? req.method),
         authorization: req.headers.authorization ?? "",
       });
+      // A tool that needs more than the advertised scope: a step-up, as the spec describes it.
+      const body = req.body as { method?: string; params?: { name?: string } } | undefined;
+      const scopes = req.auth?.scopes ?? [];
+      if (
+        body?.method === "tools/call" &&
+        body.params?.name === "admin_report" &&
+        !scopes.includes(ADMIN_SCOPE)
+      ) {
+        const metadata = getOAuthProtectedResourceMetadataUrl(mcpUrl);
+        res.set(
+          "WWW-Authenticate",
+          `Bearer error="insufficient_scope", scope="${[...scopes, ADMIN_SCOPE].join(" ")}", resource_metadata="${metadata}", error_description="admin_report needs ${ADMIN_SCOPE}"`,
+        );
+        return void res.status(403).json({ error: "insufficient_scope" });
+      }
       // Stateless: every request is its own session, so each one shows its token.
       const server = new McpServer({ name: "protected", version: "1.0.0" });
       server.registerTool("whoami", { description: "Says who signed in." }, async () => ({
         content: [{ type: "text", text: `signed in as ${login}` }],
       }));
+      server.registerTool(
+        "admin_report",
+        { description: `A report for administrators (needs the ${ADMIN_SCOPE} scope).` },
+        async () => ({
+          content: [
+            { type: "text", text: `admin report for ${login} (scopes: ${scopes.join(" ")})` },
+          ],
+        }),
+      );
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,

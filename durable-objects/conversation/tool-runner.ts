@@ -11,7 +11,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Env } from "../../workers/api/src/env";
 import { signContextToken } from "../../workers/mcp-remote/src/context-token";
-import type { CatalogTool, ToolRunner } from "../loop/types";
+import type { CatalogTool, SignInNeeded, ToolRunner } from "../loop/types";
 import {
   type BreakerState,
   breakerAllows,
@@ -224,6 +224,7 @@ export async function createToolRunner(opts: {
     async catalog() {
       const tools: CatalogTool[] = [];
       const warnings: string[] = [];
+      const signIns: SignInNeeded[] = [];
       const allow = conversation.settings.enabledTools ?? {};
       await Promise.all(
         servers.map(async (s) => {
@@ -246,7 +247,10 @@ export async function createToolRunner(opts: {
             succeeded(s);
           } catch (err) {
             // Not a fault of the server: skipped until the user signs in.
-            if (err instanceof SignInRequiredError) return void warnings.push(err.message);
+            if (err instanceof SignInRequiredError)
+              return void (s.id
+                ? signIns.push({ serverId: s.id, serverName: s.name, message: err.message })
+                : warnings.push(err.message));
             failed(s);
             const version = unsupportedVersion(err);
             warnings.push(
@@ -258,7 +262,7 @@ export async function createToolRunner(opts: {
         }),
       );
       tools.sort((a, b) => `${a.server}:${a.tool}`.localeCompare(`${b.server}:${b.tool}`));
-      return { tools, warnings };
+      return { tools, warnings, signIns };
     },
 
     async call(serverName, tool, args, hooks) {

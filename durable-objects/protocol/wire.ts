@@ -126,6 +126,10 @@ export const ServerEvent = z.discriminatedUnion("type", [
     type: z.literal("notice"),
     level: z.enum(["info", "warning", "error"]),
     message: z.string(),
+    // What the user can do about it: a server the turn skipped until they sign in (Connect).
+    action: z
+      .object({ kind: z.literal("mcp_sign_in"), serverId: z.string(), serverName: z.string() })
+      .optional(),
   }),
 ]);
 export type ServerEvent = z.infer<typeof ServerEvent>;

@@ -6,6 +6,7 @@ import type { MessagePart } from "../../../durable-objects/protocol/messages";
 import type { Activity, TranscriptMessage } from "../../../durable-objects/protocol/transcript";
 import { Markdown } from "../markdown/Markdown";
 import { describeError } from "./error-words";
+import { SignInNotices } from "./SignInNotice";
 
 type ToolCall = Extract<MessagePart, { type: "tool_call" }>;
 
@@ -193,6 +194,7 @@ function ToolCallItem(props: {
 function ActivityFooter({ activity }: { activity: Activity }) {
   return (
     <>
+      <SignInNotices log={activity.log} />
       {activity.log.length > 0 && (
         <details className="tool-log">
           <summary className="muted small">Log ({activity.log.length})</summary>

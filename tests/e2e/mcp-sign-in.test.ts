@@ -188,3 +188,49 @@ it("a sign-in revoked at the provider: the turn goes on without the server and s
   expect(watch.outside).toEqual([]);
   expect(watch.dialogs).toEqual([]);
 });
+
+it("Connect in the timeline signs in again from the answer that skipped the server", async () => {
+  const answer = page.getByTestId("message-assistant").first();
+  const notice = answer.getByTestId("sign-in-notice");
+  expect(await notice.textContent()).toContain("needs you to sign in again");
+  await page.screenshot({ path: `${SCREENSHOTS}/mcp-sign-in-timeline.png` });
+  await consentInPopup(() => notice.getByRole("button", { name: "Connect protected" }).click());
+  await expect
+    .poll(() => notice.getByRole("status").textContent(), { timeout: 15_000 })
+    .toContain("Connected to protected");
+  const settings = await openSettings();
+  await expect
+    .poll(() => signInOf(settings).getByRole("status").textContent(), { timeout: 15_000 })
+    .toContain("Connected");
+  await closeSettings(settings);
+  const answered = await askInNewConversation(ASK);
+  expect(await answered.getByTestId("tool-call").textContent()).toContain("signed in as");
+});
+
+it("with popups blocked, the sign-in runs in the page and comes back to Settings with the result", async () => {
+  const conversation = new URL(page.url()).searchParams.get("c");
+  const settings = await openSettings();
+  await page.evaluate(() => {
+    window.open = () => null;
+  });
+  await signInOf(settings).getByRole("button", { name: "Sign in again" }).click();
+  await page.getByLabel("Sign in as").fill(LOGIN);
+  await page.getByRole("button", { name: "Allow" }).click();
+  // The callback page, then back to the app: the same conversation, Settings open on the result.
+  const notice = page.getByTestId("settings-notice");
+  await notice.waitFor({ timeout: 15_000 });
+  expect(await notice.textContent()).toBe("Signed in: the MCP server is connected.");
+  await expect
+    .poll(() =>
+      signInOf(page.getByRole("dialog", { name: "Settings" }))
+        .getByRole("status")
+        .textContent(),
+    )
+    .toContain("Connected");
+  const back = new URL(page.url());
+  expect(back.hash).toBe("");
+  expect(back.searchParams.get("c")).toBe(conversation);
+  await page.screenshot({ path: `${SCREENSHOTS}/mcp-sign-in-redirect-back.png` });
+  // The page went to the authorization server and nowhere else.
+  expect(watch.outside.every((u) => u.startsWith(server.issuer))).toBe(true);
+});

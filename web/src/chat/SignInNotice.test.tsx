@@ -63,7 +63,10 @@ describe("Connect in the timeline", () => {
     const popup = { location: { href: "" }, close: vi.fn() };
     const assign = vi.fn();
     const open = vi.fn(() => (opts.popupBlocked ? null : popup));
-    vi.stubGlobal("window", { open, location: { assign, origin: "https://app.example" } });
+    vi.stubGlobal("window", {
+      open,
+      location: { assign, origin: "https://app.example", search: "?c=conv-1" },
+    });
     const fetch = vi.fn(
       async (_path: string, _init: RequestInit) =>
         new Response(JSON.stringify(opts.answer), {
@@ -97,9 +100,13 @@ describe("Connect in the timeline", () => {
       popupBlocked: true,
       answer: { kind: "redirect", authorizationUrl: AUTHORIZE },
     });
+    const noted = new Map<string, string>();
+    vi.stubGlobal("sessionStorage", { setItem: (k: string, v: string) => noted.set(k, v) });
     expect(await connectFromNotice("s1")).toEqual({ kind: "waiting" });
     expect(b.sent().body).toEqual({ display: "redirect" });
     expect(b.assign).toHaveBeenCalledWith(AUTHORIZE);
+    // The app reopens this conversation when the sign-in sends the browser back.
+    expect([...noted.values()]).toEqual(["?c=conv-1"]);
   });
 
   it("says why when the server cannot be connected, and closes the popup", async () => {

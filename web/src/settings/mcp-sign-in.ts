@@ -4,6 +4,7 @@
 import { useEffect } from "react";
 import { z } from "zod";
 import { settingsApi } from "./settings-api";
+import { rememberReturn, sessionStore } from "./sign-in-return";
 
 const CHANNEL = "mcp-oauth";
 
@@ -32,7 +33,10 @@ export async function startSignIn(
     });
     if (result.kind === "redirect") {
       if (popup) popup.location.href = result.authorizationUrl;
-      else window.location.assign(result.authorizationUrl);
+      else {
+        rememberReturn(sessionStore(), window.location.search);
+        window.location.assign(result.authorizationUrl);
+      }
       return { kind: "opened" };
     }
     popup?.close();

@@ -38,7 +38,7 @@ export function rememberReturn(storage: WriteStorage | undefined, search: string
 export function readLanding(hash: string, storage: ReadStorage | undefined): SignInLanding | null {
   const value = new URLSearchParams(hash.replace(/^#/, "")).get(HASH_KEY);
   if (value !== "connected" && value !== "failed") return null;
-  let search = "";
+  let search: string;
   try {
     search = storage?.getItem(RETURN_KEY) ?? "";
   } catch {

@@ -33,6 +33,8 @@ async function turn(user: TestUser, text = "hello") {
       .flatMap((e) => (e.type === "notice" ? e.message.split(/(?<=\.) (?=The MCP server)/) : []))
       .filter((m) => m.includes("'protected'"))
       .join(" "),
+    /** What the notices offer the user to do (a Connect button in the timeline). */
+    actions: events.flatMap((e) => (e.type === "notice" && e.action ? [e.action] : [])),
   };
 }
 
@@ -63,10 +65,11 @@ it("two users on the same server: each turn carries its own user's token", async
 
 it("a server that needs sign-in is skipped, the turn says so, and the rest goes on", async () => {
   const user = await createUser();
-  await addServer(user, "protected", url);
+  const id = await addServer(user, "protected", url);
   const result = await turn(user);
   expect(result.answered).toBe("complete");
   expect(result.notices).toMatch(/'protected' needs you to sign in\. .*press Connect/);
+  expect(result.actions).toEqual([{ kind: "mcp_sign_in", serverId: id, serverName: "protected" }]);
 });
 
 it("an expired access token is refreshed without the user noticing", async () => {

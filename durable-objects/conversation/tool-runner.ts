@@ -11,7 +11,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Env } from "../../workers/api/src/env";
 import { signContextToken } from "../../workers/mcp-remote/src/context-token";
-import type { CatalogTool, ToolRunner } from "../loop/types";
+import type { CatalogTool, SignInNeeded, ToolRunner } from "../loop/types";
 import {
   type BreakerState,
   breakerAllows,
@@ -153,7 +153,10 @@ export async function createToolRunner(opts: {
       headers: s.headers,
       route: routeFor(s),
       ...(cached.sessionId && { sessionId: cached.sessionId }),
-      ...(authProvider && { authProvider }),
+      ...(authProvider && {
+        authProvider,
+        onResponse: (r: Response) => authProvider.observeResponse(r),
+      }),
     });
     const client = newMcpClient();
     const live: Live = { client, transport, lastUsed: Date.now() };
@@ -221,6 +224,7 @@ export async function createToolRunner(opts: {
     async catalog() {
       const tools: CatalogTool[] = [];
       const warnings: string[] = [];
+      const signIns: SignInNeeded[] = [];
       const allow = conversation.settings.enabledTools ?? {};
       await Promise.all(
         servers.map(async (s) => {
@@ -244,7 +248,10 @@ export async function createToolRunner(opts: {
             succeeded(s);
           } catch (err) {
             // Not a fault of the server: skipped until the user signs in.
-            if (err instanceof SignInRequiredError) return void warnings.push(err.message);
+            if (err instanceof SignInRequiredError)
+              return void (s.id
+                ? signIns.push({ serverId: s.id, serverName: s.name, message: err.message })
+                : warnings.push(err.message));
             failed(s);
             const version = unsupportedVersion(err);
             warnings.push(
@@ -256,7 +263,7 @@ export async function createToolRunner(opts: {
         }),
       );
       tools.sort((a, b) => `${a.server}:${a.tool}`.localeCompare(`${b.server}:${b.tool}`));
-      return { tools, warnings };
+      return { tools, warnings, signIns };
     },
 
     async call(serverName, tool, args, hooks) {
@@ -310,6 +317,9 @@ export async function createToolRunner(opts: {
         succeeded(s);
         return { ok: true, result };
       } catch (err) {
+        // A call that needs more access (step-up) is the user's to grant, not a server fault.
+        if (err instanceof SignInRequiredError)
+          return { ok: false, error: { code: "needs_sign_in", message: err.message } };
         if (!hooks.signal.aborted) failed(s);
         const message = err instanceof Error ? err.message : String(err);
         const timedOut =

@@ -43,9 +43,18 @@ export async function runThinkingLoop(
 ): Promise<LoopOutcome> {
   const state = resumed ?? initialState(input.history);
   if (state.final) return { content: state.final, status: "complete" };
-  const { tools: catalog, warnings } = await deps.tools.catalog();
-  if (warnings.length > 0)
-    deps.emit({ type: "notice", level: "warning", message: warnings.join(" ") });
+  const { tools: catalog, warnings: failures, signIns = [] } = await deps.tools.catalog();
+  if (failures.length > 0)
+    deps.emit({ type: "notice", level: "warning", message: failures.join(" ") });
+  // One notice per server to sign in to, so the timeline can offer its Connect button.
+  for (const s of signIns)
+    deps.emit({
+      type: "notice",
+      level: "warning",
+      message: s.message,
+      action: { kind: "mcp_sign_in", serverId: s.serverId, serverName: s.serverName },
+    });
+  const warnings = [...failures, ...signIns.map((s) => s.message)];
   const policies = new Map(
     catalog.map((t) => [`${t.server}\u0000${t.tool}`, deps.approvals?.policy(t) ?? "allow"]),
   );

@@ -21,12 +21,22 @@ export interface CatalogTool {
   annotations?: ToolHints;
 }
 
+/** A server skipped this turn because the user has to sign in (again); `message` says so. */
+export interface SignInNeeded {
+  serverId: string;
+  serverName: string;
+  message: string;
+}
+
 export type ToolCallOutcome =
   { ok: true; result: unknown } | { ok: false; error: { code: string; message: string } };
 
 export interface ToolRunner {
-  /** Every tool the model may use this turn; servers that failed are named in `warnings`. */
-  catalog(): Promise<{ tools: CatalogTool[]; warnings: string[] }>;
+  /**
+   * Every tool the model may use this turn; servers that failed are named in `warnings`, those
+   * skipped until the user signs in in `signIns`.
+   */
+  catalog(): Promise<{ tools: CatalogTool[]; warnings: string[]; signIns?: SignInNeeded[] }>;
   call(
     server: string,
     tool: string,

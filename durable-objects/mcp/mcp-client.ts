@@ -53,12 +53,24 @@ export interface McpEndpoint {
   sessionId?: string;
   /** The user's OAuth sign-in to this server, where it needs one. */
   authProvider?: OAuthClientProvider;
+  /** Sees each response the server sends (the sign-in notes a 403 that asks for more scopes). */
+  onResponse?: (response: Response) => void;
+}
+
+function observed(fetchFn: typeof fetch, onResponse: (response: Response) => void): typeof fetch {
+  return (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const response = await fetchFn(input, init);
+    onResponse(response);
+    return response;
+  }) as typeof fetch;
 }
 
 export function newMcpTransport(endpoint: McpEndpoint): StreamableHTTPClientTransport {
   return new StreamableHTTPClientTransport(new URL(endpoint.url), {
     requestInit: { headers: endpoint.headers },
-    fetch: fetchFor(endpoint.route),
+    fetch: endpoint.onResponse
+      ? observed(fetchFor(endpoint.route), endpoint.onResponse)
+      : fetchFor(endpoint.route),
     // Our fetch follows redirects itself (checking each hop and dropping credentials when the
     // origin changes), so the transport leaves them to it.
     redirectPolicy: "follow",

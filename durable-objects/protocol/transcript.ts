@@ -3,6 +3,9 @@
 import type { MessagePart, MessageStatus } from "./messages";
 import type { ErrorInfo, ServerEvent } from "./wire";
 
+/** What a notice offers the user to do about it (a Connect button for a server to sign in to). */
+export type NoticeAction = NonNullable<Extract<ServerEvent, { type: "notice" }>["action"]>;
+
 export interface CallProgress {
   progress: number;
   total?: number;
@@ -36,7 +39,7 @@ export interface Activity {
   callSteps: Record<string, number>;
   progress: Record<string, CallProgress>;
   /** MCP log lines and notices, oldest first (the newest MAX_LOG_LINES are kept). */
-  log: { seq: number; source: string; level: string; text: string }[];
+  log: { seq: number; source: string; level: string; text: string; action?: NoticeAction }[];
   /** Approvals asked during the answer, by approval id, in the order they were asked. */
   approvals: Record<string, ApprovalView>;
   error?: ErrorInfo;
@@ -63,7 +66,7 @@ export interface Transcript {
   turnMessages: Record<string, string>;
   callMessages: Record<string, string>;
   /** Notices outside any answer (for example before the first turn). */
-  notices: { seq: number; level: string; text: string }[];
+  notices: { seq: number; level: string; text: string; action?: NoticeAction }[];
 }
 
 export const MAX_LOG_LINES = 200;
@@ -154,10 +157,19 @@ export function applyEvent(t: Transcript, e: ServerEvent): Transcript {
       const line =
         e.type === "tool_log"
           ? { seq: e.seq, source: e.server, level: e.level, text: logText(e.data) }
-          : { seq: e.seq, source: "notice", level: e.level, text: e.message };
+          : {
+              seq: e.seq,
+              source: "notice",
+              level: e.level,
+              text: e.message,
+              ...(e.action && { action: e.action }),
+            };
       if (next.activeMessageId) addLine(next.activeMessageId, line);
       else if (e.type === "notice")
-        next.notices = [...next.notices, { seq: e.seq, level: e.level, text: e.message }];
+        next.notices = [
+          ...next.notices,
+          { seq: e.seq, level: e.level, text: e.message, ...(e.action && { action: e.action }) },
+        ];
       break;
     }
     case "text_delta":

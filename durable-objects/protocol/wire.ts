@@ -142,6 +142,10 @@ export const ServerEvent = z.discriminatedUnion("type", [
     type: z.literal("notice"),
     level: z.enum(["info", "warning", "error"]),
     message: z.string(),
+    // What the user can do about it: a server the turn skipped until they sign in (Connect).
+    action: z
+      .object({ kind: z.literal("mcp_sign_in"), serverId: z.string(), serverName: z.string() })
+      .optional(),
   }),
   // A turn resumed after a restart runs the step that was cut off again: the answer goes back to
   // `content` (what it showed before that step began) and the step streams anew, so clients

@@ -6,6 +6,7 @@ import { api, ApiFailure, type User } from "./api";
 import { artifactApi } from "./artifacts/artifact-api";
 import { ArtifactPane } from "./artifacts/ArtifactPane";
 import { SettingsPanel } from "./settings/SettingsPanel";
+import { forgetLanding, readLanding, sessionStore } from "./settings/sign-in-return";
 import { ChatView } from "./chat/ChatView";
 import { ConversationList } from "./conversations/ConversationList";
 import { SignIn } from "./SignIn";
@@ -17,9 +18,11 @@ type Auth =
 
 export function App() {
   const [auth, setAuth] = useState<Auth>({ state: "checking" });
+  // Back from an MCP sign-in in redirect mode: Settings opens on the result.
+  const [landing, setLanding] = useState(() => readLanding(location.hash, sessionStore()));
   // The open conversation is in the address (?c=…), so a reload or a shared tab reopens it.
   const [selected, setSelected] = useState<string | null>(() =>
-    new URLSearchParams(location.search).get("c"),
+    new URLSearchParams(landing?.search || location.search).get("c"),
   );
   const [conversation, setConversation] = useState<Conversation | null>(null);
   const [providers, setProviders] = useState<ProviderInfo[]>([]);
@@ -45,6 +48,16 @@ export function App() {
         }),
       );
   }, []);
+
+  useEffect(() => {
+    if (!landing) return;
+    forgetLanding(sessionStore(), () =>
+      history.replaceState(null, "", location.pathname + (landing.search || location.search)),
+    );
+  }, [landing]);
+  useEffect(() => {
+    if (landing && conversation) setSettingsOpen(true);
+  }, [landing, conversation]);
 
   useEffect(() => {
     if (auth.state !== "signed-in") return;
@@ -104,6 +117,7 @@ export function App() {
   const signOut = () => api.signOut().finally(() => setAuth({ state: "signed-out" }));
   const closeSettings = useCallback(() => {
     setSettingsOpen(false);
+    setLanding(null);
     settingsButton.current?.focus();
   }, []);
 
@@ -127,6 +141,11 @@ export function App() {
         {hint && (
           <div role="alert" className="banner warning">
             {hint}
+          </div>
+        )}
+        {landing && !selected && (
+          <div role="status" className={`banner ${landing.ok ? "info" : "warning"}`}>
+            {landing.message} Open a conversation and its Settings to see your MCP servers.
           </div>
         )}
         {selected && conversation && (
@@ -161,6 +180,7 @@ export function App() {
             onConversationChange={setConversation}
             onClose={closeSettings}
             onSignOut={signOut}
+            {...(landing && { notice: landing.message })}
           />
         )}
         {selected ? (

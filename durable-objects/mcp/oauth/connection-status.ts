@@ -1,6 +1,7 @@
 // A user's sign-in to one server, as the settings panel shows it: a state and a sentence.
 import type { McpSignIn } from "../../protocol/rest";
 import type { ConnectionRow } from "./connection-store";
+import { missingScopes } from "./scopes";
 
 export function signInStatus(row: ConnectionRow): McpSignIn {
   const extra = {
@@ -15,6 +16,14 @@ export function signInStatus(row: ConnectionRow): McpSignIn {
       return { status: "connected", message: `Connected${who}${what}.`, ...extra };
     }
     case "sign_in_again":
+      if (row.error_code === "insufficient_scope") {
+        const wanted = missingScopes(row.requested_scopes, row.scopes).join(" ");
+        return {
+          status: "sign_in_again",
+          message: `This server needs more access${wanted ? ` (scopes: ${wanted})` : ""} for some of its tools. Press Sign in again to grant it; its other tools keep working meanwhile.`,
+          ...extra,
+        };
+      }
       return {
         status: "sign_in_again",
         message:

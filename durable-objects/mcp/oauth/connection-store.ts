@@ -16,6 +16,8 @@ const ConnectionRow = z.object({
   discovery: z.string().nullable(),
   redirect_url: z.string().nullable(),
   scopes: z.string().nullable(),
+  // Optional so rows read before the step-up migration still parse.
+  requested_scopes: z.string().nullish(),
   account: z.string().nullable(),
   expires_at: z.number().nullable(),
 });

@@ -28,7 +28,8 @@ import {
   writeConnection,
 } from "./connection-store";
 import type { SecretBox } from "./secret-box";
-import { SignInRequiredError } from "./sign-in-errors";
+import { missingScopes, stepUpRequest, unionScopes } from "./scopes";
+import { MoreAccessRequiredError, SignInRequiredError } from "./sign-in-errors";
 import { accountOf } from "./token-claims";
 
 // Stored as the SDK gave it (its `issuer` stamp included), so it reads back unchanged.
@@ -62,6 +63,8 @@ export class D1OAuthProvider implements OAuthClientProvider {
   private verifier: string | undefined;
   private sealedTokensRead: string | null = null;
   private discovered: OAuthDiscoveryState | undefined;
+  /** Scopes a 403 just asked for: the SDK's next auth() is a step-up, which needs the user. */
+  private stepUp: string | undefined;
 
   constructor(
     private readonly db: D1Database,
@@ -89,7 +92,20 @@ export class D1OAuthProvider implements OAuthClientProvider {
     return this.startedState;
   }
 
+  /** Every response of the MCP server passes here (see McpEndpoint.onResponse). */
+  observeResponse(response: Response): void {
+    const asked = stepUpRequest(response);
+    if (asked !== null && this.mode.kind === "background") this.stepUp = asked;
+  }
+
   async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+    // The SDK calls this first in the auth() it starts after a 403: a turn cannot grant more
+    // scopes (a refresh keeps the grant as it is), so it records the request for the user.
+    if (this.stepUp !== undefined) {
+      const asked = this.stepUp;
+      this.stepUp = undefined;
+      await this.needMoreAccess(asked);
+    }
     const info = await this.box.openJson((await this.row())?.client_info ?? null, ClientInfo);
     if (info || this.mode.kind !== "background") return info ?? undefined;
     // A turn never registers: with no registration this server was never signed in to.
@@ -112,12 +128,23 @@ export class D1OAuthProvider implements OAuthClientProvider {
   }
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
+    const row = await this.row();
+    const refresh = this.mode.kind === "background";
+    // Scopes a server asked for stay wanted until a grant covers them; a refresh never does
+    // unless the server says so, a new sign-in asked for them (and a token without `scope`
+    // means the server granted what was asked).
+    const stillWanted = row?.requested_scopes
+      ? tokens.scope !== undefined
+        ? missingScopes(row.requested_scopes, tokens.scope).length > 0
+        : refresh
+      : false;
     await writeConnection(this.db, this.key, {
       tokens: await this.box.seal(JSON.stringify(tokens)),
-      status: "connected",
-      error_code: null,
+      status: stillWanted ? "sign_in_again" : "connected",
+      error_code: stillWanted ? "insufficient_scope" : null,
       error_message: null,
-      scopes: tokens.scope ?? null,
+      requested_scopes: stillWanted ? row?.requested_scopes : null,
+      scopes: tokens.scope ?? (refresh ? row?.scopes : null) ?? null,
       account: accountOf(tokens.id_token),
       expires_at: tokens.expires_in ? Date.now() + tokens.expires_in * 1000 : null,
       redirect_url: this.redirect,
@@ -182,6 +209,22 @@ export class D1OAuthProvider implements OAuthClientProvider {
   /** What the last discovery found (for error messages and revocation). */
   get discovery(): OAuthDiscoveryState | undefined {
     return this.discovered;
+  }
+
+  private async needMoreAccess(asked: string): Promise<never> {
+    if (this.mode.kind !== "background") throw new Error("unreachable");
+    const row = await this.row();
+    const requested = unionScopes(row?.requested_scopes, asked);
+    await updateConnection(this.db, this.key, {
+      status: "sign_in_again",
+      error_code: "insufficient_scope",
+      error_message: null,
+      requested_scopes: requested ?? null,
+    });
+    throw new MoreAccessRequiredError(
+      this.mode.serverName,
+      missingScopes(requested, row?.scopes).join(" ") || requested,
+    );
   }
 
   private async needSignIn(again: boolean): Promise<never> {

@@ -42,6 +42,15 @@ export class SignInRequiredError extends UnauthorizedError {
   }
 }
 
+/** The server wants scopes this sign-in was not granted (403 insufficient_scope). */
+export class MoreAccessRequiredError extends SignInRequiredError {
+  constructor(serverName: string, scopes: string | undefined) {
+    super(serverName, true);
+    this.message = `The MCP server '${serverName}' needs more access for this${scopes ? ` (scopes: ${scopes})` : ""} than your sign-in grants. Open Settings → MCP servers and press Sign in again to grant it.`;
+    this.name = "MoreAccessRequiredError";
+  }
+}
+
 const short = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}…` : text);
 
 /** Where the flow was when it failed: the last URL it fetched, and the endpoints it knew. */

@@ -16,6 +16,7 @@ import {
   writeConnection,
 } from "./connection-store";
 import { D1OAuthProvider, sha256Hex } from "./d1-oauth-provider";
+import { unionScopes } from "./scopes";
 import type { SecretBox } from "./secret-box";
 import { describeSignInError, type FailureContext, type SignInProblem } from "./sign-in-errors";
 
@@ -96,6 +97,30 @@ async function recordFailure(db: D1Database, key: ConnectionKey, problem: SignIn
   });
 }
 
+const Advertised = z.looseObject({
+  resourceMetadata: z.looseObject({ scopes_supported: z.array(z.string()).optional() }).optional(),
+});
+
+/**
+ * The scope of a sign-in: the 401's, else the SDK picks (the server's advertised scopes). After
+ * a step-up request, the union of what was granted, what the server advertises or asks for now,
+ * and what it asked for more.
+ */
+async function scopeToAsk(db: D1Database, key: ConnectionKey, challenged: string | undefined) {
+  const row = await readConnection(db, key);
+  if (!row?.requested_scopes) return challenged;
+  let advertised: string | undefined;
+  try {
+    const found = Advertised.safeParse(JSON.parse(row.discovery ?? "null"));
+    advertised = found.success
+      ? found.data.resourceMetadata?.scopes_supported?.join(" ")
+      : undefined;
+  } catch {
+    advertised = undefined;
+  }
+  return unionScopes(challenged ?? advertised, row.scopes, row.requested_scopes);
+}
+
 export async function startSignIn(
   deps: SignInDeps,
   userId: string,
@@ -127,10 +152,11 @@ export async function startSignIn(
       };
       return { kind: "failed", problem };
     }
+    const scope = await scopeToAsk(deps.db, key, hint.scope);
     const result = await auth(provider, {
       serverUrl: server.url,
       ...(hint.resourceMetadataUrl && { resourceMetadataUrl: hint.resourceMetadataUrl }),
-      ...(hint.scope && { scope: hint.scope }),
+      ...(scope && { scope }),
       fetchFn,
     });
     if (result === "REDIRECT" && provider.authorizationUrl)

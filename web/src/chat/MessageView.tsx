@@ -8,6 +8,7 @@ import type { ApprovalAnswer } from "../../../durable-objects/protocol/wire";
 import { Markdown } from "../markdown/Markdown";
 import { ApprovalCard } from "./ApprovalCard";
 import { describeError } from "./error-words";
+import { SignInNotices } from "./SignInNotice";
 
 type ToolCall = Extract<MessagePart, { type: "tool_call" }>;
 
@@ -203,6 +204,7 @@ function ToolCallItem(props: {
 function ActivityFooter({ activity }: { activity: Activity }) {
   return (
     <>
+      <SignInNotices log={activity.log} />
       {activity.log.length > 0 && (
         <details className="tool-log">
           <summary className="muted small">Log ({activity.log.length})</summary>

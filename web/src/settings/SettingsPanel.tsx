@@ -16,6 +16,8 @@ export interface SettingsPanelProps {
   onConversationChange: (c: Conversation) => void;
   onClose: () => void;
   onSignOut: () => void;
+  /** Shown at the top: how an MCP sign-in that returned to the app (redirect mode) ended. */
+  notice?: string;
 }
 
 export function SettingsPanel(props: SettingsPanelProps) {
@@ -62,6 +64,11 @@ function Panel(props: SettingsPanelProps) {
           Close
         </button>
       </header>
+      {props.notice && (
+        <p role="status" className="banner info small" data-testid="settings-notice">
+          {props.notice}
+        </p>
+      )}
       <ConversationSection
         conversation={props.conversation}
         providers={props.providers}

@@ -2,9 +2,20 @@
 // pointed at the authorization page once the API answers; a full-page redirect when popups are
 // blocked. The callback page reports back by postMessage and on a same-origin channel.
 import { useEffect } from "react";
+import { z } from "zod";
 import { settingsApi } from "./settings-api";
+import { rememberReturn, sessionStore } from "./sign-in-return";
 
 const CHANNEL = "mcp-oauth";
+
+/** What the callback page reports (workers/api/src/routes/mcp-oauth-callback-page.ts). */
+const SignInResult = z.object({
+  type: z.literal(CHANNEL),
+  ok: z.boolean(),
+  message: z.string(),
+  serverId: z.string().nullable(),
+});
+export type SignInResult = z.infer<typeof SignInResult>;
 
 export type ConnectOutcome =
   { kind: "opened" } | { kind: "connected" } | { kind: "failed"; message: string };
@@ -22,7 +33,10 @@ export async function startSignIn(
     });
     if (result.kind === "redirect") {
       if (popup) popup.location.href = result.authorizationUrl;
-      else window.location.assign(result.authorizationUrl);
+      else {
+        rememberReturn(sessionStore(), window.location.search);
+        window.location.assign(result.authorizationUrl);
+      }
       return { kind: "opened" };
     }
     popup?.close();
@@ -35,17 +49,19 @@ export async function startSignIn(
   }
 }
 
-/** Calls `onDone` when a sign-in window reports that it finished (either way). */
-export function useSignInResults(onDone: () => void) {
+/** Calls `onDone` when a sign-in window reports that it finished (either way), with its result. */
+export function useSignInResults(onDone: (result: SignInResult) => void) {
   useEffect(() => {
-    const isResult = (data: unknown) =>
-      typeof data === "object" && data !== null && (data as { type?: unknown }).type === CHANNEL;
+    const report = (data: unknown) => {
+      const result = SignInResult.safeParse(data);
+      if (result.success) onDone(result.data);
+    };
     const onMessage = (e: MessageEvent) => {
-      if (e.origin === window.location.origin && isResult(e.data)) onDone();
+      if (e.origin === window.location.origin) report(e.data);
     };
     window.addEventListener("message", onMessage);
     const channel = typeof BroadcastChannel === "function" ? new BroadcastChannel(CHANNEL) : null;
-    if (channel) channel.onmessage = (e) => isResult(e.data) && onDone();
+    if (channel) channel.onmessage = (e) => report(e.data);
     return () => {
       window.removeEventListener("message", onMessage);
       channel?.close();

@@ -54,7 +54,7 @@ it("Connect → consent → callback: connected, with scopes, and the test lists
   const state = await serverState(user, id);
   expect(state.signIn).toMatchObject({ status: "connected", scopes: "mcp:tools" });
   const tested = await probe(user, `/api/mcp-servers/${id}/test`);
-  expect(tested).toMatchObject({ ok: true, tools: [{ name: "whoami" }] });
+  expect(tested).toMatchObject({ ok: true, tools: [{ name: "whoami" }, { name: "admin_report" }] });
 
   // A state works once.
   const again = await callback(back);

@@ -6,6 +6,7 @@ import { startChangingServer } from "./changing-server";
 import { startEverythingServer } from "./everything-server";
 import { startFaultyServer } from "./faulty-server";
 import { addLoopFixtures } from "./loop-fixtures";
+import { addOAuthFixtures } from "./oauth-fixtures";
 import { startProtectedServer } from "./oauth-protected-server";
 
 declare module "vitest" {
@@ -36,6 +37,7 @@ export default async function setup(project: TestProject) {
     { chunkSize: 4, latency: 400 },
   );
   addLoopFixtures(mock);
+  addOAuthFixtures(mock);
   mock.onMessage(/.*/, { content: "Hello! I am a mock model." });
   await mock.start();
   const everything = await startEverythingServer();

@@ -4,8 +4,8 @@
 // Resource Metadata and checks bearer tokens (requireBearerAuth). Only the grant bookkeeping
 // below is ours; the protocol is the SDK's.
 //
-// The consent page is automatic: the browser (or test) adds `login=<name>` to the authorize
-// URL to say who signs in, or `deny=1` to press Cancel. `/test/*` lets tests look and meddle.
+// The consent page asks who signs in (Allow) or Cancel; tests without a browser skip it by
+// adding `login=<name>` or `deny=1` to the authorize URL. `/test/*` lets tests look and meddle.
 import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -42,6 +42,29 @@ interface Grant {
   resource?: string;
 }
 
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!,
+  );
+
+/**
+ * The consent page a browser sees: who signs in, Allow or Cancel. Either button sends the same
+ * authorization request back to this endpoint with `login` or `deny` added.
+ */
+function consentPage(requestUrl: string): string {
+  const hidden = [...new URL(requestUrl, "http://x").searchParams]
+    .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
+    .join("");
+  return `<!doctype html><html lang="en"><head><title>Sign in to the protected test server</title></head>
+<body><h1>Allow Thinking Chat to use the protected test server?</h1>
+<form method="get" action="/authorize">${hidden}
+<label>Sign in as <input name="login" required></label>
+<button type="submit">Allow</button></form>
+<form method="get" action="/authorize">${hidden}<input type="hidden" name="deny" value="1">
+<button type="submit">Cancel</button></form></body></html>`;
+}
+
 class TestAuthProvider implements OAuthServerProvider {
   readonly clients = new Map<string, OAuthClientInformationFull>();
   readonly codes = new Map<string, Grant & { params: AuthorizationParams }>();
@@ -68,6 +91,7 @@ class TestAuthProvider implements OAuthServerProvider {
     const target = new URL(params.redirectUri);
     if (params.state !== undefined) target.searchParams.set("state", params.state);
     const query = res.req.query as Record<string, string | undefined>;
+    if (!query.login && !query.deny) return void res.type("html").send(consentPage(res.req.url));
     if (query.deny) {
       target.searchParams.set("error", "access_denied");
       return res.redirect(target.href);
@@ -159,6 +183,9 @@ class TestAuthProvider implements OAuthServerProvider {
 }
 
 const revoked: string[] = [];
+
+/** Not advertised: only a 403 asking for it tells a client it exists. */
+export const ADMIN_SCOPE = "mcp:admin";
 
 /** A server bound to a free port first: the apps need their own URL before they are built. */
 const bound = () =>
@@ -252,11 +279,35 @@ export async function startProtectedServer(fault: Fault = "none"): Promise<Prote
         method: String(req.body?.method ?? req.method),
         authorization: req.headers.authorization ?? "",
       });
+      // A tool that needs more than the advertised scope: a step-up, as the spec describes it.
+      const body = req.body as { method?: string; params?: { name?: string } } | undefined;
+      const scopes = req.auth?.scopes ?? [];
+      if (
+        body?.method === "tools/call" &&
+        body.params?.name === "admin_report" &&
+        !scopes.includes(ADMIN_SCOPE)
+      ) {
+        const metadata = getOAuthProtectedResourceMetadataUrl(mcpUrl);
+        res.set(
+          "WWW-Authenticate",
+          `Bearer error="insufficient_scope", scope="${[...scopes, ADMIN_SCOPE].join(" ")}", resource_metadata="${metadata}", error_description="admin_report needs ${ADMIN_SCOPE}"`,
+        );
+        return void res.status(403).json({ error: "insufficient_scope" });
+      }
       // Stateless: every request is its own session, so each one shows its token.
       const server = new McpServer({ name: "protected", version: "1.0.0" });
       server.registerTool("whoami", { description: "Says who signed in." }, async () => ({
         content: [{ type: "text", text: `signed in as ${login}` }],
       }));
+      server.registerTool(
+        "admin_report",
+        { description: `A report for administrators (needs the ${ADMIN_SCOPE} scope).` },
+        async () => ({
+          content: [
+            { type: "text", text: `admin report for ${login} (scopes: ${scopes.join(" ")})` },
+          ],
+        }),
+      );
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,

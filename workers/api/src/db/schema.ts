@@ -180,6 +180,8 @@ export const mcpOauthConnections = sqliteTable(
     discovery: text("discovery"),
     redirectUrl: text("redirect_url"),
     scopes: text("scopes"),
+    // Scopes the server asked for (403 insufficient_scope) beyond the grant; Connect asks for them.
+    requestedScopes: text("requested_scopes"),
     account: text("account"),
     expiresAt: integer("expires_at", { mode: "number" }),
     updatedAt: integer("updated_at", { mode: "number" }).notNull().default(now),

@@ -1,0 +1,1 @@
+ALTER TABLE `mcp_oauth_connections` ADD `requested_scopes` text;

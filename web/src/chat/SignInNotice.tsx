@@ -1,0 +1,87 @@
+// A turn skipped an MCP server until the user signs in: the notice says so in the answer, with a
+// Connect button that opens the same sign-in popup as Settings → MCP servers.
+import { useCallback, useState } from "react";
+import type { Activity, NoticeAction } from "../../../durable-objects/protocol/transcript";
+import { ApiFailure } from "../api";
+import { type SignInResult, startSignIn, useSignInResults } from "../settings/mcp-sign-in";
+
+export type SignInProgress =
+  | { kind: "idle" }
+  | { kind: "waiting" }
+  | { kind: "connected" }
+  | { kind: "failed"; message: string };
+
+/** Connect pressed in the timeline: the popup flow of Settings, and where it got to. */
+export async function connectFromNotice(serverId: string): Promise<SignInProgress> {
+  try {
+    const outcome = await startSignIn(serverId);
+    if (outcome.kind === "opened") return { kind: "waiting" };
+    return outcome.kind === "connected" ? outcome : { kind: "failed", message: outcome.message };
+  } catch (err) {
+    return {
+      kind: "failed",
+      message: err instanceof ApiFailure ? err.message : "Connect did not work; try again.",
+    };
+  }
+}
+
+type ActionLine = Activity["log"][number] & { action: NoticeAction };
+
+/** The newest sign-in notice of each server in the log, oldest server first. */
+export function signInNotices(log: Activity["log"]): ActionLine[] {
+  const byServer = new Map<string, ActionLine>();
+  for (const line of log)
+    if (line.action?.kind === "mcp_sign_in") byServer.set(line.action.serverId, line as ActionLine);
+  return [...byServer.values()];
+}
+
+export function SignInNotices({ log }: { log: Activity["log"] }) {
+  return signInNotices(log).map((line) => <SignInNotice key={line.seq} line={line} />);
+}
+
+function SignInNotice({ line }: { line: ActionLine }) {
+  const { serverId, serverName } = line.action;
+  const [progress, setProgress] = useState<SignInProgress>({ kind: "idle" });
+  useSignInResults(
+    useCallback(
+      (result: SignInResult) => {
+        if (result.serverId === serverId)
+          setProgress(
+            result.ok ? { kind: "connected" } : { kind: "failed", message: result.message },
+          );
+      },
+      [serverId],
+    ),
+  );
+  const connect = async () => {
+    setProgress({ kind: "waiting" });
+    setProgress(await connectFromNotice(serverId));
+  };
+  return (
+    <div className="banner warning sign-in-notice" data-testid="sign-in-notice">
+      <p role="status">
+        {progress.kind === "connected"
+          ? `Connected to ${serverName}: your next message can use its tools.`
+          : line.text}
+      </p>
+      {progress.kind === "waiting" && (
+        <p className="muted small">Finish signing in in the window that opened.</p>
+      )}
+      {progress.kind === "failed" && (
+        <p role="alert" className="error small">
+          {progress.message}
+        </p>
+      )}
+      {progress.kind !== "connected" && (
+        <button
+          type="button"
+          className="primary"
+          aria-label={`Connect ${serverName}`}
+          onClick={connect}
+        >
+          Connect
+        </button>
+      )}
+    </div>
+  );
+}

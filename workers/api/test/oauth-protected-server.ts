@@ -296,12 +296,21 @@ export async function startProtectedServer(fault: Fault = "none"): Promise<Prote
       }
       // Stateless: every request is its own session, so each one shows its token.
       const server = new McpServer({ name: "protected", version: "1.0.0" });
-      server.registerTool("whoami", { description: "Says who signed in." }, async () => ({
-        content: [{ type: "text", text: `signed in as ${login}` }],
-      }));
+      // Both tools only read, and say so: these tests are about sign-in, not approvals.
+      const readOnly = { readOnlyHint: true };
+      server.registerTool(
+        "whoami",
+        { description: "Says who signed in.", annotations: readOnly },
+        async () => ({
+          content: [{ type: "text", text: `signed in as ${login}` }],
+        }),
+      );
       server.registerTool(
         "admin_report",
-        { description: `A report for administrators (needs the ${ADMIN_SCOPE} scope).` },
+        {
+          description: `A report for administrators (needs the ${ADMIN_SCOPE} scope).`,
+          annotations: readOnly,
+        },
         async () => ({
           content: [
             { type: "text", text: `admin report for ${login} (scopes: ${scopes.join(" ")})` },

@@ -8,6 +8,8 @@ import {
 } from "../../../../durable-objects/conversation/socket-credential";
 import type { AppEnv } from "../app-types";
 import { ApiError } from "../http/errors";
+import { RATE_LIMITS } from "../rate-limit/limits";
+import { byAddress, enforceRateLimit } from "../rate-limit/middleware";
 import { credentialOf } from "./middleware";
 import { readTicket, type Ticket } from "./tickets";
 
@@ -45,6 +47,7 @@ export async function authenticateUpgrade(
     };
   }
   const credential = await credentialOf(c);
+  if (credential === "bad_bearer") await enforceRateLimit(c, RATE_LIMITS.badBearer, byAddress);
   if (!credential || credential === "bad_bearer") throw unauthorized();
   return {
     credential: {

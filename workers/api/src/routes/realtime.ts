@@ -11,6 +11,8 @@ import { conversationStub } from "../conversation-lifecycle";
 import { getOwnedConversation } from "../db/conversations";
 import { ApiError } from "../http/errors";
 import { parseJsonBody, parseParam } from "../http/validate";
+import { RATE_LIMITS } from "../rate-limit/limits";
+import { byUser, rateLimit } from "../rate-limit/middleware";
 import { IdParam } from "./conversations";
 
 const ChatBody = SendMessage.omit({ type: true });
@@ -41,21 +43,26 @@ export const realtimeRoutes = new Hono<AppEnv>()
       );
     return stub.fetch(upgradeForObject(c.req.raw, credential));
   })
-  .post("/:id/ws-ticket", requireUser, async (c) => {
-    const id = parseParam(c, "id", IdParam);
-    await getOwnedConversation(c.get("db"), c.get("user").id, id);
-    const { user, tokenId, sessionId } = c.get("credential");
-    return c.json(
-      await createTicket(
-        c.env,
-        c.req.url,
-        { userId: user.id, tokenId, ...(sessionId && { sessionId }) },
-        id,
-      ),
-    );
-  })
+  .post(
+    "/:id/ws-ticket",
+    requireUser,
+    rateLimit({ ...RATE_LIMITS.wsTicket, key: byUser }),
+    async (c) => {
+      const id = parseParam(c, "id", IdParam);
+      await getOwnedConversation(c.get("db"), c.get("user").id, id);
+      const { user, tokenId, sessionId } = c.get("credential");
+      return c.json(
+        await createTicket(
+          c.env,
+          c.req.url,
+          { userId: user.id, tokenId, ...(sessionId && { sessionId }) },
+          id,
+        ),
+      );
+    },
+  )
   // Server-Sent Events (the contract is in durable-objects/conversation/sse-requests.ts).
-  .post("/:id/chat", requireUser, async (c) => {
+  .post("/:id/chat", requireUser, rateLimit({ ...RATE_LIMITS.message, key: byUser }), async (c) => {
     const id = parseParam(c, "id", IdParam);
     const after = resumeCursor(c);
     const body = await parseJsonBody(c, ChatBody);

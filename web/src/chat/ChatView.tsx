@@ -3,6 +3,7 @@ import { type KeyboardEvent, useEffect, useRef, useState } from "react";
 import { MAX_MESSAGE_CHARS } from "../../../durable-objects/protocol/wire";
 import { LiveConversation, type LiveState } from "./live-conversation";
 import { MessageView } from "./MessageView";
+import { SignedOutBanner } from "./SignedOutBanner";
 import "./chat.css";
 
 export function ChatView(props: {
@@ -62,6 +63,7 @@ export function ChatView(props: {
           Offline — reconnecting by itself; nothing you saw is lost.
         </div>
       )}
+      {state?.connection === "signed-out" && <SignedOutBanner />}
       {transcript?.notices.map((n) => (
         <div key={n.seq} role="status" className={`banner ${n.level}`}>
           {n.text}

@@ -1,12 +1,13 @@
 // The live side of a conversation: WebSocket upgrades and Server-Sent Events, handed to its DO.
 import { type Context, Hono } from "hono";
+import { SOCKET_CREDENTIAL_HEADER } from "../../../../durable-objects/conversation/socket-credential";
 import { LastEventId } from "../../../../durable-objects/protocol/sse";
 import { SendMessage } from "../../../../durable-objects/protocol/wire";
 import type { AppEnv } from "../app-types";
 import { requireUser } from "../auth/middleware";
 import { isAllowedOrigin } from "../auth/origin";
 import { createTicket } from "../auth/tickets";
-import { authenticateUpgrade, upgradeForObject } from "../auth/websocket-auth";
+import { authenticateUpgrade, liveCredentialOf, upgradeForObject } from "../auth/websocket-auth";
 import { conversationStub } from "../conversation-lifecycle";
 import { getOwnedConversation } from "../db/conversations";
 import { ApiError } from "../http/errors";
@@ -69,6 +70,7 @@ export const realtimeRoutes = new Hono<AppEnv>()
     await getOwnedConversation(c.get("db"), c.get("user").id, id);
     const stub = await conversationStub(c.env, id);
     const headers = new Headers({ "content-type": "application/json" });
+    headers.set(SOCKET_CREDENTIAL_HEADER, JSON.stringify(liveCredentialOf(c.get("credential"))));
     if (after !== undefined) headers.set("last-event-id", String(after));
     return stub.fetch(
       new Request(new URL(`/chat`, c.req.url), {
@@ -85,7 +87,9 @@ export const realtimeRoutes = new Hono<AppEnv>()
     const stub = await conversationStub(c.env, id);
     const url = new URL(`/events`, c.req.url);
     if (after !== undefined) url.searchParams.set("after", String(after));
-    return stub.fetch(new Request(url));
+    // Who opened the stream, so the object can end it once that credential is revoked.
+    const credential = JSON.stringify(liveCredentialOf(c.get("credential")));
+    return stub.fetch(new Request(url, { headers: { [SOCKET_CREDENTIAL_HEADER]: credential } }));
   });
 
 /** Where a stream resumes: the `Last-Event-ID` header (what EventSource resends) over `?after=`. */

@@ -16,6 +16,7 @@ import {
 import { SocketGate, type SocketState, withoutAbort } from "./socket-gate";
 import { enqueue, flushOutbox } from "./outbox";
 import { type SseSubscriber } from "./sse";
+import { SseGate } from "./sse-gate";
 import { serveSseRequest } from "./sse-requests";
 import { ConversationStore, hasConversationTables, type TurnRow } from "./store";
 import type { PinnedArtifact } from "../loop/prompts";
@@ -75,6 +76,11 @@ export class Conversation extends Agent<Env> {
     return (this.#sockets ??= new SocketGate(this.ctx.storage.sql, this.env.DB, () =>
       this.getConnections(),
     ));
+  }
+
+  #sseGate: SseGate | undefined;
+  get sseGate(): SseGate {
+    return (this.#sseGate ??= new SseGate(this.env.DB, this.#sse));
   }
 
   override shouldSendProtocolMessages(): boolean {
@@ -172,6 +178,7 @@ export class Conversation extends Agent<Env> {
     return serveSseRequest(request, {
       store: this.store,
       subscribers: this.#sse,
+      gate: this.sseGate,
       acceptMessage: (frame) => this.acceptMessage(frame),
     });
   }
@@ -259,6 +266,7 @@ export class Conversation extends Agent<Env> {
       }
     }
     for (const s of this.#sse) if (s.push(full)) this.#sse.delete(s);
+    this.sseGate.revalidateIfDue();
     return full;
   }
 

@@ -1,6 +1,6 @@
-// The credential a WebSocket was opened with, handed from the API worker to the conversation's
-// Durable Object on the upgrade request. Only the worker reaches the object, and it always
-// overwrites this header, so a client cannot choose its value.
+// The credential a WebSocket or a Server-Sent Events stream was opened with, handed from the API
+// worker to the conversation's Durable Object on the upgrade or stream request. Only the worker
+// reaches the object, and it always sets this header itself, so a client cannot choose its value.
 import { z } from "zod";
 
 export const SOCKET_CREDENTIAL_HEADER = "x-thinking-chat-credential";
@@ -35,4 +35,37 @@ export async function credentialIsLive(
         .bind(credential.tokenId, credential.userId, now)
         .first();
   return row !== null;
+}
+
+/** The header's credential, or null when it is missing or malformed. */
+export function credentialFromHeader(headers: Headers): SocketCredential | null {
+  const header = headers.get(SOCKET_CREDENTIAL_HEADER);
+  if (!header) return null;
+  try {
+    const parsed = SocketCredential.safeParse(JSON.parse(header));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The items whose credential no longer works; items sharing one cost a single D1 read. */
+export async function revokedAmong<T>(
+  db: D1Database,
+  items: Iterable<T>,
+  credentialOf: (item: T) => SocketCredential,
+): Promise<T[]> {
+  const byKey = new Map<string, { credential: SocketCredential; items: T[] }>();
+  const revoked: T[] = [];
+  for (const item of items) {
+    const credential = credentialOf(item);
+    const key = `${credential.userId}/${credential.tokenId}/${credential.sessionId ?? ""}`;
+    const entry = byKey.get(key) ?? { credential, items: [] };
+    entry.items.push(item);
+    byKey.set(key, entry);
+  }
+  for (const { credential, items: sharing } of byKey.values()) {
+    if (!(await credentialIsLive(db, credential))) revoked.push(...sharing);
+  }
+  return revoked;
 }

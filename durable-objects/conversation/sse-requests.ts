@@ -12,13 +12,17 @@ import {
   type ServerControl,
   type ServerEvent,
 } from "../protocol/wire";
+import { credentialFromHeader } from "./socket-credential";
 import { openSseStream, type SseEnd, type SseLog, type SseSubscriber } from "./sse";
+import type { SseGate } from "./sse-gate";
 import type { ConversationStore, TurnRow } from "./store";
 
 export interface SseHost {
   store: ConversationStore;
   /** Live streams; the conversation pushes each new event to them. */
   subscribers: Set<SseSubscriber>;
+  /** Ends the streams whose credential was revoked. */
+  gate: SseGate;
   acceptMessage(frame: SendMessageFrame): Extract<ServerControl, { type: "ack" }>;
 }
 
@@ -26,6 +30,10 @@ const ChatBody = SendMessage.omit({ type: true });
 
 export async function serveSseRequest(request: Request, host: SseHost): Promise<Response> {
   const url = new URL(request.url);
+  // The API worker says who opened the stream; it is re-checked while the stream lasts.
+  const credential = credentialFromHeader(request.headers);
+  if (!credential)
+    return refuse(401, "unauthorized", "A stream must be opened through the API worker.");
   const cursor = LastEventId.optional().safeParse(
     request.headers.get("last-event-id") ?? url.searchParams.get("after") ?? undefined,
   );
@@ -39,6 +47,7 @@ export async function serveSseRequest(request: Request, host: SseHost): Promise<
     eventsAfter: (seq, limit) => host.store.eventsAfter(seq, limit),
     follow: (s) => host.subscribers.add(s),
     unfollow: (s) => host.subscribers.delete(s),
+    keptAlive: () => host.gate.revalidateIfDue(),
   };
 
   if (request.method === "POST" && url.pathname.endsWith("/chat")) {
@@ -48,10 +57,15 @@ export async function serveSseRequest(request: Request, host: SseHost): Promise<
     const ack = host.acceptMessage({ type: "send", ...body.data });
     const turn = host.store.turnForUserMessage(ack.messageId);
     if (!turn) return refuse(500, "internal", "The message was stored but its turn is missing.");
-    return openSseStream(log, cursor.data ?? turn.startSeq - 1, untilTurnEnds(host.store, turn));
+    return openSseStream(
+      log,
+      cursor.data ?? turn.startSeq - 1,
+      untilTurnEnds(host.store, turn),
+      credential,
+    );
   }
   if (request.method === "GET" && url.pathname.endsWith("/events")) {
-    return openSseStream(log, cursor.data ?? 0, untilIdle(host.store));
+    return openSseStream(log, cursor.data ?? 0, untilIdle(host.store), credential);
   }
   return refuse(404, "not_found", `No ${request.method} ${url.pathname} on a conversation.`);
 }

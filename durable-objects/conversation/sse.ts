@@ -3,6 +3,7 @@
 // A stream reads the log page by page as the client takes it, then follows live events: the
 // switch happens with no await between the last page and subscribing, so nothing slips between.
 import type { ServerEvent } from "../protocol/wire";
+import type { SocketCredential } from "./socket-credential";
 
 /** Events read from the log per page: memory stays bounded however long the backlog. */
 const SSE_PAGE_SIZE = 500;
@@ -13,10 +14,12 @@ const enc = new TextEncoder();
 const frame = (e: ServerEvent) => `id: ${e.seq}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`;
 
 export interface SseSubscriber {
+  /** Who opened the stream: re-checked while it follows live events (sse-gate.ts). */
+  readonly credential: SocketCredential;
   /** Sends a live event; returns true once the stream has ended and may be forgotten. */
   push(event: ServerEvent): boolean;
-  /** Ends the stream now (the conversation is being deleted). */
-  close(): void;
+  /** Ends the stream now (the conversation is being deleted, or `comment` says why). */
+  close(comment?: string): void;
 }
 
 /** When a stream ends (the two rules are in sse-requests.ts). */
@@ -32,10 +35,17 @@ export interface SseLog {
   eventsAfter(seq: number, limit: number): ServerEvent[];
   follow(subscriber: SseSubscriber): void;
   unfollow(subscriber: SseSubscriber): void;
+  /** Called with each keep-alive: a stream that waits long is still re-checked. */
+  keptAlive(): void;
 }
 
 /** A stream of every event after `after`, in order and each once, that ends as `end` says. */
-export function openSseStream(log: SseLog, after: number, end: SseEnd): Response {
+export function openSseStream(
+  log: SseLog,
+  after: number,
+  end: SseEnd,
+  credential: SocketCredential,
+): Response {
   let cursor = after;
   let live = false;
   let closed = false;
@@ -62,6 +72,7 @@ export function openSseStream(log: SseLog, after: number, end: SseEnd): Response
     }
   };
   const subscriber: SseSubscriber = {
+    credential,
     push(event) {
       if (closed) return true;
       if (event.seq <= cursor) return false;
@@ -70,7 +81,10 @@ export function openSseStream(log: SseLog, after: number, end: SseEnd): Response
       if (!closed && end.after(event, true)) finish(true);
       return closed;
     },
-    close: () => finish(true),
+    close(comment) {
+      if (comment && !closed) send(`: ${comment}\n\n`);
+      finish(true);
+    },
   };
 
   const body = new ReadableStream<Uint8Array>({
@@ -96,7 +110,10 @@ export function openSseStream(log: SseLog, after: number, end: SseEnd): Response
       if (end.whenCaughtUp()) return finish(true);
       live = true;
       log.follow(subscriber);
-      keepAlive = setInterval(() => send(": keep-alive\n\n"), KEEP_ALIVE_MS);
+      keepAlive = setInterval(() => {
+        send(": keep-alive\n\n");
+        log.keptAlive();
+      }, KEEP_ALIVE_MS);
     },
     cancel() {
       finish(false);

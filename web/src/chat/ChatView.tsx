@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { Composer } from "../composer/Composer";
 import { LiveConversation, type LiveState } from "./live-conversation";
 import { MessageView } from "./MessageView";
+import { SignedOutBanner } from "./SignedOutBanner";
 import "./chat.css";
 
 export function ChatView(props: {
@@ -54,6 +55,7 @@ export function ChatView(props: {
           Offline — reconnecting by itself; nothing you saw is lost.
         </div>
       )}
+      {state?.connection === "signed-out" && <SignedOutBanner />}
       {transcript?.notices.map((n) => (
         <div key={n.seq} role="status" className={`banner ${n.level}`}>
           {n.text}

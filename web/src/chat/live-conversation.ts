@@ -14,7 +14,12 @@ import {
   ServerFrame,
 } from "../../../durable-objects/protocol/wire";
 
-export type Connection = "connecting" | "online" | "offline";
+export type Connection = "connecting" | "online" | "offline" | "signed-out";
+
+/** Close codes after which reconnecting cannot help: the conversation is gone, or the
+ * session or token the socket was opened with was revoked (signed out, "sign out everywhere"). */
+const CONVERSATION_GONE = 4404;
+const CREDENTIAL_REVOKED = 4401;
 
 export interface LiveState {
   transcript: Transcript;
@@ -64,11 +69,21 @@ export class LiveConversation {
   }
 
   close(): void {
+    this.stop();
+    this.ws?.close(1000, "closed");
+  }
+
+  private stop() {
     this.closed = true;
     clearTimeout(this.timer);
     removeEventListener("offline", this.dropped);
     removeEventListener("online", this.reconnectNow);
-    this.ws?.close(1000, "closed");
+  }
+
+  /** Stops for good: a new socket would be refused until the user signs in again. */
+  private signedOut() {
+    this.stop();
+    this.set({ connection: "signed-out" });
   }
 
   private readonly dropped = () => {
@@ -114,7 +129,8 @@ export class LiveConversation {
       else if (frame.type === "frame_error") this.set({ error: frame.error.message });
     });
     ws.addEventListener("close", (e) => {
-      if (this.closed || e.code === 4404) return;
+      if (this.closed || e.code === CONVERSATION_GONE) return;
+      if (e.code === CREDENTIAL_REVOKED) return this.signedOut();
       this.set({ connection: "offline" });
       const delay = Math.min(500 * 2 ** this.attempts++, 8000);
       this.timer = setTimeout(() => this.connect(), delay);

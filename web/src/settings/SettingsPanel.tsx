@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { Conversation, McpServer, ProviderInfo } from "../../../durable-objects/protocol/rest";
 import { ApiFailure } from "../api";
+import { AccessSection } from "./AccessSection";
 import { ConversationSection } from "./ConversationSection";
 import { McpServersSection } from "./McpServersSection";
 import { settingsApi } from "./settings-api";
@@ -81,6 +82,7 @@ function Panel(props: SettingsPanelProps) {
           Sign out
         </button>
       </section>
+      <AccessSection onSignedOut={props.onSignOut} />
     </section>
   );
 }

@@ -1,5 +1,6 @@
 // Bindings and variables of the API worker (see wrangler.toml and .dev.vars).
 import type { Conversation } from "../../../durable-objects/conversation/conversation";
+import type { RateLimitCounter } from "../../../durable-objects/rate-limit/rate-limit-counter";
 
 export interface Env {
   DB: D1Database;
@@ -36,4 +37,20 @@ export interface Env {
   MCP_IDLE_CLOSE_MS?: string;
   // How long a tool call waits for the user's approval before it counts as denied (s); 24 h unless set.
   APPROVAL_TTL_SECONDS?: string;
+  // Rate limits (see rate-limit/limits.ts): our own counters, used locally and as the fallback…
+  RATE_LIMIT_COUNTER: DurableObjectNamespace<RateLimitCounter>;
+  // …Cloudflare's, used by a deployed worker (wrangler.toml [[ratelimits]])…
+  SIGN_IN_LIMITER?: RateLimit;
+  BAD_BEARER_LIMITER?: RateLimit;
+  NEW_CONVERSATION_LIMITER?: RateLimit;
+  MESSAGE_LIMITER?: RateLimit;
+  CONNECTION_TEST_LIMITER?: RateLimit;
+  WS_TICKET_LIMITER?: RateLimit;
+  // …and overrides, "<requests>/<seconds>", served by our own counters wherever they are set.
+  RATE_LIMIT_SIGN_IN?: string;
+  RATE_LIMIT_BAD_BEARER?: string;
+  RATE_LIMIT_NEW_CONVERSATION?: string;
+  RATE_LIMIT_MESSAGE?: string;
+  RATE_LIMIT_CONNECTION_TEST?: string;
+  RATE_LIMIT_WS_TICKET?: string;
 }

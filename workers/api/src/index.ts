@@ -6,6 +6,8 @@ import { requireUser } from "./auth/middleware";
 import { createDb } from "./db/client";
 import { ApiError, errorResponse } from "./http/errors";
 import { secureApiHeaders } from "./http/secure-headers";
+import { RATE_LIMITS } from "./rate-limit/limits";
+import { byAddress, byUser, rateLimit } from "./rate-limit/middleware";
 import { artifactRoutes } from "./routes/artifacts";
 import { conversationRoutes } from "./routes/conversations";
 import { mcpOauthRoutes } from "./routes/mcp-oauth";
@@ -20,6 +22,7 @@ import { toolPolicyRoutes } from "./routes/tool-policies";
 import { mcpCatalogRoutes } from "./routes/mcp-catalog";
 
 export { Conversation } from "../../../durable-objects/conversation/conversation";
+export { RateLimitCounter } from "../../../durable-objects/rate-limit/rate-limit-counter";
 
 const app = new Hono<AppEnv>();
 
@@ -39,6 +42,7 @@ app.use("/api/*", async (c, next) => {
 app.use("/api/*", (c, next) => (c.req.path === CALLBACK_PATH ? next() : secureApiHeaders(c, next)));
 
 app.get("/api/health", (c) => c.json({ ok: true }));
+app.post("/api/session", rateLimit({ ...RATE_LIMITS.signIn, key: byAddress }));
 app.route("/api/session", sessionRoutes);
 // Realtime routes authenticate on their own (the WebSocket handshake takes tickets and cookies).
 app.route("/api/conversations", realtimeRoutes);
@@ -48,6 +52,13 @@ app.use("/api/artifacts/*", requireUser);
 app.use("/api/mcp-servers/*", requireUser);
 app.use("/api/mcp-servers", requireUser);
 app.use("/api/providers", requireUser);
+// Repeating these costs us (a row, an outbound request): each is limited per user.
+app.post("/api/conversations", rateLimit({ ...RATE_LIMITS.newConversation, key: byUser }));
+app.on(
+  "POST",
+  ["/api/mcp-servers/test", "/api/mcp-servers/:id/test", "/api/mcp-servers/:id/connect"],
+  rateLimit({ ...RATE_LIMITS.connectionTest, key: byUser }),
+);
 app.route("/api/conversations", conversationRoutes);
 app.route("/api/artifacts", artifactRoutes);
 app.route("/api/mcp-servers", mcpServerRoutes);

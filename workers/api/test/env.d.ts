@@ -5,7 +5,7 @@ declare global {
   namespace Cloudflare {
     interface GlobalProps {
       mainModule: typeof import("../src/index");
-      durableNamespaces: "Conversation";
+      durableNamespaces: "Conversation" | "RateLimitCounter";
     }
     interface Env extends ApiEnv {
       // Only in tests: the migrations the setup file applies to each test's D1.

@@ -10,6 +10,8 @@ export interface SseFrame {
 
 export class SseReader {
   readonly frames: SseFrame[] = [];
+  /** The text of each comment line (`: connected`, `: keep-alive`, why a stream ended). */
+  readonly comments: string[] = [];
   /** True once the server ended the stream (the body is done). */
   ended = false;
   private waiters: Array<() => void> = [];
@@ -91,7 +93,10 @@ export class SseReader {
   private parse(block: string) {
     const fields: Record<string, string> = {};
     for (const line of block.split("\n")) {
-      if (line.startsWith(":")) continue; // a comment
+      if (line.startsWith(":")) {
+        this.comments.push(line.slice(1).trim());
+        continue;
+      }
       const colon = line.indexOf(":");
       const name = colon < 0 ? line : line.slice(0, colon);
       fields[name] = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");

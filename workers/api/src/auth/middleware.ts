@@ -3,6 +3,8 @@ import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import type { AppEnv } from "../app-types";
 import { ApiError } from "../http/errors";
+import { RATE_LIMITS } from "../rate-limit/limits";
+import { byAddress, enforceRateLimit } from "../rate-limit/middleware";
 import { isAllowedOrigin } from "./origin";
 import { type Credential, readSession, SESSION_COOKIE } from "./session";
 import { ownerOfToken } from "./users";
@@ -26,12 +28,15 @@ export async function credentialOf(c: Context<AppEnv>): Promise<Credential | "ba
 
 export const requireUser: MiddlewareHandler<AppEnv> = async (c, next) => {
   const credential = await credentialOf(c);
-  if (credential === "bad_bearer")
+  if (credential === "bad_bearer") {
+    // Guessing tokens gets nowhere, but each guess costs a lookup: past the limit, a 429.
+    await enforceRateLimit(c, RATE_LIMITS.badBearer, byAddress);
     throw new ApiError(
       401,
       "unauthorized",
       "The bearer token is not valid (unknown, revoked or expired). Create one with `npm run token:create`.",
     );
+  }
   if (!credential) {
     throw new ApiError(
       401,

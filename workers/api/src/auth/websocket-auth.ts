@@ -7,7 +7,10 @@ import {
   type SocketCredential,
 } from "../../../../durable-objects/conversation/socket-credential";
 import type { AppEnv } from "../app-types";
+import type { Credential } from "./session";
 import { ApiError } from "../http/errors";
+import { RATE_LIMITS } from "../rate-limit/limits";
+import { byAddress, enforceRateLimit } from "../rate-limit/middleware";
 import { credentialOf } from "./middleware";
 import { readTicket, type Ticket } from "./tickets";
 
@@ -45,15 +48,17 @@ export async function authenticateUpgrade(
     };
   }
   const credential = await credentialOf(c);
+  if (credential === "bad_bearer") await enforceRateLimit(c, RATE_LIMITS.badBearer, byAddress);
   if (!credential || credential === "bad_bearer") throw unauthorized();
-  return {
-    credential: {
-      userId: credential.user.id,
-      tokenId: credential.tokenId,
-      ...(credential.sessionId && { sessionId: credential.sessionId }),
-    },
-  };
+  return { credential: liveCredentialOf(credential) };
 }
+
+/** What a socket or stream carries to the conversation's object, to be re-checked there. */
+export const liveCredentialOf = (credential: Credential): SocketCredential => ({
+  userId: credential.user.id,
+  tokenId: credential.tokenId,
+  ...(credential.sessionId && { sessionId: credential.sessionId }),
+});
 
 /** The upgrade request as the object sees it: with the credential we checked, nothing else. */
 export function upgradeForObject(request: Request, credential: SocketCredential): Request {

@@ -15,7 +15,8 @@ export type ApiErrorCode =
   | "unsupported_media_type"
   | "not_configured"
   | "upstream_failed"
-  | "internal";
+  | "internal"
+  | "rate_limited";
 
 export class ApiError extends Error {
   constructor(
@@ -23,6 +24,8 @@ export class ApiError extends Error {
     readonly code: ApiErrorCode,
     message: string,
     readonly details?: unknown,
+    /** Headers the answer carries besides the body, e.g. Retry-After on a 429. */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
     this.name = "ApiError";
@@ -52,6 +55,7 @@ export function errorResponse(c: Context, err: unknown): Response {
         },
       },
       err.status,
+      err.headers,
     );
   }
   console.error("unhandled error", err);

@@ -1,16 +1,19 @@
 // The live side of a conversation: WebSocket upgrades and Server-Sent Events, handed to its DO.
 import { type Context, Hono } from "hono";
+import { SOCKET_CREDENTIAL_HEADER } from "../../../../durable-objects/conversation/socket-credential";
 import { LastEventId } from "../../../../durable-objects/protocol/sse";
 import { SendMessage } from "../../../../durable-objects/protocol/wire";
 import type { AppEnv } from "../app-types";
 import { requireUser } from "../auth/middleware";
 import { isAllowedOrigin } from "../auth/origin";
 import { createTicket } from "../auth/tickets";
-import { authenticateUpgrade, upgradeForObject } from "../auth/websocket-auth";
+import { authenticateUpgrade, liveCredentialOf, upgradeForObject } from "../auth/websocket-auth";
 import { conversationStub } from "../conversation-lifecycle";
 import { getOwnedConversation } from "../db/conversations";
 import { ApiError } from "../http/errors";
 import { parseJsonBody, parseParam } from "../http/validate";
+import { RATE_LIMITS } from "../rate-limit/limits";
+import { byUser, rateLimit } from "../rate-limit/middleware";
 import { IdParam } from "./conversations";
 
 const ChatBody = SendMessage.omit({ type: true });
@@ -41,27 +44,33 @@ export const realtimeRoutes = new Hono<AppEnv>()
       );
     return stub.fetch(upgradeForObject(c.req.raw, credential));
   })
-  .post("/:id/ws-ticket", requireUser, async (c) => {
-    const id = parseParam(c, "id", IdParam);
-    await getOwnedConversation(c.get("db"), c.get("user").id, id);
-    const { user, tokenId, sessionId } = c.get("credential");
-    return c.json(
-      await createTicket(
-        c.env,
-        c.req.url,
-        { userId: user.id, tokenId, ...(sessionId && { sessionId }) },
-        id,
-      ),
-    );
-  })
+  .post(
+    "/:id/ws-ticket",
+    requireUser,
+    rateLimit({ ...RATE_LIMITS.wsTicket, key: byUser }),
+    async (c) => {
+      const id = parseParam(c, "id", IdParam);
+      await getOwnedConversation(c.get("db"), c.get("user").id, id);
+      const { user, tokenId, sessionId } = c.get("credential");
+      return c.json(
+        await createTicket(
+          c.env,
+          c.req.url,
+          { userId: user.id, tokenId, ...(sessionId && { sessionId }) },
+          id,
+        ),
+      );
+    },
+  )
   // Server-Sent Events (the contract is in durable-objects/conversation/sse-requests.ts).
-  .post("/:id/chat", requireUser, async (c) => {
+  .post("/:id/chat", requireUser, rateLimit({ ...RATE_LIMITS.message, key: byUser }), async (c) => {
     const id = parseParam(c, "id", IdParam);
     const after = resumeCursor(c);
     const body = await parseJsonBody(c, ChatBody);
     await getOwnedConversation(c.get("db"), c.get("user").id, id);
     const stub = await conversationStub(c.env, id);
     const headers = new Headers({ "content-type": "application/json" });
+    headers.set(SOCKET_CREDENTIAL_HEADER, JSON.stringify(liveCredentialOf(c.get("credential"))));
     if (after !== undefined) headers.set("last-event-id", String(after));
     return stub.fetch(
       new Request(new URL(`/chat`, c.req.url), {
@@ -78,7 +87,9 @@ export const realtimeRoutes = new Hono<AppEnv>()
     const stub = await conversationStub(c.env, id);
     const url = new URL(`/events`, c.req.url);
     if (after !== undefined) url.searchParams.set("after", String(after));
-    return stub.fetch(new Request(url));
+    // Who opened the stream, so the object can end it once that credential is revoked.
+    const credential = JSON.stringify(liveCredentialOf(c.get("credential")));
+    return stub.fetch(new Request(url, { headers: { [SOCKET_CREDENTIAL_HEADER]: credential } }));
   });
 
 /** Where a stream resumes: the `Last-Event-ID` header (what EventSource resends) over `?after=`. */

@@ -1,0 +1,48 @@
+// A WebSocket server on 127.0.0.1 for tests, small enough to read: it accepts each upgrade and
+// then closes that connection with the next code from a list, as the conversation's object does
+// (4401 for a revoked credential, 4404 for a deleted conversation, 1011 for a failure).
+import { createHash } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { Duplex } from "node:stream";
+
+const WEBSOCKET_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
+
+export interface ClosingSocketServer {
+  host: string;
+  /** How many sockets were opened so far. */
+  connections(): number;
+  stop(): Promise<void>;
+}
+
+export async function startClosingSocketServer(closeCodes: number[]): Promise<ClosingSocketServer> {
+  let opened = 0;
+  const sockets = new Set<Duplex>();
+  const server: Server = createServer((_req, res) => res.writeHead(426).end());
+  server.on("upgrade", (req, socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    const key = String(req.headers["sec-websocket-key"]);
+    const accept = createHash("sha1")
+      .update(key + WEBSOCKET_GUID)
+      .digest("base64");
+    socket.write(
+      "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
+        `Sec-WebSocket-Accept: ${accept}\r\n\r\n`,
+    );
+    const code = closeCodes[Math.min(opened++, closeCodes.length - 1)] ?? 1000;
+    // A close frame (FIN + opcode 8) with a two-byte status code and no reason.
+    socket.end(Buffer.from([0x88, 0x02, code >> 8, code & 0xff]));
+    socket.on("error", () => undefined);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  return {
+    host: `127.0.0.1:${port}`,
+    connections: () => opened,
+    stop: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -36,4 +36,6 @@ export interface Env {
   MCP_IDLE_CLOSE_MS?: string;
   // How long a tool call waits for the user's approval before it counts as denied (s); 24 h unless set.
   APPROVAL_TTL_SECONDS?: string;
+  // How long a tool call waits for the answer to its MCP server's question (s); 10 min unless set.
+  ELICITATION_TIMEOUT_SECONDS?: string;
 }

@@ -16,6 +16,7 @@ import { realtimeRoutes } from "./routes/realtime";
 import { allSessionsRoutes, sessionRoutes } from "./routes/session";
 import { tokenRoutes } from "./routes/tokens";
 import { approvalRoutes } from "./routes/approvals";
+import { elicitationRoutes } from "./routes/elicitations";
 import { toolPolicyRoutes } from "./routes/tool-policies";
 
 export { Conversation } from "../../../durable-objects/conversation/conversation";
@@ -62,5 +63,6 @@ app.route("/api/sessions", allSessionsRoutes);
 app.route("/api/conversations", approvalRoutes);
 app.use("/api/tool-policies", requireUser);
 app.route("/api/tool-policies", toolPolicyRoutes);
+app.route("/api/conversations", elicitationRoutes);
 
 export default app;

@@ -164,7 +164,7 @@ export function checkContent(
       const key = String(i.path[0] ?? "");
       if (!key) return i.message;
       const title = schema.properties[key]?.title ?? key;
-      return `${title}: ${i.code === "invalid_type" && missing(key) ? "required" : i.message}`;
+      return `${title}: ${missing(key) ? "required" : i.message}`;
     }),
   };
 }

@@ -214,6 +214,15 @@ describe("elicitation", () => {
     expect(messageText(fold(ws.events()).messages[1]!.content)).toBe("The page is done.");
   }, 60_000);
 
+  it("stopping the answer withdraws the question", async () => {
+    const { ws } = await askedTurn("ask me for my details");
+    ws.send({ type: "cancel" });
+    await ws.until(turnEnded, 30_000);
+    ws.close();
+    expect(answered(ws.events())).toMatchObject({ action: "cancel", by: { via: "cancel" } });
+    expect(fold(ws.events()).messages[1]?.status).toBe("cancelled");
+  }, 60_000);
+
   it("a restart while the question waits withdraws it (cancel) and the call is reported interrupted", async () => {
     const { ws, conv, question } = await askedTurn("ask me for my details");
     const seen = ws.events();

@@ -20,7 +20,7 @@ afterEach(() => {
 
 function show(elicitation: ElicitationView, onAnswer = vi.fn(() => true as boolean | undefined)) {
   host = document.createElement("div");
-  document.body.append(host);
+  document.body.appendChild(host);
   root = createRoot(host);
   act(() => root!.render(<ElicitationCard elicitation={elicitation} onAnswer={onAnswer} />));
   return onAnswer as unknown as ReturnType<

@@ -36,6 +36,8 @@ import {
   type DecideResult,
 } from "./approvals";
 import { loadUserToolPolicies, setUserToolPolicy } from "./user-tool-policies";
+import type { ElicitationAnswer } from "../protocol/elicitation";
+import { type AnswerResult, elicitationTimeoutSeconds, Elicitations } from "./elicitations";
 
 /** Default step cap of the thinking loop (the reference's five). */
 
@@ -58,6 +60,7 @@ export class Conversation extends Agent<Env> {
 
   #store: ConversationStore | undefined;
   #approvals: ApprovalStore | undefined;
+  #elicitations: Elicitations | undefined;
   #abort: AbortController | null = null;
   #sse = new Set<SseSubscriber>();
   #flushing = false;
@@ -90,6 +93,8 @@ export class Conversation extends Agent<Env> {
   override async onStart(): Promise<void> {
     // A fresh (or wiped) object has nothing to recover; do not create tables just to look.
     if (!hasConversationTables(this.ctx.storage.sql)) return;
+    // Questions asked during calls the restart cut off: their calls are reported interrupted.
+    this.elicitations.withdrawLeftovers();
     recoverInterruptedTurn({
       store: this.store,
       emit: (e) => this.emit(e),
@@ -157,6 +162,15 @@ export class Conversation extends Agent<Env> {
         return this.sendControl(connection, { type: "pong" });
       case "approval": {
         const result = await this.decideApproval(frame.approvalId, frame, { via: "websocket" });
+        if (!result.ok)
+          this.sendControl(connection, {
+            type: "frame_error",
+            error: { code: result.code, message: result.message },
+          });
+        return;
+      }
+      case "elicitation": {
+        const result = this.answerElicitation(frame.elicitationId, frame, { via: "websocket" });
         if (!result.ok)
           this.sendControl(connection, {
             type: "frame_error",
@@ -337,6 +351,43 @@ export class Conversation extends Agent<Env> {
     this.startTurn(turn, loadCheckpoint(this.store, turn.id)?.state);
   }
 
+  // ---------- elicitations (see elicitations.ts) ----------
+
+  get elicitations(): Elicitations {
+    return (this.#elicitations ??= new Elicitations(this.ctx.storage.sql, (e) => this.emit(e)));
+  }
+
+  /** A person's answer to a server's question (any tab, or REST); the waiting call continues. */
+  answerElicitation(
+    elicitationId: string,
+    answer: ElicitationAnswer,
+    by: { via: "websocket" | "rest"; userId?: string },
+  ): AnswerResult {
+    const { action, content } = answer;
+    return this.elicitations.answer(elicitationId, { action, ...(content && { content }) }, by);
+  }
+
+  private elicitationBridge(turn: TurnRow, conversation: ConversationInfo) {
+    const timeoutSeconds = elicitationTimeoutSeconds(
+      this.env.ELICITATION_TIMEOUT_SECONDS,
+      conversation.settings.elicitationTimeoutSeconds,
+    );
+    const context = {
+      turnId: turn.id,
+      messageId: turn.assistantMessageId,
+      userId: conversation.userId,
+      timeoutSeconds,
+    };
+    return {
+      ask: (
+        call: { callId: string; server: string; tool: string },
+        params: Parameters<Elicitations["ask"]>[1],
+        signal: AbortSignal,
+      ) => this.elicitations.ask({ ...context, ...call }, params, signal),
+      completed: (server: string, id: string) => this.elicitations.completed(server, id),
+    };
+  }
+
   private async runTurn(turn: TurnRow, resumed?: LoopState): Promise<void> {
     const abort = new AbortController();
     this.#abort = abort;
@@ -380,6 +431,7 @@ export class Conversation extends Agent<Env> {
           pool: this.#mcp,
           counters: this.mcpCounters,
           apiBase: this.store.getMeta("api_base") ?? "",
+          elicit: this.elicitationBridge(turn, conversation),
         }),
         calls: toolCallLog(this.store),
         approvals: approvalGate({

@@ -4,6 +4,7 @@
 // server left the registry.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { type McpRoute, newMcpTransport } from "../mcp/mcp-client";
 import type { ServerConfig } from "./mcp-servers";
@@ -13,8 +14,16 @@ export interface Live {
   client: Client;
   transport: StreamableHTTPClientTransport;
   logListener?: ((l: { level: string; data: unknown }) => void) | undefined;
+  /** The tool calls running on this connection, oldest first: a server's question belongs to one. */
+  runningCalls?: RunningCall[];
   /** When a turn last used this connection (ms since epoch). */
   lastUsed: number;
+}
+
+/** A tool call in flight, and how a question its server asks meanwhile reaches the user. */
+export interface RunningCall {
+  callId: string;
+  ask: (request: ElicitRequest["params"], signal: AbortSignal) => Promise<ElicitResult>;
 }
 
 /** Connections live as long as the DO instance; their session ids outlive it in SQLite. */

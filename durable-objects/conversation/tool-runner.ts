@@ -8,6 +8,8 @@ import {
   McpError,
   ToolListChangedNotificationSchema,
   type Tool,
+  type ElicitRequest,
+  type ElicitResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Env } from "../../workers/api/src/env";
 import { signContextToken } from "../../workers/mcp-remote/src/context-token";
@@ -20,7 +22,7 @@ import {
   recordFailure,
   recordSuccess,
 } from "../mcp/circuit-breaker";
-import { callCeiling } from "../mcp/call-ceiling";
+import { callClock, NO_SDK_TIMEOUT } from "../mcp/call-clock";
 import { internetRoute, type McpRoute, newMcpClient, newMcpTransport } from "../mcp/mcp-client";
 import { unsupportedVersion } from "../mcp/probe-server";
 import {
@@ -36,6 +38,7 @@ import { SignInRequiredError } from "../mcp/oauth/sign-in-errors";
 import { BUILTIN_SERVER, type ServerConfig, serversForUser } from "./mcp-servers";
 import type { ConversationStore } from "./store";
 import type { ConversationInfo } from "./turn";
+import { answerQuestionsOn, trackCall } from "./elicitation-handler";
 
 const SEQUENTIAL_THINKING = /sequential[-_]?thinking/i;
 const CONTEXT_FIELD = "databaseContext";
@@ -89,6 +92,8 @@ export async function createToolRunner(opts: {
   pool: ConnectionPool;
   counters?: McpCounters;
   apiBase: string;
+  /** Puts a server's question during a call to the turn's user (elicitations.ts). */
+  elicit?: ElicitationBridge;
 }): Promise<ToolRunner> {
   const { env, conversation, store, pool } = opts;
   const breakerOpts = {
@@ -158,8 +163,10 @@ export async function createToolRunner(opts: {
         onResponse: (r: Response) => authProvider.observeResponse(r),
       }),
     });
-    const client = newMcpClient();
+    const client = newMcpClient({ elicitation: !!opts.elicit });
     const live: Live = { client, transport, lastUsed: Date.now() };
+    const elicit = opts.elicit;
+    if (elicit) answerQuestionsOn(client, live, (id) => elicit.completed(s.name, id));
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () =>
       writeCache(s, { ...readCache(s), tools: null }),
     );
@@ -290,27 +297,44 @@ export async function createToolRunner(opts: {
       try {
         const result = await withSession(s, async (live) => {
           live.logListener = hooks.onLog;
-          // Progress resets the per-call timeout; the ceiling bounds the whole call.
-          const ceiling = callCeiling(
-            hooks.signal,
-            s.maxTotalMs,
-            `${tool} ran longer than ${Math.round(s.maxTotalMs / 1000)} s, the longest one call to '${serverName}' may take, and was cancelled. Raise the server's maxTotalTimeoutMs if its tools need longer.`,
-          );
+          // Progress resets the per-call timeout; the ceiling bounds the whole call; both wait
+          // while the user answers a question the server asked.
+          const clock = callClock(hooks.signal, {
+            idleMs: Math.min(s.timeoutMs, s.maxTotalMs),
+            maxTotalMs: s.maxTotalMs,
+            ceilingMessage: `${tool} ran longer than ${Math.round(s.maxTotalMs / 1000)} s, the longest one call to '${serverName}' may take, and was cancelled. Raise the server's maxTotalTimeoutMs if its tools need longer.`,
+          });
+          const elicit = opts.elicit;
+          const untrack = elicit
+            ? trackCall(live, {
+                callId: hooks.callId,
+                ask: async (params, signal) => {
+                  const release = clock.hold();
+                  try {
+                    const call = { callId: hooks.callId, server: serverName, tool };
+                    return await elicit.ask(call, params, AbortSignal.any([signal, clock.signal]));
+                  } finally {
+                    release();
+                  }
+                },
+              })
+            : () => undefined;
           try {
             return await live.client.callTool({ name: tool, arguments: finalArgs }, undefined, {
-              signal: ceiling.signal,
-              timeout: Math.min(s.timeoutMs, s.maxTotalMs),
-              resetTimeoutOnProgress: true,
-              maxTotalTimeout: s.maxTotalMs,
-              onprogress: (p) =>
+              signal: clock.signal,
+              timeout: NO_SDK_TIMEOUT,
+              onprogress: (p) => {
+                clock.progressed();
                 hooks.onProgress({
                   progress: p.progress,
                   ...(p.total !== undefined && { total: p.total }),
                   ...(p.message && { message: p.message }),
-                }),
+                });
+              },
             });
           } finally {
-            ceiling.dispose();
+            clock.dispose();
+            untrack();
             live.logListener = undefined;
           }
         });
@@ -348,6 +372,17 @@ function withoutContextField(schema: Record<string, unknown>): Record<string, un
 }
 
 export const BUILTIN = BUILTIN_SERVER;
+
+/** How a turn's user is asked what a server needs during a call (see elicitations.ts). */
+export interface ElicitationBridge {
+  ask(
+    call: { callId: string; server: string; tool: string },
+    params: ElicitRequest["params"],
+    signal: AbortSignal,
+  ): Promise<ElicitResult>;
+  /** The server says the user finished the web page of a link question. */
+  completed(server: string, serverElicitationId: string): void;
+}
 
 /**
  * The server no longer knows our session: 404 as the spec says, or the 400 "no valid session"

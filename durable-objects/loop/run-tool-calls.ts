@@ -243,6 +243,7 @@ async function runOne(
   }
   deps.calls.start({ id: call.id, key, server, tool, arguments: args }, input.turnId, state.step);
   const outcome = await deps.tools.call(server, tool, args, {
+    callId: call.id,
     signal: input.signal,
     onProgress: (p) =>
       deps.emit({

@@ -42,6 +42,8 @@ export interface ToolRunner {
     tool: string,
     args: Record<string, unknown>,
     hooks: {
+      /** The call's id in the timeline (a server's question during the call is shown with it). */
+      callId: string;
       signal: AbortSignal;
       onProgress: (p: { progress: number; total?: number; message?: string }) => void;
       onLog: (l: { level: string; data: unknown }) => void;

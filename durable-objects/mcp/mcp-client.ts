@@ -9,10 +9,18 @@ import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validatio
 import { type ResolveHost, sharedDohResolver } from "./dns-over-https";
 import { guardedFetch } from "./guarded-fetch";
 
-export function newMcpClient(): Client {
+/**
+ * `elicitation`: declare that the user can be asked things during a tool call (forms, and pages
+ * to open, as of MCP 2025-11-25). Only a turn's clients do: someone is there to answer, and the
+ * caller must then handle `elicitation/create` (a connection test has nobody to ask).
+ */
+export function newMcpClient(opts: { elicitation?: boolean } = {}): Client {
   return new Client(
     { name: "thinking-chat", version: "0.1.0" },
-    { capabilities: {}, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
+    {
+      capabilities: opts.elicitation ? { elicitation: { form: {}, url: {} } } : {},
+      jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
+    },
   );
 }
 

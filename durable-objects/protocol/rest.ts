@@ -28,6 +28,13 @@ export const ConversationSettings = z
       .min(1)
       .max(7 * 24 * 3600)
       .optional(),
+    // How long a tool call waits for the answer to its server's question (default: 10 min).
+    elicitationTimeoutSeconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 3600)
+      .optional(),
   })
   .strict();
 export type ConversationSettings = z.infer<typeof ConversationSettings>;

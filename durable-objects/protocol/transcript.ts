@@ -1,6 +1,7 @@
 // Folds the event log into the transcript a person sees. The web client and the tests use the
 // same fold, so "what a client shows" is one definition.
 import type { MessagePart, MessageStatus } from "./messages";
+import type { ElicitationAction, ElicitationContent, ElicitationSchema } from "./elicitation";
 import type { ErrorInfo, ServerEvent } from "./wire";
 
 /** What a notice offers the user to do about it (a Connect button for a server to sign in to). */
@@ -30,6 +31,25 @@ export interface ApprovalView {
   };
 }
 
+/** A question an MCP server asked during a tool call, and how it was answered. */
+export interface ElicitationView {
+  elicitationId: string;
+  callId: string;
+  server: string;
+  tool: string;
+  mode: "form" | "url";
+  message: string;
+  requestedSchema?: ElicitationSchema;
+  url?: string;
+  expiresAt: number;
+  answered?: {
+    action: ElicitationAction;
+    content?: ElicitationContent;
+    via: "websocket" | "rest" | "timeout" | "cancel" | "restart" | "server";
+    at: number;
+  };
+}
+
 /** What happened while an answer was made: the thinking timeline a person can inspect. */
 export interface Activity {
   /** The step running (or last run) and the turn's cap. */
@@ -43,6 +63,8 @@ export interface Activity {
   /** Approvals asked during the answer, by approval id, in the order they were asked. */
   approvals: Record<string, ApprovalView>;
   error?: ErrorInfo;
+  /** Questions MCP servers asked during the answer, by elicitation id, in the order asked. */
+  elicitations?: Record<string, ElicitationView>;
 }
 
 export interface TranscriptMessage {
@@ -255,6 +277,41 @@ export function applyEvent(t: Transcript, e: ServerEvent): Transcript {
           ...(e.by.userId !== undefined && { userId: e.by.userId }),
         };
         return { ...a, approvals: { ...a.approvals, [e.approvalId]: { ...asked, decided } } };
+      });
+      break;
+    case "elicitation_requested":
+      editActivity(e.messageId, (a) => ({
+        ...a,
+        elicitations: {
+          ...a.elicitations,
+          [e.elicitationId]: {
+            elicitationId: e.elicitationId,
+            callId: e.callId,
+            server: e.server,
+            tool: e.tool,
+            mode: e.mode,
+            message: e.message,
+            expiresAt: e.expiresAt,
+            ...(e.requestedSchema && { requestedSchema: e.requestedSchema }),
+            ...(e.url !== undefined && { url: e.url }),
+          },
+        },
+      }));
+      break;
+    case "elicitation_answered":
+      editActivity(e.messageId, (a) => {
+        const asked = a.elicitations?.[e.elicitationId];
+        if (!asked) return a;
+        const answered = {
+          action: e.action,
+          via: e.by.via,
+          at: e.at,
+          ...(e.content && { content: e.content }),
+        };
+        return {
+          ...a,
+          elicitations: { ...a.elicitations, [e.elicitationId]: { ...asked, answered } },
+        };
       });
       break;
     case "step_restarted":

@@ -1,6 +1,7 @@
 // The WebSocket (and SSE) contract between clients and a Conversation. Shared by web/ and the
 // workers; imports nothing of ours but its sibling schemas. Every frame is parsed with these.
 import { z } from "zod";
+import { ElicitationAction, ElicitationContent, ElicitationSchema } from "./elicitation";
 import { ChatMessage, MessagePart, MessageStatus } from "./messages";
 
 /** Largest client frame accepted, in bytes (UTF-8). */
@@ -36,6 +37,13 @@ export const ClientFrame = z.discriminatedUnion("type", [
     decision: z.enum(["approve", "deny"]),
     note: z.string().max(2000).optional(),
     remember: z.boolean().optional(),
+  }),
+  // The answer to an elicitation_requested event (the REST route takes `action` and `content`).
+  z.object({
+    type: z.literal("elicitation"),
+    elicitationId: z.string().min(1).max(100),
+    action: ElicitationAction,
+    content: ElicitationContent.optional(),
   }),
 ]);
 export type ClientFrame = z.infer<typeof ClientFrame>;
@@ -188,6 +196,39 @@ export const ServerEvent = z.discriminatedUnion("type", [
       userId: z.string().optional(),
     }),
     remembered: z.boolean().optional(),
+  }),
+  // An MCP server asks the user something while one of its tool calls runs (the call waits, up
+  // to `expiresAt`): a form built from `requestedSchema`, or a web page to open (`url`).
+  z.object({
+    ...seqd,
+    type: z.literal("elicitation_requested"),
+    turnId: z.string(),
+    messageId: z.string(),
+    elicitationId: z.string(),
+    callId: z.string(),
+    server: z.string(),
+    tool: z.string(),
+    mode: z.enum(["form", "url"]),
+    message: z.string(),
+    requestedSchema: ElicitationSchema.optional(),
+    url: z.string().optional(),
+    expiresAt: z.number(),
+  }),
+  // How it was answered, by whom: a person (websocket, rest), the clock (timeout), the turn's
+  // cancellation, a restart that lost the call, or the server saying the URL flow completed.
+  z.object({
+    ...seqd,
+    type: z.literal("elicitation_answered"),
+    turnId: z.string(),
+    messageId: z.string(),
+    elicitationId: z.string(),
+    callId: z.string(),
+    action: ElicitationAction,
+    content: ElicitationContent.optional(),
+    by: z.object({
+      via: z.enum(["websocket", "rest", "timeout", "cancel", "restart", "server"]),
+      userId: z.string().optional(),
+    }),
   }),
 ]);
 export type ServerEvent = z.infer<typeof ServerEvent>;

@@ -82,6 +82,7 @@ export function ChatView(props: {
             message={m}
             onOpenArtifact={props.onOpenArtifact}
             onAnswerApproval={(id, answer) => live.current?.answerApproval(id, answer)}
+            onAnswerElicitation={(id, answer) => live.current?.answerElicitation(id, answer)}
           />
         ))}
       </div>

@@ -7,6 +7,8 @@ import type { Activity, TranscriptMessage } from "../../../durable-objects/proto
 import type { ApprovalAnswer } from "../../../durable-objects/protocol/wire";
 import { Markdown } from "../markdown/Markdown";
 import { ApprovalCard } from "./ApprovalCard";
+import { ElicitationCard } from "./ElicitationCard";
+import type { ElicitationAnswer } from "../../../durable-objects/protocol/elicitation";
 import { describeError } from "./error-words";
 import { SignInNotices } from "./SignInNotice";
 
@@ -36,6 +38,7 @@ export const MessageView = memo(function MessageView(props: {
   message: TranscriptMessage;
   onOpenArtifact: (id: string) => void;
   onAnswerApproval?: (approvalId: string, answer: ApprovalAnswer) => boolean | undefined;
+  onAnswerElicitation?: (id: string, answer: ElicitationAnswer) => boolean | undefined;
 }) {
   const { message } = props;
   const activity = message.activity;
@@ -74,6 +77,13 @@ export const MessageView = memo(function MessageView(props: {
               key={a.approvalId}
               approval={a}
               {...(props.onAnswerApproval && { onAnswer: props.onAnswerApproval })}
+            />
+          ))}
+          {Object.values(activity?.elicitations ?? {}).map((e) => (
+            <ElicitationCard
+              key={e.elicitationId}
+              elicitation={e}
+              {...(props.onAnswerElicitation && { onAnswer: props.onAnswerElicitation })}
             />
           ))}
           {activity && <ActivityFooter activity={activity} />}

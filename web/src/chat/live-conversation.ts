@@ -13,6 +13,7 @@ import {
   isServerEvent,
   ServerFrame,
 } from "../../../durable-objects/protocol/wire";
+import type { ElicitationAnswer } from "../../../durable-objects/protocol/elicitation";
 
 export type Connection = "connecting" | "online" | "offline" | "signed-out";
 
@@ -65,6 +66,13 @@ export class LiveConversation {
   answerApproval(approvalId: string, answer: ApprovalAnswer): boolean {
     if (this.ws?.readyState !== WebSocket.OPEN) return false;
     this.write({ type: "approval", approvalId, ...answer });
+    return true;
+  }
+
+  /** Answers an MCP server's question (false when offline, as for approvals). */
+  answerElicitation(elicitationId: string, answer: ElicitationAnswer): boolean {
+    if (this.ws?.readyState !== WebSocket.OPEN) return false;
+    this.write({ type: "elicitation", elicitationId, ...answer });
     return true;
   }
 

@@ -53,4 +53,6 @@ export interface Env {
   RATE_LIMIT_MESSAGE?: string;
   RATE_LIMIT_CONNECTION_TEST?: string;
   RATE_LIMIT_WS_TICKET?: string;
+  // How long a tool call waits for the answer to its MCP server's question (s); 10 min unless set.
+  ELICITATION_TIMEOUT_SECONDS?: string;
 }

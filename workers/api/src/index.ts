@@ -18,6 +18,7 @@ import { realtimeRoutes } from "./routes/realtime";
 import { allSessionsRoutes, sessionRoutes } from "./routes/session";
 import { tokenRoutes } from "./routes/tokens";
 import { approvalRoutes } from "./routes/approvals";
+import { elicitationRoutes } from "./routes/elicitations";
 import { toolPolicyRoutes } from "./routes/tool-policies";
 import { mcpCatalogRoutes } from "./routes/mcp-catalog";
 
@@ -76,5 +77,6 @@ app.use("/api/tool-policies", requireUser);
 app.route("/api/tool-policies", toolPolicyRoutes);
 // Prompts and resources of a conversation's MCP servers (behind requireUser, as above).
 app.route("/api/conversations", mcpCatalogRoutes);
+app.route("/api/conversations", elicitationRoutes);
 
 export default app;

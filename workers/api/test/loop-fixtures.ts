@@ -208,4 +208,34 @@ export function addLoopFixtures(mock: LLMock): void {
   mock.onMessage(/log lines while working/, {
     toolCalls: [{ id: "lg1", name: "everything__toggle-simulated-logging", arguments: "{}" }],
   });
+
+  // Elicitation: server-everything asks the user during its call; the model reads the outcome.
+  mock.on(
+    { toolResultContains: "User provided the requested information" },
+    { content: "Thanks, the server has your details." },
+  );
+  mock.on(
+    { toolResultContains: "User declined to provide" },
+    { content: "You declined to answer." },
+  );
+  mock.on(
+    { toolResultContains: "User cancelled the elicitation dialog" },
+    { content: "The question went unanswered." },
+  );
+  mock.on(
+    { toolResultContains: "User completed the URL elicitation" },
+    { content: "The page is done." },
+  );
+  mock.onMessage(/ask me for my details/, {
+    toolCalls: [{ id: "el1", name: "everything__trigger-elicitation-request", arguments: "{}" }],
+  });
+  mock.onMessage(/send me to a page/, {
+    toolCalls: [
+      {
+        id: "ul1",
+        name: "everything__trigger-url-elicitation",
+        arguments: '{"url":"https://example.com/flow"}',
+      },
+    ],
+  });
 }

@@ -74,6 +74,7 @@ describe("results from outside services are bounded", () => {
 
   it("trials_search returns pageSize trials at most, with bounded fields, under the limit", async () => {
     const five = await call("trials_search", { condition: "manytrials", pageSize: 5 });
+    expect(five.isError, text(five)).toBeFalsy();
     const r5 = five.structuredContent as {
       trials: Array<{ title: string; summary: string; conditions: string[]; locations: string[] }>;
       nextPageToken: string | null;

@@ -12,7 +12,7 @@ const TTL_SECONDS = 6;
 const TURN_TIMEOUT = 60_000;
 
 /** "delete note <name>" makes the model call notes__delete_note for that note. */
-const NOTES = ["approved", "declined", "restarted", "expired"] as const;
+const NOTES = ["approved", "declined", "restarted", "expired", "allowed"] as const;
 
 let stack: Stack;
 let notes: Awaited<ReturnType<typeof startApprovalServer>>;
@@ -172,5 +172,48 @@ it("an approval nobody answers expires as denied, and the model is told", async 
   expect(await finishedAnswer(page)).toContain("Nobody approved, so I left the note alone.");
   expect(await card(page).textContent()).toContain("Denied: nobody answered in time");
   expect(await deletions("expired")).toBe(0);
+  await context.close();
+});
+
+it("Settings: 'allow' for all conversations and 'never' for one are stored, and the next turn runs the tool without asking", async () => {
+  const id = await conversation();
+  const { context, page } = await device(id);
+  await page.getByRole("button", { name: "Settings" }).click();
+  const settings = page.getByRole("dialog", { name: "Settings" });
+  const server = settings.getByRole("group", { name: "notes" });
+  await server.getByRole("button", { name: "Test" }).click();
+  await server.getByText("Approvals").click();
+  const deleteNote = server.getByRole("combobox", { name: /^delete_note/ });
+  await deleteNote.waitFor({ timeout: 15_000 });
+  // The default comes from the tool's annotations: destructive, so it asks.
+  expect(await deleteNote.locator("option").first().textContent()).toBe("Not set (ask)");
+  expect(await server.textContent()).toContain("Default from its annotations: ask.");
+
+  await server.getByRole("radio", { name: "All my conversations" }).check();
+  await deleteNote.selectOption("allow");
+  await expect
+    .poll(async () => (await (await rest("/api/tool-policies")).json()) as unknown)
+    .toEqual({ policies: { notes: { tools: { delete_note: "allow" } } } });
+
+  await page.keyboard.press("Escape");
+  await settings.waitFor({ state: "detached" });
+  await ask(page, "delete note allowed");
+  expect(await finishedAnswer(page)).toContain("Note allowed is gone.");
+  expect(await card(page).count()).toBe(0);
+  expect(await deletions("allowed")).toBe(1);
+
+  await page.getByRole("button", { name: "Settings" }).click();
+  await server.getByRole("button", { name: "Test" }).click();
+  await server.getByText("Approvals").click();
+  await deleteNote.waitFor({ timeout: 15_000 });
+  // This conversation's own choice: it falls back to the user's 'allow'.
+  expect(await deleteNote.locator("option").first().textContent()).toBe("Not set (allow)");
+  await deleteNote.selectOption("never");
+  await expect
+    .poll(
+      async () =>
+        ((await (await rest(`/api/conversations/${id}`)).json()) as { settings: unknown }).settings,
+    )
+    .toMatchObject({ toolPolicies: { notes: { tools: { delete_note: "never" } } } });
   await context.close();
 });

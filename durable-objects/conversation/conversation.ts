@@ -22,7 +22,7 @@ import type { PinnedArtifact } from "../loop/prompts";
 import type { LoopState } from "../loop/types";
 import { artifactSaver } from "./artifacts";
 import { loadCheckpoint, saveCheckpoint, toolCallLog } from "./loop-storage";
-import { recoverInterruptedTurn } from "./recovery";
+import { forgetRecoveryAttempts, recoverInterruptedTurn } from "./recovery";
 import { foldedContent, turnStarted } from "./turn-log";
 import type { ConnectionPool, McpCounters } from "./tool-runner";
 import type { ConversationInfo, FinalOutcome, TurnOutcome } from "./turn";
@@ -486,6 +486,7 @@ export class Conversation extends Agent<Env> {
       enqueue(this.store, { kind: "artifact_link", messageId: message.id, artifactIds });
     this.store.finishTurn(turn.id);
     this.store.dropCheckpoint(turn.id);
+    forgetRecoveryAttempts(this.store, turn.id);
     void this.flushOutboxTask();
   }
 

@@ -146,8 +146,8 @@ it("a process killed after the message was acknowledged but before its turn star
   expect(messageText(answer.content)).toBe("Hello! I am a mock model.");
   // The restart counter of the finished turn is not kept.
   const fresh = env.CONVERSATION.get(env.CONVERSATION.idFromName(conv.id));
-  const counters = await runInDurableObject(fresh, (instance: Conversation) =>
-    instance.ctx.storage.sql
+  const counters = await runInDurableObject(fresh, (_instance: Conversation, state) =>
+    state.storage.sql
       .exec<{ key: string }>(
         "SELECT key FROM conv_meta WHERE key LIKE 'starts:%' OR key LIKE 'resumes:%'",
       )

@@ -1,4 +1,4 @@
-import { abortAllDurableObjects } from "cloudflare:test";
+import { abortAllDurableObjects, env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import {
   api,
@@ -10,6 +10,7 @@ import {
 import { fold, TestSocket, turnEnded } from "../../workers/api/test/ws-client";
 import { messageText } from "../protocol/messages";
 import type { ServerEvent } from "../protocol/wire";
+import type { Conversation } from "./conversation";
 
 let user: TestUser;
 beforeAll(async () => {
@@ -66,7 +67,9 @@ describe("tool approvals", () => {
       arguments: { name: "old" },
       step: 1,
     });
-    expect(approval.expiresAt - approval.at).toBe(24 * 3600 * 1000);
+    // 24 h from the request (the event is stamped a moment after the request is stored).
+    expect(approval.expiresAt - approval.at).toBeGreaterThan(24 * 3600 * 1000 - 1000);
+    expect(approval.expiresAt - approval.at).toBeLessThanOrEqual(24 * 3600 * 1000);
     // The read-only call of the same step ran meanwhile; the destructive one did not.
     expect((await runs()).list_notes).toBe((before.list_notes ?? 0) + 1);
     expect((await runs())["delete_note:old"] ?? 0).toBe(before["delete_note:old"] ?? 0);
@@ -126,7 +129,8 @@ describe("tool approvals", () => {
 
   it("deny over the WebSocket: the call does not run and the model is told the user declined, with the note", async () => {
     const before = await runs();
-    const { ws, approval } = await parkedTurn();
+    const { conv, ws, approval } = await parkedTurn();
+    expect(await expirySchedules(conv.id)).toEqual([approval.approvalId]);
     ws.send({
       type: "approval",
       approvalId: approval.approvalId,
@@ -144,6 +148,23 @@ describe("tool approvals", () => {
       "Understood, I left the note alone.",
     );
     expect((await runs())["delete_note:old"] ?? 0).toBe(before["delete_note:old"] ?? 0);
+    // The answered approval's expiry was cancelled: nothing will wake the object for it.
+    expect(await expirySchedules(conv.id)).toEqual([]);
+  }, 60_000);
+
+  it("Cancel on a parked turn withdraws its approval, ends the turn and drops the expiry", async () => {
+    const { conv, ws, approval } = await parkedTurn();
+    ws.send({ type: "cancel" });
+    await ws.until(turnEnded, 30_000);
+    ws.close();
+    const events = ws.events();
+    expect(events.find((e) => e.type === "approval_decided")).toMatchObject({
+      approvalId: approval.approvalId,
+      decision: "deny",
+      by: { via: "cancel" },
+    });
+    expect(fold(events).messages[1]!.status).toBe("cancelled");
+    expect(await expirySchedules(conv.id)).toEqual([]);
   }, 60_000);
 
   it("an approval nobody answers expires as denied, and the model is told", async () => {
@@ -210,4 +231,15 @@ async function resumeAfterSend(who: TestUser, conversationId: string) {
   await ws.until(turnEnded, 30_000);
   ws.close();
   return ws.events();
+}
+
+/** The approvals whose expiry is still scheduled in the conversation's Durable Object. */
+async function expirySchedules(conversationId: string): Promise<string[]> {
+  const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(conversationId));
+  const schedules = await runInDurableObject(stub, (instance: Conversation) =>
+    instance.listSchedules(),
+  );
+  return schedules
+    .filter((s) => s.callback === "expireApproval")
+    .map((s) => (s.payload as { approvalId: string }).approvalId);
 }

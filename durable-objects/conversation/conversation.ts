@@ -23,7 +23,8 @@ import type { PinnedArtifact } from "../loop/prompts";
 import type { LoopState } from "../loop/types";
 import { artifactSaver } from "./artifacts";
 import { loadCheckpoint, saveCheckpoint, toolCallLog } from "./loop-storage";
-import { recoverInterruptedTurn } from "./recovery";
+import { forgetRecoveryAttempts, recoverInterruptedTurn } from "./recovery";
+import { cancelApprovalExpiries } from "./approval-expiry";
 import { foldedContent, turnStarted } from "./turn-log";
 import type { ConnectionPool, McpCounters } from "./tool-runner";
 import type { ConversationInfo, FinalOutcome, TurnOutcome } from "./turn";
@@ -288,7 +289,10 @@ export class Conversation extends Agent<Env> {
     if (this.#abort) return this.#abort.abort();
     // A turn parked at an approval has no run to abort: its approvals are withdrawn instead.
     const turn = this.store.runningTurn();
-    if (!turn || !cancelParkedTurn(this.approvals, turn, (e) => this.emit(e))) return;
+    if (!turn) return;
+    const open = this.approvals.pending(turn.id).map((a) => a.id);
+    if (!cancelParkedTurn(this.approvals, turn, (e) => this.emit(e))) return;
+    void this.dropExpiries(open);
     this.completeTurn(turn, { content: foldedContent(this.store, turn), status: "cancelled" });
     this.pump();
   }
@@ -318,6 +322,7 @@ export class Conversation extends Agent<Env> {
   ): Promise<DecideResult> {
     const result = decide(this.approvals, (e) => this.emit(e), approvalId, answer, by);
     if (!result.ok) return result;
+    void this.dropExpiries([approvalId]);
     const { approval } = result;
     if (answer.remember && answer.decision === "approve") {
       await setUserToolPolicy(
@@ -342,6 +347,13 @@ export class Conversation extends Agent<Env> {
       { via: "expiry" },
     );
     if (result.ok) this.resumeParkedTurn();
+  }
+
+  /** Answered approvals need no expiry: their schedules would only wake the object for nothing. */
+  private async dropExpiries(approvalIds: string[]): Promise<void> {
+    await cancelApprovalExpiries(this, approvalIds).catch((err: unknown) =>
+      console.error("could not cancel approval expiries", err),
+    );
   }
 
   /** Resumes a parked turn whose approvals are all answered (a live run takes them itself). */
@@ -546,6 +558,7 @@ export class Conversation extends Agent<Env> {
       enqueue(this.store, { kind: "artifact_link", messageId: message.id, artifactIds });
     this.store.finishTurn(turn.id);
     this.store.dropCheckpoint(turn.id);
+    forgetRecoveryAttempts(this.store, turn.id);
     void this.flushOutboxTask();
   }
 

@@ -144,4 +144,14 @@ it("a process killed after the message was acknowledged but before its turn star
   const answer = fold(events).messages[1]!;
   expect(answer.status).toBe("complete");
   expect(messageText(answer.content)).toBe("Hello! I am a mock model.");
+  // The restart counter of the finished turn is not kept.
+  const fresh = env.CONVERSATION.get(env.CONVERSATION.idFromName(conv.id));
+  const counters = await runInDurableObject(fresh, (_instance: Conversation, state) =>
+    state.storage.sql
+      .exec<{ key: string }>(
+        "SELECT key FROM conv_meta WHERE key LIKE 'starts:%' OR key LIKE 'resumes:%'",
+      )
+      .toArray(),
+  );
+  expect(counters).toEqual([]);
 }, 60_000);

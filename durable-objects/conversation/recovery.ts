@@ -36,7 +36,7 @@ export function recoverInterruptedTurn(host: RecoveryHost): void {
   if (!turn || host.isParked(turn)) return;
   const started = turnStarted(store, turn);
   // Counted apart: a turn that never began has used none of its resumes.
-  const attemptsKey = `${started ? "resumes" : "starts"}:${turn.id}`;
+  const attemptsKey = attemptsKeyOf(started ? "resumes" : "starts", turn.id);
   const attempts = Number(store.getMeta(attemptsKey) ?? "0");
   store.setMeta(attemptsKey, String(attempts + 1));
 
@@ -94,6 +94,14 @@ export function recoverInterruptedTurn(host: RecoveryHost): void {
     }
   }
   host.startTurn(turn, state);
+}
+
+const attemptsKeyOf = (kind: "resumes" | "starts", turnId: string) => `${kind}:${turnId}`;
+
+/** Drops a finished turn's restart counters: only a running turn is ever picked up again. */
+export function forgetRecoveryAttempts(store: ConversationStore, turnId: string): void {
+  store.deleteMeta(attemptsKeyOf("starts", turnId));
+  store.deleteMeta(attemptsKeyOf("resumes", turnId));
 }
 
 function markUnfinishedCallsInterrupted(host: RecoveryHost, turn: TurnRow): void {

@@ -70,6 +70,7 @@ export async function probeServer(target: ProbeTarget): Promise<McpServerTest> {
           name: t.name,
           ...(t.title && { title: t.title }),
           ...(t.description && { description: t.description }),
+          ...(t.annotations && { annotations: approvalHints(t.annotations) }),
         });
       cursor = page.nextCursor;
     } while (cursor && ++pages < MAX_TOOL_PAGES);
@@ -203,4 +204,14 @@ export function unsupportedVersion(err: unknown): string | null {
 
 function isParseError(err: unknown): boolean {
   return err instanceof SyntaxError || (err instanceof Error && err.name === "ZodError");
+}
+
+/** Only the hints that decide a tool's default approval policy (booleans; anything else dropped). */
+function approvalHints(a: Record<string, unknown>): NonNullable<McpToolInfo["annotations"]> {
+  const hints: NonNullable<McpToolInfo["annotations"]> = {};
+  for (const key of ["readOnlyHint", "destructiveHint", "openWorldHint"] as const) {
+    const value = a[key];
+    if (typeof value === "boolean") hints[key] = value;
+  }
+  return hints;
 }

@@ -121,6 +121,14 @@ export const McpToolInfo = z.object({
   name: z.string(),
   title: z.string().optional(),
   description: z.string().optional(),
+  // The hints that decide the tool's default approval policy (see tool-policy.ts).
+  annotations: z
+    .object({
+      readOnlyHint: z.boolean().optional(),
+      destructiveHint: z.boolean().optional(),
+      openWorldHint: z.boolean().optional(),
+    })
+    .optional(),
 });
 export type McpToolInfo = z.infer<typeof McpToolInfo>;
 

@@ -26,7 +26,14 @@ export interface Stack {
   mock: LLMock;
   /** Everything wrangler dev printed so far (its log, the workers' console). */
   logs(): string;
+  /** Stops wrangler dev and starts it again on the same port and persisted state (a deploy). */
+  restart(): Promise<void>;
   stop(): Promise<void>;
+}
+
+export interface StackOptions {
+  /** Extra variables for the API worker (and its Durable Objects), e.g. APPROVAL_TTL_SECONDS. */
+  vars?: Record<string, string>;
 }
 
 export async function freePort(): Promise<number> {
@@ -45,7 +52,10 @@ function wrangler(args: string[]): void {
   if (r.status !== 0) throw new Error(`wrangler ${args.join(" ")} failed:\n${r.stdout}${r.stderr}`);
 }
 
-export async function startStack(configure: (mock: LLMock) => void): Promise<Stack> {
+export async function startStack(
+  configure: (mock: LLMock) => void,
+  options: StackOptions = {},
+): Promise<Stack> {
   const state = mkdtempSync(join(tmpdir(), "thinking-chat-e2e-"));
   const mock = new LLMock({ host: "127.0.0.1", port: 0, logLevel: "silent" });
   configure(mock);
@@ -86,63 +96,81 @@ export async function startStack(configure: (mock: LLMock) => void): Promise<Sta
         .map(([k, v]) => `${k} = "${v}"\n`)
         .join(""),
   );
-  const dev: ChildProcess = spawn(
-    wranglerBin,
-    [
-      "dev",
-      "-c",
-      "wrangler.toml",
-      "-c",
-      mcpConfig,
-      "--ip",
-      "127.0.0.1",
-      "--port",
-      String(port),
-      "--persist-to",
-      state,
-      "--inspector-port",
-      String(await freePort()),
-      "--var",
-      `ANTHROPIC_BASE_URL:${mock.url}`,
-      "--var",
-      "ANTHROPIC_API_KEY:e2e-key",
-      "--var",
-      `OPENAI_BASE_URL:${mock.url}/v1`,
-      "--var",
-      "OPENAI_API_KEY:e2e-key",
-      "--var",
-      "GRAPH_CONTEXT_SECRET:e2e-graph-secret",
-      "--var",
-      "MCP_REMOTE_TOKEN:e2e-mcp-token",
-    ],
-    { cwd: root, env: quiet, stdio: ["ignore", "pipe", "pipe"] },
-  );
+  const inspectorPort = await freePort();
+  const args = [
+    "dev",
+    "-c",
+    "wrangler.toml",
+    "-c",
+    mcpConfig,
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--persist-to",
+    state,
+    "--inspector-port",
+    String(inspectorPort),
+    "--var",
+    `ANTHROPIC_BASE_URL:${mock.url}`,
+    "--var",
+    "ANTHROPIC_API_KEY:e2e-key",
+    "--var",
+    `OPENAI_BASE_URL:${mock.url}/v1`,
+    "--var",
+    "OPENAI_API_KEY:e2e-key",
+    "--var",
+    "GRAPH_CONTEXT_SECRET:e2e-graph-secret",
+    "--var",
+    "MCP_REMOTE_TOKEN:e2e-mcp-token",
+    ...Object.entries(options.vars ?? {}).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
+  ];
   let output = "";
-  dev.stdout?.on("data", (d) => (output += d));
-  dev.stderr?.on("data", (d) => (output += d));
+  let dev: ChildProcess | null = null;
   const url = `http://127.0.0.1:${port}`;
+  const stopDev = async () => {
+    const running = dev;
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
+    const exited = new Promise((r) => running.once("exit", r));
+    running.kill("SIGTERM");
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
+    if (running.exitCode === null && running.signalCode === null) running.kill("SIGKILL");
+  };
   const stop = async () => {
-    dev.kill("SIGTERM");
-    await new Promise((r) => setTimeout(r, 300));
-    if (dev.exitCode === null) dev.kill("SIGKILL");
+    await stopDev();
     await mock.stop();
     await outside.stop();
     rmSync(mcpConfig, { force: true });
     rmSync(state, { recursive: true, force: true });
   };
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      const res = await fetch(`${url}/api/health`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
+  const startDev = async () => {
+    const child = spawn(wranglerBin, args, {
+      cwd: root,
+      env: quiet,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    dev = child;
+    child.stdout?.on("data", (d) => (output += d));
+    child.stderr?.on("data", (d) => (output += d));
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      try {
+        const res = await fetch(`${url}/api/health`);
+        if (res.ok) return;
+      } catch {
+        // not listening yet
+      }
+      if (child.exitCode !== null || Date.now() > deadline) {
+        await stop();
+        throw new Error(`wrangler dev did not start:\n${output}`);
+      }
+      await new Promise((r) => setTimeout(r, 250));
     }
-    if (dev.exitCode !== null || Date.now() > deadline) {
-      await stop();
-      throw new Error(`wrangler dev did not start:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return { url, token, mock, logs: () => output, stop };
+  };
+  await startDev();
+  const restart = async () => {
+    await stopDev();
+    await startDev();
+  };
+  return { url, token, mock, logs: () => output, restart, stop };
 }

@@ -1,7 +1,7 @@
 // Tools: for the built-in server and each of the user's servers, whether this conversation uses
-// it, a connection test, and (after a test) which of its tools the model is offered. Changes are
-// saved at once; the checkboxes show the change before the server has answered.
-import { useId, useState } from "react";
+// it, a connection test, (after a test) which of its tools the model is offered, and its approval
+// policies. Changes are saved at once; the controls show the change before the server answered.
+import { useEffect, useId, useState } from "react";
 import type {
   Conversation,
   ConversationSettings,
@@ -18,6 +18,8 @@ import {
   setServerUsed,
 } from "./settings-state";
 import { TestResult } from "./TestResult";
+import { type PolicyChange, ToolPolicyEditor } from "./ToolPolicyEditor";
+import { type PolicySets, withOverride } from "./tool-policy-state";
 import type { SaveConversation } from "./use-conversation-saver";
 
 interface ServerRow {
@@ -53,7 +55,20 @@ export function ToolsSection(props: {
   // The settings as the user last set them; the server's answer replaces them when it comes.
   const [settings, setSettings] = useState(props.conversation.settings);
   const [problem, setProblem] = useState<string | null>(null);
+  // The user's own approval policies (for all conversations), loaded when the panel opens.
+  const [userPolicies, setUserPolicies] = useState<PolicySets["user"]>({});
   const headingId = useId();
+
+  useEffect(() => {
+    let live = true;
+    settingsApi
+      .toolPolicies()
+      .then((r) => live && setUserPolicies(r.policies))
+      .catch(() => live && setProblem("Could not load your tool approval policies."));
+    return () => {
+      live = false;
+    };
+  }, []);
 
   const change = async (next: ConversationSettings) => {
     setSettings(next);
@@ -61,12 +76,18 @@ export function ToolsSection(props: {
     try {
       const saved = await props.save((current) => {
         // The step limit and the rest come from the latest save; the tool choices from here.
-        const { blockedServers: _b, enabledTools: _e, ...rest } = current.settings;
+        const {
+          blockedServers: _b,
+          enabledTools: _e,
+          toolPolicies: _p,
+          ...rest
+        } = current.settings;
         return {
           settings: {
             ...rest,
             ...(next.blockedServers && { blockedServers: next.blockedServers }),
             ...(next.enabledTools && { enabledTools: next.enabledTools }),
+            ...(next.toolPolicies && { toolPolicies: next.toolPolicies }),
           },
         };
       });
@@ -76,6 +97,28 @@ export function ToolsSection(props: {
       setProblem(err instanceof ApiFailure ? err.message : "Could not save the tool settings.");
     }
   };
+
+  const changePolicy =
+    (server: string): PolicyChange =>
+    async (scope, tool, policy) => {
+      if (scope === "conversation") {
+        const next = withOverride(settings.toolPolicies, server, tool, policy);
+        const { toolPolicies: _old, ...rest } = settings;
+        return change(Object.keys(next).length > 0 ? { ...rest, toolPolicies: next } : rest);
+      }
+      const before = userPolicies;
+      setUserPolicies(withOverride(before, server, tool, policy));
+      setProblem(null);
+      try {
+        setUserPolicies((await settingsApi.setToolPolicy(server, tool, policy)).policies);
+      } catch (err) {
+        setUserPolicies(before);
+        setProblem(
+          err instanceof ApiFailure ? err.message : "Could not save your tool approval policy.",
+        );
+      }
+    };
+  const sets: PolicySets = { conversation: settings.toolPolicies, user: userPolicies };
 
   return (
     <section className="settings-section" aria-labelledby={headingId}>
@@ -87,7 +130,14 @@ export function ToolsSection(props: {
       )}
       <ul className="server-list">
         {rowsOf(props.servers ?? []).map((row) => (
-          <ServerTools key={row.name} row={row} settings={settings} onChange={change} />
+          <ServerTools
+            key={row.name}
+            row={row}
+            settings={settings}
+            onChange={change}
+            policies={sets}
+            onPolicyChange={changePolicy(row.name)}
+          />
         ))}
       </ul>
       {props.servers === null && <p className="muted small">Loading your MCP servers…</p>}
@@ -99,6 +149,8 @@ function ServerTools(props: {
   row: ServerRow;
   settings: ConversationSettings;
   onChange: (s: ConversationSettings) => void;
+  policies: PolicySets;
+  onPolicyChange: PolicyChange;
 }) {
   const { row, settings } = props;
   const [result, setResult] = useState<McpServerTest | null>(null);
@@ -171,6 +223,13 @@ function ServerTools(props: {
             })}
           />
         )}
+        <ToolPolicyEditor
+          server={row.name}
+          builtin={row.name === BUILTIN_SERVER}
+          tools={result?.ok ? result.tools : null}
+          sets={props.policies}
+          onChange={props.onPolicyChange}
+        />
       </div>
     </li>
   );

@@ -8,7 +8,10 @@ import {
   McpServer,
   McpServerTest,
 } from "../../../durable-objects/protocol/rest";
+import { ToolPolicies, type ToolPolicy } from "../../../durable-objects/protocol/tool-policy";
 import { apiRequest } from "../api";
+
+const UserToolPolicies = z.object({ policies: ToolPolicies });
 
 export interface ConversationPatch {
   provider?: string;
@@ -49,6 +52,14 @@ export const settingsApi = {
   disconnectMcpServer: (id: string) =>
     apiRequest(z.object({ revoked: z.boolean() }), `/api/mcp-servers/${id}/disconnect`, {
       method: "POST",
+    }),
+  /** The user's own approval policies, for all their conversations. */
+  toolPolicies: () => apiRequest(UserToolPolicies, "/api/tool-policies"),
+  /** Sets (null: removes) the user's policy for a server's tools (tool omitted) or one tool. */
+  setToolPolicy: (server: string, tool: string | undefined, policy: ToolPolicy | null) =>
+    apiRequest(UserToolPolicies, "/api/tool-policies", {
+      method: "PUT",
+      json: { server, ...(tool !== undefined && { tool }), policy },
     }),
   /** Our own built-in server (mcp-remote). */
   testBuiltinServer: () =>

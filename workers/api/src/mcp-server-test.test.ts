@@ -33,6 +33,8 @@ it("a URL before saving: server-everything's real tools, with titles and descrip
     name: "echo",
     title: "Echo Tool",
     description: expect.stringMatching(/echo/i),
+    // Only the hints that decide the approval policy (idempotentHint is left out).
+    annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
   });
 });
 
@@ -262,4 +264,22 @@ it("credentials stop at a redirect to another origin, for the connection test, a
     summary: expect.stringContaining("new_tool was added"),
   });
   expect(await seen()).toEqual([]);
+});
+
+it("a tool's approval hints come with it, so Settings can show its default policy", async () => {
+  const user = await createUser();
+  const result = await testResult(
+    await api(user, "/api/mcp-servers/test", {
+      method: "POST",
+      json: { url: inject("approvalUrl") },
+    }),
+  );
+  if (!result.ok) throw new Error(result.error.message);
+  expect(result.tools.find((t) => t.name === "delete_note")?.annotations).toEqual({
+    readOnlyHint: false,
+    destructiveHint: true,
+  });
+  expect(result.tools.find((t) => t.name === "list_notes")?.annotations).toEqual({
+    readOnlyHint: true,
+  });
 });

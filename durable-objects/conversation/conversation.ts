@@ -14,6 +14,7 @@ import {
   type ServerEvent,
 } from "../protocol/wire";
 import { SocketGate, type SocketState, withoutAbort } from "./socket-gate";
+import { overMessageLimit } from "./message-limit";
 import { enqueue, flushOutbox } from "./outbox";
 import { type SseSubscriber } from "./sse";
 import { SseGate } from "./sse-gate";
@@ -153,6 +154,12 @@ export class Conversation extends Agent<Env> {
         });
       }
       case "send": {
+        // A resend of a stored message is not a new message: it is acknowledged, never counted.
+        const userId = (connection.state as SocketState | null)?.credential?.userId;
+        if (userId && !this.store.messageByClientId(frame.clientMessageId)) {
+          const limited = await overMessageLimit(this.env, userId);
+          if (limited) return this.sendControl(connection, { type: "frame_error", error: limited });
+        }
         const ack = this.acceptMessage(frame);
         return this.sendControl(connection, ack);
       }

@@ -18,14 +18,9 @@ import {
   startSignIn,
 } from "../../durable-objects/mcp/oauth/sign-in-flow";
 import { probeServer } from "../../durable-objects/mcp/probe-server";
+import { APP_ORIGIN } from "./app-origin";
 import { openLocalD1 } from "./local-d1";
 
-/**
- * The app's origin as deployed (https), so it introduces itself by its Client ID Metadata
- * Document where a server supports those. Nothing is fetched from it: the callback is handed
- * to finishSignIn directly, as the callback route does.
- */
-export const APP_ORIGIN = "https://thinking-chat.example";
 const USER_ID = "conformance-user";
 const SERVER = { id: "conformance-server", name: "conformance" };
 

@@ -1,8 +1,7 @@
 // Connect, callback and Disconnect for one (user, server), on top of the SDK's auth(): it does
 // discovery (RFC 9728, RFC 8414 / OpenID), registration (metadata document or RFC 7591), PKCE,
 // `resource` and `state`; we give it a D1-backed provider and a fetch that passes the SSRF guard.
-import { auth, extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
-import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
+import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
 import { z } from "zod";
 import { fetchFor, internetRoute } from "../mcp-client";
 import { callbackUrl, clientMetadataUrl } from "./client-metadata";
@@ -18,6 +17,7 @@ import {
 import { D1OAuthProvider, sha256Hex } from "./d1-oauth-provider";
 import { unionScopes } from "./scopes";
 import type { SecretBox } from "./secret-box";
+import { signInChallenge } from "./sign-in-challenge";
 import { describeSignInError, type FailureContext, type SignInProblem } from "./sign-in-errors";
 
 export interface OAuthServer {
@@ -65,26 +65,6 @@ function learnEndpoints(provider: D1OAuthProvider, where: FailureContext) {
   const meta = provider.discovery?.authorizationServerMetadata;
   where.registrationEndpoint = meta?.registration_endpoint;
   where.tokenEndpoint = meta?.token_endpoint;
-}
-
-/** What the server says when asked without a token: its 401 names the metadata and scopes. */
-async function challenge(url: string, fetchFn: typeof fetch) {
-  const res = await fetchFn(url, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 0,
-      method: "initialize",
-      params: {
-        protocolVersion: LATEST_PROTOCOL_VERSION,
-        capabilities: {},
-        clientInfo: { name: "thinking-chat", version: "0.1.0" },
-      },
-    }),
-  });
-  await res.body?.cancel();
-  return { status: res.status, ...extractWWWAuthenticateParams(res) };
 }
 
 async function recordFailure(db: D1Database, key: ConnectionKey, problem: SignInProblem) {
@@ -144,7 +124,7 @@ export async function startSignIn(
         client_id: opts.clientId,
         ...(opts.clientSecret && { client_secret: opts.clientSecret }),
       });
-    const hint = await challenge(server.url, fetchFn);
+    const hint = await signInChallenge(server.url, fetchFn);
     if (hint.status !== 401 && hint.status !== 403) {
       const problem: SignInProblem = {
         code: "metadata_invalid",

@@ -126,6 +126,24 @@ it("cancels a turn and keeps what it had said", async () => {
   await context.close();
 });
 
+it("a start link that names a conversation opens it in a browser that is not signed in yet", async () => {
+  const created = await fetch(`${stack.url}/api/conversations`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${stack.token}`, "content-type": "application/json" },
+    body: JSON.stringify({ title: "Shared by link" }),
+  });
+  expect(created.status).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${stack.url}/?c=${id}#token=${stack.token}`);
+  await expect
+    .poll(() => page.locator(".conversation-header h1").textContent(), { timeout: 15_000 })
+    .toBe("Shared by link");
+  expect(new URL(page.url()).searchParams.get("c")).toBe(id);
+  await context.close();
+});
+
 it("renames, finds by title and deletes conversations", async () => {
   const context = await browser.newContext();
   const page = await context.newPage();

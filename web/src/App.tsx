@@ -80,7 +80,9 @@ export function App() {
     setPaneOpen(false);
     setSettingsOpen(false);
     setPinned([]);
-    if (!selected) return;
+    // Before the sign-in settles (a start link's token is still being traded) the load would get
+    // 401 and close the conversation the address names.
+    if (!selected || auth.state !== "signed-in") return;
     api
       .conversation(selected)
       // A rename made while this loaded is newer than what the load read.
@@ -90,7 +92,7 @@ export function App() {
         ),
       )
       .catch(() => setSelected(null));
-  }, [selected]);
+  }, [selected, auth.state]);
 
   // Pinned artifacts go with the next message; the composer says which.
   const showPinned = useCallback(

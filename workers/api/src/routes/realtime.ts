@@ -51,14 +51,8 @@ export const realtimeRoutes = new Hono<AppEnv>()
     async (c) => {
       const id = parseParam(c, "id", IdParam);
       await getOwnedConversation(c.get("db"), c.get("user").id, id);
-      const { user, tokenId, sessionId } = c.get("credential");
       return c.json(
-        await createTicket(
-          c.env,
-          c.req.url,
-          { userId: user.id, tokenId, ...(sessionId && { sessionId }) },
-          id,
-        ),
+        await createTicket(c.env, c.req.url, liveCredentialOf(c.get("credential")), id),
       );
     },
   )

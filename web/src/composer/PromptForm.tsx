@@ -1,8 +1,8 @@
 // A prompt's arguments, filled in before the prompt is fetched into the composer.
 import { type FormEvent, useState } from "react";
 import type { McpPromptInfo, McpPromptResult } from "../../../durable-objects/protocol/rest";
-import { ArgumentFields, missingFields, type Suggest } from "./ArgumentFields";
-import type { CatalogApi } from "./catalog-api";
+import { ArgumentFields, missingFields } from "./ArgumentFields";
+import { type CatalogApi, suggestFor } from "./catalog-api";
 
 export function PromptForm(props: {
   prompt: McpPromptInfo;
@@ -15,16 +15,8 @@ export function PromptForm(props: {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
-  const suggest: Suggest | undefined = prompt.completes
-    ? async (name, value, context) =>
-        (
-          await api.complete({
-            server: prompt.server,
-            ref: { type: "prompt", name: prompt.name },
-            argument: { name, value },
-            context,
-          })
-        ).values
+  const suggest = prompt.completes
+    ? suggestFor(api, prompt.server, { type: "prompt", name: prompt.name })
     : undefined;
 
   const submit = async (e: FormEvent) => {

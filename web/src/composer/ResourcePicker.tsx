@@ -7,8 +7,8 @@ import type {
   McpResourceList,
   McpResourceTemplateInfo,
 } from "../../../durable-objects/protocol/rest";
-import { ArgumentFields, missingFields, type Suggest } from "./ArgumentFields";
-import type { CatalogApi } from "./catalog-api";
+import { ArgumentFields, missingFields } from "./ArgumentFields";
+import { type CatalogApi, suggestFor } from "./catalog-api";
 
 export function ResourcePicker(props: {
   api: CatalogApi;
@@ -58,16 +58,8 @@ export function ResourcePicker(props: {
 
   if (template) {
     const fields = template.variables.map((name) => ({ name, required: true }));
-    const suggest: Suggest | undefined = template.completes
-      ? async (name, value, context) =>
-          (
-            await api.complete({
-              server: template.server,
-              ref: { type: "resource", uriTemplate: template.uriTemplate },
-              argument: { name, value },
-              context,
-            })
-          ).values
+    const suggest = template.completes
+      ? suggestFor(api, template.server, { type: "resource", uriTemplate: template.uriTemplate })
       : undefined;
     const submit = (e: FormEvent) => {
       e.preventDefault();

@@ -10,6 +10,7 @@ import {
   McpResourceList,
 } from "../../../durable-objects/protocol/rest";
 import { apiRequest } from "../api";
+import type { Suggest } from "./ArgumentFields";
 
 export interface CatalogApi {
   prompts(): Promise<McpPromptList>;
@@ -30,3 +31,9 @@ export function catalogApi(conversationId: string): CatalogApi {
     attach: (json) => apiRequest(McpAttachment, `${base}/resources/attach`, { ...post, json }),
   };
 }
+
+/** Suggestions through `completion/complete` for one prompt's arguments or one template's variables. */
+export const suggestFor =
+  (api: CatalogApi, server: string, ref: McpCompletionRequest["ref"]): Suggest =>
+  async (name, value, context) =>
+    (await api.complete({ server, ref, argument: { name, value }, context })).values;

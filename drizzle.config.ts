@@ -2,6 +2,6 @@ import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   dialect: "sqlite",
-  schema: ["./workers/api/src/db/schema.ts", "./workers/mcp-remote/src/graph/schema.ts"],
+  schema: ["./shared/db/schema.ts", "./workers/mcp-remote/src/graph/schema.ts"],
   out: "./migrations",
 });

@@ -25,6 +25,25 @@ export default tseslint.config(
     },
   },
   {
+    // Imports run workers/ → shared/ ← durable-objects/: the Durable Object and shared code never
+    // reach into a worker (see shared/README.md).
+    files: ["durable-objects/**", "shared/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/workers/**"],
+              message:
+                "durable-objects/ and shared/ must not import workers/: move the code both need to shared/.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ["scripts/**/*.mjs", ".ci/**/*.mjs"],
     languageOptions: {
       globals: {

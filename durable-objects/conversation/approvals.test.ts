@@ -6,8 +6,8 @@ import {
   createUser,
   errorOf,
   type TestUser,
-} from "../../workers/api/test/helpers";
-import { fold, TestSocket, turnEnded } from "../../workers/api/test/ws-client";
+} from "../../tests/support/helpers";
+import { fold, TestSocket, turnEnded } from "../../tests/support/ws-client";
 import { messageText } from "../protocol/messages";
 import type { ServerEvent } from "../protocol/wire";
 import type { Conversation } from "./conversation";

@@ -2,7 +2,7 @@
 // the turn queue and the outbox to D1, and delegates the turn itself to `runTurn`.
 import { Agent, type Connection, type ConnectionContext, type WSMessage } from "agents";
 import { z } from "zod";
-import type { Env } from "../../workers/api/src/env";
+import type { Env } from "../../shared/env";
 import { ConversationSettings, DEFAULT_MAX_STEPS } from "../protocol/rest";
 import { type ChatMessage } from "../protocol/messages";
 import {

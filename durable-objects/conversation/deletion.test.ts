@@ -1,12 +1,7 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { expect, it } from "vitest";
-import {
-  api,
-  createConversation,
-  createUser,
-  insertArtifact,
-} from "../../workers/api/test/helpers";
-import { TestSocket, turnEnded } from "../../workers/api/test/ws-client";
+import { api, createConversation, createUser, insertArtifact } from "../../tests/support/helpers";
+import { TestSocket, turnEnded } from "../../tests/support/ws-client";
 
 it("deleting a conversation leaves no row, R2 object or Durable Object storage behind", async () => {
   const user = await createUser();

@@ -1,8 +1,8 @@
 import { abortAllDurableObjects } from "cloudflare:test";
 import { inject } from "vitest";
 import { expect, it } from "vitest";
-import { api, createConversation, createUser } from "../../workers/api/test/helpers";
-import { fold, TestSocket, turnEnded } from "../../workers/api/test/ws-client";
+import { api, createConversation, createUser } from "../../tests/support/helpers";
+import { fold, TestSocket, turnEnded } from "../../tests/support/ws-client";
 import type { ServerEvent } from "../protocol/wire";
 
 it("evicted during a tool call: the turn resumes, the cut-off call is not run again, and nothing shown is lost", async () => {

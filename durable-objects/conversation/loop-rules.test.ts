@@ -1,7 +1,7 @@
 import { inject } from "vitest";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, createConversation, createUser, type TestUser } from "../../workers/api/test/helpers";
-import { fold, TestSocket, turnEnded } from "../../workers/api/test/ws-client";
+import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
+import { fold, TestSocket, turnEnded } from "../../tests/support/ws-client";
 
 let user: TestUser;
 beforeAll(async () => {
@@ -80,7 +80,7 @@ describe("loop rules", () => {
 
 describe("context", () => {
   it("pinned artifacts go to the model with the next message, in the mode's system prompt", async () => {
-    const { insertArtifact } = await import("../../workers/api/test/helpers");
+    const { insertArtifact } = await import("../../tests/support/helpers");
     const conv = await createConversation(user, { mode: "graph" });
     const marker = `pinned-note-${crypto.randomUUID()}`;
     const id = await insertArtifact(conv.id, {

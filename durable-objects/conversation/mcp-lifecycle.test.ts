@@ -3,9 +3,9 @@
 // which reports what it saw: standing GET streams open, sessions ended, credentials received.
 import { abortAllDurableObjects, env, runInDurableObject } from "cloudflare:test";
 import { expect, inject, it } from "vitest";
-import { api, createConversation, createUser, type TestUser } from "../../workers/api/test/helpers";
-import type { ChangingServerState } from "../../workers/api/test/changing-server";
-import { TestSocket } from "../../workers/api/test/ws-client";
+import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
+import type { ChangingServerState } from "../../tests/support/changing-server";
+import { TestSocket } from "../../tests/support/ws-client";
 import type { Conversation } from "./conversation";
 
 function channel() {

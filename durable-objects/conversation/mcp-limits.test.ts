@@ -1,7 +1,7 @@
 import { inject } from "vitest";
 import { expect, it } from "vitest";
-import { api, createConversation, createUser, type TestUser } from "../../workers/api/test/helpers";
-import { fold, TestSocket, turnEnded } from "../../workers/api/test/ws-client";
+import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
+import { fold, TestSocket, turnEnded } from "../../tests/support/ws-client";
 
 async function turn(user: TestUser, text: string) {
   const conv = await createConversation(user);

@@ -1,8 +1,8 @@
 // A server's log lines (notifications/message) during a tool call reach the timeline as tool_log
 // events, from server-everything's simulated logging (one line every five seconds per session).
 import { expect, inject, it } from "vitest";
-import { api, createConversation, createUser } from "../../workers/api/test/helpers";
-import { fold, TestSocket, turnEnded } from "../../workers/api/test/ws-client";
+import { api, createConversation, createUser } from "../../tests/support/helpers";
+import { fold, TestSocket, turnEnded } from "../../tests/support/ws-client";
 
 it("log lines a server sends while a tool runs show up as tool_log events of that server", async () => {
   const user = await createUser();

@@ -2,7 +2,7 @@
 // The turn goes on without it, the server shows Sign in again saying more access is needed, and
 // Connect asks for what was granted plus what was asked for; after that the tool works.
 import { expect, inject, it } from "vitest";
-import { createConversation, createUser, type TestUser } from "../../workers/api/test/helpers";
+import { createConversation, createUser, type TestUser } from "../../tests/support/helpers";
 import {
   addServer,
   callback,
@@ -11,8 +11,8 @@ import {
   seenBy,
   serverState,
   signIn,
-} from "../../workers/api/test/oauth-helpers";
-import { fold, TestSocket, turnEnded } from "../../workers/api/test/ws-client";
+} from "../../tests/support/oauth-helpers";
+import { fold, TestSocket, turnEnded } from "../../tests/support/ws-client";
 
 const { url, issuer } = inject("oauth");
 const who = () => `frank-${crypto.randomUUID().slice(0, 8)}`;

@@ -2,7 +2,7 @@
 // protected MCP server on 127.0.0.1 (see workers/api/test/oauth-protected-server.ts).
 import { abortAllDurableObjects } from "cloudflare:test";
 import { expect, inject, it } from "vitest";
-import { createConversation, createUser, type TestUser } from "../../workers/api/test/helpers";
+import { createConversation, createUser, type TestUser } from "../../tests/support/helpers";
 import {
   addServer,
   callback,
@@ -12,8 +12,8 @@ import {
   seenBy,
   serverState,
   signIn,
-} from "../../workers/api/test/oauth-helpers";
-import { fold, TestSocket, turnEnded } from "../../workers/api/test/ws-client";
+} from "../../tests/support/oauth-helpers";
+import { fold, TestSocket, turnEnded } from "../../tests/support/ws-client";
 
 const { url, issuer } = inject("oauth");
 const login = (who: string) => `${who}-${crypto.randomUUID().slice(0, 8)}`;

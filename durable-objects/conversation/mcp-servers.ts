@@ -1,6 +1,6 @@
 // Which MCP servers a turn may use: the user's registry in D1 plus our own MCP worker.
 import { z } from "zod";
-import type { Env } from "../../workers/api/src/env";
+import type { Env } from "../../shared/env";
 import { BUILTIN_SERVER } from "../protocol/rest";
 
 export { BUILTIN_SERVER };

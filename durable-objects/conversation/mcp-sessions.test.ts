@@ -1,8 +1,8 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { inject } from "vitest";
 import { expect, it } from "vitest";
-import { api, createConversation, createUser } from "../../workers/api/test/helpers";
-import { TestSocket } from "../../workers/api/test/ws-client";
+import { api, createConversation, createUser } from "../../tests/support/helpers";
+import { TestSocket } from "../../tests/support/ws-client";
 import type { Conversation } from "./conversation";
 
 it("a session the server forgot (404) is initialised again and the call still goes through", async () => {

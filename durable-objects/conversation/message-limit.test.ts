@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { RATE_LIMITS } from "../../workers/api/src/rate-limit/limits";
-import { createConversation, createUser } from "../../workers/api/test/helpers";
-import { TestSocket } from "../../workers/api/test/ws-client";
+import { RATE_LIMITS } from "../../shared/rate-limit/limits";
+import { createConversation, createUser } from "../../tests/support/helpers";
+import { TestSocket } from "../../tests/support/ws-client";
 
 describe("messages over a WebSocket count against the user's message limit", () => {
   it("a user over the limit gets a rate_limited frame_error and nothing is stored; a resend is not counted", async () => {

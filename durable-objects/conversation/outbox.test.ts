@@ -1,7 +1,7 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createConversation, createUser } from "../../workers/api/test/helpers";
-import { TestSocket, turnEnded } from "../../workers/api/test/ws-client";
+import { createConversation, createUser } from "../../tests/support/helpers";
+import { TestSocket, turnEnded } from "../../tests/support/ws-client";
 import type { Conversation } from "./conversation";
 import { enqueue, flushOutbox } from "./outbox";
 

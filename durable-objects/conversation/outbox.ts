@@ -3,8 +3,8 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { z } from "zod";
-import { createDb, type Db } from "../../workers/api/src/db/client";
-import { artifacts, conversations, messages, usage } from "../../workers/api/src/db/schema";
+import { createDb, type Db } from "../../shared/db/client";
+import { artifacts, conversations, messages, usage } from "../../shared/db/schema";
 import { ChatMessage } from "../protocol/messages";
 import type { ConversationStore } from "./store";
 

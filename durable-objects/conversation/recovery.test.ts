@@ -1,8 +1,8 @@
 import { abortAllDurableObjects, env, runInDurableObject } from "cloudflare:test";
 import { expect, it } from "vitest";
-import { api, createConversation, createUser, type TestUser } from "../../workers/api/test/helpers";
-import { LONG_REPLY } from "../../workers/api/test/global-setup";
-import { fold, TestSocket, turnEnded } from "../../workers/api/test/ws-client";
+import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
+import { LONG_REPLY } from "../../tests/support/global-setup";
+import { fold, TestSocket, turnEnded } from "../../tests/support/ws-client";
 import { messageText, type ChatMessage } from "../protocol/messages";
 import type { ServerEvent } from "../protocol/wire";
 import type { Conversation } from "./conversation";

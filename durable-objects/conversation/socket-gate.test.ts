@@ -2,15 +2,15 @@
 // client (and whoever reads the logs) sees them.
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createTicket } from "../../workers/api/src/auth/tickets";
+import { createTicket } from "../../tests/support/api-worker-parts";
 import {
   api,
   BASE,
   createConversation,
   createUser,
   type TestUser,
-} from "../../workers/api/test/helpers";
-import { TestSocket } from "../../workers/api/test/ws-client";
+} from "../../tests/support/helpers";
+import { TestSocket } from "../../tests/support/ws-client";
 
 async function ticketFor(user: TestUser, conversationId: string): Promise<string> {
   const res = await api(user, `/api/conversations/${conversationId}/ws-ticket`, { method: "POST" });

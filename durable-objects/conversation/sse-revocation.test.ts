@@ -3,9 +3,9 @@
 // its turn ends. Streams of other credentials are not touched.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { api, createConversation, createUser, type TestUser } from "../../workers/api/test/helpers";
-import { isTurnEnd, SseReader } from "../../workers/api/test/sse-client";
-import { conversationStub } from "../../workers/api/src/conversation-lifecycle";
+import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
+import { isTurnEnd, SseReader } from "../../tests/support/sse-client";
+import { conversationStub } from "../../tests/support/api-worker-parts";
 import { REVOKED_COMMENT } from "./sse-gate";
 
 const ORIGIN = { origin: "http://app.test" };

@@ -1,8 +1,8 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { api, createConversation, createUser, type TestUser } from "../../workers/api/test/helpers";
-import { isTurnEnd, range, SseReader } from "../../workers/api/test/sse-client";
-import { fold } from "../../workers/api/test/ws-client";
+import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
+import { isTurnEnd, range, SseReader } from "../../tests/support/sse-client";
+import { fold } from "../../tests/support/ws-client";
 import type { ServerEvent } from "../protocol/wire";
 import type { Conversation } from "./conversation";
 

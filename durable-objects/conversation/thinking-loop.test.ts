@@ -2,8 +2,8 @@ import { env, runInDurableObject } from "cloudflare:test";
 import type { Conversation } from "./conversation";
 import { inject } from "vitest";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, createConversation, createUser, type TestUser } from "../../workers/api/test/helpers";
-import { fold, TestSocket, turnEnded } from "../../workers/api/test/ws-client";
+import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
+import { fold, TestSocket, turnEnded } from "../../tests/support/ws-client";
 import type { ServerEvent } from "../protocol/wire";
 
 let user: TestUser;

@@ -11,8 +11,8 @@ import {
   type ElicitRequest,
   type ElicitResult,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { Env } from "../../workers/api/src/env";
-import { signContextToken } from "../../workers/mcp-remote/src/context-token";
+import type { Env } from "../../shared/env";
+import { signContextToken } from "../../shared/context-token";
 import type { CatalogTool, SignInNeeded, ToolRunner } from "../loop/types";
 import {
   type BreakerState,

@@ -18,7 +18,7 @@ import { createProvider, providerConfigFromEnv } from "../providers/registry";
 import { streamWithRetries } from "../providers/retry";
 import { buildToolNameMap } from "../providers/tool-names";
 import type { ProviderId } from "../providers/types";
-import type { Env } from "../../workers/api/src/env";
+import type { Env } from "../../shared/env";
 import { toNeutralHistory } from "./history";
 
 export interface ConversationInfo {

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { api, createConversation, createUser } from "../../workers/api/test/helpers";
-import { fold, TestSocket, turnEnded } from "../../workers/api/test/ws-client";
+import { api, createConversation, createUser } from "../../tests/support/helpers";
+import { fold, TestSocket, turnEnded } from "../../tests/support/ws-client";
 import type { ServerEvent } from "../protocol/wire";
 
 describe("a streamed conversation over the WebSocket", () => {

@@ -3,7 +3,7 @@
 // after the first tab closed, after a restart of the service, or never (expiry denies).
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startApprovalServer } from "../../workers/api/test/approval-server";
+import { startApprovalServer } from "../support/approval-server";
 import { launchChromium } from "./browser";
 import { type Stack, startStack } from "./stack";
 

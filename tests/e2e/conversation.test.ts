@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { applyEvent, emptyTranscript } from "../../durable-objects/protocol/transcript";
 import { ServerFrame, isServerEvent, type ServerEvent } from "../../durable-objects/protocol/wire";
-import { range, SseReader } from "../../workers/api/test/sse-client";
+import { range, SseReader } from "../support/sse-client";
 import { type Stack, startStack } from "./stack";
 
 let stack: Stack;

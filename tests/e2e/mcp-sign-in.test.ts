@@ -7,10 +7,7 @@
 // Sign in again.
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import {
-  type ProtectedServer,
-  startProtectedServer,
-} from "../../workers/api/test/oauth-protected-server";
+import { type ProtectedServer, startProtectedServer } from "../support/oauth-protected-server";
 import { launchChromium, type PageWatch, watchPage } from "./browser";
 import { type Stack, startStack } from "./stack";
 

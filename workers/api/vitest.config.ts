@@ -36,8 +36,8 @@ export default defineProject({
   test: {
     name: "api",
     include: ["workers/api/src/**/*.test.ts", "durable-objects/conversation/**/*.test.ts"],
-    globalSetup: [root("./test/global-setup.ts")],
-    setupFiles: [root("./test/apply-migrations.ts")],
+    globalSetup: [root("../../tests/support/global-setup.ts")],
+    setupFiles: [root("../../tests/support/apply-migrations.ts")],
     testTimeout: 20_000,
   },
 });

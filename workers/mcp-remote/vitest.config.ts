@@ -27,7 +27,7 @@ export default defineProject({
   ],
   test: {
     name: "mcp-remote",
-    include: ["workers/mcp-remote/src/**/*.test.ts"],
+    include: ["workers/mcp-remote/src/**/*.test.ts", "shared/**/*.test.ts"],
     globalSetup: [root("./test/global-setup.ts")],
     setupFiles: [root("./test/apply-migrations.ts")],
     testTimeout: 20_000,

@@ -1,7 +1,7 @@
 // See ../approvals.mjs. Figures go to stdout; nothing here asserts.
-import { startApprovalServer } from "../../../workers/api/test/approval-server";
+import { startApprovalServer } from "../../../tests/support/approval-server";
 import type { ServerEvent } from "../../../durable-objects/protocol/wire";
-import { SseReader } from "../../../workers/api/test/sse-client";
+import { SseReader } from "../../../tests/support/sse-client";
 import { startStack } from "../../../tests/e2e/stack";
 
 const RUNS = Number(process.env.BENCH_APPROVAL_RUNS ?? 20);

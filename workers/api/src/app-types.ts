@@ -1,7 +1,7 @@
 import type { Credential } from "./auth/session";
 import type { User } from "./auth/users";
-import type { Db } from "./db/client";
-import type { Env } from "./env";
+import type { Db } from "../../../shared/db/client";
+import type { Env } from "../../../shared/env";
 
 export interface AppVariables {
   db: Db;

@@ -1,5 +1,5 @@
 // Serving artifact bytes so that a browser never runs them: attachment, nosniff, sandbox CSP.
-import type { artifacts } from "./db/schema";
+import type { artifacts } from "../../../shared/db/schema";
 import { notFound } from "./http/errors";
 
 type Row = typeof artifacts.$inferSelect;

@@ -1,9 +1,9 @@
 // Reaching a conversation's Durable Object, and deleting a conversation from every store.
 import { getAgentByName } from "agents";
 import { eq } from "drizzle-orm";
-import type { Db } from "./db/client";
-import { conversations } from "./db/schema";
-import type { Env } from "./env";
+import type { Db } from "../../../shared/db/client";
+import { conversations } from "../../../shared/db/schema";
+import type { Env } from "../../../shared/env";
 
 export const conversationStub = (env: Env, id: string) => getAgentByName(env.CONVERSATION, id);
 

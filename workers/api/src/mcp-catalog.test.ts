@@ -11,7 +11,13 @@ import {
   McpResourceContents,
   McpResourceList,
 } from "../../../durable-objects/protocol/rest";
-import { api, createConversation, createUser, errorOf, type TestUser } from "../test/helpers";
+import {
+  api,
+  createConversation,
+  createUser,
+  errorOf,
+  type TestUser,
+} from "../../../tests/support/helpers";
 
 async function setUp(settings: Record<string, unknown> = {}) {
   const user = await createUser();

@@ -3,7 +3,7 @@
 import { env } from "cloudflare:test";
 import { expect, inject, it } from "vitest";
 import { McpServerTest } from "../../../durable-objects/protocol/rest";
-import { api, createUser } from "../test/helpers";
+import { api, createUser } from "../../../tests/support/helpers";
 import {
   addServer,
   callback,
@@ -12,7 +12,7 @@ import {
   seenBy,
   serverState,
   signIn,
-} from "../test/oauth-helpers";
+} from "../../../tests/support/oauth-helpers";
 
 const { url, issuer } = inject("oauth");
 const login = () => `user-${crypto.randomUUID().slice(0, 8)}`;

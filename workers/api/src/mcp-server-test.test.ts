@@ -3,8 +3,8 @@
 import { afterEach, expect, inject, it, vi } from "vitest";
 import { McpServerTest } from "../../../durable-objects/protocol/rest";
 import { probeServer } from "../../../durable-objects/mcp/probe-server";
-import { api, createConversation, createUser, errorOf } from "../test/helpers";
-import { TestSocket, turnEnded } from "../test/ws-client";
+import { api, createConversation, createUser, errorOf } from "../../../tests/support/helpers";
+import { TestSocket, turnEnded } from "../../../tests/support/ws-client";
 
 async function testResult(res: Response): Promise<McpServerTest> {
   expect(res.status).toBe(200);

@@ -7,7 +7,7 @@ import {
   errorOf,
   insertArtifact,
   type TestUser,
-} from "../test/helpers";
+} from "../../../tests/support/helpers";
 
 let alice: TestUser;
 let bob: TestUser;

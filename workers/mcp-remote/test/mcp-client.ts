@@ -6,7 +6,7 @@ import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/type
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
 import { env } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
-import { signContextToken } from "../src/context-token";
+import { signContextToken } from "../../../shared/context-token";
 import type { McpEnv } from "../src/env";
 import handler from "../src/index";
 

@@ -3,7 +3,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import type { AppEnv } from "../app-types";
 import { ApiError } from "../http/errors";
-import { RATE_LIMITS } from "../rate-limit/limits";
+import { RATE_LIMITS } from "../../../../shared/rate-limit/limits";
 import { byAddress, enforceRateLimit } from "../rate-limit/middleware";
 import { isAllowedOrigin } from "./origin";
 import { type Credential, readSession, SESSION_COOKIE } from "./session";

@@ -1,4 +1,4 @@
-import type { Env } from "../env";
+import type { Env } from "../../../../shared/env";
 
 /** A browser Origin we accept: the app's own origin, or one listed in ALLOWED_ORIGINS. */
 export function isAllowedOrigin(

@@ -2,8 +2,13 @@
 // fails on the next request and open WebSockets close.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { api, createConversation, createUser, type TestUser } from "../../test/helpers";
-import { TestSocket } from "../../test/ws-client";
+import {
+  api,
+  createConversation,
+  createUser,
+  type TestUser,
+} from "../../../../tests/support/helpers";
+import { TestSocket } from "../../../../tests/support/ws-client";
 
 const ORIGIN = { origin: "http://app.test" };
 

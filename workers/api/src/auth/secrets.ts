@@ -1,10 +1,11 @@
-import type { Env } from "../env";
+import type { Env } from "../../../../shared/env";
+import { isDevelopment } from "../../../../shared/app-env";
 import { ApiError } from "../http/errors";
 
 // Local development runs without configuration; a deployed instance must set its own secret.
 const DEV_SIGNING_SECRET = "local-development-only-signing-secret";
 
-export const isDevelopment = (env: Pick<Env, "APP_ENV">) => env.APP_ENV === "development";
+export { isDevelopment };
 
 /**
  * Whether a request reached us on this machine. On Cloudflare a request is routed by its host

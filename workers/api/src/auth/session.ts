@@ -2,9 +2,9 @@
 // what makes the cookie valid: signing out, revoking the token that opened it, or "sign out
 // everywhere" deletes it, and the very next request with the old cookie gets 401.
 import { and, eq, gt, isNull, or } from "drizzle-orm";
-import type { Env } from "../env";
-import type { Db } from "../db/client";
-import { apiTokens, sessions, users } from "../db/schema";
+import type { Env } from "../../../../shared/env";
+import type { Db } from "../../../../shared/db/client";
+import { apiTokens, sessions, users } from "../../../../shared/db/schema";
 import { signClaims, verifyClaims } from "./crypto";
 import { signingSecret } from "./secrets";
 import type { TokenOwner, User } from "./users";

@@ -2,7 +2,7 @@
 import { env } from "cloudflare:test";
 import { expect, it } from "vitest";
 import app from "../index";
-import { createUser } from "../../test/helpers";
+import { createUser } from "../../../../tests/support/helpers";
 
 const withoutSecret = { ...env, SIGNING_SECRET: undefined };
 

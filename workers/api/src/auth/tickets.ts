@@ -1,7 +1,7 @@
 // WebSocket tickets: for clients that cannot send a cookie or header on the upgrade. A ticket is
 // HMAC-signed, names one conversation, lives 20 s and is single-use: the conversation's Durable
 // Object remembers the ids it accepted until they expire.
-import type { Env } from "../env";
+import type { Env } from "../../../../shared/env";
 import { signClaims, verifyClaims } from "./crypto";
 import { signingSecret } from "./secrets";
 

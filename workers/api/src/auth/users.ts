@@ -1,7 +1,7 @@
 // Looking up who a bearer token or session belongs to.
 import { and, eq, gt, isNull, lt, or } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { apiTokens, users } from "../db/schema";
+import type { Db } from "../../../../shared/db/client";
+import { apiTokens, users } from "../../../../shared/db/schema";
 import { sha256Hex } from "./crypto";
 
 export interface User {

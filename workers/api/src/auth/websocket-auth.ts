@@ -9,7 +9,7 @@ import {
 import type { AppEnv } from "../app-types";
 import type { Credential } from "./session";
 import { ApiError } from "../http/errors";
-import { RATE_LIMITS } from "../rate-limit/limits";
+import { RATE_LIMITS } from "../../../../shared/rate-limit/limits";
 import { byAddress, enforceRateLimit } from "../rate-limit/middleware";
 import { credentialOf } from "./middleware";
 import { readTicket, type Ticket } from "./tickets";

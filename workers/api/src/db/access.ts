@@ -2,8 +2,8 @@
 import { and, asc, eq, gt } from "drizzle-orm";
 import type { ApiTokenInfo, SessionInfo } from "../../../../durable-objects/protocol/access";
 import type { Credential } from "../auth/session";
-import type { Db } from "./client";
-import { apiTokens, sessions } from "./schema";
+import type { Db } from "../../../../shared/db/client";
+import { apiTokens, sessions } from "../../../../shared/db/schema";
 
 export async function listTokens(db: Db, who: Credential): Promise<ApiTokenInfo[]> {
   const rows = await db

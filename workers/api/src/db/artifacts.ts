@@ -3,8 +3,8 @@ import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Artifact } from "../../../../durable-objects/protocol/rest";
 import { notFound } from "../http/errors";
-import type { Db } from "./client";
-import { artifacts, conversations } from "./schema";
+import type { Db } from "../../../../shared/db/client";
+import { artifacts, conversations } from "../../../../shared/db/schema";
 
 type Row = typeof artifacts.$inferSelect;
 const Metadata = z.record(z.string(), z.unknown());

@@ -6,8 +6,8 @@ import {
   type ConversationMode,
 } from "../../../../durable-objects/protocol/rest";
 import { notFound } from "../http/errors";
-import type { Db } from "./client";
-import { conversations } from "./schema";
+import type { Db } from "../../../../shared/db/client";
+import { conversations } from "../../../../shared/db/schema";
 
 type Row = typeof conversations.$inferSelect;
 

@@ -1,8 +1,8 @@
 import { and, asc, eq, gt } from "drizzle-orm";
 import { z } from "zod";
 import { type ChatMessage, MessagePart } from "../../../../durable-objects/protocol/messages";
-import type { Db } from "./client";
-import { messages } from "./schema";
+import type { Db } from "../../../../shared/db/client";
+import { messages } from "../../../../shared/db/schema";
 
 const Parts = z.array(MessagePart);
 

@@ -1,36 +1,9 @@
 // Typed API errors. Every error leaves the worker as {error: {code, message, details?}}.
 import type { Context } from "hono";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ZodError } from "zod";
 
-export type ApiErrorCode =
-  | "bad_request"
-  | "invalid_json"
-  | "validation_failed"
-  | "unauthorized"
-  | "forbidden_origin"
-  | "not_found"
-  | "conflict"
-  | "payload_too_large"
-  | "unsupported_media_type"
-  | "not_configured"
-  | "upstream_failed"
-  | "internal"
-  | "rate_limited";
-
-export class ApiError extends Error {
-  constructor(
-    readonly status: ContentfulStatusCode,
-    readonly code: ApiErrorCode,
-    message: string,
-    readonly details?: unknown,
-    /** Headers the answer carries besides the body, e.g. Retry-After on a 429. */
-    readonly headers?: Record<string, string>,
-  ) {
-    super(message);
-    this.name = "ApiError";
-  }
-}
+export { ApiError, type ApiErrorCode } from "../../../../shared/api-error";
+import { ApiError } from "../../../../shared/api-error";
 
 export const notFound = (what: string) => new ApiError(404, "not_found", `${what} not found.`);
 

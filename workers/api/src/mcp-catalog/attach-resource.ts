@@ -11,8 +11,8 @@ import {
   type McpResourceContents,
 } from "../../../../durable-objects/protocol/rest";
 import { toArtifact } from "../db/artifacts";
-import type { Db } from "../db/client";
-import { artifacts } from "../db/schema";
+import type { Db } from "../../../../shared/db/client";
+import { artifacts } from "../../../../shared/db/schema";
 import { ApiError } from "../http/errors";
 
 /** Text longer than this goes to R2 rather than into its D1 row (rows stop at 2 MB). */

@@ -14,7 +14,7 @@ import { backgroundProvider } from "../../../../durable-objects/mcp/oauth/backgr
 import { secretBox } from "../../../../durable-objects/mcp/oauth/secret-box";
 import { closeQuietly, describeProbeFailure } from "../../../../durable-objects/mcp/probe-server";
 import type { ConversationSettings } from "../../../../durable-objects/protocol/rest";
-import type { Env } from "../env";
+import type { Env } from "../../../../shared/env";
 import { ApiError } from "../http/errors";
 
 /** A catalog request waits at most this long for a server, whatever its tool timeout. */

@@ -2,9 +2,9 @@
 // done an action too often. Keys are a user id (after requireUser) or the caller's address.
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-types";
-import { ApiError } from "../http/errors";
-import { countHit } from "./count-hit";
-import type { RateLimitRule } from "./limits";
+import { countHit } from "../../../../shared/rate-limit/count-hit";
+import type { RateLimitRule } from "../../../../shared/rate-limit/limits";
+import { rateLimited } from "../../../../shared/rate-limit/rate-limited";
 
 export type RateLimitKey = (c: Context<AppEnv>) => string;
 
@@ -14,17 +14,6 @@ export const byUser: RateLimitKey = (c) => `user:${c.get("user").id}`;
 /** The caller's address as Cloudflare saw it; one shared key where there is none (local runs). */
 export const byAddress: RateLimitKey = (c) =>
   `ip:${c.req.header("cf-connecting-ip")?.trim() || "local"}`;
-
-export function rateLimited(rule: RateLimitRule, retryAfterSeconds: number): ApiError {
-  const window = rule.periodSeconds === 60 ? "a minute" : `per ${rule.periodSeconds} s`;
-  return new ApiError(
-    429,
-    "rate_limited",
-    `Too many ${rule.what}: at most ${rule.limit} ${window}. Try again in ${retryAfterSeconds} s.`,
-    undefined,
-    { "retry-after": String(retryAfterSeconds) },
-  );
-}
 
 /** Counts one hit for `key`; throws the 429 when the caller is over the limit. */
 export async function enforceRateLimit(

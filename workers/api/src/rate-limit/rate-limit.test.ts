@@ -2,11 +2,16 @@
 // Limits are lowered here through the worker's vars, as an operator would.
 import { createExecutionContext, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { BASE, createConversation, createUser, type TestUser } from "../../test/helpers";
+import {
+  BASE,
+  createConversation,
+  createUser,
+  type TestUser,
+} from "../../../../tests/support/helpers";
 import wranglerToml from "../../../../wrangler.toml?raw";
-import type { Env } from "../env";
+import type { Env } from "../../../../shared/env";
 import app from "../index";
-import { bindingOf, RATE_LIMITS } from "./limits";
+import { bindingOf, RATE_LIMITS } from "../../../../shared/rate-limit/limits";
 
 type Vars = Partial<Env>;
 

@@ -4,7 +4,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../app-types";
 import { getOwnedArtifact, toArtifact, updateArtifact } from "../db/artifacts";
-import { artifacts } from "../db/schema";
+import { artifacts } from "../../../../shared/db/schema";
 import { ApiError } from "../http/errors";
 import { parseJsonBody, parseParam } from "../http/validate";
 import { downloadResponse } from "../artifact-download";

@@ -12,8 +12,8 @@ import {
 } from "../../../../durable-objects/mcp/oauth/sign-in-flow";
 import type { AppEnv } from "../app-types";
 import { isDevelopment } from "../auth/secrets";
-import type { Env } from "../env";
-import { mcpServers } from "../db/schema";
+import type { Env } from "../../../../shared/env";
+import { mcpServers } from "../../../../shared/db/schema";
 import { ApiError, notFound } from "../http/errors";
 import { parseJsonBody, parseParam } from "../http/validate";
 import { IdParam } from "./conversations";

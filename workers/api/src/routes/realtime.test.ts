@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { api, createConversation, createUser, errorOf } from "../../test/helpers";
-import { isTurnEnd, range, SseReader } from "../../test/sse-client";
+import { api, createConversation, createUser, errorOf } from "../../../../tests/support/helpers";
+import { isTurnEnd, range, SseReader } from "../../../../tests/support/sse-client";
 
 const SECURITY_HEADERS = {
   "x-content-type-options": "nosniff",

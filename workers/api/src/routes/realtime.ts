@@ -12,7 +12,7 @@ import { conversationStub } from "../conversation-lifecycle";
 import { getOwnedConversation } from "../db/conversations";
 import { ApiError } from "../http/errors";
 import { parseJsonBody, parseParam } from "../http/validate";
-import { RATE_LIMITS } from "../rate-limit/limits";
+import { RATE_LIMITS } from "../../../../shared/rate-limit/limits";
 import { byUser, rateLimit } from "../rate-limit/middleware";
 import { IdParam } from "./conversations";
 

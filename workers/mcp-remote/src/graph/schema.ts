@@ -1,6 +1,6 @@
 // A conversation's knowledge graph in D1 (graph mode). Rows go with their conversation.
 import { index, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { conversations } from "../../../api/src/db/schema";
+import { conversations } from "../../../../shared/db/schema";
 
 export const graphNodes = sqliteTable(
   "graph_nodes",

@@ -2,7 +2,7 @@
 // Conversation DO injects (`databaseContext`), verified here.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { verifyContextToken } from "../context-token";
+import { verifyContextToken } from "../../../../shared/context-token";
 import type { McpEnv } from "../env";
 import { refused, structured } from "../tool-kit";
 import { KnowledgeGraphOutput } from "./output-schema";

@@ -4,13 +4,13 @@ import {
   applyEvent,
   emptyTranscript,
   type Transcript,
-} from "../../../durable-objects/protocol/transcript";
+} from "../../durable-objects/protocol/transcript";
 import {
   type ClientFrame,
   ServerFrame,
   type ServerEvent,
   isServerEvent,
-} from "../../../durable-objects/protocol/wire";
+} from "../../durable-objects/protocol/wire";
 import { BASE, type TestUser } from "./helpers";
 
 export class TestSocket {

@@ -1,6 +1,6 @@
 // A Server-Sent Events client for tests: reads a real response body as it streams, parses each
 // frame as a user's EventSource would, and checks every `data:` against the wire union.
-import { ServerEvent } from "../../../durable-objects/protocol/wire";
+import { ServerEvent } from "../../durable-objects/protocol/wire";
 
 export interface SseFrame {
   id: number;

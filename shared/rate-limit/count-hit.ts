@@ -1,7 +1,7 @@
 // Counts one hit against a limit: Cloudflare's Rate Limiting binding on a deployed worker, our
 // own Durable Object counter locally, when a var overrides the limit, or when the binding fails.
-import type { RateLimitVerdict } from "../../../../durable-objects/rate-limit/rate-limit-counter";
-import { isDevelopment } from "../auth/secrets";
+import type { RateLimitVerdict } from "../../durable-objects/rate-limit/rate-limit-counter";
+import { isDevelopment } from "../app-env";
 import type { Env } from "../env";
 import { bindingOf, type RateLimitRule, ruleInForce } from "./limits";
 

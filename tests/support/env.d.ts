@@ -1,10 +1,10 @@
 import type { D1Migration } from "cloudflare:test";
-import type { Env as ApiEnv } from "../src/env";
+import type { Env as ApiEnv } from "../../shared/env";
 
 declare global {
   namespace Cloudflare {
     interface GlobalProps {
-      mainModule: typeof import("../src/index");
+      mainModule: typeof import("../../workers/api/src/index");
       durableNamespaces: "Conversation" | "RateLimitCounter";
     }
     interface Env extends ApiEnv {

@@ -1,7 +1,7 @@
 // Drives an MCP sign-in the way a browser would: Connect, the authorization server's consent
 // page (automatic in the test server: `login` says who signs in), then our callback.
 import { expect } from "vitest";
-import { McpConnectResult, McpServer } from "../../../durable-objects/protocol/rest";
+import { McpConnectResult, McpServer } from "../../durable-objects/protocol/rest";
 import { api, BASE, type TestUser } from "./helpers";
 
 export async function addServer(user: TestUser, name: string, url: string): Promise<string> {

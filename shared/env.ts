@@ -1,6 +1,6 @@
 // Bindings and variables of the API worker (see wrangler.toml and .dev.vars).
-import type { Conversation } from "../../../durable-objects/conversation/conversation";
-import type { RateLimitCounter } from "../../../durable-objects/rate-limit/rate-limit-counter";
+import type { Conversation } from "../durable-objects/conversation/conversation";
+import type { RateLimitCounter } from "../durable-objects/rate-limit/rate-limit-counter";
 
 export interface Env {
   DB: D1Database;

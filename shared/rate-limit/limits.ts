@@ -2,7 +2,7 @@
 // numbers live in wrangler.toml's [[ratelimits]] (Cloudflare's counters read only that); a
 // `RATE_LIMIT_<NAME>` var ("<limit>/<seconds>") overrides one, served by our own counter.
 import { z } from "zod";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../api-error";
 
 export type RateLimitName =
   "sign_in" | "bad_bearer" | "new_conversation" | "message" | "connection_test" | "ws_ticket";

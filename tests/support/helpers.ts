@@ -1,7 +1,7 @@
 // Test helpers: real users and tokens in the test's D1, and requests through the real worker.
 import { env } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
-import { sha256Hex } from "../src/auth/crypto";
+import { sha256Hex } from "../../workers/api/src/auth/crypto";
 
 export const BASE = "http://app.test";
 

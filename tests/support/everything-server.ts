@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 
 const entry = fileURLToPath(
   new URL(
-    "../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js",
+    "../../node_modules/@modelcontextprotocol/server-everything/dist/index.js",
     import.meta.url,
   ),
 );

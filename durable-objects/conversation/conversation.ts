@@ -18,6 +18,7 @@ import { overMessageLimit } from "./message-limit";
 import { enqueue, flushOutbox } from "./outbox";
 import { type SseSubscriber } from "./sse";
 import { SseGate } from "./sse-gate";
+import { DeltaCoalescer, isDelta } from "./delta-coalescer";
 import { serveSseRequest } from "./sse-requests";
 import { ConversationStore, hasConversationTables, type TurnRow } from "./store";
 import type { PinnedArtifact } from "../loop/prompts";
@@ -65,6 +66,8 @@ export class Conversation extends Agent<Env> {
   #elicitations: Elicitations | undefined;
   #abort: AbortController | null = null;
   #sse = new Set<SseSubscriber>();
+  /** Deltas held for a few milliseconds to go out as one event (delta-coalescer.ts). */
+  #deltas = new DeltaCoalescer((e) => this.publish(e));
   #flushing = false;
   #mcp: ConnectionPool = new Map();
   /** The pending check that closes idle MCP connections, if one is scheduled. */
@@ -140,8 +143,8 @@ export class Conversation extends Agent<Env> {
         // Replay and marking the socket live happen with no await between: no event can slip by.
         let after = frame.lastSeq;
         for (;;) {
-          const batch = this.store.eventsAfter(after, 1000);
-          for (const e of batch) connection.send(JSON.stringify(e));
+          const batch = this.store.replayAfter(after, 1000, frame.compact);
+          for (const e of batch) connection.send(e.body);
           const last = batch[batch.length - 1];
           if (!last) break;
           after = last.seq;
@@ -273,8 +276,19 @@ export class Conversation extends Agent<Env> {
     };
   }
 
-  /** Appends an event to the log and sends it to every live client. */
+  /** Appends an event to the log (after any deltas still held) and sends it to every live client. */
   emit(event: NewServerEvent): ServerEvent {
+    this.#deltas.flush();
+    return this.publish(event);
+  }
+
+  /** What the loop streams: deltas are merged for a few milliseconds, anything else goes at once. */
+  private stream(event: NewServerEvent): void {
+    if (isDelta(event)) this.#deltas.add(event);
+    else this.emit(event);
+  }
+
+  private publish(event: NewServerEvent): ServerEvent {
     const full = this.store.appendEvent(event);
     const frame = JSON.stringify(full);
     for (const connection of this.getConnections()) {
@@ -294,6 +308,7 @@ export class Conversation extends Agent<Env> {
 
   private cancelTurn(): void {
     if (this.#abort) return this.#abort.abort();
+    this.#deltas.flush();
     // A turn parked at an approval has no run to abort: its approvals are withdrawn instead.
     const turn = this.store.runningTurn();
     if (!turn) return;
@@ -469,9 +484,13 @@ export class Conversation extends Agent<Env> {
             void this.schedule(new Date(at), "expireApproval", { approvalId }),
         }),
         ...(resumed && { resumed }),
-        emit: (e) => this.emit(e),
+        emit: (e) => this.stream(e),
         saveArtifact: (draft, source) => saver.save(draft, source),
-        checkpoint: (state) => saveCheckpoint(this.store, turn.id, state),
+        // The checkpoint records the log's last event: what is held belongs before it.
+        checkpoint: (state) => {
+          this.#deltas.flush();
+          saveCheckpoint(this.store, turn.id, state);
+        },
         recordUsage: (u) =>
           enqueue(this.store, {
             kind: "usage",
@@ -492,6 +511,7 @@ export class Conversation extends Agent<Env> {
       });
     } catch (err) {
       console.error("turn failed", err);
+      this.#deltas.flush();
       if (!turnStarted(this.store, turn)) {
         this.emitTurnStarted(turn, "", "");
       }

@@ -5,7 +5,7 @@
 // - GET /events replays everything after Last-Event-ID (or ?after=, or from the start), then
 //   follows live events while a turn runs or waits, and ends once the conversation is idle.
 import { z } from "zod";
-import { LastEventId } from "../protocol/sse";
+import { CompactReplay, LastEventId } from "../protocol/sse";
 import {
   SendMessage,
   type SendMessage as SendMessageFrame,
@@ -43,8 +43,15 @@ export async function serveSseRequest(request: Request, host: SseHost): Promise<
       "validation_failed",
       `Last-Event-ID (or ?after=): ${cursor.error.issues[0]?.message}.`,
     );
+  const compact = CompactReplay.safeParse(url.searchParams.get("compact") ?? undefined);
+  if (!compact.success)
+    return refuse(400, "validation_failed", `compact: ${compact.error.issues[0]?.message}.`);
   const log: SseLog = {
-    eventsAfter: (seq, limit) => host.store.eventsAfter(seq, limit),
+    // Our own log, written by this object: sent as stored, without validating each event again.
+    eventsAfter: (seq, limit) =>
+      host.store
+        .replayAfter(seq, limit, compact.data)
+        .map((r) => JSON.parse(r.body) as ServerEvent),
     follow: (s) => host.subscribers.add(s),
     unfollow: (s) => host.subscribers.delete(s),
     keptAlive: () => host.gate.revalidateIfDue(),

@@ -5,7 +5,8 @@ import { type ChatMessage, MessagePart, type MessageStatus } from "../protocol/m
 import { type NewServerEvent, ServerEvent, SendOptions } from "../protocol/wire";
 
 const SCHEMA = `
-CREATE TABLE IF NOT EXISTS conv_events (seq INTEGER PRIMARY KEY AUTOINCREMENT, body TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS conv_events (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT, body TEXT NOT NULL, delta_of TEXT);
 CREATE TABLE IF NOT EXISTS conv_messages (
   id TEXT PRIMARY KEY, role TEXT NOT NULL, content TEXT NOT NULL, status TEXT NOT NULL,
   seq INTEGER NOT NULL UNIQUE, client_message_id TEXT UNIQUE, created_at INTEGER NOT NULL);
@@ -81,17 +82,24 @@ export class ConversationStore {
       .filter(Boolean)) {
       sql.exec(statement);
     }
+    addDeltaColumn(sql);
   }
 
   // ---- event log ----
+  /** The last sequence number given out: this object is the log's only writer. */
+  #lastSeq: number | undefined;
+
+  /** Stores an event under the next sequence number: one statement per event. */
   appendEvent(event: NewServerEvent): ServerEvent {
-    const at = Date.now();
-    // Reserve the sequence number first so the stored body carries it.
-    const seq = this.sql
-      .exec<{ seq: number }>("INSERT INTO conv_events (body) VALUES ('') RETURNING seq")
-      .one().seq;
-    const full = { ...event, seq, at } as ServerEvent;
-    this.sql.exec("UPDATE conv_events SET body = ? WHERE seq = ?", JSON.stringify(full), seq);
+    const seq = this.lastSeq() + 1;
+    const full = { ...event, seq, at: Date.now() } as ServerEvent;
+    this.sql.exec(
+      "INSERT INTO conv_events (seq, body, delta_of) VALUES (?, ?, ?)",
+      seq,
+      JSON.stringify(full),
+      isDeltaEvent(full) ? full.messageId : null,
+    );
+    this.#lastSeq = seq;
     return full;
   }
 
@@ -106,10 +114,28 @@ export class ConversationStore {
       .map((r) => ServerEvent.parse(JSON.parse(r.body)));
   }
 
+  /**
+   * Stored events after `seq` as the text they were sent as, for replay to clients. `compact`
+   * leaves out the text and reasoning deltas of finished answers: each answer's
+   * message_completed (stored with it) carries its whole content, so the folded transcript is
+   * the same. Sequence numbers are those of the log either way.
+   */
+  replayAfter(seq: number, limit: number, compact = false): { seq: number; body: string }[] {
+    return this.sql
+      .exec<{ seq: number; body: string }>(
+        compact
+          ? `SELECT seq, body FROM conv_events WHERE seq > ? AND (delta_of IS NULL OR delta_of NOT IN
+               (SELECT id FROM conv_messages WHERE role = 'assistant')) ORDER BY seq LIMIT ?`
+          : "SELECT seq, body FROM conv_events WHERE seq > ? ORDER BY seq LIMIT ?",
+        seq,
+        limit,
+      )
+      .toArray();
+  }
+
   lastSeq(): number {
-    return (
-      this.sql.exec<{ s: number | null }>("SELECT MAX(seq) AS s FROM conv_events").one().s ?? 0
-    );
+    return (this.#lastSeq ??=
+      this.sql.exec<{ s: number | null }>("SELECT MAX(seq) AS s FROM conv_events").one().s ?? 0);
   }
 
   // ---- messages ----
@@ -376,6 +402,18 @@ export class ConversationStore {
   deleteMeta(key: string): void {
     this.sql.exec("DELETE FROM conv_meta WHERE key = ?", key);
   }
+}
+
+const isDeltaEvent = (
+  e: ServerEvent,
+): e is Extract<ServerEvent, { type: "text_delta" | "reasoning_delta" }> =>
+  e.type === "text_delta" || e.type === "reasoning_delta";
+
+/** Logs stored before `delta_of` existed get the column; their old rows are simply never left out. */
+function addDeltaColumn(sql: SqlStorage): void {
+  const columns = sql.exec<{ name: string }>("SELECT name FROM pragma_table_info('conv_events')");
+  if (columns.toArray().some((c) => c.name === "delta_of")) return;
+  sql.exec("ALTER TABLE conv_events ADD COLUMN delta_of TEXT");
 }
 
 function toMessage(r: z.infer<typeof MessageRow>): ChatMessage {

@@ -9,3 +9,12 @@ export const LastEventId = z
     "expected the id of an event you received (a whole number; 0 = from the start)",
   )
   .transform(Number);
+
+/**
+ * `?compact=1`: leave out the text and reasoning deltas of finished answers (each answer's
+ * message_completed carries its whole content); the same transcript from far fewer events.
+ */
+export const CompactReplay = z
+  .enum(["0", "1"], { error: "expected compact=1 (or 0)" })
+  .optional()
+  .transform((v) => v === "1");

@@ -27,8 +27,14 @@ export const SendMessage = z.object({
 
 // ---- client → server ----
 export const ClientFrame = z.discriminatedUnion("type", [
-  // Ask for every event after `lastSeq` (0 for everything). Sent on each (re)connect.
-  z.object({ type: z.literal("resume"), lastSeq: z.number().int().min(0) }),
+  // Ask for every event after `lastSeq` (0 for everything). Sent on each (re)connect. `compact`
+  // leaves out the text and reasoning deltas of finished answers: their message_completed
+  // carries the whole content, so the folded transcript is the same from far fewer events.
+  z.object({
+    type: z.literal("resume"),
+    lastSeq: z.number().int().min(0),
+    compact: z.boolean().optional(),
+  }),
   SendMessage,
   z.object({ type: z.literal("cancel") }),
   z.object({ type: z.literal("ping") }),

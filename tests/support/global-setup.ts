@@ -28,6 +28,12 @@ export const LONG_REPLY = Array.from(
   (_, i) => `Sentence ${i + 1} of a long streamed answer.`,
 ).join(" ");
 
+/** 200 characters, streamed 4 at a time: 50 model deltas. */
+export const FIFTY_DELTA_REPLY = Array.from(
+  { length: 50 },
+  (_, i) => `w${String(i).padStart(2, "0")} `,
+).join("");
+
 export default async function setup(project: TestProject) {
   const mock = new LLMock({ host: "127.0.0.1", port: 0, logLevel: "silent" });
   mock.onMessage(/long answer/, { content: LONG_REPLY }, { chunkSize: 12, latency: 8 });
@@ -36,6 +42,8 @@ export default async function setup(project: TestProject) {
     { content: "This answer takes a while to arrive." },
     { chunkSize: 4, latency: 400 },
   );
+  // 50 deltas as fast as the model can send them: the event log merges them (event-log.test.ts).
+  mock.onMessage(/fifty deltas/, { content: FIFTY_DELTA_REPLY }, { chunkSize: 4 });
   addLoopFixtures(mock);
   addOAuthFixtures(mock);
   mock.onMessage(/.*/, { content: "Hello! I am a mock model." });

@@ -124,7 +124,8 @@ export class LiveConversation {
     this.ws = ws;
     ws.addEventListener("open", () => {
       this.attempts = 0;
-      this.write({ type: "resume", lastSeq: this.state.transcript.lastSeq });
+      // Finished answers come without their deltas (their message_completed has the text).
+      this.write({ type: "resume", lastSeq: this.state.transcript.lastSeq, compact: true });
       for (const frame of this.unacked.values()) this.write(frame);
     });
     ws.addEventListener("message", (m) => {

@@ -1,7 +1,7 @@
 // The live side of a conversation: WebSocket upgrades and Server-Sent Events, handed to its DO.
 import { type Context, Hono } from "hono";
 import { SOCKET_CREDENTIAL_HEADER } from "../../../../durable-objects/conversation/socket-credential";
-import { LastEventId } from "../../../../durable-objects/protocol/sse";
+import { CompactReplay, LastEventId } from "../../../../durable-objects/protocol/sse";
 import { SendMessage } from "../../../../durable-objects/protocol/wire";
 import type { AppEnv } from "../app-types";
 import { requireUser } from "../auth/middleware";
@@ -81,10 +81,22 @@ export const realtimeRoutes = new Hono<AppEnv>()
     const stub = await conversationStub(c.env, id);
     const url = new URL(`/events`, c.req.url);
     if (after !== undefined) url.searchParams.set("after", String(after));
+    if (compactReplay(c)) url.searchParams.set("compact", "1");
     // Who opened the stream, so the object can end it once that credential is revoked.
     const credential = JSON.stringify(liveCredentialOf(c.get("credential")));
     return stub.fetch(new Request(url, { headers: { [SOCKET_CREDENTIAL_HEADER]: credential } }));
   });
+
+/** Whether the client asked for `?compact=1` (finished answers without their deltas). */
+function compactReplay(c: Context<AppEnv>): boolean {
+  const parsed = CompactReplay.safeParse(c.req.query("compact"));
+  if (parsed.success) return parsed.data;
+  throw new ApiError(
+    400,
+    "validation_failed",
+    `The query parameter 'compact' ${parsed.error.issues[0]?.message}.`,
+  );
+}
 
 /** Where a stream resumes: the `Last-Event-ID` header (what EventSource resends) over `?after=`. */
 function resumeCursor(c: Context<AppEnv>): number | undefined {

@@ -6,6 +6,7 @@ import type {
   ApprovalGate,
   ArtifactRef,
   ArtifactSource,
+  LoopDeps,
   LoopState,
   ToolCallLog,
   ToolRunner,
@@ -20,6 +21,7 @@ import { buildToolNameMap } from "../providers/tool-names";
 import type { ProviderId } from "../providers/types";
 import type { Env } from "../../workers/api/src/env";
 import { toNeutralHistory } from "./history";
+import { modelPrices } from "./model-prices";
 
 export interface ConversationInfo {
   id: string;
@@ -46,7 +48,7 @@ export interface TurnInput {
   emit: (event: NewServerEvent) => void;
   saveArtifact: (draft: DraftArtifact, source: ArtifactSource) => Promise<ArtifactRef>;
   checkpoint: (state: LoopState) => void;
-  recordUsage: (u: { inputTokens: number; outputTokens: number; cachedTokens: number }) => void;
+  recordUsage: LoopDeps["recordUsage"];
   onModelCall?: () => void;
   approvals?: ApprovalGate;
 }
@@ -99,6 +101,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
       checkpoint: input.checkpoint,
       emit: input.emit,
       recordUsage: input.recordUsage,
+      prices: modelPrices(input.env),
       ...(input.onModelCall && { onModelCall: input.onModelCall }),
       ...(input.approvals && { approvals: input.approvals }),
     },

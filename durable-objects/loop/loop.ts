@@ -13,6 +13,7 @@ import { mergeKnowledgeGraphs } from "./knowledge-graph";
 import { runToolCalls } from "./run-tool-calls";
 import { appendDelta, finalContent } from "./shown-content";
 import type { LoopDeps, LoopInput, LoopOutcome, LoopState, PlannedToolCall } from "./types";
+import { meterModelCall } from "./usage-meter";
 
 export { TOOL_CONCURRENCY } from "./run-tool-calls";
 const MAX_FORMATTER_REPAIRS = 2;
@@ -237,11 +238,7 @@ async function streamStep(
         });
         break;
       case "usage":
-        deps.recordUsage({
-          inputTokens: event.inputTokens,
-          outputTokens: event.outputTokens,
-          cachedTokens: event.cachedTokens ?? 0,
-        });
+        meterModelCall(deps, input, state, event);
         break;
       case "error":
         if (event.error.code === "invalid_tool_arguments") break; // handled per call below

@@ -9,7 +9,9 @@ import type {
   NeutralPart,
   StreamEvent,
 } from "../providers/types";
+import type { CallUsage, UsageTotals } from "../protocol/usage";
 import type { KnowledgeGraph } from "./knowledge-graph";
+import type { PriceTable } from "./prices";
 import type { DraftArtifact, ProcessedResult } from "./tool-results";
 
 export interface CatalogTool {
@@ -120,6 +122,8 @@ export interface LoopState {
   pending?: { calls: PlannedToolCall[]; answers: Record<string, CallAnswer> };
   /** Set when the answer is final; the loop returns it without another model call. */
   final?: MessagePart[];
+  /** The turn's usage so far (absent in checkpoints written before usage was metered). */
+  usage?: UsageTotals;
 }
 
 /** Where a call that needs the user's approval stands. */
@@ -155,7 +159,10 @@ export interface LoopDeps {
   saveArtifact: (draft: DraftArtifact, source: ArtifactSource) => Promise<ArtifactRef>;
   checkpoint: (state: LoopState) => void;
   emit: (event: NewServerEvent) => void;
-  recordUsage: (u: { inputTokens: number; outputTokens: number; cachedTokens: number }) => void;
+  /** Stores one model call's usage (the D1 usage row). */
+  recordUsage: (u: CallUsage & { step: number }) => void;
+  /** Prices of models; without it every call's cost is unknown. */
+  prices?: PriceTable;
   /** Counts model calls (figures for the bench). */
   onModelCall?: () => void;
   /** Without it, every offered tool runs at once. */

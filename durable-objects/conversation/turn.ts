@@ -22,6 +22,7 @@ import type { ProviderId } from "../providers/types";
 import type { Env } from "../../workers/api/src/env";
 import { toNeutralHistory } from "./history";
 import { modelPrices } from "./model-prices";
+import { turnBudgets } from "./turn-budgets";
 
 export interface ConversationInfo {
   id: string;
@@ -117,6 +118,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
         temperature: conversation.settings.temperature,
       }),
       signal: input.signal,
+      budgets: turnBudgets(input.env, conversation.settings.budgets),
     },
     input.resumed,
   );

@@ -11,6 +11,7 @@ import type {
 } from "../providers/types";
 import type { CallUsage, UsageTotals } from "../protocol/usage";
 import type { KnowledgeGraph } from "./knowledge-graph";
+import type { BudgetStop, TurnBudgets } from "./budgets";
 import type { PriceTable } from "./prices";
 import type { DraftArtifact, ProcessedResult } from "./tool-results";
 
@@ -124,6 +125,12 @@ export interface LoopState {
   final?: MessagePart[];
   /** The turn's usage so far (absent in checkpoints written before usage was metered). */
   usage?: UsageTotals;
+  /** How long the turn has run, waits for approvals excluded (see budgets.ts). */
+  elapsedMs?: number;
+  /** What was spent when the current step began: budgets project the next step from it. */
+  stepStart?: { tokens: number; costUsd: number; elapsedMs: number };
+  /** The budget that ended the loop; the answer says so. */
+  stoppedBy?: BudgetStop;
 }
 
 /** Where a call that needs the user's approval stands. */
@@ -167,6 +174,8 @@ export interface LoopDeps {
   onModelCall?: () => void;
   /** Without it, every offered tool runs at once. */
   approvals?: ApprovalGate;
+  /** The clock budgets are measured with (Date.now unless a test sets it). */
+  now?: () => number;
 }
 
 export interface LoopInput {
@@ -179,6 +188,8 @@ export interface LoopInput {
   temperature?: number;
   maxTokens: number;
   signal: AbortSignal;
+  /** Tokens, cost and time the turn may use (none: no limit but the step cap). */
+  budgets?: TurnBudgets;
 }
 
 export interface LoopOutcome {

@@ -55,4 +55,10 @@ export interface Env {
   RATE_LIMIT_WS_TICKET?: string;
   // How long a tool call waits for the answer to its MCP server's question (s); 10 min unless set.
   ELICITATION_TIMEOUT_SECONDS?: string;
+  // Model prices over the built-in table, JSON: {"model": {"input": 3, "output": 15, "cachedInput": 0.3}} (USD per million tokens).
+  MODEL_PRICES?: string;
+  // Default per-turn budgets (a conversation's settings.budgets replace them): total tokens, USD, seconds.
+  TURN_BUDGET_TOKENS?: string;
+  TURN_BUDGET_COST_USD?: string;
+  TURN_BUDGET_SECONDS?: string;
 }

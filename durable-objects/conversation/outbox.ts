@@ -52,6 +52,13 @@ export const OutboxItem = z.discriminatedUnion("kind", [
       inputTokens: z.number(),
       outputTokens: z.number(),
       cachedTokens: z.number(),
+      // Absent in rows queued before usage was metered per step and priced.
+      turnId: z.string().optional(),
+      messageId: z.string().optional(),
+      step: z.number().int().optional(),
+      reasoningTokens: z.number().optional(),
+      costUsd: z.number().nullable().optional(),
+      createdAt: z.number().optional(),
     }),
   }),
 ]);

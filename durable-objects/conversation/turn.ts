@@ -6,6 +6,7 @@ import type {
   ApprovalGate,
   ArtifactRef,
   ArtifactSource,
+  LoopDeps,
   LoopState,
   ToolCallLog,
   ToolRunner,
@@ -20,6 +21,8 @@ import { buildToolNameMap } from "../providers/tool-names";
 import type { ProviderId } from "../providers/types";
 import type { Env } from "../../shared/env";
 import { toNeutralHistory } from "./history";
+import { modelPrices } from "./model-prices";
+import { turnBudgets } from "./turn-budgets";
 
 export interface ConversationInfo {
   id: string;
@@ -46,7 +49,7 @@ export interface TurnInput {
   emit: (event: NewServerEvent) => void;
   saveArtifact: (draft: DraftArtifact, source: ArtifactSource) => Promise<ArtifactRef>;
   checkpoint: (state: LoopState) => void;
-  recordUsage: (u: { inputTokens: number; outputTokens: number; cachedTokens: number }) => void;
+  recordUsage: LoopDeps["recordUsage"];
   onModelCall?: () => void;
   approvals?: ApprovalGate;
 }
@@ -99,6 +102,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
       checkpoint: input.checkpoint,
       emit: input.emit,
       recordUsage: input.recordUsage,
+      prices: modelPrices(input.env),
       ...(input.onModelCall && { onModelCall: input.onModelCall }),
       ...(input.approvals && { approvals: input.approvals }),
     },
@@ -114,6 +118,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
         temperature: conversation.settings.temperature,
       }),
       signal: input.signal,
+      budgets: turnBudgets(input.env, conversation.settings.budgets),
     },
     input.resumed,
   );

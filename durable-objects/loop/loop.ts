@@ -13,6 +13,15 @@ import { mergeKnowledgeGraphs } from "./knowledge-graph";
 import { runToolCalls } from "./run-tool-calls";
 import { appendDelta, finalContent } from "./shown-content";
 import type { LoopDeps, LoopInput, LoopOutcome, LoopState, PlannedToolCall } from "./types";
+import { meterModelCall } from "./usage-meter";
+import {
+  type BudgetStop,
+  budgetStop,
+  markStepStart,
+  stepCapStop,
+  turnClock,
+  withBudgetNote,
+} from "./budgets";
 
 export { TOOL_CONCURRENCY } from "./run-tool-calls";
 const MAX_FORMATTER_REPAIRS = 2;
@@ -78,11 +87,22 @@ export async function runThinkingLoop(
 
   // A step checkpointed between its model call and its tool results continues at the calls.
   let resumedStep = state.pending !== undefined;
+  const clock = turnClock(state, deps.now ?? Date.now);
   for (;;) {
     if (!state.pending) {
-      if (state.step >= input.maxSteps) break;
+      if (state.step >= input.maxSteps) {
+        stopFor(deps, state, stepCapStop(input.maxSteps));
+        break;
+      }
       if (input.signal.aborted) return cancelled(state);
+      clock.sync();
+      const stop = budgetStop(input.budgets, state);
+      if (stop) {
+        stopFor(deps, state, stop);
+        break;
+      }
       state.step += 1;
+      markStepStart(state);
       deps.emit({
         type: "step_started",
         turnId: input.turnId,
@@ -119,6 +139,7 @@ export async function runThinkingLoop(
     resumedStep = false;
     if (!answers) {
       // A call waits for approval: the turn parks here and resumes from the checkpoint.
+      clock.sync();
       deps.checkpoint(state);
       return { content: finalContent(state), status: "parked" };
     }
@@ -164,7 +185,7 @@ async function finish(
     const call = result.calls.find((c) => c.name === FORMATTER_TOOL);
     const check = call ? checkFormatterOutput(call.arguments) : null;
     if (check?.ok) {
-      state.final = await formatted(deps, state, check.value);
+      state.final = withBudgetNote(state, await formatted(deps, state, check.value));
       deps.checkpoint(state);
       return { content: await withGraph(deps, state, state.final), status: "complete" };
     }
@@ -192,7 +213,7 @@ async function finish(
     deps.checkpoint(state);
   }
   // No valid formatter output: the text the model streamed, already shown, is the answer.
-  state.final = finalContent(state);
+  state.final = withBudgetNote(state, finalContent(state));
   deps.checkpoint(state);
   return { content: await withGraph(deps, state, state.final), status: "complete" };
 }
@@ -237,11 +258,7 @@ async function streamStep(
         });
         break;
       case "usage":
-        deps.recordUsage({
-          inputTokens: event.inputTokens,
-          outputTokens: event.outputTokens,
-          cachedTokens: event.cachedTokens ?? 0,
-        });
+        meterModelCall(deps, input, state, event);
         break;
       case "error":
         if (event.error.code === "invalid_tool_arguments") break; // handled per call below
@@ -303,6 +320,13 @@ async function withGraph(
   state.final = [...content, part];
   deps.checkpoint(state);
   return state.final;
+}
+
+/** A budget ends the loop: the user sees why in the timeline now and in the answer. */
+function stopFor(deps: LoopDeps, state: LoopState, stop: BudgetStop): void {
+  // A turn resumed after it stopped has said so already.
+  if (!state.stoppedBy) deps.emit({ type: "notice", level: "info", message: stop.message });
+  state.stoppedBy = stop;
 }
 
 function cancelled(state: LoopState): LoopOutcome {

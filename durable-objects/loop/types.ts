@@ -9,7 +9,10 @@ import type {
   NeutralPart,
   StreamEvent,
 } from "../providers/types";
+import type { CallUsage, UsageTotals } from "../protocol/usage";
 import type { KnowledgeGraph } from "./knowledge-graph";
+import type { BudgetStop, TurnBudgets } from "./budgets";
+import type { PriceTable } from "./prices";
 import type { DraftArtifact, ProcessedResult } from "./tool-results";
 
 export interface CatalogTool {
@@ -120,6 +123,14 @@ export interface LoopState {
   pending?: { calls: PlannedToolCall[]; answers: Record<string, CallAnswer> };
   /** Set when the answer is final; the loop returns it without another model call. */
   final?: MessagePart[];
+  /** The turn's usage so far (absent in checkpoints written before usage was metered). */
+  usage?: UsageTotals;
+  /** How long the turn has run, waits for approvals excluded (see budgets.ts). */
+  elapsedMs?: number;
+  /** What was spent when the current step began: budgets project the next step from it. */
+  stepStart?: { tokens: number; costUsd: number; elapsedMs: number };
+  /** The budget that ended the loop; the answer says so. */
+  stoppedBy?: BudgetStop;
 }
 
 /** Where a call that needs the user's approval stands. */
@@ -155,11 +166,16 @@ export interface LoopDeps {
   saveArtifact: (draft: DraftArtifact, source: ArtifactSource) => Promise<ArtifactRef>;
   checkpoint: (state: LoopState) => void;
   emit: (event: NewServerEvent) => void;
-  recordUsage: (u: { inputTokens: number; outputTokens: number; cachedTokens: number }) => void;
+  /** Stores one model call's usage (the D1 usage row). */
+  recordUsage: (u: CallUsage & { step: number }) => void;
+  /** Prices of models; without it every call's cost is unknown. */
+  prices?: PriceTable;
   /** Counts model calls (figures for the bench). */
   onModelCall?: () => void;
   /** Without it, every offered tool runs at once. */
   approvals?: ApprovalGate;
+  /** The clock budgets are measured with (Date.now unless a test sets it). */
+  now?: () => number;
 }
 
 export interface LoopInput {
@@ -172,6 +188,8 @@ export interface LoopInput {
   temperature?: number;
   maxTokens: number;
   signal: AbortSignal;
+  /** Tokens, cost and time the turn may use (none: no limit but the step cap). */
+  budgets?: TurnBudgets;
 }
 
 export interface LoopOutcome {

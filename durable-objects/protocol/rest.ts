@@ -10,6 +10,21 @@ export const DEFAULT_MAX_STEPS = 5;
 /** Our own MCP worker, offered to every conversation through its service binding. */
 export const BUILTIN_SERVER = "mcp-remote";
 
+/** Per-turn budgets: total tokens (input + output), USD, and seconds of running time. */
+export const TurnBudgetSettings = z
+  .object({
+    tokens: z.number().int().min(1).max(100_000_000).optional(),
+    costUsd: z.number().positive().max(10_000).optional(),
+    seconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 3600)
+      .optional(),
+  })
+  .strict();
+export type TurnBudgetSettings = z.infer<typeof TurnBudgetSettings>;
+
 export const ConversationSettings = z
   .object({
     maxSteps: z.number().int().min(1).max(20).optional(),
@@ -35,6 +50,8 @@ export const ConversationSettings = z
       .min(1)
       .max(24 * 3600)
       .optional(),
+    // What one turn may use before it is wrapped up (over the operator's defaults).
+    budgets: TurnBudgetSettings.optional(),
   })
   .strict();
 export type ConversationSettings = z.infer<typeof ConversationSettings>;

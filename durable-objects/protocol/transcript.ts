@@ -2,6 +2,7 @@
 // same fold, so "what a client shows" is one definition.
 import type { MessagePart, MessageStatus } from "./messages";
 import type { ElicitationAction, ElicitationContent, ElicitationSchema } from "./elicitation";
+import type { UsageTotals } from "./usage";
 import type { ErrorInfo, ServerEvent } from "./wire";
 
 /** What a notice offers the user to do about it (a Connect button for a server to sign in to). */
@@ -65,6 +66,8 @@ export interface Activity {
   error?: ErrorInfo;
   /** Questions MCP servers asked during the answer, by elicitation id, in the order asked. */
   elicitations?: Record<string, ElicitationView>;
+  /** Tokens and cost of the answer's model calls so far (the live meter). */
+  usage?: UsageTotals;
 }
 
 export interface TranscriptMessage {
@@ -328,6 +331,9 @@ export function applyEvent(t: Transcript, e: ServerEvent): Transcript {
           ? { ...m, status: e.type === "turn_failed" ? "failed" : e.status }
           : m,
       );
+      break;
+    case "usage_updated":
+      editActivity(e.messageId, (a) => ({ ...a, usage: e.turn }));
       break;
     default:
       break;

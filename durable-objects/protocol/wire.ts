@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { ElicitationAction, ElicitationContent, ElicitationSchema } from "./elicitation";
 import { ChatMessage, MessagePart, MessageStatus } from "./messages";
+import { UsageTotals } from "./usage";
 
 /** Largest client frame accepted, in bytes (UTF-8). */
 export const MAX_CLIENT_FRAME_BYTES = 64 * 1024;
@@ -235,6 +236,17 @@ export const ServerEvent = z.discriminatedUnion("type", [
       via: z.enum(["websocket", "rest", "timeout", "cancel", "restart", "server"]),
       userId: z.string().optional(),
     }),
+  }),
+  // A model call of the turn reported its usage: that call's figures and the turn's so far.
+  z.object({
+    ...seqd,
+    type: z.literal("usage_updated"),
+    turnId: z.string(),
+    messageId: z.string(),
+    step: z.number().int(),
+    model: z.string(),
+    call: UsageTotals,
+    turn: UsageTotals,
   }),
 ]);
 export type ServerEvent = z.infer<typeof ServerEvent>;

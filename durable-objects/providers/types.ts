@@ -115,6 +115,8 @@ export type StreamEvent =
       outputTokens: number;
       /** The part of `inputTokens` read from the provider's prompt cache. */
       cachedTokens?: number;
+      /** The part of `outputTokens` spent on reasoning, where the provider reports it. */
+      reasoningTokens?: number;
     }
   | { type: "finish"; reason: FinishReason }
   | { type: "error"; error: ProviderErrorInfo };

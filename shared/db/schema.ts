@@ -5,6 +5,7 @@ import {
   index,
   integer,
   primaryKey,
+  real,
   sqliteTable,
   text,
   uniqueIndex,
@@ -152,8 +153,18 @@ export const usage = sqliteTable(
     outputTokens: integer("output_tokens").notNull().default(0),
     cachedTokens: integer("cached_tokens").notNull().default(0),
     createdAt: createdAt(),
+    // The answer (turn) and step the model call belonged to; null on rows from before.
+    turnId: text("turn_id"),
+    messageId: text("message_id"),
+    step: integer("step"),
+    reasoningTokens: integer("reasoning_tokens").notNull().default(0),
+    // USD from the price table when the call was made; null when the model had no price.
+    costUsd: real("cost_usd"),
   },
-  (t) => [index("usage_user_idx").on(t.userId, t.createdAt)],
+  (t) => [
+    index("usage_user_idx").on(t.userId, t.createdAt),
+    index("usage_conversation_idx").on(t.conversationId, t.messageId),
+  ],
 );
 
 // --- MCP sign-in (OAuth 2.1), per user and server. Secrets are AES-GCM ciphertexts

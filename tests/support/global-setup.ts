@@ -8,6 +8,7 @@ import { startFaultyServer } from "./faulty-server";
 import { addLoopFixtures } from "./loop-fixtures";
 import { addOAuthFixtures } from "./oauth-fixtures";
 import { startProtectedServer } from "./oauth-protected-server";
+import { addUsageFixtures } from "./usage-fixtures";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -46,6 +47,7 @@ export default async function setup(project: TestProject) {
   mock.onMessage(/fifty deltas/, { content: FIFTY_DELTA_REPLY }, { chunkSize: 4 });
   addLoopFixtures(mock);
   addOAuthFixtures(mock);
+  addUsageFixtures(mock);
   mock.onMessage(/.*/, { content: "Hello! I am a mock model." });
   await mock.start();
   const everything = await startEverythingServer();

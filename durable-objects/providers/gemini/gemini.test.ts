@@ -411,6 +411,7 @@ describe("gemini: chunks aimock does not send", () => {
       inputTokens: 100,
       outputTokens: 35,
       cachedTokens: 60,
+      reasoningTokens: 25,
     });
     expect(mapGeminiFinish(reading.finishReason!, true)).toEqual({
       type: "finish",

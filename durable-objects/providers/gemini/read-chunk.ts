@@ -40,6 +40,7 @@ export function readChunk(
         inputTokens: (u.promptTokenCount ?? 0) + (u.toolUsePromptTokenCount ?? 0),
         outputTokens: (u.candidatesTokenCount ?? 0) + (u.thoughtsTokenCount ?? 0),
         cachedTokens: u.cachedContentTokenCount ?? 0,
+        ...(u.thoughtsTokenCount !== undefined && { reasoningTokens: u.thoughtsTokenCount }),
       },
     }),
   };

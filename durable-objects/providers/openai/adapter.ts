@@ -53,6 +53,9 @@ async function* streamOpenAI(
           inputTokens: chunk.usage.prompt_tokens,
           outputTokens: chunk.usage.completion_tokens,
           cachedTokens: chunk.usage.prompt_tokens_details?.cached_tokens ?? 0,
+          ...(chunk.usage.completion_tokens_details?.reasoning_tokens !== undefined && {
+            reasoningTokens: chunk.usage.completion_tokens_details.reasoning_tokens,
+          }),
         };
       const choice = chunk.choices[0];
       if (!choice) continue;

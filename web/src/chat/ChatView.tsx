@@ -4,6 +4,9 @@ import { Composer } from "../composer/Composer";
 import { LiveConversation, type LiveState } from "./live-conversation";
 import { MessageView } from "./MessageView";
 import { SignedOutBanner } from "./SignedOutBanner";
+import { sumUsage, usagePerAnswer } from "../usage/merge-usage";
+import { UsageMeter } from "../usage/UsageMeter";
+import { useConversationUsage } from "../usage/use-conversation-usage";
 import "./chat.css";
 
 export function ChatView(props: {
@@ -47,6 +50,16 @@ export function ChatView(props: {
     pinnedToBottom.current = true;
   };
   const transcript = state?.transcript;
+  const storedUsage = useConversationUsage(conversationId, !!transcript?.busy);
+  const usage = usagePerAnswer(
+    storedUsage,
+    new Map(
+      (transcript?.messages ?? []).flatMap((m) =>
+        m.activity?.usage ? [[m.id, m.activity.usage] as const] : [],
+      ),
+    ),
+  );
+  const conversationUsage = sumUsage(usage.values());
 
   return (
     <section className="chat" aria-label="Conversation">
@@ -80,6 +93,7 @@ export function ChatView(props: {
           <MessageView
             key={m.id}
             message={m}
+            usage={usage.get(m.id)}
             onOpenArtifact={props.onOpenArtifact}
             onAnswerApproval={(id, answer) => live.current?.answerApproval(id, answer)}
             onAnswerElicitation={(id, answer) => live.current?.answerElicitation(id, answer)}
@@ -90,6 +104,9 @@ export function ChatView(props: {
         <p role="alert" className="error composer-error">
           {state.error}
         </p>
+      )}
+      {conversationUsage.calls > 0 && (
+        <UsageMeter usage={conversationUsage} label="This conversation" />
       )}
       {props.pinned && props.pinned.length > 0 && (
         <p className="muted small pinned-note" data-testid="pinned-note">

@@ -11,6 +11,8 @@ import { ElicitationCard } from "./ElicitationCard";
 import type { ElicitationAnswer } from "../../../durable-objects/protocol/elicitation";
 import { describeError } from "./error-words";
 import { SignInNotices } from "./SignInNotice";
+import type { UsageTotals } from "../../../durable-objects/protocol/usage";
+import { UsageMeter } from "../usage/UsageMeter";
 
 type ToolCall = Extract<MessagePart, { type: "tool_call" }>;
 
@@ -36,6 +38,8 @@ export function blocksOf(
 
 export const MessageView = memo(function MessageView(props: {
   message: TranscriptMessage;
+  /** Tokens and cost of this answer (live while it streams). */
+  usage?: UsageTotals | undefined;
   onOpenArtifact: (id: string) => void;
   onAnswerApproval?: (approvalId: string, answer: ApprovalAnswer) => boolean | undefined;
   onAnswerElicitation?: (id: string, answer: ElicitationAnswer) => boolean | undefined;
@@ -87,6 +91,7 @@ export const MessageView = memo(function MessageView(props: {
             />
           ))}
           {activity && <ActivityFooter activity={activity} />}
+          {props.usage && <UsageMeter usage={props.usage} label="This answer" live={streaming} />}
         </>
       )}
       {streaming && (

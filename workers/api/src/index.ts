@@ -21,6 +21,7 @@ import { approvalRoutes } from "./routes/approvals";
 import { elicitationRoutes } from "./routes/elicitations";
 import { toolPolicyRoutes } from "./routes/tool-policies";
 import { mcpCatalogRoutes } from "./routes/mcp-catalog";
+import { conversationUsageRoutes, userUsageRoutes } from "./routes/usage";
 
 export { Conversation } from "../../../durable-objects/conversation/conversation";
 export { RateLimitCounter } from "../../../durable-objects/rate-limit/rate-limit-counter";
@@ -78,5 +79,8 @@ app.route("/api/tool-policies", toolPolicyRoutes);
 // Prompts and resources of a conversation's MCP servers (behind requireUser, as above).
 app.route("/api/conversations", mcpCatalogRoutes);
 app.route("/api/conversations", elicitationRoutes);
+app.route("/api/conversations", conversationUsageRoutes);
+app.use("/api/usage", requireUser);
+app.route("/api/usage", userUsageRoutes);
 
 export default app;

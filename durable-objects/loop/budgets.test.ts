@@ -1,0 +1,131 @@
+import { describe, expect, it } from "vitest";
+import type { NewServerEvent } from "../protocol/wire";
+import { buildToolNameMap } from "../providers/tool-names";
+import type { ModelRequest, StreamEvent } from "../providers/types";
+import type { TurnBudgets } from "./budgets";
+import { runThinkingLoop } from "./loop";
+import type { LoopDeps, ToolCallRecord } from "./types";
+
+const lookup = (id: string): StreamEvent => ({
+  type: "tool_call",
+  id,
+  name: "kb__lookup",
+  arguments: { q: id },
+});
+const usage = (inputTokens: number, outputTokens: number): StreamEvent => ({
+  type: "usage",
+  inputTokens,
+  outputTokens,
+});
+const formatter: StreamEvent = {
+  type: "tool_call",
+  id: "f",
+  name: "response_formatter",
+  arguments: { conversation: [{ type: "text", content: "What I found so far." }] },
+};
+
+/** A model that looks something up at every step, unless it is made to call the formatter. */
+function run(budgets: TurnBudgets, opts: { toolMs?: number; model?: string } = {}) {
+  const requests: ModelRequest[] = [];
+  const events: NewServerEvent[] = [];
+  let clock = 0;
+  const records = new Map<string, ToolCallRecord>();
+  const deps: LoopDeps = {
+    provider: {
+      id: "anthropic",
+      async *stream(request: ModelRequest) {
+        requests.push(request);
+        const forced = typeof request.toolChoice === "object";
+        yield forced ? formatter : lookup(`c${requests.length}`);
+        yield usage(600, 100);
+        yield { type: "finish", reason: "tool_calls" };
+      },
+    },
+    stream: (p, r) => p.stream(r),
+    tools: {
+      catalog: async () => ({
+        tools: [{ server: "kb", tool: "lookup", description: "", inputSchema: { type: "object" } }],
+        warnings: [],
+      }),
+      call: async () => {
+        clock += opts.toolMs ?? 0;
+        return { ok: true, result: { content: [{ type: "text", text: `found ${clock}` }] } };
+      },
+    },
+    calls: {
+      findDone: () => null,
+      find: (id) => records.get(id) ?? null,
+      start: (r) => void records.set(r.id, { ...r, status: "started" }),
+      finish: (id, status) => void records.set(id, { ...records.get(id)!, status }),
+    },
+    toolNames: buildToolNameMap([{ server: "kb", tool: "lookup" }]),
+    saveArtifact: async (d) => ({ id: "a", type: d.type, title: d.title }),
+    checkpoint: () => undefined,
+    emit: (e) => void events.push(e),
+    recordUsage: () => undefined,
+    prices: { "priced-model": { input: 10, output: 50 } },
+    now: () => clock,
+  };
+  const outcome = runThinkingLoop(deps, {
+    turnId: "t",
+    messageId: "m",
+    model: opts.model ?? "priced-model",
+    system: "s",
+    history: [{ role: "user", content: [{ type: "text", text: "dig deep" }] }],
+    maxSteps: 10,
+    maxTokens: 100,
+    signal: new AbortController().signal,
+    budgets,
+  });
+  return { outcome, requests, events };
+}
+
+const steps = (events: NewServerEvent[]) => events.filter((e) => e.type === "step_started").length;
+const notices = (events: NewServerEvent[]) =>
+  events.flatMap((e) => (e.type === "notice" ? [e.message] : []));
+
+describe("per-turn budgets", () => {
+  it("stops calling tools when another step would pass the token budget, and forces the formatter", async () => {
+    // Each step spends 700 tokens: after the first, a second would reach 1,400 > 1,000.
+    const { outcome, requests, events } = run({ tokens: 1000 });
+    const { content, status } = await outcome;
+    expect(status).toBe("complete");
+    expect(steps(events)).toBe(1);
+    expect(requests.map((r) => r.toolChoice)).toEqual(["auto", { name: "response_formatter" }]);
+    expect(content.filter((p) => p.type === "text")).toEqual([
+      { type: "text", text: "What I found so far." },
+      {
+        type: "text",
+        text: "_Stopped early to stay within this turn's token budget (700 of 1,000 tokens used)._",
+      },
+    ]);
+    expect(notices(events)).toEqual([
+      "Stopped early to stay within this turn's token budget (700 of 1,000 tokens used).",
+    ]);
+  });
+
+  it("ends on the cost budget with a priced model, and cannot hold an unpriced one to it", async () => {
+    // A step costs 600 × $10 + 100 × $50 per million = $0.011.
+    const priced = run({ costUsd: 0.03 });
+    const answer = await priced.outcome;
+    expect(steps(priced.events)).toBe(2);
+    expect(JSON.stringify(answer.content)).toContain("cost budget ($0.0220 of $0.0300 spent)");
+    const unpriced = run({ costUsd: 0.03 }, { model: "house-model" });
+    await unpriced.outcome;
+    expect(steps(unpriced.events)).toBe(10);
+    expect(notices(unpriced.events)).toEqual([
+      "Stopped at this turn's step budget (10 of 10 steps taken).",
+    ]);
+  });
+
+  it("ends on the time budget, measured from the turn's own clock", async () => {
+    const { outcome, events } = run({ wallMs: 60_000 }, { toolMs: 25_000 });
+    const { content } = await outcome;
+    // 25 s after step one, 50 s after step two: a third would pass 60 s.
+    expect(steps(events)).toBe(2);
+    expect(content.at(-1)).toEqual({
+      type: "text",
+      text: "_Stopped early to stay within this turn's time budget (50 s of 60 s used)._",
+    });
+  });
+});

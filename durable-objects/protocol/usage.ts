@@ -1,0 +1,65 @@
+// Token usage and cost, as events carry them and the usage API returns them.
+import { z } from "zod";
+
+/**
+ * Usage summed over model calls. `costUsd` sums the calls whose model has a price; it is null
+ * when none has, and `unpricedCalls` says how many calls it leaves out (a partial figure).
+ */
+export const UsageTotals = z.object({
+  calls: z.number().int().min(0),
+  inputTokens: z.number().int().min(0),
+  outputTokens: z.number().int().min(0),
+  cachedTokens: z.number().int().min(0),
+  reasoningTokens: z.number().int().min(0),
+  costUsd: z.number().min(0).nullable(),
+  unpricedCalls: z.number().int().min(0),
+});
+export type UsageTotals = z.infer<typeof UsageTotals>;
+
+export const EMPTY_USAGE: UsageTotals = {
+  calls: 0,
+  inputTokens: 0,
+  outputTokens: 0,
+  cachedTokens: 0,
+  reasoningTokens: 0,
+  costUsd: null,
+  unpricedCalls: 0,
+};
+
+/** One model call's usage; `costUsd` null when its model has no price. */
+export interface CallUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cachedTokens: number;
+  reasoningTokens: number;
+  costUsd: number | null;
+}
+
+export function addCall(totals: UsageTotals, call: CallUsage): UsageTotals {
+  return {
+    calls: totals.calls + 1,
+    inputTokens: totals.inputTokens + call.inputTokens,
+    outputTokens: totals.outputTokens + call.outputTokens,
+    cachedTokens: totals.cachedTokens + call.cachedTokens,
+    reasoningTokens: totals.reasoningTokens + call.reasoningTokens,
+    costUsd: call.costUsd === null ? totals.costUsd : (totals.costUsd ?? 0) + call.costUsd,
+    unpricedCalls: totals.unpricedCalls + (call.costUsd === null ? 1 : 0),
+  };
+}
+
+/** `GET /api/conversations/:id/usage`: the conversation's total and each answer's. */
+export const ConversationUsage = z.object({
+  conversationId: z.string(),
+  total: UsageTotals,
+  messages: z.array(UsageTotals.extend({ messageId: z.string() })),
+});
+export type ConversationUsage = z.infer<typeof ConversationUsage>;
+
+/** `GET /api/usage`: the user's usage per UTC day and model, newest day first. */
+export const UserUsage = z.object({
+  from: z.string(),
+  to: z.string(),
+  total: UsageTotals,
+  days: z.array(UsageTotals.extend({ day: z.string(), provider: z.string(), model: z.string() })),
+});
+export type UserUsage = z.infer<typeof UserUsage>;

@@ -1,0 +1,36 @@
+// The conversation's usage as the client shows it: the API's figures per answer, or the live
+// meter's where it has seen more calls (a turn that just ended may not have reached D1 yet).
+import {
+  type ConversationUsage,
+  EMPTY_USAGE,
+  type UsageTotals,
+} from "../../../durable-objects/protocol/usage";
+
+export function usagePerAnswer(
+  stored: ConversationUsage | null,
+  live: ReadonlyMap<string, UsageTotals>,
+): Map<string, UsageTotals> {
+  const merged = new Map<string, UsageTotals>();
+  // Entries are kept as they are (not copied), so a memoised message sees the same object.
+  for (const entry of stored?.messages ?? []) merged.set(entry.messageId, entry);
+  for (const [messageId, totals] of live) {
+    const known = merged.get(messageId);
+    if (!known || totals.calls > known.calls) merged.set(messageId, totals);
+  }
+  return merged;
+}
+
+export function sumUsage(all: Iterable<UsageTotals>): UsageTotals {
+  let sum = EMPTY_USAGE;
+  for (const u of all)
+    sum = {
+      calls: sum.calls + u.calls,
+      inputTokens: sum.inputTokens + u.inputTokens,
+      outputTokens: sum.outputTokens + u.outputTokens,
+      cachedTokens: sum.cachedTokens + u.cachedTokens,
+      reasoningTokens: sum.reasoningTokens + u.reasoningTokens,
+      costUsd: u.costUsd === null ? sum.costUsd : (sum.costUsd ?? 0) + u.costUsd,
+      unpricedCalls: sum.unpricedCalls + u.unpricedCalls,
+    };
+  return sum;
+}

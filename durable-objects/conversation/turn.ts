@@ -19,7 +19,9 @@ import { streamWithRetries } from "../providers/retry";
 import { buildToolNameMap } from "../providers/tool-names";
 import type { ProviderId } from "../providers/types";
 import type { Env } from "../../workers/api/src/env";
-import { toNeutralHistory } from "./history";
+import { type StoredResult, toNeutralHistory } from "./history";
+import { contextFitter } from "../loop/context-fit";
+import { modelWindow } from "../loop/context-budget";
 
 export interface ConversationInfo {
   id: string;
@@ -49,6 +51,11 @@ export interface TurnInput {
   recordUsage: (u: { inputTokens: number; outputTokens: number; cachedTokens: number }) => void;
   onModelCall?: () => void;
   approvals?: ApprovalGate;
+  /** The stored result of an earlier turn's tool call, for the history. */
+  toolResult?: (callId: string) => StoredResult | undefined;
+  /** Characters per token learned from this conversation's earlier calls to the model. */
+  charsPerToken?: number;
+  learnedCharsPerToken?: (ratio: number) => void;
 }
 
 export interface TurnOutcome {
@@ -85,10 +92,23 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     },
     call: (...args) => input.tools.call(...args),
   };
+  const maxTokens = conversation.settings.maxTokens ?? 4096;
+  const fitter = contextFitter({
+    window: modelWindow(conversation.provider, conversation.model, {
+      contextTokens: conversation.settings.contextWindow,
+    }),
+    model: conversation.model,
+    maxTokens,
+    charsPerToken: input.charsPerToken,
+    ...(input.learnedCharsPerToken && { learnedCharsPerToken: input.learnedCharsPerToken }),
+    emit: input.emit,
+    stream: streamWithRetries,
+  });
   return runThinkingLoop(
     {
       provider,
-      stream: streamWithRetries,
+      stream: (p, request) => fitter.stream(p, request),
+      fitContext: (messages, system, toolDefs) => fitter.fitContext(messages, system, toolDefs),
       tools,
       calls: input.calls,
       toolNames: {
@@ -107,9 +127,9 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
       messageId: input.assistantMessageId,
       model: conversation.model,
       system: systemPrompt(conversation.mode, input.pinned),
-      history: toNeutralHistory(input.history),
+      history: toNeutralHistory(input.history, input.toolResult),
       maxSteps: input.maxSteps,
-      maxTokens: conversation.settings.maxTokens ?? 4096,
+      maxTokens,
       ...(conversation.settings.temperature !== undefined && {
         temperature: conversation.settings.temperature,
       }),

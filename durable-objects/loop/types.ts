@@ -8,6 +8,7 @@ import type {
   NeutralMessage,
   NeutralPart,
   StreamEvent,
+  ToolDefinition,
 } from "../providers/types";
 import type { KnowledgeGraph } from "./knowledge-graph";
 import type { DraftArtifact, ProcessedResult } from "./tool-results";
@@ -160,6 +161,12 @@ export interface LoopDeps {
   onModelCall?: () => void;
   /** Without it, every offered tool runs at once. */
   approvals?: ApprovalGate;
+  /** Fits the history into the model's window (see context-fit.ts); without it, all is sent. */
+  fitContext?: (
+    messages: NeutralMessage[],
+    system: string,
+    tools: ToolDefinition[],
+  ) => { messages: NeutralMessage[]; system: string };
 }
 
 export interface LoopInput {

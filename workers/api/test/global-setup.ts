@@ -5,6 +5,7 @@ import { startApprovalServer } from "./approval-server";
 import { startChangingServer } from "./changing-server";
 import { startEverythingServer } from "./everything-server";
 import { startFaultyServer } from "./faulty-server";
+import { addContextFixtures } from "./context-fixtures";
 import { addLoopFixtures } from "./loop-fixtures";
 import { addOAuthFixtures } from "./oauth-fixtures";
 import { startProtectedServer } from "./oauth-protected-server";
@@ -36,6 +37,7 @@ export default async function setup(project: TestProject) {
     { content: "This answer takes a while to arrive." },
     { chunkSize: 4, latency: 400 },
   );
+  addContextFixtures(mock);
   addLoopFixtures(mock);
   addOAuthFixtures(mock);
   mock.onMessage(/.*/, { content: "Hello! I am a mock model." });

@@ -11,7 +11,12 @@ import type {
   ToolRunner,
 } from "../loop/types";
 import type { DraftArtifact } from "../loop/tool-results";
-import type { ChatMessage, MessagePart, MessageStatus } from "../protocol/messages";
+import {
+  type ChatMessage,
+  type MessagePart,
+  type MessageStatus,
+  messageText,
+} from "../protocol/messages";
 import type { ConversationSettings } from "../protocol/rest";
 import type { NewServerEvent } from "../protocol/wire";
 import { createProvider, providerConfigFromEnv } from "../providers/registry";
@@ -22,6 +27,7 @@ import type { Env } from "../../workers/api/src/env";
 import { type StoredResult, toNeutralHistory } from "./history";
 import { contextFitter } from "../loop/context-fit";
 import { modelWindow } from "../loop/context-budget";
+import { languageInstruction } from "../loop/language";
 
 export interface ConversationInfo {
   id: string;
@@ -126,7 +132,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
       turnId: input.turnId,
       messageId: input.assistantMessageId,
       model: conversation.model,
-      system: systemPrompt(conversation.mode, input.pinned),
+      system: `${systemPrompt(conversation.mode, input.pinned)}\n\n${languageInstruction(latestUserText(input.history))}`,
       history: toNeutralHistory(input.history, input.toolResult),
       maxSteps: input.maxSteps,
       maxTokens,
@@ -137,4 +143,9 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     },
     input.resumed,
   );
+}
+
+function latestUserText(history: readonly ChatMessage[]): string {
+  const latest = history.findLast((m) => m.role === "user");
+  return latest ? messageText(latest.content) : "";
 }

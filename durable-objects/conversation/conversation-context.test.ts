@@ -136,3 +136,14 @@ describe("the history sent to the model", () => {
     expect(answer?.content).toContainEqual({ type: "text", text: "Short enough now." });
   }, 60_000);
 });
+
+describe("language parity", () => {
+  it("a French message gets the French instruction in the system prompt", async () => {
+    const conv = await createConversation(user);
+    await send(conv.id, "ctx-langue : quels sont les effets secondaires de la metformine ?");
+    const [request] = await sentWith("ctx-langue");
+    const system = request!.messages.find((m) => m.role === "system");
+    expect(JSON.stringify(system?.content)).toContain("The user's latest message is in French");
+    expect(JSON.stringify(system?.content)).toContain("Réponds en français.");
+  });
+});

@@ -24,6 +24,7 @@ import { ConversationStore, hasConversationTables, type TurnRow } from "./store"
 import type { PinnedArtifact } from "../loop/prompts";
 import type { LoopState } from "../loop/types";
 import { artifactSaver } from "./artifacts";
+import { historyOptions } from "./history-options";
 import { loadCheckpoint, saveCheckpoint, toolCallLog } from "./loop-storage";
 import { forgetRecoveryAttempts, recoverInterruptedTurn } from "./recovery";
 import { cancelApprovalExpiries } from "./approval-expiry";
@@ -511,6 +512,7 @@ export class Conversation extends Agent<Env> {
             "model_calls",
             String(Number(this.store.getMeta("model_calls") ?? "0") + 1),
           ),
+        ...historyOptions(this.store, conversation),
       });
     } catch (err) {
       console.error("turn failed", err);

@@ -1,9 +1,9 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { FIFTY_DELTA_REPLY, LONG_REPLY } from "../../workers/api/test/global-setup";
-import { api, createConversation, createUser, type TestUser } from "../../workers/api/test/helpers";
-import { SseReader } from "../../workers/api/test/sse-client";
-import { fold, TestSocket, turnEnded } from "../../workers/api/test/ws-client";
+import { FIFTY_DELTA_REPLY, LONG_REPLY } from "../../tests/support/global-setup";
+import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
+import { SseReader } from "../../tests/support/sse-client";
+import { fold, TestSocket, turnEnded } from "../../tests/support/ws-client";
 import type { ServerEvent } from "../protocol/wire";
 import type { Conversation } from "./conversation";
 

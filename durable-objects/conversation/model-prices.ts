@@ -1,6 +1,6 @@
 // The price table a turn uses: built in, with the operator's MODEL_PRICES over it. A malformed
 // MODEL_PRICES is reported in the logs once per object and ignored (see loop/prices.ts).
-import type { Env } from "../../workers/api/src/env";
+import type { Env } from "../../shared/env";
 import { type PriceTable, priceTable } from "../loop/prices";
 
 let cached: { configured: string | undefined; table: PriceTable } | null = null;

@@ -1,6 +1,6 @@
 // A turn's budgets: the conversation's settings.budgets, each one falling back to the operator's
 // default (TURN_BUDGET_TOKENS, TURN_BUDGET_COST_USD, TURN_BUDGET_SECONDS).
-import type { Env } from "../../workers/api/src/env";
+import type { Env } from "../../shared/env";
 import type { TurnBudgets } from "../loop/budgets";
 import type { TurnBudgetSettings } from "../protocol/rest";
 

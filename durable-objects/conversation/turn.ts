@@ -12,7 +12,12 @@ import type {
   ToolRunner,
 } from "../loop/types";
 import type { DraftArtifact } from "../loop/tool-results";
-import type { ChatMessage, MessagePart, MessageStatus } from "../protocol/messages";
+import {
+  type ChatMessage,
+  type MessagePart,
+  type MessageStatus,
+  messageText,
+} from "../protocol/messages";
 import type { ConversationSettings } from "../protocol/rest";
 import type { NewServerEvent } from "../protocol/wire";
 import { createProvider, providerConfigFromEnv } from "../providers/registry";
@@ -20,9 +25,12 @@ import { streamWithRetries } from "../providers/retry";
 import { buildToolNameMap } from "../providers/tool-names";
 import type { ProviderId } from "../providers/types";
 import type { Env } from "../../shared/env";
-import { toNeutralHistory } from "./history";
 import { modelPrices } from "./model-prices";
 import { turnBudgets } from "./turn-budgets";
+import { type StoredResult, toNeutralHistory } from "./history";
+import { contextFitter } from "../loop/context-fit";
+import { modelWindow } from "../loop/context-budget";
+import { languageInstruction } from "../loop/language";
 
 export interface ConversationInfo {
   id: string;
@@ -52,6 +60,11 @@ export interface TurnInput {
   recordUsage: LoopDeps["recordUsage"];
   onModelCall?: () => void;
   approvals?: ApprovalGate;
+  /** The stored result of an earlier turn's tool call, for the history. */
+  toolResult?: (callId: string) => StoredResult | undefined;
+  /** Characters per token learned from this conversation's earlier calls to the model. */
+  charsPerToken?: number;
+  learnedCharsPerToken?: (ratio: number) => void;
 }
 
 export interface TurnOutcome {
@@ -88,10 +101,23 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     },
     call: (...args) => input.tools.call(...args),
   };
+  const maxTokens = conversation.settings.maxTokens ?? 4096;
+  const fitter = contextFitter({
+    window: modelWindow(conversation.provider, conversation.model, {
+      contextTokens: conversation.settings.contextWindow,
+    }),
+    model: conversation.model,
+    maxTokens,
+    charsPerToken: input.charsPerToken,
+    ...(input.learnedCharsPerToken && { learnedCharsPerToken: input.learnedCharsPerToken }),
+    emit: input.emit,
+    stream: streamWithRetries,
+  });
   return runThinkingLoop(
     {
       provider,
-      stream: streamWithRetries,
+      stream: (p, request) => fitter.stream(p, request),
+      fitContext: (messages, system, toolDefs) => fitter.fitContext(messages, system, toolDefs),
       tools,
       calls: input.calls,
       toolNames: {
@@ -110,10 +136,10 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
       turnId: input.turnId,
       messageId: input.assistantMessageId,
       model: conversation.model,
-      system: systemPrompt(conversation.mode, input.pinned),
-      history: toNeutralHistory(input.history),
+      system: `${systemPrompt(conversation.mode, input.pinned)}\n\n${languageInstruction(latestUserText(input.history))}`,
+      history: toNeutralHistory(input.history, input.toolResult),
       maxSteps: input.maxSteps,
-      maxTokens: conversation.settings.maxTokens ?? 4096,
+      maxTokens,
       ...(conversation.settings.temperature !== undefined && {
         temperature: conversation.settings.temperature,
       }),
@@ -122,4 +148,9 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     },
     input.resumed,
   );
+}
+
+function latestUserText(history: readonly ChatMessage[]): string {
+  const latest = history.findLast((m) => m.role === "user");
+  return latest ? messageText(latest.content) : "";
 }

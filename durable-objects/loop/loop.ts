@@ -80,10 +80,16 @@ export async function runThinkingLoop(
       })),
     formatterTool,
   ];
-  const system =
+  const prompt =
     warnings.length > 0
       ? `${input.system}\n\nUnavailable right now: ${warnings.join(" ")}`
       : input.system;
+  // The history is fitted to the model's window once the prompt and the tools are known (a
+  // resumed turn's messages were fitted when it began).
+  const fitted =
+    !resumed && deps.fitContext ? deps.fitContext(state.messages, prompt, toolDefs) : null;
+  if (fitted) state.messages = fitted.messages;
+  const system = fitted?.system ?? prompt;
 
   // A step checkpointed between its model call and its tool results continues at the calls.
   let resumedStep = state.pending !== undefined;

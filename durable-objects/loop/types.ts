@@ -8,6 +8,7 @@ import type {
   NeutralMessage,
   NeutralPart,
   StreamEvent,
+  ToolDefinition,
 } from "../providers/types";
 import type { CallUsage, UsageTotals } from "../protocol/usage";
 import type { KnowledgeGraph } from "./knowledge-graph";
@@ -176,6 +177,12 @@ export interface LoopDeps {
   approvals?: ApprovalGate;
   /** The clock budgets are measured with (Date.now unless a test sets it). */
   now?: () => number;
+  /** Fits the history into the model's window (see context-fit.ts); without it, all is sent. */
+  fitContext?: (
+    messages: NeutralMessage[],
+    system: string,
+    tools: ToolDefinition[],
+  ) => { messages: NeutralMessage[]; system: string };
 }
 
 export interface LoopInput {

@@ -52,6 +52,9 @@ export const ConversationSettings = z
       .optional(),
     // What one turn may use before it is wrapped up (over the operator's defaults).
     budgets: TurnBudgetSettings.optional(),
+    // The model's context window in tokens, when it differs from the built-in table (an Ollama
+    // model run with a larger num_ctx, a fine-tune): the history is fitted within it.
+    contextWindow: z.number().int().min(1_000).max(10_000_000).optional(),
   })
   .strict();
 export type ConversationSettings = z.infer<typeof ConversationSettings>;

@@ -5,6 +5,7 @@ import { startApprovalServer } from "./approval-server";
 import { startChangingServer } from "./changing-server";
 import { startEverythingServer } from "./everything-server";
 import { startFaultyServer } from "./faulty-server";
+import { addContextFixtures } from "./context-fixtures";
 import { addLoopFixtures } from "./loop-fixtures";
 import { addOAuthFixtures } from "./oauth-fixtures";
 import { startProtectedServer } from "./oauth-protected-server";
@@ -45,6 +46,7 @@ export default async function setup(project: TestProject) {
   );
   // 50 deltas as fast as the model can send them: the event log merges them (event-log.test.ts).
   mock.onMessage(/fifty deltas/, { content: FIFTY_DELTA_REPLY }, { chunkSize: 4 });
+  addContextFixtures(mock);
   addLoopFixtures(mock);
   addOAuthFixtures(mock);
   addUsageFixtures(mock);

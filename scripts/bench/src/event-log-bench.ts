@@ -6,7 +6,7 @@ import {
   ServerFrame,
   isServerEvent,
 } from "../../../durable-objects/protocol/wire";
-import { SseReader } from "../../../workers/api/test/sse-client";
+import { SseReader } from "../../../tests/support/sse-client";
 import { startStack } from "../../../tests/e2e/stack";
 
 const RUNS = Number(process.env.BENCH_EVENT_LOG_RUNS ?? 20);

@@ -1,0 +1,149 @@
+// The history a model call carries: earlier tool calls and results, the model's window, and a
+// request the provider refuses for its length. aimock's journal is the witness.
+import { env, runInDurableObject } from "cloudflare:test";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
+import { fold, TestSocket, turnEnded } from "../../tests/support/ws-client";
+import type { ChatMessage } from "../protocol/messages";
+import type { ServerEvent, ServerFrame } from "../protocol/wire";
+import type { Conversation } from "./conversation";
+
+let user: TestUser;
+beforeAll(async () => {
+  user = await createUser();
+  const res = await api(user, "/api/mcp-servers", {
+    method: "POST",
+    json: { name: "everything", url: inject("everythingUrl") },
+  });
+  expect(res.status).toBe(201);
+});
+
+interface SentRequest {
+  messages: Array<{ role: string; content?: unknown; tool_calls?: unknown }>;
+  raw: string;
+}
+
+/** The requests aimock received whose last user message contains `marker`. */
+async function sentWith(marker: string): Promise<SentRequest[]> {
+  const res = await fetch(`${inject("aimockUrl")}/__aimock/journal?limit=5000`);
+  const journal = (await res.json()) as unknown;
+  const entries = (
+    Array.isArray(journal) ? journal : ((journal as { entries?: unknown[] }).entries ?? [])
+  ) as Array<{ body?: { messages?: SentRequest["messages"] } }>;
+  return entries.flatMap((e) => {
+    const messages = e.body?.messages ?? [];
+    const lastUser = [...messages].reverse().find((m) => m.role === "user");
+    return JSON.stringify(lastUser?.content ?? "").includes(marker)
+      ? [{ messages, raw: JSON.stringify(e.body) }]
+      : [];
+  });
+}
+
+async function send(conversationId: string, text: string): Promise<ServerEvent[]> {
+  const ws = await TestSocket.open(user, conversationId);
+  ws.send({ type: "resume", lastSeq: 0 });
+  await ws.until((frames) => frames.some((f) => f.type === "synced"));
+  const clientMessageId = crypto.randomUUID();
+  ws.send({ type: "send", clientMessageId, text });
+  // The end of this message's turn, not of an earlier one replayed on resume.
+  const ended = (frames: ServerFrame[]) => {
+    const at = frames.findIndex(
+      (f) => f.type === "user_message" && f.message.clientMessageId === clientMessageId,
+    );
+    return at >= 0 && turnEnded(frames.slice(at));
+  };
+  await ws.until(ended, 30_000);
+  ws.close();
+  return ws.events();
+}
+
+/** Stores `count` alternating user/assistant messages, as earlier turns would have. */
+async function seedHistory(conversationId: string, count: number, text: (i: number) => string) {
+  const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(conversationId));
+  await runInDurableObject(stub, (instance: Conversation) => {
+    for (let i = 1; i <= count; i++) {
+      const message: ChatMessage = {
+        id: crypto.randomUUID(),
+        role: i % 2 === 1 ? "user" : "assistant",
+        content: [{ type: "text", text: text(i) }],
+        status: "complete",
+        seq: i,
+        clientMessageId: null,
+        createdAt: Date.now(),
+      };
+      instance.store.putMessage(message);
+    }
+  });
+}
+
+describe("the history sent to the model", () => {
+  it("a follow-up question carries the earlier turn's tool call and its result", async () => {
+    const conv = await createConversation(user);
+    const first = await send(conv.id, "ctx-followup-first: look it up");
+    expect(fold(first).messages[1]?.content.some((p) => p.type === "tool_call")).toBe(true);
+    await send(conv.id, "ctx-followup-second: what did the tool find?");
+
+    const [request] = await sentWith("ctx-followup-second");
+    expect(request).toBeDefined();
+    const roles = request!.messages.filter((m) => m.role !== "system").map((m) => m.role);
+    // The first question, the call, its result, the answer, then the new question.
+    expect(roles).toEqual(["user", "assistant", "tool", "assistant", "user"]);
+    const call = request!.messages[roles.indexOf("assistant") + 1];
+    expect(JSON.stringify(call?.tool_calls)).toContain("everything__echo");
+    expect(JSON.stringify(call?.tool_calls)).toContain("spleen finding 42");
+    const result = request!.messages.find((m) => m.role === "tool");
+    expect(JSON.stringify(result?.content)).toContain("Echo: spleen finding 42");
+  }, 60_000);
+
+  it("a 1,000-message conversation sends a request within the model's window, the newest turn whole", async () => {
+    // Small enough that the request stays under the 64 KB aimock keeps of a body in its journal.
+    const window = 12_000;
+    const conv = await createConversation(user, {
+      settings: { contextWindow: window, maxTokens: 2_000 },
+    });
+    const filler = "lorem ipsum dolor sit amet ".repeat(15);
+    await seedHistory(conv.id, 1_000, (i) => `ctx-seeded message ${i}: ${filler}`);
+    const question = `ctx-thousand newest question: ${"why is the sky blue? ".repeat(200)}`;
+    await send(conv.id, question);
+
+    const [request] = await sentWith("ctx-thousand");
+    expect(request).toBeDefined();
+    // Within the window at a conservative four characters per token, the answer's reserve kept free.
+    expect(request!.raw.length / 4).toBeLessThan(window - 2_000);
+    const last = request!.messages.at(-1);
+    expect(last?.role).toBe("user");
+    expect(JSON.stringify(last?.content)).toContain(JSON.stringify(question).slice(1, -1));
+    // The newest earlier turns are there, the oldest are not, and the model is told.
+    expect(request!.raw).toContain("ctx-seeded message 1000:");
+    expect(request!.raw).toContain("ctx-seeded message 999:");
+    expect(request!.raw).not.toContain("ctx-seeded message 1:");
+    expect(request!.raw).toMatch(/\d+ earlier messages of this conversation are not included/);
+    expect(request!.messages.length).toBeLessThan(1_000);
+  }, 60_000);
+
+  it("a request refused for its length is sent again shorter, once, and the user is told", async () => {
+    const conv = await createConversation(user);
+    await seedHistory(conv.id, 20, (i) => `ctx-length turn ${i}`);
+    const events = await send(conv.id, "ctx-too-long: one more question");
+
+    const requests = await sentWith("ctx-too-long");
+    expect(requests).toHaveLength(2);
+    expect(requests[1]!.messages.length).toBeLessThan(requests[0]!.messages.length);
+    const notice = events.find((e) => e.type === "notice" && /too long/.test(e.message));
+    expect(notice).toMatchObject({ level: "warning" });
+    const answer = fold(events).messages.at(-1);
+    expect(answer?.status).toBe("complete");
+    expect(answer?.content).toContainEqual({ type: "text", text: "Short enough now." });
+  }, 60_000);
+});
+
+describe("language parity", () => {
+  it("a French message gets the French instruction in the system prompt", async () => {
+    const conv = await createConversation(user);
+    await send(conv.id, "ctx-langue : quels sont les effets secondaires de la metformine ?");
+    const [request] = await sentWith("ctx-langue");
+    const system = request!.messages.find((m) => m.role === "system");
+    expect(JSON.stringify(system?.content)).toContain("The user's latest message is in French");
+    expect(JSON.stringify(system?.content)).toContain("Réponds en français.");
+  });
+});

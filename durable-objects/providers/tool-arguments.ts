@@ -1,22 +1,37 @@
 // Tool-call arguments arrive as JSON text in pieces; a call is only complete when it parses.
-// Arguments that do not parse still make a tool_call event, with `argumentsError` set, so the
-// loop can send the error back to the model instead of failing the turn.
+// Small models often write almost-JSON (single quotes, trailing commas, unquoted keys, a missing
+// brace): `jsonrepair` mends that before we give up. Arguments that still do not parse make a
+// tool_call event with `argumentsError` set, so the loop can send the error back to the model
+// instead of failing the turn.
+import { jsonrepair } from "jsonrepair";
 import type { StreamEvent } from "./types";
 
 export type ParsedArguments = { ok: true; value: unknown } | { ok: false; message: string };
 
 export function parseToolArguments(text: string): ParsedArguments {
   if (text.trim() === "") return { ok: true, value: {} };
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(text);
-    if (value === null || typeof value !== "object" || Array.isArray(value))
-      return { ok: false, message: "The tool arguments must be a JSON object." };
-    return { ok: true, value };
+    value = JSON.parse(text);
   } catch (err) {
-    return {
-      ok: false,
-      message: `The tool arguments are not valid JSON (${err instanceof Error ? err.message : "parse error"}).`,
-    };
+    const repaired = repairJson(text);
+    if (repaired === undefined)
+      return {
+        ok: false,
+        message: `The tool arguments are not valid JSON (${err instanceof Error ? err.message : "parse error"}).`,
+      };
+    value = repaired;
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    return { ok: false, message: "The tool arguments must be a JSON object." };
+  return { ok: true, value };
+}
+
+function repairJson(text: string): unknown {
+  try {
+    return JSON.parse(jsonrepair(text));
+  } catch {
+    return undefined;
   }
 }
 

@@ -9,6 +9,7 @@ conformance("openai", {
   credentials: /OPENAI_API_KEY/,
   exactUsage: true,
   argumentsInPieces: true,
+  argumentsAsRawText: true,
   streamErrorAfterText: { marker: "case:stream-error-late", code: "server_error" },
   streamErrorBeforeOutput: { marker: "case:stream-error-early", code: "server_error" },
 });

@@ -12,6 +12,11 @@ export interface Expectations {
   /** Whether the arguments of one call reach the adapter in several pieces on this wire format. */
   argumentsInPieces: boolean;
   /**
+   * Whether aimock sends a fixture's arguments text as-is on this wire format (OpenAI's); on the
+   * others it parses them into an object first, so broken JSON cannot be replayed there.
+   */
+  argumentsAsRawText?: boolean;
+  /**
    * Whether aimock can end an answer at the token limit on this wire format (default true; on
    * Ollama's it always sends `done_reason: "stop"`).
    */
@@ -80,6 +85,21 @@ export function conformance(id: ProviderId, expected: Expectations) {
       ]);
       expect(new Set(calls.map((c) => c.id)).size).toBe(2);
     });
+
+    if (expected.argumentsAsRawText)
+      it("repairs almost-JSON arguments (unquoted keys, single quotes, a trailing comma, no closing brace)", async () => {
+        const { events } = await run(id, {
+          messages: userSays("case:broken-arguments"),
+          tools: TOOLS,
+        });
+        const calls = callsOf(events);
+        expect(calls).toHaveLength(1);
+        expect(calls[0]).toMatchObject({
+          name: "get_weather",
+          arguments: { city: "Paris", days: [1, 2, 3] },
+        });
+        expect(calls[0]?.argumentsError).toBeUndefined();
+      });
 
     it("carries tool results back as the provider's own tool results", async () => {
       const r = await run(id, {

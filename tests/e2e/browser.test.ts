@@ -144,18 +144,23 @@ it("a start link that names a conversation opens it in a browser that is not sig
   await context.close();
 });
 
-it("renames, finds by title and deletes conversations", async () => {
+it("renames, finds by title and deletes conversations through our own dialogs", async () => {
   const context = await browser.newContext();
   const page = await context.newPage();
+  const watch = watchPage(page, stack.url);
   await page.goto(`${stack.url}/#token=${stack.token}`);
   await newConversation(page);
   await newConversation(page);
   const list = page.getByRole("navigation", { name: "Conversations" });
-  page.once("dialog", (d) => void d.accept("Olaparib trials"));
   await list
     .locator("li.active")
     .getByRole("button", { name: /^Rename / })
     .click();
+  // Our own dialog, not the browser's prompt: it names the conversation and takes the new title.
+  const renaming = page.getByRole("dialog", { name: /^Rename “New conversation”/ });
+  await renaming.getByLabel("New title").fill("Olaparib trials");
+  await renaming.getByRole("button", { name: "Rename" }).click();
+  await expect.poll(() => renaming.count()).toBe(0);
   await list.getByText("Olaparib trials").waitFor();
   await expect
     .poll(() => page.locator(".conversation-header h1").textContent())
@@ -167,13 +172,17 @@ it("renames, finds by title and deletes conversations", async () => {
     .toBe(1);
   await page.screenshot({ path: `${SCREENSHOTS}/conversations-search.png` });
 
-  page.once("dialog", (d) => void d.accept());
   await list.getByRole("button", { name: "Delete Olaparib trials" }).click();
+  const deleting = page.getByRole("dialog", { name: "Delete this conversation?" });
+  await expect.poll(() => deleting.textContent()).toContain("“Olaparib trials” and all its");
+  await page.screenshot({ path: `${SCREENSHOTS}/dialog-delete.png` });
+  await deleting.getByRole("button", { name: "Delete conversation" }).click();
   await expect.poll(() => list.getByText("Olaparib trials").count()).toBe(0);
   await page.reload();
   await list.getByRole("searchbox", { name: "Search conversations" }).fill("olaparib tri");
   await page.waitForTimeout(500);
   expect(await list.getByText("Olaparib trials").count()).toBe(0);
+  expect(watch.dialogs).toEqual([]);
   await context.close();
 });
 

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import type { Conversation, ProviderInfo } from "../../../durable-objects/protocol/rest";
 import { api, type User } from "../api";
+import { ConfirmDialog, TextDialog } from "../ui/dialog";
 import { NewConversationForm } from "./NewConversationForm";
 import { lastActivity } from "./time";
 
@@ -15,6 +16,10 @@ export function ConversationList(props: {
   const [creating, setCreating] = useState(false);
   const [items, setItems] = useState<Conversation[]>([]);
   const [query, setQuery] = useState("");
+  // The conversation a rename or delete dialog is open for.
+  const [asking, setAsking] = useState<{ action: "rename" | "delete"; c: Conversation } | null>(
+    null,
+  );
   const refresh = useCallback(() => {
     api
       .conversations(query)
@@ -32,15 +37,16 @@ export function ConversationList(props: {
     setCreating(false);
     props.onSelect(c.id);
   };
-  const rename = async (c: Conversation) => {
-    const title = prompt("New title", c.title)?.trim();
-    if (title) setItems((xs) => xs.map((x) => (x.id === c.id ? { ...x, title } : x)));
-    if (title) props.onRenamed?.(await api.renameConversation(c.id, title));
+  const rename = async (c: Conversation, title: string) => {
+    const renamed = await api.renameConversation(c.id, title);
+    setItems((xs) => xs.map((x) => (x.id === c.id ? renamed : x)));
+    props.onRenamed?.(renamed);
+    setAsking(null);
   };
   const remove = async (c: Conversation) => {
-    if (!confirm(`Delete “${c.title}” and everything in it?`)) return;
     await api.deleteConversation(c.id);
     setItems((xs) => xs.filter((x) => x.id !== c.id));
+    setAsking(null);
     if (props.selected === c.id) props.onSelect(null);
   };
 
@@ -77,15 +83,43 @@ export function ConversationList(props: {
                 {c.mode === "normal" ? c.provider : `${c.provider} · ${c.mode}`}
               </span>
             </button>
-            <button type="button" aria-label={`Rename ${c.title}`} onClick={() => rename(c)}>
+            <button
+              type="button"
+              aria-label={`Rename ${c.title}`}
+              onClick={() => setAsking({ action: "rename", c })}
+            >
               ✎
             </button>
-            <button type="button" aria-label={`Delete ${c.title}`} onClick={() => remove(c)}>
+            <button
+              type="button"
+              aria-label={`Delete ${c.title}`}
+              onClick={() => setAsking({ action: "delete", c })}
+            >
               ✕
             </button>
           </li>
         ))}
       </ul>
+      {asking?.action === "rename" && (
+        <TextDialog
+          title={`Rename “${asking.c.title}”`}
+          label="New title"
+          initial={asking.c.title}
+          submitLabel="Rename"
+          problemOf={titleProblem}
+          onSubmit={(title) => rename(asking.c, title)}
+          onCancel={() => setAsking(null)}
+        />
+      )}
+      {asking?.action === "delete" && (
+        <ConfirmDialog
+          title="Delete this conversation?"
+          message={`“${asking.c.title}” and all its messages and artifacts will be deleted. This cannot be undone.`}
+          confirmLabel="Delete conversation"
+          onConfirm={() => remove(asking.c)}
+          onCancel={() => setAsking(null)}
+        />
+      )}
       <footer>
         <span className="muted small">{props.user.name}</span>
         <button type="button" className="link" onClick={props.onSignOut}>
@@ -94,4 +128,10 @@ export function ConversationList(props: {
       </footer>
     </nav>
   );
+}
+
+function titleProblem(title: string): string | null {
+  if (!title) return "Type a title: it cannot be empty.";
+  if (title.length > 200) return `Shorten the title to 200 characters (it has ${title.length}).`;
+  return null;
 }

@@ -4,6 +4,8 @@ import { type FormEvent, useId, useState } from "react";
 import type { McpServer, McpServerTest } from "../../../durable-objects/protocol/rest";
 import { ApiFailure } from "../api";
 import { startSignIn, useSignInResults } from "./mcp-sign-in";
+import { ConfirmDialog } from "../ui/dialog";
+import { ServerOptions } from "./ServerOptions";
 import { ServerSignIn } from "./ServerSignIn";
 import { settingsApi } from "./settings-api";
 import {
@@ -23,19 +25,20 @@ export function McpServersSection(props: {
   loadError: string | null;
   onChanged: () => void;
 }) {
-  const [problem, setProblem] = useState<string | null>(null);
+  const [removing, setRemoving] = useState<McpServer | null>(null);
   const headingId = useId();
   // A sign-in window that finished: show the server's new state.
   useSignInResults(props.onChanged);
 
+  // Runs from the confirm dialog, which shows a failure itself.
   const remove = async (server: McpServer) => {
-    setProblem(null);
     try {
       await settingsApi.removeMcpServer(server.id);
-      props.onChanged();
     } catch (err) {
-      setProblem(wordsOf(err, `Could not remove ${server.name}.`));
+      throw new Error(wordsOf(err, `Could not remove ${server.name}.`), { cause: err });
     }
+    setRemoving(null);
+    props.onChanged();
   };
 
   return (
@@ -48,11 +51,6 @@ export function McpServersSection(props: {
       {props.loadError && (
         <p role="alert" className="error small">
           {props.loadError}
-        </p>
-      )}
-      {problem && (
-        <p role="alert" className="error small">
-          {problem}
         </p>
       )}
       {props.servers && props.servers.length === 0 && (
@@ -70,13 +68,23 @@ export function McpServersSection(props: {
                   <span className="muted small">Headers: {Object.keys(s.headers).join(", ")}</span>
                 )}
                 <ServerSignIn server={s} onChanged={props.onChanged} />
+                <ServerOptions server={s} onChanged={props.onChanged} />
               </div>
-              <button type="button" aria-label={`Remove ${s.name}`} onClick={() => remove(s)}>
+              <button type="button" aria-label={`Remove ${s.name}`} onClick={() => setRemoving(s)}>
                 Remove
               </button>
             </li>
           ))}
         </ul>
+      )}
+      {removing && (
+        <ConfirmDialog
+          title={`Remove ${removing.name}?`}
+          message={`${removing.name} (${removing.url}) will no longer be offered to any of your conversations, and your sign-in to it is forgotten.`}
+          confirmLabel="Remove server"
+          onConfirm={() => remove(removing)}
+          onCancel={() => setRemoving(null)}
+        />
       )}
       <AddServerForm taken={(props.servers ?? []).map((s) => s.name)} onAdded={props.onChanged} />
     </section>

@@ -4,6 +4,7 @@
 import { useState } from "react";
 import type { McpServer, McpServerTest } from "../../../durable-objects/protocol/rest";
 import { ApiFailure } from "../api";
+import { ConfirmDialog } from "../ui/dialog";
 import { startSignIn } from "./mcp-sign-in";
 import { settingsApi } from "./settings-api";
 import { TestResult } from "./TestResult";
@@ -46,8 +47,10 @@ export function ServerSignIn(props: { server: McpServer; onChanged: () => void }
       if (outcome.kind !== "opened") props.onChanged();
     });
 
+  const [confirmingDisconnect, setConfirmingDisconnect] = useState(false);
   const disconnect = () =>
     run(async () => {
+      setConfirmingDisconnect(false);
       await settingsApi.disconnectMcpServer(server.id);
       setTools(null);
       props.onChanged();
@@ -100,7 +103,7 @@ export function ServerSignIn(props: { server: McpServer; onChanged: () => void }
             <button type="button" disabled={busy} onClick={connect}>
               Sign in again
             </button>
-            <button type="button" disabled={busy} onClick={disconnect}>
+            <button type="button" disabled={busy} onClick={() => setConfirmingDisconnect(true)}>
               Disconnect
             </button>
           </>
@@ -111,6 +114,15 @@ export function ServerSignIn(props: { server: McpServer; onChanged: () => void }
         )}
       </div>
       {tools && <TestResult result={tools} />}
+      {confirmingDisconnect && (
+        <ConfirmDialog
+          title={`Disconnect from ${server.name}?`}
+          message={`Your sign-in to ${server.name} is forgotten (and revoked where the server allows it); its tools stop working until you sign in again.`}
+          confirmLabel="Disconnect"
+          onConfirm={async () => disconnect()}
+          onCancel={() => setConfirmingDisconnect(false)}
+        />
+      )}
     </div>
   );
 }

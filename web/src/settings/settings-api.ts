@@ -31,6 +31,9 @@ export const settingsApi = {
   mcpServers: () => apiRequest(z.object({ items: z.array(McpServer) }), "/api/mcp-servers"),
   addMcpServer: (body: NewMcpServer) =>
     apiRequest(McpServer, "/api/mcp-servers", { method: "POST", json: body }),
+  /** Changes a saved server's options (enabled, timeout). */
+  updateMcpServer: (id: string, patch: { enabled?: boolean; timeoutMs?: number }) =>
+    apiRequest(McpServer, `/api/mcp-servers/${id}`, { method: "PATCH", json: patch }),
   removeMcpServer: (id: string) =>
     apiRequest(z.undefined(), `/api/mcp-servers/${id}`, { method: "DELETE" }),
   /** A saved server, tested with its real header values (they never come back to us). */

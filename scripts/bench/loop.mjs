@@ -1,4 +1,5 @@
-// Bundles the loop benchmark (TypeScript) with esbuild and runs it in Node.
+// In-process: bundles the loop benchmark (TypeScript) with esbuild and runs it in Node (no
+// workerd, no network; e2e.mjs measures the app as it runs).
 import { build } from "esbuild";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";

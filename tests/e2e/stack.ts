@@ -29,11 +29,15 @@ export interface Stack {
   /** Stops wrangler dev and starts it again on the same port and persisted state (a deploy). */
   restart(): Promise<void>;
   stop(): Promise<void>;
+  /** The process id of `wrangler dev` (its workerd runs as a child), while it runs. */
+  pid(): number | undefined;
 }
 
 export interface StackOptions {
   /** Extra variables for the API worker (and its Durable Objects), e.g. APPROVAL_TTL_SECONDS. */
   vars?: Record<string, string>;
+  /** Serve the static assets from here instead of web/dist (which a running `npm start` owns). */
+  assetsDir?: string;
 }
 
 export async function freePort(): Promise<number> {
@@ -96,11 +100,24 @@ export async function startStack(
         .map(([k, v]) => `${k} = "${v}"\n`)
         .join(""),
   );
+  // The API worker's config, pointed at other assets when asked (written beside the original so
+  // its relative paths still resolve).
+  let apiConfig = "wrangler.toml";
+  if (options.assetsDir) {
+    apiConfig = join(root, `wrangler.e2e-${port}.toml`);
+    writeFileSync(
+      apiConfig,
+      readFileSync(join(root, "wrangler.toml"), "utf8").replace(
+        'directory = "web/dist"',
+        `directory = ${JSON.stringify(options.assetsDir)}`,
+      ),
+    );
+  }
   const inspectorPort = await freePort();
   const args = [
     "dev",
     "-c",
-    "wrangler.toml",
+    apiConfig,
     "-c",
     mcpConfig,
     "--ip",
@@ -141,6 +158,7 @@ export async function startStack(
     await mock.stop();
     await outside.stop();
     rmSync(mcpConfig, { force: true });
+    if (apiConfig !== "wrangler.toml") rmSync(apiConfig, { force: true });
     rmSync(state, { recursive: true, force: true });
   };
   const startDev = async () => {
@@ -172,5 +190,6 @@ export async function startStack(
     await stopDev();
     await startDev();
   };
-  return { url, token, mock, logs: () => output, restart, stop };
+  const pid = (): number | undefined => (dev as ChildProcess | null)?.pid;
+  return { url, token, mock, logs: () => output, restart, stop, pid };
 }

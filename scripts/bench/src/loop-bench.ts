@@ -35,6 +35,9 @@ const models: Record<ProviderId, string> = {
 };
 
 console.log(
+  "In-process (Node, no Durable Object, no network): the adapters and the loop alone; see e2e.mjs for the app end to end.\n",
+);
+console.log(
   "Adapter overhead: aimock's first byte (response headers) to the first text-delta event",
 );
 for (const id of Object.keys(configs) as ProviderId[]) {

@@ -1,0 +1,281 @@
+// See ../e2e.mjs. The real app under `wrangler dev` (both workers, local D1/R2/DOs) with aimock at
+// zero latency; a client talks to it over WebSocket as the web client does. Figures go to stdout;
+// nothing here asserts.
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { LLMock } from "@copilotkit/aimock";
+import { startStack } from "../../../tests/e2e/stack";
+
+const num = (name: string, fallback: number) => {
+  const raw = process.env[name];
+  return raw === undefined || raw === "" ? fallback : Number(raw);
+};
+/** Turns per latency figure (plain, three-step, first turn of a new conversation). */
+const RUNS = num("BENCH_E2E_RUNS", 30);
+/** How many new conversations run their first turn at once, one figure per entry. */
+const CROWDS = (process.env.BENCH_E2E_CROWDS ?? "50,200")
+  .split(",")
+  .map(Number)
+  .filter((n) => n > 0);
+/** Conversations (one turn each) before the runtime's memory is read; 0 skips the figure. */
+const MEMORY_CONVERSATIONS = num("BENCH_E2E_MEMORY_CONVERSATIONS", 400);
+const DELTAS = 50;
+const CHUNK = 4;
+const PLAIN = "x".repeat(DELTAS * CHUNK);
+
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? 0;
+const fmt = (xs: number[]) =>
+  xs.length === 0
+    ? "no samples"
+    : `p50 ${pct(xs, 50).toFixed(1)} ms, p99 ${pct(xs, 99).toFixed(1)} ms (n=${xs.length})`;
+
+function fixtures(mock: LLMock): void {
+  // The three-step turn: fetch two articles, draw a chart, answer. Later steps first: aimock
+  // answers with the first fixture that matches.
+  mock.on({ toolResultContains: "chart titled" }, { content: "Two articles, one chart." });
+  mock.on(
+    { toolResultContains: "2 articles." },
+    {
+      toolCalls: [
+        {
+          id: "c1",
+          name: "mcp-remote__render_chart",
+          arguments: JSON.stringify({
+            type: "bar",
+            title: "Trials per phase",
+            labels: ["I", "II", "III"],
+            series: [{ name: "trials", values: [4, 7, 2] }],
+          }),
+        },
+      ],
+    },
+  );
+  mock.onMessage(/three steps/, {
+    toolCalls: [
+      {
+        id: "f1",
+        name: "mcp-remote__pubmed_fetch",
+        arguments: '{"pmids":["31452104","29625052"]}',
+      },
+    ],
+  });
+  mock.onMessage(/plain/, { content: PLAIN }, { chunkSize: CHUNK, latency: 0 });
+}
+
+const assets = mkdtempSync(join(tmpdir(), "bench-e2e-assets-"));
+writeFileSync(join(assets, "index.html"), "<!doctype html><title>bench</title>");
+const unlimited = "1000000/60";
+const stack = await startStack(fixtures, {
+  assetsDir: assets,
+  vars: {
+    RATE_LIMIT_NEW_CONVERSATION: unlimited,
+    RATE_LIMIT_MESSAGE: unlimited,
+    RATE_LIMIT_WS_TICKET: unlimited,
+  },
+});
+
+const api = async <T>(path: string, body?: unknown): Promise<T> => {
+  const res = await fetch(`${stack.url}${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${stack.token}`, "content-type": "application/json" },
+    body: JSON.stringify(body ?? {}),
+  });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+};
+
+interface Frame {
+  type: string;
+  seq?: number;
+}
+
+/** One conversation's socket: sends a message and times its first delta and its last event. */
+class Session {
+  private frames: Frame[] = [];
+  private listeners = new Set<() => void>();
+  private constructor(private readonly ws: WebSocket) {
+    ws.addEventListener("message", (m) => {
+      this.frames.push(JSON.parse(String(m.data)) as Frame);
+      for (const l of this.listeners) l();
+    });
+    ws.addEventListener("close", () => {
+      for (const l of this.listeners) l();
+    });
+  }
+
+  static async open(conversationId: string): Promise<Session> {
+    const { ticket } = await api<{ ticket: string }>(
+      `/api/conversations/${conversationId}/ws-ticket`,
+    );
+    const ws = new WebSocket(
+      `${stack.url.replace("http", "ws")}/api/conversations/${conversationId}/ws?ticket=${encodeURIComponent(ticket)}`,
+    );
+    await new Promise((resolve, reject) => {
+      ws.addEventListener("open", resolve);
+      ws.addEventListener("error", () => reject(new Error("websocket error")));
+    });
+    const session = new Session(ws);
+    ws.send(JSON.stringify({ type: "resume", lastSeq: 0 }));
+    await session.until((f) => f.type === "synced");
+    return session;
+  }
+
+  private until(match: (f: Frame) => boolean, from = 0, timeoutMs = 60_000): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        if (this.frames.slice(from).some(match)) done(resolve);
+        else if (this.ws.readyState === WebSocket.CLOSED) done(() => reject(new Error("closed")));
+      };
+      const timer = setTimeout(() => done(() => reject(new Error("timed out"))), timeoutMs);
+      const done = (then: () => void) => {
+        clearTimeout(timer);
+        this.listeners.delete(check);
+        then();
+      };
+      this.listeners.add(check);
+      check();
+    });
+  }
+
+  /** Sends `text`; resolves with ms from the send to the first text delta and to the turn's end. */
+  async turn(text: string): Promise<{ firstDelta: number | null; final: number }> {
+    const from = this.frames.length;
+    const sent = performance.now();
+    let firstDelta: number | null = null;
+    const delta = this.until((f) => f.type === "text_delta", from).then(() => {
+      firstDelta = performance.now() - sent;
+    });
+    this.ws.send(JSON.stringify({ type: "send", clientMessageId: crypto.randomUUID(), text }));
+    await this.until((f) => f.type === "turn_ended" || f.type === "turn_failed", from);
+    const final = performance.now() - sent;
+    const failed = this.frames.slice(from).find((f) => f.type === "turn_failed");
+    if (failed) throw new Error(`turn failed: ${JSON.stringify(failed)}`);
+    await Promise.race([delta, Promise.resolve()]);
+    return { firstDelta, final };
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+}
+
+const newConversation = () => api<{ id: string }>("/api/conversations", { title: "bench" });
+
+/** Turns in one conversation, one after another (the first is a warm-up and not counted). */
+async function repeatedTurns(label: string, text: string) {
+  const session = await Session.open((await newConversation()).id);
+  await session.turn(text);
+  const first: number[] = [];
+  const final: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t = await session.turn(text);
+    if (t.firstDelta !== null) first.push(t.firstDelta);
+    final.push(t.final);
+  }
+  session.close();
+  if (first.length) console.log(`${label}: send → first delta ${fmt(first)}`);
+  console.log(`${label}: send → final event ${fmt(final)}`);
+}
+
+/** A new conversation: create it, open its socket, send; timed from the send. */
+async function firstTurn(): Promise<{ firstDelta: number | null; final: number }> {
+  const session = await Session.open((await newConversation()).id);
+  try {
+    return await session.turn("plain");
+  } finally {
+    session.close();
+  }
+}
+
+async function crowd(size: number): Promise<void> {
+  const started = performance.now();
+  const results = await Promise.allSettled(
+    Array.from({ length: size }, async () => {
+      const t0 = performance.now();
+      await firstTurn();
+      return performance.now() - t0;
+    }),
+  );
+  const wall = performance.now() - started;
+  const ok = results.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
+  const errors = results.filter((r) => r.status === "rejected");
+  const sample = errors[0]?.status === "rejected" ? ` (first: ${String(errors[0].reason)})` : "";
+  console.log(
+    `${size} new conversations at once: all done in ${wall.toFixed(0)} ms; create → turn ended ${fmt(ok)}; errors ${errors.length}${sample}`,
+  );
+}
+
+/** Resident memory of every workerd under `wrangler dev` (Linux /proc), in MiB. */
+function workerdRssMiB(): number | null {
+  const root = stack.pid();
+  if (!root) return null;
+  const parent = new Map<number, number>();
+  const names = new Map<number, string>();
+  for (const entry of readdirSync("/proc")) {
+    const pid = Number(entry);
+    if (!pid) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const close = stat.lastIndexOf(")");
+      names.set(pid, stat.slice(stat.indexOf("(") + 1, close));
+      parent.set(pid, Number(stat.slice(close + 2).split(" ")[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const under = (pid: number): boolean => {
+    for (let p = parent.get(pid); p; p = parent.get(p)) if (p === root) return true;
+    return false;
+  };
+  let kib = 0;
+  for (const [pid, name] of names) {
+    if (!name.startsWith("workerd") || !under(pid)) continue;
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    kib += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  }
+  return kib / 1024;
+}
+
+async function memory(conversations: number): Promise<void> {
+  const before = workerdRssMiB();
+  const batch = 20;
+  let errors = 0;
+  for (let done = 0; done < conversations; done += batch) {
+    const n = Math.min(batch, conversations - done);
+    const results = await Promise.allSettled(Array.from({ length: n }, firstTurn));
+    errors += results.filter((r) => r.status === "rejected").length;
+  }
+  // Let idle work (outbox flushes, closed sockets) settle before reading.
+  await new Promise((r) => setTimeout(r, 3_000));
+  const after = workerdRssMiB();
+  console.log(
+    before === null || after === null
+      ? "runtime memory: not measured (no workerd found under wrangler dev)"
+      : `runtime memory (workerd RSS): ${before.toFixed(0)} MiB → ${after.toFixed(0)} MiB after ${conversations} conversations (errors ${errors})`,
+  );
+}
+
+try {
+  console.log(
+    `end-to-end under wrangler dev, aimock at zero latency; BENCH_E2E_RUNS=${RUNS}, BENCH_E2E_CROWDS=${CROWDS.join(",")}, BENCH_E2E_MEMORY_CONVERSATIONS=${MEMORY_CONVERSATIONS}`,
+  );
+  await repeatedTurns(`plain answer (${DELTAS} deltas)`, "plain");
+  await repeatedTurns("three-step turn (two tool calls, then the answer)", "three steps");
+  await firstTurn(); // warms the isolates and the MCP worker
+  const firstDelta: number[] = [];
+  const final: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t = await firstTurn();
+    if (t.firstDelta !== null) firstDelta.push(t.firstDelta);
+    final.push(t.final);
+  }
+  console.log(`first turn of a new conversation: send → first delta ${fmt(firstDelta)}`);
+  console.log(`first turn of a new conversation: send → final event ${fmt(final)}`);
+  for (const size of CROWDS) await crowd(size);
+  if (MEMORY_CONVERSATIONS > 0) await memory(MEMORY_CONVERSATIONS);
+} finally {
+  await stack.stop();
+  rmSync(assets, { recursive: true, force: true });
+}

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import type { ConversationUsage, UserUsage } from "../../../../durable-objects/protocol/usage";
 import type { ServerEvent } from "../../../../durable-objects/protocol/wire";
-import { api, createConversation, createUser, errorOf, type TestUser } from "../../test/helpers";
-import { fold, TestSocket, turnEnded } from "../../test/ws-client";
+import { api, createConversation, createUser, errorOf, type TestUser } from "../../../../tests/support/helpers";
+import { fold, TestSocket, turnEnded } from "../../../../tests/support/ws-client";
 
 let user: TestUser;
 beforeAll(async () => {

@@ -1,5 +1,8 @@
 // The open conversation: its messages as they stream, the composer, and the connection's state.
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { ElicitationAnswer } from "../../../durable-objects/protocol/elicitation";
+import type { TranscriptMessage } from "../../../durable-objects/protocol/transcript";
+import type { ApprovalAnswer } from "../../../durable-objects/protocol/wire";
 import { Composer } from "../composer/Composer";
 import { LiveConversation, type LiveState } from "./live-conversation";
 import { MessageView } from "./MessageView";
@@ -7,6 +10,7 @@ import { SignedOutBanner } from "./SignedOutBanner";
 import { sumUsage, usagePerAnswer } from "../usage/merge-usage";
 import { UsageMeter } from "../usage/UsageMeter";
 import { useConversationUsage } from "../usage/use-conversation-usage";
+import { VirtualList, type VirtualListHandle } from "./VirtualList";
 import "./chat.css";
 
 export function ChatView(props: {
@@ -20,20 +24,13 @@ export function ChatView(props: {
   const { conversationId, onArtifactCount } = props;
   const [state, setState] = useState<LiveState | null>(null);
   const live = useRef<LiveConversation | null>(null);
-  const list = useRef<HTMLDivElement>(null);
-  const pinnedToBottom = useRef(true);
+  const list = useRef<VirtualListHandle>(null);
 
   useEffect(() => {
     const conversation = new LiveConversation(conversationId, setState);
     live.current = conversation;
     return () => conversation.close();
   }, [conversationId]);
-
-  // Follow the stream only while the reader is at the bottom; scrolling up to read stays put.
-  useEffect(() => {
-    const el = list.current;
-    if (el && pinnedToBottom.current) el.scrollTop = el.scrollHeight;
-  }, [state?.transcript.lastSeq]);
 
   const artifactCount =
     state?.transcript.messages.reduce(
@@ -47,7 +44,7 @@ export function ChatView(props: {
 
   const send = (text: string) => {
     live.current?.send(text);
-    pinnedToBottom.current = true;
+    list.current?.scrollToEnd();
   };
   const transcript = state?.transcript;
   const storedUsage = useConversationUsage(conversationId, !!transcript?.busy);
@@ -60,6 +57,28 @@ export function ChatView(props: {
     ),
   );
   const conversationUsage = sumUsage(usage.values());
+  // Stable callbacks, so a streamed delta re-renders only the message it changed.
+  const { onOpenArtifact } = props;
+  const answerApproval = useCallback(
+    (id: string, answer: ApprovalAnswer) => live.current?.answerApproval(id, answer),
+    [],
+  );
+  const answerElicitation = useCallback(
+    (id: string, answer: ElicitationAnswer) => live.current?.answerElicitation(id, answer),
+    [],
+  );
+  const renderMessage = useCallback(
+    (m: TranscriptMessage) => (
+      <MessageView
+        message={m}
+        usage={usage.get(m.id)}
+        onOpenArtifact={onOpenArtifact}
+        onAnswerApproval={answerApproval}
+        onAnswerElicitation={answerElicitation}
+      />
+    ),
+    [usage, onOpenArtifact, answerApproval, answerElicitation],
+  );
 
   return (
     <section className="chat" aria-label="Conversation">
@@ -74,32 +93,24 @@ export function ChatView(props: {
           {n.text}
         </div>
       ))}
-      <div
+      {/* The list follows the stream only while the reader is at its end; scrolling up to read
+          stays put. */}
+      <VirtualList
         className="messages"
-        data-testid="messages"
-        ref={list}
-        onScroll={(e) => {
-          const el = e.currentTarget;
-          pinnedToBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
-        }}
-      >
-        {state?.connection === "connecting" && !transcript?.messages.length && (
-          <p className="centered muted">Connecting…</p>
-        )}
-        {state?.connection !== "connecting" && transcript?.messages.length === 0 && (
-          <p className="centered muted">Ask a question to start.</p>
-        )}
-        {transcript?.messages.map((m) => (
-          <MessageView
-            key={m.id}
-            message={m}
-            usage={usage.get(m.id)}
-            onOpenArtifact={props.onOpenArtifact}
-            onAnswerApproval={(id, answer) => live.current?.answerApproval(id, answer)}
-            onAnswerElicitation={(id, answer) => live.current?.answerElicitation(id, answer)}
-          />
-        ))}
-      </div>
+        testId="messages"
+        handle={list}
+        items={transcript?.messages ?? NO_MESSAGES}
+        keyOf={messageKey}
+        render={renderMessage}
+        estimate={120}
+        empty={
+          state?.connection === "connecting" ? (
+            <p className="centered muted">Connecting…</p>
+          ) : (
+            transcript && <p className="centered muted">Ask a question to start.</p>
+          )
+        }
+      />
       {state?.error && (
         <p role="alert" className="error composer-error">
           {state.error}
@@ -123,3 +134,6 @@ export function ChatView(props: {
     </section>
   );
 }
+
+const NO_MESSAGES: readonly TranscriptMessage[] = [];
+const messageKey = (m: TranscriptMessage) => m.id;

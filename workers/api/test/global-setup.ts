@@ -5,6 +5,7 @@ import { startApprovalServer } from "./approval-server";
 import { startChangingServer } from "./changing-server";
 import { startEverythingServer } from "./everything-server";
 import { startFaultyServer } from "./faulty-server";
+import { addGuardFixtures } from "./guard-fixtures";
 import { addLoopFixtures } from "./loop-fixtures";
 import { addOAuthFixtures } from "./oauth-fixtures";
 import { startProtectedServer } from "./oauth-protected-server";
@@ -38,6 +39,7 @@ export default async function setup(project: TestProject) {
   );
   addLoopFixtures(mock);
   addOAuthFixtures(mock);
+  addGuardFixtures(mock);
   mock.onMessage(/.*/, { content: "Hello! I am a mock model." });
   await mock.start();
   const everything = await startEverythingServer();

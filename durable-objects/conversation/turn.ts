@@ -114,6 +114,9 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
         temperature: conversation.settings.temperature,
       }),
       signal: input.signal,
+      ...(conversation.settings.answerCapChars !== undefined && {
+        answerCapChars: conversation.settings.answerCapChars,
+      }),
     },
     input.resumed,
   );

@@ -35,6 +35,8 @@ export const ConversationSettings = z
       .min(1)
       .max(24 * 3600)
       .optional(),
+    // Most characters of text and reasoning one turn may stream (default 60 000).
+    answerCapChars: z.number().int().min(1_000).max(1_000_000).optional(),
   })
   .strict();
 export type ConversationSettings = z.infer<typeof ConversationSettings>;

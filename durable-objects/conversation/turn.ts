@@ -145,6 +145,9 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
       }),
       signal: input.signal,
       budgets: turnBudgets(input.env, conversation.settings.budgets),
+      ...(conversation.settings.answerCapChars !== undefined && {
+        answerCapChars: conversation.settings.answerCapChars,
+      }),
     },
     input.resumed,
   );

@@ -11,7 +11,9 @@ import {
 } from "./formatter";
 import { mergeKnowledgeGraphs } from "./knowledge-graph";
 import { runToolCalls } from "./run-tool-calls";
-import { appendDelta, finalContent } from "./shown-content";
+import { recordStepProgress } from "./step-progress";
+import { appendDelta, dropShown, finalContent } from "./shown-content";
+import { DEFAULT_ANSWER_CAP_CHARS, StreamGuard, type StreamKind } from "./stream-guards";
 import type { LoopDeps, LoopInput, LoopOutcome, LoopState, PlannedToolCall } from "./types";
 import { meterModelCall } from "./usage-meter";
 import {
@@ -31,6 +33,8 @@ interface StepResult {
   text: string;
   calls: PlannedToolCall[];
   error?: { code: string; message: string };
+  /** A guard stopped the stream (a loop, gibberish, the answer cap): the turn ends with what was kept. */
+  cut?: boolean;
 }
 
 export function initialState(history: NeutralMessage[]): LoopState {
@@ -69,6 +73,8 @@ export async function runThinkingLoop(
   );
   const policyOf = (server: string, tool: string) =>
     policies.get(`${server}\u0000${tool}`) ?? "allow";
+  const schemas = new Map(catalog.map((t) => [`${t.server}\u0000${t.tool}`, t.inputSchema]));
+  const schemaOf = (server: string, tool: string) => schemas.get(`${server}\u0000${tool}`);
   const toolDefs: ToolDefinition[] = [
     // A tool the user never allows is not offered at all.
     ...catalog
@@ -118,7 +124,7 @@ export async function runThinkingLoop(
       const result = await streamStep(deps, input, state, system, toolDefs, "auto");
       if (result.error)
         return result.error.code === "aborted" ? cancelled(state) : failed(state, result.error);
-      if (result.calls.length === 0) {
+      if (result.calls.length === 0 || result.cut) {
         // A model that answers without tools is done: its text, already shown, is the answer.
         state.final = finalContent(state);
         deps.checkpoint(state);
@@ -141,7 +147,15 @@ export async function runThinkingLoop(
       state.pending = { calls: result.calls, answers: {} };
       deps.checkpoint(state);
     }
-    const answers = await runToolCalls(deps, input, state, state.pending, policyOf, resumedStep);
+    const answers = await runToolCalls(
+      deps,
+      input,
+      state,
+      state.pending,
+      policyOf,
+      resumedStep,
+      schemaOf,
+    );
     resumedStep = false;
     if (!answers) {
       // A call waits for approval: the turn parks here and resumes from the checkpoint.
@@ -151,7 +165,7 @@ export async function runThinkingLoop(
     }
     state.messages = [...state.messages, { role: "tool", content: answers.map((a) => a.part) }];
     state.pending = undefined;
-    state.noProgressSteps = answers.some((a) => a.fresh) ? 0 : state.noProgressSteps + 1;
+    state.noProgressSteps = recordStepProgress(state, answers) ? 0 : state.noProgressSteps + 1;
     deps.checkpoint(state);
     if (
       state.noProgressSteps >= NO_PROGRESS_LIMIT ||
@@ -233,8 +247,27 @@ async function streamStep(
   toolChoice: "auto" | { name: string },
 ): Promise<StepResult> {
   const out: StepResult = { text: "", calls: [] };
+  const guard = new StreamGuard(
+    { answerCapChars: input.answerCapChars ?? DEFAULT_ANSWER_CAP_CHARS },
+    streamedSoFar(state),
+  );
+  /** Shows a delta unless a guard cuts the stream there; true when it did. */
+  const show = (kind: StreamKind, delta: string): boolean => {
+    const cut = guard.feed(kind, delta);
+    const kept = cut ? delta.slice(0, Math.max(0, delta.length - cut.drop)) : delta;
+    if (kind === "text") out.text += kept;
+    appendDelta(state, kind, kept);
+    if (kept) deps.emit({ type: `${kind}_delta`, messageId: input.messageId, delta: kept });
+    if (!cut) return false;
+    const earlier = cut.drop - (delta.length - kept.length);
+    dropShown(state, kind, earlier);
+    if (kind === "text") out.text = out.text.slice(0, Math.max(0, out.text.length - earlier));
+    deps.emit({ type: "notice", level: "warning", message: cut.message });
+    out.cut = true;
+    return true;
+  };
   deps.onModelCall?.();
-  for await (const event of deps.stream(deps.provider, {
+  stream: for await (const event of deps.stream(deps.provider, {
     model: input.model,
     system,
     messages: state.messages,
@@ -246,13 +279,10 @@ async function streamStep(
   })) {
     switch (event.type) {
       case "text_delta":
-        out.text += event.text;
-        appendDelta(state, "text", event.text);
-        deps.emit({ type: "text_delta", messageId: input.messageId, delta: event.text });
+        if (show("text", event.text)) break stream;
         break;
       case "reasoning_delta":
-        appendDelta(state, "reasoning", event.text);
-        deps.emit({ type: "reasoning_delta", messageId: input.messageId, delta: event.text });
+        if (show("reasoning", event.text)) break stream;
         break;
       case "tool_call":
         out.calls.push({
@@ -275,6 +305,11 @@ async function streamStep(
     }
   }
   return out;
+}
+
+/** Characters of text and reasoning the turn has streamed so far (for the answer cap). */
+function streamedSoFar(state: LoopState): number {
+  return state.shown.reduce((n, p) => n + (p.type === "tool_call" ? 0 : p.text.length), 0);
 }
 
 async function formatted(

@@ -1,6 +1,7 @@
 // Runs the tool calls of a step (independent calls in parallel, repeats answered from earlier
 // results) and records each answer in the step's checkpoint as it arrives, so a turn resumed
 // after a restart continues with the calls that have no answer yet and re-runs none.
+import { checkToolArguments } from "./argument-check";
 import { callKey } from "./call-key";
 import { checkFormatterOutput, FORMATTER_TOOL } from "./formatter";
 import { addToolPart, hasToolPart, updateToolPart } from "./shown-content";
@@ -33,6 +34,7 @@ export async function runToolCalls(
   policyOf: (server: string, tool: string) => ToolPolicy,
   /** The step comes from a checkpoint: the log may hold answers the checkpoint missed. */
   resumed: boolean,
+  schemaOf: (server: string, tool: string) => Record<string, unknown> | undefined = () => undefined,
 ): Promise<CallAnswer[] | null> {
   const waiting: PlannedToolCall[] = [];
   const runAll = async (calls: PlannedToolCall[]) => {
@@ -41,7 +43,7 @@ export async function runToolCalls(
       for (let call = queue.shift(); call; call = queue.shift()) {
         const answer =
           (resumed ? answeredBeforeRestart(state, call, deps) : null) ??
-          (await runOne(deps, input, state, call, policyOf));
+          (await runOne(deps, input, state, call, policyOf, schemaOf));
         if (answer === "waiting") {
           waiting.push(call);
           continue;
@@ -108,6 +110,7 @@ async function runOne(
   state: LoopState,
   call: PlannedToolCall,
   policyOf: (server: string, tool: string) => ToolPolicy,
+  schemaOf: (server: string, tool: string) => Record<string, unknown> | undefined,
 ): Promise<CallAnswer | "waiting"> {
   const reply = (content: string, isError: boolean): CallAnswer["part"] => ({
     type: "tool_result",
@@ -121,10 +124,14 @@ async function runOne(
     return { part: reply(check.ok ? "ok" : check.errors, !check.ok), fresh: false };
   }
   const target = deps.toolNames.fromSafe(call.name);
-  const args =
+  const given =
     call.arguments && typeof call.arguments === "object" && !Array.isArray(call.arguments)
       ? (call.arguments as Record<string, unknown>)
       : null;
+  const schema = target && given ? schemaOf(target.server, target.tool) : undefined;
+  const checked = given && schema ? checkToolArguments(schema, given) : null;
+  // The coerced arguments are the call's arguments from here on: shown, keyed and sent.
+  const args = checked?.ok ? checked.value : given;
   const server = target?.server ?? "unknown";
   const tool = target?.tool ?? call.name;
   const policy = target && args ? policyOf(server, tool) : "allow";
@@ -176,7 +183,18 @@ async function runOne(
     finishPart("failed", "arguments were not a JSON object");
     return {
       part: reply(
-        "The arguments were not valid JSON for an object. Call the tool again with a JSON object.",
+        `The arguments were not valid JSON for an object${call.argumentsError ? ` (${call.argumentsError})` : ""}. Call the tool again with a JSON object.`,
+        true,
+      ),
+      fresh: false,
+    };
+  }
+  if (checked && !checked.ok) {
+    // Not new information: a model that keeps sending bad arguments reaches the no-progress stop.
+    finishPart("failed", `Invalid arguments: ${checked.errors.replace(/\n/g, "; ")}`);
+    return {
+      part: reply(
+        `Invalid arguments for ${call.name}, the call was not run:\n${checked.errors}\nThe tool's input schema is ${JSON.stringify(schema)}. Call it again with arguments that match.`,
         true,
       ),
       fresh: false,

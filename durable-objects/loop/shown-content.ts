@@ -54,3 +54,12 @@ export function finalContent(
     ...state.artifactParts,
   ];
 }
+
+/** Takes back the last `count` characters streamed of a kind (a stream cut by a guard). */
+export function dropShown(state: LoopState, kind: "text" | "reasoning", count: number): void {
+  const index = state.shown.findLastIndex((p) => p.type === kind);
+  const part = state.shown[index];
+  if (!part || part.type !== kind || count <= 0) return;
+  const text = part.text.slice(0, Math.max(0, part.text.length - count));
+  state.shown = state.shown.map((p, i) => (i === index ? { type: kind, text } : p));
+}

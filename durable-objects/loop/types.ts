@@ -116,6 +116,8 @@ export interface LoopState {
   artifactParts: Extract<MessagePart, { type: "artifact" }>[];
   graphs: KnowledgeGraph[];
   noProgressSteps: number;
+  /** Hashes of the results of each step so far: a step that repeats one made no progress. */
+  resultHashes?: string[];
   formatterRepairs: number;
   /**
    * The step whose model call is over but whose tool calls are not all answered. Checkpointed
@@ -197,6 +199,8 @@ export interface LoopInput {
   signal: AbortSignal;
   /** Tokens, cost and time the turn may use (none: no limit but the step cap). */
   budgets?: TurnBudgets;
+  /** Most characters of text and reasoning a turn may stream (default DEFAULT_ANSWER_CAP_CHARS). */
+  answerCapChars?: number;
 }
 
 export interface LoopOutcome {

@@ -55,6 +55,8 @@ export const ConversationSettings = z
     // The model's context window in tokens, when it differs from the built-in table (an Ollama
     // model run with a larger num_ctx, a fine-tune): the history is fitted within it.
     contextWindow: z.number().int().min(1_000).max(10_000_000).optional(),
+    // Most characters of text and reasoning one turn may stream (default 60 000).
+    answerCapChars: z.number().int().min(1_000).max(1_000_000).optional(),
   })
   .strict();
 export type ConversationSettings = z.infer<typeof ConversationSettings>;

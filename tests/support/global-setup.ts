@@ -6,6 +6,7 @@ import { startChangingServer } from "./changing-server";
 import { startEverythingServer } from "./everything-server";
 import { startFaultyServer } from "./faulty-server";
 import { addContextFixtures } from "./context-fixtures";
+import { addGuardFixtures } from "./guard-fixtures";
 import { addLoopFixtures } from "./loop-fixtures";
 import { addOAuthFixtures } from "./oauth-fixtures";
 import { startProtectedServer } from "./oauth-protected-server";
@@ -50,6 +51,7 @@ export default async function setup(project: TestProject) {
   addLoopFixtures(mock);
   addOAuthFixtures(mock);
   addUsageFixtures(mock);
+  addGuardFixtures(mock);
   mock.onMessage(/.*/, { content: "Hello! I am a mock model." });
   await mock.start();
   const everything = await startEverythingServer();

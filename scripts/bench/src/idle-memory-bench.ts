@@ -4,7 +4,7 @@
 // ("NAME=value,NAME=value"), to compare settings in one run.
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { SseReader } from "../../../workers/api/test/sse-client";
+import { SseReader } from "../../../tests/support/sse-client";
 import { startStack } from "../../../tests/e2e/stack";
 
 const CONVERSATIONS = Number(process.env.BENCH_IDLE_CONVERSATIONS ?? 100);

@@ -61,4 +61,7 @@ export interface Env {
   TURN_BUDGET_TOKENS?: string;
   TURN_BUDGET_COST_USD?: string;
   TURN_BUDGET_SECONDS?: string;
+  // Per user and UTC day, set by the operator: past it, new messages are refused (429 / 402).
+  DAILY_TOKEN_ALLOWANCE?: string;
+  DAILY_COST_ALLOWANCE_USD?: string;
 }

@@ -15,6 +15,7 @@ import {
 } from "../protocol/wire";
 import { SocketGate, type SocketState, withoutAbort } from "./socket-gate";
 import { overMessageLimit } from "./message-limit";
+import { overDailyAllowance, refuseChatOverAllowance } from "./daily-allowance";
 import { enqueue, flushOutbox } from "./outbox";
 import { type SseSubscriber } from "./sse";
 import { SseGate } from "./sse-gate";
@@ -161,6 +162,9 @@ export class Conversation extends Agent<Env> {
         // A resend of a stored message is not a new message: it is acknowledged, never counted.
         const userId = (connection.state as SocketState | null)?.credential?.userId;
         if (userId && !this.store.messageByClientId(frame.clientMessageId)) {
+          const refused = await overDailyAllowance(this.env, userId);
+          if (refused)
+            return this.sendControl(connection, { type: "frame_error", error: refused.error });
           const limited = await overMessageLimit(this.env, userId);
           if (limited) return this.sendControl(connection, { type: "frame_error", error: limited });
         }
@@ -201,6 +205,12 @@ export class Conversation extends Agent<Env> {
 
   override async onRequest(request: Request): Promise<Response> {
     this.rememberApiBase(request.url);
+    const refused = await refuseChatOverAllowance(
+      request,
+      this.env,
+      (id) => this.store.messageByClientId(id) !== null,
+    );
+    if (refused) return refused;
     return serveSseRequest(request, {
       store: this.store,
       subscribers: this.#sse,

@@ -1,0 +1,113 @@
+import { describe, expect, inject, it } from "vitest";
+import type { ChatMessage } from "../protocol/messages";
+import type { UsageTotals } from "../protocol/usage";
+import { EMPTY_USAGE } from "../protocol/usage";
+import {
+  api,
+  createConversation,
+  createUser,
+  errorOf,
+  type TestUser,
+} from "../../workers/api/test/helpers";
+import { fold, TestSocket, turnEnded } from "../../workers/api/test/ws-client";
+import { allowanceRefusal } from "./daily-allowance";
+
+// The tests' daily allowance is 2,000 tokens (workers/api/vitest.config.ts); the metered
+// fixture's turn spends 1,200 tokens on its first call and 1,800 on its second.
+
+async function userWithTools(): Promise<TestUser> {
+  const user = await createUser();
+  const res = await api(user, "/api/mcp-servers", {
+    method: "POST",
+    json: { name: "everything", url: inject("everythingUrl") },
+  });
+  expect(res.status).toBe(201);
+  return user;
+}
+
+async function meteredTurn(user: TestUser, settings: Record<string, unknown> = {}) {
+  const conv = await createConversation(user, { settings });
+  const ws = await TestSocket.open(user, conv.id);
+  ws.send({ type: "resume", lastSeq: 0 });
+  const clientMessageId = crypto.randomUUID();
+  ws.send({ type: "send", clientMessageId, text: "metered question" });
+  await ws.until(turnEnded, 30_000);
+  return { conv, ws, clientMessageId };
+}
+
+async function usedToday(user: TestUser, calls: number): Promise<UsageTotals> {
+  for (let i = 0; ; i++) {
+    const res = await api(user, "/api/usage");
+    const { total } = (await res.json()) as { total: UsageTotals };
+    if (total.calls >= calls || i > 60) return total;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe("budgets", () => {
+  it("a turn with a tiny token budget ends through the forced formatter, and says which budget ended it", async () => {
+    const user = await userWithTools();
+    const { ws } = await meteredTurn(user, { budgets: { tokens: 1500 } });
+    const events = ws.events();
+    ws.close();
+    // One tool step (1,200 tokens): a second like it would pass 1,500.
+    expect(events.filter((e) => e.type === "step_started")).toHaveLength(1);
+    expect(events.filter((e) => e.type === "usage_updated")).toHaveLength(2);
+    const note =
+      "Stopped early to stay within this turn's token budget (1,200 of 1,500 tokens used).";
+    expect(events.some((e) => e.type === "notice" && e.message === note)).toBe(true);
+    const answer = fold(events).messages[1]!;
+    expect(answer.status).toBe("complete");
+    expect(answer.content.at(-1)).toEqual({ type: "text", text: `_${note}_` });
+  }, 60_000);
+
+  it("refuses a user's new messages past the daily allowance, on WebSocket and REST, and stores nothing twice", async () => {
+    const user = await userWithTools();
+    const { conv, ws, clientMessageId } = await meteredTurn(user);
+    expect((await usedToday(user, 2)).inputTokens).toBe(2500);
+
+    ws.send({ type: "send", clientMessageId: "over", text: "one more question" });
+    await ws.until((frames) => frames.some((f) => f.type === "frame_error"), 10_000);
+    const frame = ws.frames.find((f) => f.type === "frame_error");
+    expect(frame).toMatchObject({
+      error: {
+        code: "daily_allowance_exceeded",
+        message: expect.stringMatching(/today's allowance of 2,000 tokens \(3,000 used\)/),
+      },
+    });
+    ws.close();
+
+    const rest = await api(user, `/api/conversations/${conv.id}/chat`, {
+      method: "POST",
+      json: { clientMessageId: "over-rest", text: "and another" },
+    });
+    expect(rest.status).toBe(429);
+    expect(Number(rest.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await errorOf(rest)).code).toBe("daily_allowance_exceeded");
+
+    // A resend of the message already stored is no new message: it replays, it is not refused.
+    const resend = await api(user, `/api/conversations/${conv.id}/chat`, {
+      method: "POST",
+      json: { clientMessageId, text: "metered question" },
+    });
+    expect(resend.status).toBe(200);
+    await resend.text();
+    const list = await api(user, `/api/conversations/${conv.id}/messages`);
+    const { items } = (await list.json()) as { items: ChatMessage[] };
+    expect(items.map((m) => m.role)).toEqual(["user", "assistant"]);
+  });
+
+  it("answers 402 for a cost allowance and 429 for a token allowance, until the next UTC day", () => {
+    const used = { ...EMPTY_USAGE, calls: 3, inputTokens: 900, outputTokens: 100, costUsd: 2.5 };
+    const noon = Date.parse("2026-01-10T12:00:00Z");
+    expect(allowanceRefusal({ tokens: 5000, costUsd: 2 }, used, noon)).toMatchObject({
+      status: 402,
+      retryAfterSeconds: 12 * 3600,
+      error: { message: expect.stringContaining("allowance of $2.00 ($2.50 spent)") },
+    });
+    expect(allowanceRefusal({ tokens: 1000 }, used, noon)?.status).toBe(429);
+    expect(allowanceRefusal({ tokens: 5000, costUsd: 3 }, used, noon)).toBeNull();
+    // Unknown cost counts for nothing against a cost allowance: tokens still bound it.
+    expect(allowanceRefusal({ costUsd: 1 }, { ...used, costUsd: null }, noon)).toBeNull();
+  });
+});

@@ -21,6 +21,7 @@ import { approvalRoutes } from "./routes/approvals";
 import { elicitationRoutes } from "./routes/elicitations";
 import { toolPolicyRoutes } from "./routes/tool-policies";
 import { mcpCatalogRoutes } from "./routes/mcp-catalog";
+import { requireSecrets } from "./config/required-secrets";
 
 export { Conversation } from "../../../durable-objects/conversation/conversation";
 export { RateLimitCounter } from "../../../durable-objects/rate-limit/rate-limit-counter";
@@ -35,6 +36,8 @@ app.notFound((c) =>
   ),
 );
 
+// A deployed worker missing a secret refuses everything (and says which in its logs).
+app.use("*", requireSecrets);
 app.use("/api/*", async (c, next) => {
   c.set("db", createDb(c.env.DB));
   await next();

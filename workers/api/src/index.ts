@@ -22,6 +22,8 @@ import { elicitationRoutes } from "./routes/elicitations";
 import { toolPolicyRoutes } from "./routes/tool-policies";
 import { mcpCatalogRoutes } from "./routes/mcp-catalog";
 import { requireSecrets } from "./config/required-secrets";
+import { openAiRoutes } from "./openai/routes";
+import { serveOpenApi } from "./openapi/document";
 
 export { Conversation } from "../../../durable-objects/conversation/conversation";
 export { RateLimitCounter } from "../../../durable-objects/rate-limit/rate-limit-counter";
@@ -81,5 +83,15 @@ app.route("/api/tool-policies", toolPolicyRoutes);
 // Prompts and resources of a conversation's MCP servers (behind requireUser, as above).
 app.route("/api/conversations", mcpCatalogRoutes);
 app.route("/api/conversations", elicitationRoutes);
+// OpenAI-compatible endpoints for the clients and SDKs people already use (openai/routes.ts).
+app.use("/v1/*", async (c, next) => {
+  c.set("db", createDb(c.env.DB));
+  await next();
+});
+app.use("/v1/*", secureApiHeaders);
+app.use("/v1/*", requireUser);
+app.route("/v1", openAiRoutes);
+// The OpenAPI document at /api/openapi.json, with every route above described (openapi/).
+serveOpenApi(app);
 
 export default app;

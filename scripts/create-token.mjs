@@ -1,4 +1,4 @@
-// npm run token:create -- [--name NAME] [--label TEXT] [--expires 90d] [--remote]
+// npm run token:create -- [--name NAME] [--label TEXT] [--expires 90d] [--remote [--env staging]]
 // Creates the user if it does not exist, then a new API token for it. The token is printed once;
 // only its SHA-256 is stored. --expires takes minutes, hours, days or weeks: 30m, 12h, 90d, 8w.
 import { parseArgs } from "node:util";
@@ -11,6 +11,8 @@ const { values } = parseArgs({
     label: { type: "string", default: "cli" },
     expires: { type: "string" },
     remote: { type: "boolean", default: false },
+    // The deployed environment --remote reaches (wrangler.toml [env.*]).
+    env: { type: "string", default: "production" },
     "persist-to": { type: "string" },
   },
 });
@@ -26,7 +28,7 @@ if (values.expires !== undefined && lifetime === null) {
 const expiresAt = lifetime === null ? null : Date.now() + lifetime;
 const token = newToken();
 const where = values.remote
-  ? ["--remote"]
+  ? ["--remote", "--env", values.env]
   : ["--local", ...(values["persist-to"] ? ["--persist-to", values["persist-to"]] : [])];
 wrangler(
   [

@@ -11,12 +11,14 @@ const { values, positionals } = parseArgs({
   options: {
     name: { type: "string" },
     remote: { type: "boolean", default: false },
+    // The deployed environment --remote reaches (wrangler.toml [env.*]).
+    env: { type: "string", default: "production" },
     "persist-to": { type: "string" },
   },
 });
 const [command, id] = positionals;
 const where = values.remote
-  ? ["--remote"]
+  ? ["--remote", "--env", values.env]
   : ["--local", ...(values["persist-to"] ? ["--persist-to", values["persist-to"]] : [])];
 const sql = (command) =>
   JSON.parse(

@@ -1,15 +1,10 @@
-// Bindings and variables of the API worker (see wrangler.toml and .dev.vars).
-import type { Conversation } from "../durable-objects/conversation/conversation";
-import type { RateLimitCounter } from "../durable-objects/rate-limit/rate-limit-counter";
+// The API worker's env. Its bindings, vars and required secrets are generated from wrangler.toml
+// by `npm run types` (shared/worker-configuration.d.ts; `npm test` fails when it drifts). The
+// settings below are optional secrets and vars an operator may set, which wrangler.toml does not
+// declare, so no generator can know them.
+export type Env = Cloudflare.Env & OptionalSettings;
 
-export interface Env {
-  DB: D1Database;
-  ARTIFACTS: R2Bucket;
-  CONVERSATION: DurableObjectNamespace<Conversation>;
-  MCP_REMOTE: Fetcher;
-  ASSETS?: Fetcher;
-  APP_ENV: string;
-  ALLOWED_ORIGINS: string;
+export interface OptionalSettings {
   ANTHROPIC_API_KEY?: string;
   ANTHROPIC_BASE_URL?: string;
   OPENAI_API_KEY?: string;
@@ -19,16 +14,8 @@ export interface Env {
   OLLAMA_BASE_URL?: string;
   OLLAMA_ACCESS_CLIENT_ID?: string;
   OLLAMA_ACCESS_CLIENT_SECRET?: string;
-  // Signs short-lived WebSocket tickets and graph-tool context tokens.
-  SIGNING_SECRET?: string;
-  // Bearer token our MCP worker expects; sent on calls through the service binding.
-  MCP_REMOTE_TOKEN?: string;
-  // Signs the scoped context graph-tool calls carry; the MCP worker has the same value.
-  GRAPH_CONTEXT_SECRET?: string;
   // How long a failing MCP server is skipped (ms); 30 s unless set.
   MCP_BREAKER_COOLDOWN_MS?: string;
-  // Seals MCP sign-in tokens in D1 (AES-GCM): `<key id>:<32 bytes base64url>`; see README.
-  OAUTH_ENCRYPTION_KEY?: string;
   // Earlier keys, comma-separated, kept while their ciphertexts are still around.
   OAUTH_ENCRYPTION_OLD_KEYS?: string;
   // DNS-over-HTTPS JSON endpoint that vouches for MCP server names outside development.
@@ -37,16 +24,8 @@ export interface Env {
   MCP_IDLE_CLOSE_MS?: string;
   // How long a tool call waits for the user's approval before it counts as denied (s); 24 h unless set.
   APPROVAL_TTL_SECONDS?: string;
-  // Rate limits (see rate-limit/limits.ts): our own counters, used locally and as the fallback…
-  RATE_LIMIT_COUNTER: DurableObjectNamespace<RateLimitCounter>;
-  // …Cloudflare's, used by a deployed worker (wrangler.toml [[ratelimits]])…
-  SIGN_IN_LIMITER?: RateLimit;
-  BAD_BEARER_LIMITER?: RateLimit;
-  NEW_CONVERSATION_LIMITER?: RateLimit;
-  MESSAGE_LIMITER?: RateLimit;
-  CONNECTION_TEST_LIMITER?: RateLimit;
-  WS_TICKET_LIMITER?: RateLimit;
-  // …and overrides, "<requests>/<seconds>", served by our own counters wherever they are set.
+  // Rate limit overrides (see rate-limit/limits.ts), "<requests>/<seconds>": our own counters
+  // serve a limit wherever its override is set.
   RATE_LIMIT_SIGN_IN?: string;
   RATE_LIMIT_BAD_BEARER?: string;
   RATE_LIMIT_NEW_CONVERSATION?: string;

@@ -8,8 +8,8 @@ import {
   createUser,
   errorOf,
   type TestUser,
-} from "../../workers/api/test/helpers";
-import { fold, TestSocket, turnEnded } from "../../workers/api/test/ws-client";
+} from "../../tests/support/helpers";
+import { fold, TestSocket, turnEnded } from "../../tests/support/ws-client";
 import { allowanceRefusal } from "./daily-allowance";
 
 // The tests' daily allowance is 2,000 tokens (workers/api/vitest.config.ts); the metered

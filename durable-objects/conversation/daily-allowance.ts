@@ -3,8 +3,8 @@
 // anything is stored: HTTP 429 for tokens, 402 for cost (with Retry-After: the next UTC day), a
 // frame_error on a WebSocket. A message already stored (a resend) is never refused.
 import { z } from "zod";
-import type { Env } from "../../workers/api/src/env";
-import { userUsageSince } from "../../workers/api/src/db/usage";
+import type { Env } from "../../shared/env";
+import { userUsageSince } from "../../shared/db/usage";
 import type { UsageTotals } from "../protocol/usage";
 import type { ErrorInfo } from "../protocol/wire";
 import { credentialFromHeader } from "./socket-credential";

@@ -19,9 +19,13 @@ export default defineProject({
           OAUTH_ENCRYPTION_KEY: "test:dGVzdC1rZXktZm9yLW1jcC1zaWduLWluLTMyYnl0ZXM",
           // Tests reach the worker as http://app.test: not a local address, so no built-in key.
           SIGNING_SECRET: "test-signing-secret",
-          // Only the usage fixtures report tokens (workers/api/test/usage-fixtures.ts): one of
+          // Only the usage fixtures report tokens (tests/support/usage-fixtures.ts): one of
           // their turns passes this, so each usage test uses its own user.
           DAILY_TOKEN_ALLOWANCE: "2000",
+          // Required of a deployed worker (config/required-secrets.ts): tests that run as one set
+          // APP_ENV=production on top of these.
+          MCP_REMOTE_TOKEN: "test-mcp-token",
+          GRAPH_CONTEXT_SECRET: "test-graph-secret",
         },
         // Our MCP worker has its own test project (workers/mcp-remote); here the binding answers
         // like a worker without an MCP route, so turns run with the other servers only. The two

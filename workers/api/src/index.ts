@@ -22,6 +22,9 @@ import { elicitationRoutes } from "./routes/elicitations";
 import { toolPolicyRoutes } from "./routes/tool-policies";
 import { mcpCatalogRoutes } from "./routes/mcp-catalog";
 import { conversationUsageRoutes, userUsageRoutes } from "./routes/usage";
+import { requireSecrets } from "./config/required-secrets";
+import { openAiRoutes } from "./openai/routes";
+import { serveOpenApi } from "./openapi/document";
 
 export { Conversation } from "../../../durable-objects/conversation/conversation";
 export { RateLimitCounter } from "../../../durable-objects/rate-limit/rate-limit-counter";
@@ -36,6 +39,8 @@ app.notFound((c) =>
   ),
 );
 
+// A deployed worker missing a secret refuses everything (and says which in its logs).
+app.use("*", requireSecrets);
 app.use("/api/*", async (c, next) => {
   c.set("db", createDb(c.env.DB));
   await next();
@@ -82,5 +87,15 @@ app.route("/api/conversations", elicitationRoutes);
 app.route("/api/conversations", conversationUsageRoutes);
 app.use("/api/usage", requireUser);
 app.route("/api/usage", userUsageRoutes);
+// OpenAI-compatible endpoints for the clients and SDKs people already use (openai/routes.ts).
+app.use("/v1/*", async (c, next) => {
+  c.set("db", createDb(c.env.DB));
+  await next();
+});
+app.use("/v1/*", secureApiHeaders);
+app.use("/v1/*", requireUser);
+app.route("/v1", openAiRoutes);
+// The OpenAPI document at /api/openapi.json, with every route above described (openapi/).
+serveOpenApi(app);
 
 export default app;

@@ -1,20 +1,14 @@
-import type { SessionLogLevel } from "./logging/session-log-level";
+// The MCP worker's env. Its bindings, vars and required secrets are generated from its
+// wrangler.toml by `npm run types` (worker-configuration.d.ts, checked for drift by `npm test`);
+// below, the optional settings wrangler.toml does not declare.
+export type McpEnv = Cloudflare.Env & McpOptionalSettings;
 
-export interface McpEnv {
-  DB: D1Database;
-  /** The log level each session set with logging/setLevel. */
-  SESSION_LOG_LEVELS: DurableObjectNamespace<SessionLogLevel>;
-  APP_ENV: string;
+export interface McpOptionalSettings {
   /** Bearer token every caller must send (our API worker sends it through the service binding). */
   MCP_REMOTE_TOKEN?: string;
   /** Verifies the scoped context the Conversation DO gives graph-tool calls. */
   GRAPH_CONTEXT_SECRET?: string;
-  /** Comma-separated browser origins allowed to call /mcp (the MCP Inspector's, for example). */
-  ALLOWED_ORIGINS?: string;
-  /** Comma-separated host names (or host:port) this server answers to, against DNS rebinding. */
-  ALLOWED_HOSTS?: string;
   NCBI_API_KEY?: string;
-  NCBI_TOOL_EMAIL?: string;
   // Outside services; tests point these at recorded responses.
   EUTILS_BASE_URL?: string;
   PUBTATOR_BASE_URL?: string;

@@ -40,12 +40,13 @@ it("without SIGNING_SECRET, signs cookies only for a development worker on a loc
     withoutSecret,
   );
   expect(replay.status).toBe(500);
-  // ...and a production worker never uses it, even on localhost.
+  // ...and a production worker never uses it, even on localhost: it refuses every request.
   const production = await signInAt("http://127.0.0.1:8787", user.token, {
     ...withoutSecret,
     APP_ENV: "production",
   });
-  expect(production.status).toBe(500);
+  expect(production.status).toBe(503);
+  expect(await production.json()).toMatchObject({ error: { code: "not_configured" } });
   // With a secret of its own, the public host works.
   expect((await signInAt("https://chat.example.com", user.token, env)).status).toBe(200);
 });

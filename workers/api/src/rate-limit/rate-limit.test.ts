@@ -217,18 +217,22 @@ describe("where the count is kept", () => {
     await expectRateLimited(third, /at most 2 a minute/);
   });
 
-  it("wrangler.toml gives Cloudflare the same limits as the defaults", () => {
-    const declared = [
-      ...wranglerToml.matchAll(
-        /name = "(\w+)"\s+namespace_id = "\d+"\s+simple = \{ limit = (\d+), period = (\d+) \}/g,
-      ),
-    ].map(([, name, limit, period]) => [name, Number(limit), Number(period)]);
-    expect(declared).toEqual(
-      Object.values(RATE_LIMITS).map((rule) => [
-        bindingOf(rule.name),
-        rule.limit,
-        rule.periodSeconds,
-      ]),
-    );
+  it("wrangler.toml gives Cloudflare the same limits as the defaults, in every environment", () => {
+    const declared = (env: string) =>
+      [
+        ...wranglerToml.matchAll(
+          /\[\[(?:env\.(\w+)\.)?ratelimits\]\]\s+name = "(\w+)"\s+namespace_id = "\d+"\s+simple = \{ limit = (\d+), period = (\d+) \}/g,
+        ),
+      ]
+        .filter(([, section]) => (section ?? "") === env)
+        .map(([, , name, limit, period]) => [name, Number(limit), Number(period)]);
+    for (const env of ["", "staging", "production"])
+      expect(declared(env)).toEqual(
+        Object.values(RATE_LIMITS).map((rule) => [
+          bindingOf(rule.name),
+          rule.limit,
+          rule.periodSeconds,
+        ]),
+      );
   });
 });

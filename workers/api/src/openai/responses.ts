@@ -1,0 +1,104 @@
+// The two answer shapes of POST /v1/chat/completions: a `chat.completion` object, or a stream of
+// `chat.completion.chunk` events ending with `data: [DONE]` (OpenAI's Server-Sent Events).
+import type { ServerEvent } from "../../../../durable-objects/protocol/wire";
+import { ApiError } from "../http/errors";
+import { type OpenAiDelta, TurnToOpenAi } from "./turn-to-openai";
+
+export interface CompletionAnswer {
+  id: string;
+  created: number;
+  model: string;
+  conversationId: string;
+  clientMessageId: string;
+}
+
+const CUT_SHORT =
+  "The answer's stream ended before its turn did; the conversation still has the rest.";
+
+export async function completionBody(answer: CompletionAnswer, events: AsyncIterable<ServerEvent>) {
+  const turn = new TurnToOpenAi(answer.conversationId, answer.clientMessageId);
+  let streamed = "";
+  let stored: string | undefined;
+  let reasoning = "";
+  for await (const event of events) {
+    const step = turn.step(event);
+    if (!step) continue;
+    if (step.kind === "delta") {
+      streamed += step.delta.content ?? "";
+      reasoning += step.delta.reasoning_content ?? "";
+    } else if (step.kind === "completed") stored = step.text;
+    else if (step.kind === "failed") throw new ApiError(502, "upstream_failed", step.error.message);
+    else
+      return {
+        id: answer.id,
+        object: "chat.completion" as const,
+        created: answer.created,
+        model: answer.model,
+        choices: [
+          {
+            index: 0,
+            message: {
+              role: "assistant" as const,
+              content: stored ?? streamed,
+              refusal: null,
+              ...(reasoning && { reasoning_content: reasoning }),
+            },
+            finish_reason: "stop" as const,
+            logprobs: null,
+          },
+        ],
+      };
+  }
+  throw new ApiError(502, "upstream_failed", CUT_SHORT);
+}
+
+export function streamCompletion(
+  answer: CompletionAnswer,
+  events: AsyncIterable<ServerEvent>,
+): ReadableStream<Uint8Array> {
+  const turn = new TurnToOpenAi(answer.conversationId, answer.clientMessageId);
+  const iterator = events[Symbol.asyncIterator]();
+  const encoder = new TextEncoder();
+  const sse = (data: unknown) => encoder.encode(`data: ${JSON.stringify(data)}\n\n`);
+  const chunk = (delta: OpenAiDelta & { role?: "assistant" }, finish: "stop" | null = null) =>
+    sse({
+      id: answer.id,
+      object: "chat.completion.chunk",
+      created: answer.created,
+      model: answer.model,
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    });
+  const end = (controller: ReadableStreamDefaultController<Uint8Array>, last: Uint8Array) => {
+    controller.enqueue(last);
+    controller.enqueue(encoder.encode("data: [DONE]\n\n"));
+    controller.close();
+  };
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(chunk({ role: "assistant", content: "" }));
+    },
+    // One event at a time, as the client reads: a slow client holds the conversation's stream.
+    async pull(controller) {
+      for (;;) {
+        const next = await iterator.next();
+        if (next.done)
+          return end(controller, sse({ error: { message: CUT_SHORT, code: "upstream_failed" } }));
+        const step = turn.step(next.value);
+        if (!step || step.kind === "completed") continue;
+        if (step.kind === "delta") return controller.enqueue(chunk(step.delta));
+        if (step.kind === "failed")
+          return end(
+            controller,
+            sse({
+              error: { message: step.error.message, code: step.error.code, type: "server_error" },
+            }),
+          );
+        return end(controller, chunk({}, "stop"));
+      }
+    },
+    async cancel() {
+      // The client hung up: stop reading; the turn runs on and stays in the conversation.
+      await iterator.return?.();
+    },
+  });
+}

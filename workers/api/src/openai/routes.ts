@@ -1,0 +1,122 @@
+// OpenAI-compatible endpoints, so the clients and SDKs people already use can talk to the app:
+// GET /v1/models and POST /v1/chat/completions (streaming or not), with an API token as the
+// bearer. Each request is a message in one of the user's conversations (named by the
+// X-Conversation-Id header, or created for it), so the turn also shows in the web client.
+import { type Context, Hono } from "hono";
+import { SOCKET_CREDENTIAL_HEADER } from "../../../../durable-objects/conversation/socket-credential";
+import {
+  configuredProviders,
+  DEFAULT_MODELS,
+} from "../../../../durable-objects/providers/registry";
+import type { SendMessage } from "../../../../durable-objects/protocol/wire";
+import { RATE_LIMITS } from "../../../../shared/rate-limit/limits";
+import type { AppEnv } from "../app-types";
+import { liveCredentialOf } from "../auth/websocket-auth";
+import { conversationStub } from "../conversation-lifecycle";
+import { createConversation, getOwnedConversation } from "../db/conversations";
+import { ApiError } from "../http/errors";
+import { parseJsonBody } from "../http/validate";
+import { byUser, enforceRateLimit, rateLimit } from "../rate-limit/middleware";
+import { IdParam } from "../routes/conversations";
+import { listModels, sendOptionsFor } from "./models";
+import { ChatCompletionRequest, newMessageText } from "./request";
+import { completionBody, streamCompletion } from "./responses";
+import { readServerEvents } from "./server-events";
+
+/** Names an existing conversation; the answer carries it back whichever way it was chosen. */
+export const CONVERSATION_HEADER = "x-conversation-id";
+
+export const openAiRoutes = new Hono<AppEnv>()
+  .get("/models", (c) => c.json({ object: "list" as const, data: listModels(c.env) }))
+  .post("/chat/completions", rateLimit({ ...RATE_LIMITS.message, key: byUser }), async (c) => {
+    const body = await parseJsonBody(c, ChatCompletionRequest);
+    const options = sendOptionsFor(body.model);
+    const named = c.req.header(CONVERSATION_HEADER);
+    const text = newMessageText(body.messages, named === undefined);
+    const conversationId = await conversationFor(c, named, options.provider, options.model, text);
+    const message: Omit<SendMessage, "type"> = {
+      clientMessageId: crypto.randomUUID(),
+      text,
+      ...(options.provider && { options }),
+    };
+    const events = await sendToConversation(c, conversationId, message);
+    const answer = {
+      id: `chatcmpl-${message.clientMessageId}`,
+      created: Math.floor(Date.now() / 1000),
+      model: body.model,
+      conversationId,
+      clientMessageId: message.clientMessageId,
+    };
+    const headers = { [CONVERSATION_HEADER]: conversationId };
+    if (body.stream)
+      return new Response(streamCompletion(answer, events), {
+        headers: {
+          ...headers,
+          "content-type": "text/event-stream; charset=utf-8",
+          "cache-control": "no-store",
+        },
+      });
+    return c.json(await completionBody(answer, events), 200, headers);
+  });
+
+async function conversationFor(
+  c: Context<AppEnv>,
+  named: string | undefined,
+  provider: string | undefined,
+  model: string | undefined,
+  text: string,
+): Promise<string> {
+  const userId = c.get("user").id;
+  if (named !== undefined) {
+    const id = IdParam.safeParse(named);
+    if (!id.success)
+      throw new ApiError(400, "bad_request", `${CONVERSATION_HEADER} must be a conversation id.`);
+    return (await getOwnedConversation(c.get("db"), userId, id.data)).id;
+  }
+  await enforceRateLimit(c, RATE_LIMITS.newConversation, byUser);
+  const chosen = (provider ??
+    configuredProviders(c.env)[0] ??
+    "anthropic") as keyof typeof DEFAULT_MODELS;
+  const firstLine =
+    text
+      .split("\n")
+      .find((line) => line.trim())
+      ?.trim() ?? "";
+  const conversation = await createConversation(c.get("db"), {
+    userId,
+    title: firstLine.length > 80 ? `${firstLine.slice(0, 79)}…` : firstLine || "API conversation",
+    provider: chosen,
+    model: model ?? DEFAULT_MODELS[chosen],
+    mode: "normal",
+    settings: {},
+  });
+  return conversation.id;
+}
+
+/** Sends the message as POST /api/conversations/:id/chat does; the events of its turn. */
+async function sendToConversation(
+  c: Context<AppEnv>,
+  conversationId: string,
+  message: Omit<SendMessage, "type">,
+) {
+  const stub = await conversationStub(c.env, conversationId);
+  const res = await stub.fetch(
+    new Request(new URL("/chat", c.req.url), {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        [SOCKET_CREDENTIAL_HEADER]: JSON.stringify(liveCredentialOf(c.get("credential"))),
+      },
+      body: JSON.stringify(message),
+    }),
+  );
+  if (!res.ok || !res.body) {
+    const problem = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
+    throw new ApiError(
+      502,
+      "upstream_failed",
+      problem?.error?.message ?? `The conversation refused the message (HTTP ${res.status}).`,
+    );
+  }
+  return readServerEvents(res.body);
+}

@@ -1,0 +1,247 @@
+// What each route of the API worker does, described from the zod schemas it speaks. Every route
+// must have an entry here: openapi.test.ts fails on one that is missing. Keys are
+// "<METHOD> <path>" in Hono's path syntax.
+import { z } from "zod";
+import { ChatMessage } from "../../../../durable-objects/protocol/messages";
+import {
+  Artifact,
+  Conversation,
+  McpAttachment,
+  McpAttachRequest,
+  McpCompletionRequest,
+  McpCompletionResult,
+  McpConnectResult,
+  McpPromptList,
+  McpPromptRequest,
+  McpPromptResult,
+  McpResourceContents,
+  McpResourceList,
+  McpResourceTarget,
+  McpServer,
+  McpServerTest,
+  ProviderInfo,
+} from "../../../../durable-objects/protocol/rest";
+import { ApprovalAnswer, SendMessage } from "../../../../durable-objects/protocol/wire";
+import { ModelObject } from "../openai/models";
+import { ChatCompletionRequest } from "../openai/request";
+import {
+  body,
+  ERRORS,
+  eventStream,
+  items,
+  json,
+  noContent,
+  type Operation,
+} from "./schema-helpers";
+
+const op = (
+  tag: string,
+  summary: string,
+  responses: Operation["responses"],
+  extra: Operation = {},
+) =>
+  ({ tags: [tag], summary, responses: { ...responses, ...ERRORS }, ...extra }) satisfies Operation;
+
+const Ok = z.object({ ok: z.literal(true) });
+const Page = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+
+export const OPERATIONS: Record<string, Operation> = {
+  "GET /api/health": op("meta", "Is the worker up", { 200: json(Ok) }, { security: [] }),
+  "GET /api/openapi.json": op(
+    "meta",
+    "This document (OpenAPI 3.1)",
+    { 200: { description: "OpenAPI 3.1" } },
+    { security: [] },
+  ),
+  "POST /api/session": op(
+    "auth",
+    "Trade an API token for a session cookie",
+    { 200: { description: "Signed in; Set-Cookie carries the session." } },
+    { security: [] },
+  ),
+  "GET /api/session": op("auth", "Who is signed in", {
+    200: { description: "{user: {id, name}}" },
+  }),
+  "DELETE /api/session": op("auth", "Sign out this session", { 204: noContent }),
+  "GET /api/sessions": op("auth", "The browser sessions of the user", {
+    200: { description: "{items: [{id, tokenId, createdAt, expiresAt, current}]}" },
+  }),
+  "DELETE /api/sessions": op("auth", "Sign out everywhere (tokens stay)", { 204: noContent }),
+  "GET /api/tokens": op("auth", "The user's API tokens (never the token itself)", {
+    200: { description: "{items: [{id, label, createdAt, expiresAt, lastUsedAt, current}]}" },
+  }),
+  "DELETE /api/tokens/:id": op("auth", "Revoke a token and every session it opened", {
+    204: noContent,
+  }),
+  "GET /api/providers": op("models", "Model providers and their models", {
+    200: json(z.object({ providers: z.array(ProviderInfo), hint: z.string().optional() })),
+  }),
+  "GET /api/conversations": op("conversations", "The user's conversations, newest activity first", {
+    200: json(Page(Conversation)),
+  }),
+  "POST /api/conversations": op("conversations", "Start a conversation", {
+    201: json(Conversation, "Created"),
+  }),
+  "GET /api/conversations/:id": op("conversations", "One conversation", {
+    200: json(Conversation),
+  }),
+  "PATCH /api/conversations/:id": op(
+    "conversations",
+    "Change title, provider, model, mode or settings",
+    { 200: json(Conversation) },
+  ),
+  "DELETE /api/conversations/:id": op(
+    "conversations",
+    "Delete a conversation with its messages, artifacts and objects",
+    { 204: noContent },
+  ),
+  "GET /api/conversations/:id/messages": op("conversations", "Messages after a sequence number", {
+    200: items(ChatMessage),
+  }),
+  "GET /api/conversations/:id/artifacts": op(
+    "artifacts",
+    "The conversation's artifacts (metadata)",
+    { 200: items(Artifact) },
+  ),
+  "POST /api/conversations/:id/chat": op(
+    "realtime",
+    "Send a message; stream its turn",
+    { 200: eventStream("The events from the message to the end of its turn.") },
+    { requestBody: body(SendMessage.omit({ type: true })) },
+  ),
+  "GET /api/conversations/:id/events": op("realtime", "Replay and follow the event log", {
+    200: eventStream(
+      "The log after Last-Event-ID, then live events until the conversation is idle.",
+    ),
+  }),
+  "POST /api/conversations/:id/ws-ticket": op("realtime", "A single-use WebSocket ticket (20 s)", {
+    200: json(z.object({ ticket: z.string(), expiresAt: z.number() })),
+  }),
+  "GET /api/conversations/:id/ws": op("realtime", "Open the conversation's WebSocket (upgrade)", {
+    101: { description: "Switching protocols; frames are durable-objects/protocol/wire.ts" },
+  }),
+  "POST /api/conversations/:id/approvals/:approvalId": op(
+    "realtime",
+    "Approve or deny a parked tool call",
+    {
+      200: { description: "{approval: {...}}" },
+      409: { description: "Already answered or expired." },
+    },
+    { requestBody: body(ApprovalAnswer) },
+  ),
+  "POST /api/conversations/:id/elicitations/:elicitationId": op(
+    "realtime",
+    "Answer an MCP server's question",
+    {
+      200: { description: "{elicitation: {...}}" },
+      409: { description: "Already answered, timed out or withdrawn." },
+    },
+  ),
+  "GET /api/conversations/:id/mcp/prompts": op("mcp", "Prompts of the conversation's MCP servers", {
+    200: json(McpPromptList),
+  }),
+  "POST /api/conversations/:id/mcp/prompts/get": op(
+    "mcp",
+    "Fill in a prompt",
+    { 200: json(McpPromptResult) },
+    { requestBody: body(McpPromptRequest) },
+  ),
+  "POST /api/conversations/:id/mcp/complete": op(
+    "mcp",
+    "Completions for a prompt argument or template variable",
+    { 200: json(McpCompletionResult) },
+    { requestBody: body(McpCompletionRequest) },
+  ),
+  "GET /api/conversations/:id/mcp/resources": op(
+    "mcp",
+    "Resources and templates of the conversation's MCP servers",
+    { 200: json(McpResourceList) },
+  ),
+  "POST /api/conversations/:id/mcp/resources/read": op(
+    "mcp",
+    "Read a resource",
+    { 200: json(McpResourceContents) },
+    { requestBody: body(McpResourceTarget) },
+  ),
+  "POST /api/conversations/:id/mcp/resources/attach": op(
+    "mcp",
+    "Attach a resource to the conversation",
+    { 200: json(McpAttachment) },
+    { requestBody: body(McpAttachRequest) },
+  ),
+  "GET /api/artifacts/:id": op("artifacts", "An artifact, with content for text", {
+    200: json(Artifact),
+  }),
+  "PATCH /api/artifacts/:id": op("artifacts", "Edit an artifact's content or title", {
+    200: json(Artifact),
+  }),
+  "PUT /api/artifacts/:id/pin": op("artifacts", "Pin an artifact", { 200: json(Artifact) }),
+  "DELETE /api/artifacts/:id/pin": op("artifacts", "Unpin an artifact", { 200: json(Artifact) }),
+  "DELETE /api/artifacts/:id": op("artifacts", "Delete an artifact", { 204: noContent }),
+  "GET /api/artifacts/:id/download": op("artifacts", "The artifact's bytes, as an attachment", {
+    200: { description: "The bytes, with Content-Disposition and a sandboxing CSP." },
+  }),
+  "GET /api/mcp-servers": op("mcp", "The user's MCP servers (header values masked)", {
+    200: items(McpServer),
+  }),
+  "POST /api/mcp-servers": op("mcp", "Add an MCP server", { 201: json(McpServer, "Created") }),
+  "PATCH /api/mcp-servers/:id": op("mcp", "Change an MCP server", { 200: json(McpServer) }),
+  "DELETE /api/mcp-servers/:id": op("mcp", "Remove an MCP server", { 204: noContent }),
+  "POST /api/mcp-servers/test": op("mcp", "Test a server before saving it", {
+    200: json(McpServerTest),
+  }),
+  "POST /api/mcp-servers/:id/test": op("mcp", "Test a saved server", { 200: json(McpServerTest) }),
+  "POST /api/mcp-servers/builtin/test": op("mcp", "Test our own MCP worker", {
+    200: json(McpServerTest),
+  }),
+  "POST /api/mcp-servers/:id/connect": op("mcp", "Sign in to an MCP server (OAuth)", {
+    200: json(McpConnectResult),
+  }),
+  "POST /api/mcp-servers/:id/disconnect": op("mcp", "Forget this user's sign-in to a server", {
+    200: json(z.object({ revoked: z.boolean() })),
+  }),
+  "GET /api/mcp-oauth/callback": op(
+    "mcp",
+    "Where an authorization server sends the user back",
+    { 200: { description: "An HTML page that tells the opener and closes." } },
+    { security: [] },
+  ),
+  "GET /api/mcp-oauth/client-metadata.json": op(
+    "mcp",
+    "Our OAuth Client ID Metadata Document",
+    { 200: { description: "Client metadata (JSON)." } },
+    { security: [] },
+  ),
+  "GET /api/tool-policies": op("mcp", "The user's tool approval policies", {
+    200: { description: "{policies: {...}}" },
+  }),
+  "PUT /api/tool-policies": op("mcp", "Set or remove a tool approval policy", {
+    200: { description: "{policies: {...}}" },
+  }),
+  "GET /v1/models": op("openai", "OpenAI-compatible: the models", {
+    200: json(z.object({ object: z.literal("list"), data: z.array(ModelObject) })),
+  }),
+  "POST /v1/chat/completions": op(
+    "openai",
+    "OpenAI-compatible chat completion (stream or not) as a message in a conversation",
+    {
+      200: {
+        description:
+          "A chat.completion, or with stream: true chat.completion.chunk events ending with [DONE]. X-Conversation-Id names the conversation.",
+      },
+    },
+    {
+      requestBody: body(ChatCompletionRequest),
+      parameters: [
+        {
+          in: "header",
+          name: "X-Conversation-Id",
+          required: false,
+          schema: { type: "string" },
+          description: "An existing conversation of yours; without it one is created.",
+        },
+      ],
+    },
+  ),
+};

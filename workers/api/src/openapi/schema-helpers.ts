@@ -1,0 +1,60 @@
+// Small builders for the OpenAPI operations: answers and bodies described by our zod schemas.
+import type { DescribeRouteOptions } from "hono-openapi";
+import { resolver } from "hono-openapi";
+import { z } from "zod";
+
+export type Operation = DescribeRouteOptions;
+
+/** Every error answer: {error: {code, message, details?}} (workers/api/src/http/errors.ts). */
+export const ErrorBody = z.object({
+  error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
+});
+
+const errorAnswer = (description: string) => ({
+  description,
+  content: { "application/json": { schema: resolver(ErrorBody) } },
+});
+
+/** The error answers most routes share, named by status. */
+export const ERRORS = {
+  400: errorAnswer("The request is malformed; the message names what is wrong."),
+  401: errorAnswer("No valid API token or session."),
+  404: errorAnswer("Not found, or not yours."),
+  429: errorAnswer("Rate limited; Retry-After says when to try again."),
+} as const;
+
+export const json = (schema: z.ZodType, description = "OK") => ({
+  description,
+  content: { "application/json": { schema: resolver(schema) } },
+});
+
+export const noContent = { description: "Done; no body." } as const;
+
+export const eventStream = (description: string) => ({
+  description,
+  content: {
+    "text/event-stream": {
+      schema: {
+        type: "string" as const,
+        description:
+          "Server-Sent Events: `id: <seq>`, `event: <type>`, `data: <ServerEvent JSON>` (see components.schemas.ServerEvent).",
+      },
+    },
+  },
+});
+
+type RequestBody = NonNullable<Operation["requestBody"]>;
+
+/** A JSON request body described by the zod schema the route parses it with. */
+export const body = (schema: z.ZodType): RequestBody => {
+  const jsonSchema = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" });
+  // zod writes JSON Schema 2020-12 (what OpenAPI 3.1 uses); openapi-types types `type` narrower.
+  return {
+    required: true,
+    content: { "application/json": { schema: jsonSchema } },
+  } as unknown as RequestBody;
+};
+
+/** A list answer: {items: T[]}. */
+export const items = (schema: z.ZodType, description = "OK") =>
+  json(z.object({ items: z.array(schema) }), description);

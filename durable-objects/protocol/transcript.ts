@@ -65,6 +65,8 @@ export interface Activity {
   error?: ErrorInfo;
   /** Questions MCP servers asked during the answer, by elicitation id, in the order asked. */
   elicitations?: Record<string, ElicitationView>;
+  /** When each tool call started and ended (server clock, ms), for the timeline's times. */
+  callTimes?: Record<string, { startedAt: number; endedAt?: number }>;
 }
 
 export interface TranscriptMessage {
@@ -207,6 +209,7 @@ export function applyEvent(t: Transcript, e: ServerEvent): Transcript {
         activity: {
           ...(m.activity ?? newActivity()),
           callSteps: { ...m.activity?.callSteps, [e.callId]: e.step },
+          callTimes: { ...m.activity?.callTimes, [e.callId]: { startedAt: e.at } },
         },
         content: [
           ...m.content,
@@ -222,14 +225,24 @@ export function applyEvent(t: Transcript, e: ServerEvent): Transcript {
       }));
       break;
     case "tool_result":
-      edit(e.messageId, (m) => ({
-        ...m,
-        content: m.content.map((p) =>
-          p.type === "tool_call" && p.callId === e.callId
-            ? { ...p, status: e.isError ? "failed" : "done", summary: e.summary }
-            : p,
-        ),
-      }));
+      edit(e.messageId, (m) => {
+        const started = m.activity?.callTimes?.[e.callId];
+        return {
+          ...m,
+          ...(m.activity &&
+            started && {
+              activity: {
+                ...m.activity,
+                callTimes: { ...m.activity.callTimes, [e.callId]: { ...started, endedAt: e.at } },
+              },
+            }),
+          content: m.content.map((p) =>
+            p.type === "tool_call" && p.callId === e.callId
+              ? { ...p, status: e.isError ? "failed" : "done", summary: e.summary }
+              : p,
+          ),
+        };
+      });
       break;
     case "artifact_created":
       edit(e.messageId, (m) => ({

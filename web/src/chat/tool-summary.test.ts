@@ -21,6 +21,19 @@ describe("toolCallLine", () => {
     );
   });
 
+  it("leads with the tool's own sentence and adds the names its JSON holds", () => {
+    expect(
+      done(
+        '2 articles. {"bibliography":[{"pmid":"31452104","title":"Niraparib monotherapy (QUADRA)","authors":["Mo… (1 artifact)',
+      ),
+    ).toBe("2 articles · 1 artifact");
+    expect(
+      done(
+        '4 entities and 4 links. {"nodes":[{"id":"PMID:1","label":"PubMed 1"},{"id":"MESH:C5","label":"olaparib"},{"id":"x"',
+      ),
+    ).toBe("4 entities and 4 links: “PubMed 1”, “olaparib”, …");
+  });
+
   it("keeps plain text results as one short line", () => {
     expect(done("Found 3 articles\n  about olaparib.")).toBe("Found 3 articles about olaparib.");
     expect(done("")).toBe("Finished with no output.");

@@ -35,9 +35,41 @@ function describeResult(raw: string): string {
   const made = /\s*\((\d+) artifacts?\)$/.exec(raw);
   const body = made ? raw.slice(0, made.index) : raw;
   const artifacts = made ? ` · ${plural(Number(made[1]), "artifact")}` : "";
-  const parsed = parsePartialJson(body);
-  const line = parsed ? describeValue(parsed.value, parsed.complete) : oneLine(body);
+  const line = describeBody(body);
   return `${line || "Finished."}${artifacts}`;
+}
+
+/** Plain text, JSON, or a sentence followed by JSON ("2 articles. {"bibliography": …"). */
+function describeBody(body: string): string {
+  const jsonAt = body.search(/[[{]/);
+  const lead = (jsonAt < 0 ? body : body.slice(0, jsonAt)).trim();
+  const parsed = jsonAt < 0 ? null : parsePartialJson(body.slice(jsonAt));
+  if (!parsed) return oneLine(body);
+  if (!lead) return describeValue(parsed.value, parsed.complete);
+  // The tool's own sentence leads; the JSON adds the names it found.
+  const names = namesIn(parsed.value, parsed.complete);
+  const sentence = lead.replace(/[.:]$/, "");
+  return oneLine(names ? `${sentence}: ${names}` : sentence);
+}
+
+/** “First”, “Second”, … of the first list in a value, or null when it names nothing. */
+function namesIn(value: unknown, complete: boolean): string | null {
+  const list = Array.isArray(value)
+    ? value
+    : value && typeof value === "object"
+      ? Object.values(value).find(Array.isArray)
+      : undefined;
+  if (!list) return null;
+  const items = complete ? list : list.slice(0, -1);
+  const names = items
+    .map((i) => (i && typeof i === "object" ? nameOf(i as Record<string, unknown>) : null))
+    .filter((n): n is string => !!n);
+  if (names.length === 0) return null;
+  const more = names.length > 2 || !complete ? ", …" : "";
+  return `${names
+    .slice(0, 2)
+    .map((n) => `“${n}”`)
+    .join(", ")}${more}`;
 }
 
 function describeValue(value: unknown, complete: boolean): string {

@@ -4,6 +4,7 @@ import { Composer } from "../composer/Composer";
 import { LiveConversation, type LiveState } from "./live-conversation";
 import { MessageView } from "./MessageView";
 import { SignedOutBanner } from "./SignedOutBanner";
+import { TurnAnnouncer } from "./TurnAnnouncer";
 import "./chat.css";
 
 export function ChatView(props: {
@@ -56,6 +57,7 @@ export function ChatView(props: {
         </div>
       )}
       {state?.connection === "signed-out" && <SignedOutBanner />}
+      <TurnAnnouncer messages={transcript?.messages} ready={state?.connection === "online"} />
       {transcript?.notices.map((n) => (
         <div key={n.seq} role="status" className={`banner ${n.level}`}>
           {n.text}

@@ -70,6 +70,14 @@ describe("the thinking timeline of an answer", () => {
     });
   });
 
+  it("records when each tool call started and ended, for the timeline's times", () => {
+    const t = turn
+      .map((e, i) => ({ ...e, seq: i + 1, at: 1000 * (i + 1) }) as ServerEvent)
+      .reduce(applyEvent, emptyTranscript());
+    // The call is event 4 and its result event 8.
+    expect(t.messages[1]!.activity?.callTimes).toEqual({ c1: { startedAt: 4000, endedAt: 8000 } });
+  });
+
   it("keeps a failed turn's error in plain words on its answer and ends the activity", () => {
     const t = fold(
       [{ type: "turn_failed", turnId: "t1", error: { code: "rate_limit", message: "Slow down." } }],

@@ -68,6 +68,8 @@ export interface Activity {
   elicitations?: Record<string, ElicitationView>;
   /** Tokens and cost of the answer's model calls so far (the live meter). */
   usage?: UsageTotals;
+  /** When each tool call started and ended (server clock, ms), for the timeline's times. */
+  callTimes?: Record<string, { startedAt: number; endedAt?: number }>;
 }
 
 export interface TranscriptMessage {
@@ -210,6 +212,7 @@ export function applyEvent(t: Transcript, e: ServerEvent): Transcript {
         activity: {
           ...(m.activity ?? newActivity()),
           callSteps: { ...m.activity?.callSteps, [e.callId]: e.step },
+          callTimes: { ...m.activity?.callTimes, [e.callId]: { startedAt: e.at } },
         },
         content: [
           ...m.content,
@@ -225,14 +228,24 @@ export function applyEvent(t: Transcript, e: ServerEvent): Transcript {
       }));
       break;
     case "tool_result":
-      edit(e.messageId, (m) => ({
-        ...m,
-        content: m.content.map((p) =>
-          p.type === "tool_call" && p.callId === e.callId
-            ? { ...p, status: e.isError ? "failed" : "done", summary: e.summary }
-            : p,
-        ),
-      }));
+      edit(e.messageId, (m) => {
+        const started = m.activity?.callTimes?.[e.callId];
+        return {
+          ...m,
+          ...(m.activity &&
+            started && {
+              activity: {
+                ...m.activity,
+                callTimes: { ...m.activity.callTimes, [e.callId]: { ...started, endedAt: e.at } },
+              },
+            }),
+          content: m.content.map((p) =>
+            p.type === "tool_call" && p.callId === e.callId
+              ? { ...p, status: e.isError ? "failed" : "done", summary: e.summary }
+              : p,
+          ),
+        };
+      });
       break;
     case "artifact_created":
       edit(e.messageId, (m) => ({

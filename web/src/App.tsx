@@ -10,6 +10,11 @@ import { forgetLanding, readLanding, sessionStore } from "./settings/sign-in-ret
 import { ChatView } from "./chat/ChatView";
 import { ConversationList } from "./conversations/ConversationList";
 import { SignIn } from "./SignIn";
+import { Drawer } from "./layout/Drawer";
+import { PaneResizer } from "./layout/PaneResizer";
+import { usePaneWidth } from "./layout/use-pane-width";
+import { DESKTOP_QUERY, PHONE_QUERY, useMediaQuery } from "./layout/use-media-query";
+import "./layout/layout.css";
 
 type Auth =
   | { state: "checking" }
@@ -33,6 +38,12 @@ export function App() {
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [pinned, setPinned] = useState<string[]>([]);
   const settingsButton = useRef<HTMLButtonElement>(null);
+  const phone = useMediaQuery(PHONE_QUERY);
+  const desktop = useMediaQuery(DESKTOP_QUERY);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const drawerButton = useRef<HTMLButtonElement>(null);
+  const sidebarWidth = usePaneWidth("sidebar");
+  const artifactsWidth = usePaneWidth("artifacts");
 
   useEffect(() => {
     // `npm start` prints a link with the token in the fragment: it never reaches a server log.
@@ -116,6 +127,27 @@ export function App() {
     setOpenArtifact(id);
     setPaneOpen(true);
   }, []);
+  const closeDrawer = useCallback(() => {
+    setDrawerOpen(false);
+    drawerButton.current?.focus();
+  }, []);
+  const select = (id: string | null) => {
+    setSelected(id);
+    setDrawerOpen(false);
+  };
+  const drawerToggle = (
+    <button
+      type="button"
+      ref={drawerButton}
+      className="drawer-button"
+      aria-expanded={drawerOpen}
+      aria-controls="conversation-drawer"
+      aria-label="Conversations"
+      onClick={() => setDrawerOpen(true)}
+    >
+      ☰
+    </button>
+  );
   const signOut = () => api.signOut().finally(() => setAuth({ state: "signed-out" }));
   const closeSettings = useCallback(() => {
     setSettingsOpen(false);
@@ -130,16 +162,42 @@ export function App() {
     );
   }
   return (
-    <div className={`layout ${paneOpen ? "with-pane" : ""}`}>
-      <ConversationList
-        selected={selected}
-        onSelect={setSelected}
-        user={auth.user}
-        providers={providers}
-        onSignOut={signOut}
-        onRenamed={(c) => c.id === selected && setConversation(c)}
-      />
+    <div
+      className={`layout ${paneOpen ? "with-pane" : ""} ${desktop ? "resizable" : ""}`}
+      style={
+        desktop
+          ? {
+              ["--sidebar-width" as string]: `${sidebarWidth.width}px`,
+              ["--artifacts-width" as string]: `${artifactsWidth.width}px`,
+            }
+          : undefined
+      }
+    >
+      <Drawer phone={phone} open={drawerOpen} onClose={closeDrawer}>
+        <ConversationList
+          selected={selected}
+          onSelect={select}
+          user={auth.user}
+          providers={providers}
+          onSignOut={signOut}
+          onRenamed={(c) => c.id === selected && setConversation(c)}
+        />
+      </Drawer>
+      {desktop && (
+        <PaneResizer
+          pane="sidebar"
+          label="Resize the conversation list"
+          grows="right"
+          {...sidebarWidth.handlers}
+        />
+      )}
       <main className="main">
+        {!(selected && conversation) && (
+          <div className="phone-bar">
+            {drawerToggle}
+            <span>Thinking Chat</span>
+          </div>
+        )}
         {hint && (
           <div role="alert" className="banner warning">
             {hint}
@@ -152,6 +210,7 @@ export function App() {
         )}
         {selected && conversation && (
           <header className="conversation-header">
+            {drawerToggle}
             <h1>{conversation.title}</h1>
             <span className="muted small">
               {conversation.provider} · {conversation.model}
@@ -197,14 +256,30 @@ export function App() {
           <p className="centered muted">Create or pick a conversation.</p>
         )}
       </main>
-      {paneOpen && selected && (
-        <ArtifactPane
-          conversationId={selected}
-          openId={openArtifact}
-          onOpen={setOpenArtifact}
-          refreshKey={artifactCount}
-          onItems={showPinned}
+      {paneOpen && selected && desktop && (
+        <PaneResizer
+          pane="artifacts"
+          label="Resize the artifact pane"
+          grows="left"
+          {...artifactsWidth.handlers}
         />
+      )}
+      {paneOpen && selected && (
+        // On a phone the pane is a full-screen sheet; the back button returns to the chat.
+        <div className="sheet">
+          {phone && (
+            <button type="button" className="sheet-back" onClick={() => setPaneOpen(false)}>
+              ← Back to the conversation
+            </button>
+          )}
+          <ArtifactPane
+            conversationId={selected}
+            openId={openArtifact}
+            onOpen={setOpenArtifact}
+            refreshKey={artifactCount}
+            onItems={showPinned}
+          />
+        </div>
       )}
     </div>
   );

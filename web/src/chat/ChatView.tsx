@@ -11,6 +11,7 @@ import { sumUsage, usagePerAnswer } from "../usage/merge-usage";
 import { UsageMeter } from "../usage/UsageMeter";
 import { useConversationUsage } from "../usage/use-conversation-usage";
 import { VirtualList, type VirtualListHandle } from "./VirtualList";
+import { TurnAnnouncer } from "./TurnAnnouncer";
 import "./chat.css";
 
 export function ChatView(props: {
@@ -88,6 +89,7 @@ export function ChatView(props: {
         </div>
       )}
       {state?.connection === "signed-out" && <SignedOutBanner />}
+      <TurnAnnouncer messages={transcript?.messages} ready={state?.connection === "online"} />
       {transcript?.notices.map((n) => (
         <div key={n.seq} role="status" className={`banner ${n.level}`}>
           {n.text}

@@ -13,6 +13,7 @@ import { describeError } from "./error-words";
 import { SignInNotices } from "./SignInNotice";
 import type { UsageTotals } from "../../../durable-objects/protocol/usage";
 import { UsageMeter } from "../usage/UsageMeter";
+import { ToolCalls } from "./ToolCalls";
 
 type ToolCall = Extract<MessagePart, { type: "tool_call" }>;
 
@@ -140,82 +141,6 @@ function Part(props: { part: MessagePart; onOpenArtifact: (id: string) => void }
   }
 }
 
-const STATUS_ICON: Record<ToolCall["status"], string> = {
-  started: "⏳",
-  done: "✓",
-  failed: "✗",
-  interrupted: "⚠",
-};
-const STATUS_LABEL: Record<ToolCall["status"], string> = {
-  started: "running",
-  done: "done",
-  failed: "failed",
-  interrupted: "interrupted",
-};
-
-function ToolCalls(props: { calls: ToolCall[]; activity: Activity | undefined }) {
-  const step = props.activity?.callSteps[props.calls[0]!.callId];
-  return (
-    <section className="tool-calls" aria-label={step ? `Tool calls of step ${step}` : "Tool calls"}>
-      {step !== undefined && <p className="muted small step-label">Step {step}</p>}
-      <ul>
-        {props.calls.map((call) => (
-          <ToolCallItem
-            key={call.callId}
-            call={call}
-            progress={props.activity?.progress[call.callId]}
-          />
-        ))}
-      </ul>
-    </section>
-  );
-}
-
-function ToolCallItem(props: {
-  call: ToolCall;
-  progress: Activity["progress"][string] | undefined;
-}) {
-  const { call, progress } = props;
-  const running = call.status === "started";
-  return (
-    <li className={`tool-call ${call.status}`} data-testid="tool-call" data-status={call.status}>
-      <details>
-        <summary>
-          <span aria-hidden="true">{STATUS_ICON[call.status]}</span>{" "}
-          <span className="tool-server">{call.server}</span> · <strong>{call.tool}</strong>{" "}
-          <span className="visually-hidden">({STATUS_LABEL[call.status]})</span>
-          {call.summary && (
-            <span className="muted small tool-summary"> — {oneLine(call.summary)}</span>
-          )}
-        </summary>
-        <h4>Arguments</h4>
-        <pre className="tool-json">{pretty(call.arguments)}</pre>
-        {call.summary !== undefined && (
-          <>
-            <h4>{call.status === "failed" ? "Error" : "Result"}</h4>
-            <pre className="tool-json">{call.summary}</pre>
-          </>
-        )}
-      </details>
-      {running && progress && (
-        <div className="tool-progress">
-          <progress
-            aria-label={`Progress of ${call.tool}`}
-            value={progress.progress}
-            {...(progress.total !== undefined && { max: progress.total })}
-          />
-          <span className="muted small">
-            {progress.total !== undefined
-              ? `${progress.progress} / ${progress.total}`
-              : progress.progress}
-            {progress.message && ` — ${progress.message}`}
-          </span>
-        </div>
-      )}
-    </li>
-  );
-}
-
 function ActivityFooter({ activity }: { activity: Activity }) {
   return (
     <>
@@ -239,12 +164,4 @@ function ActivityFooter({ activity }: { activity: Activity }) {
       )}
     </>
   );
-}
-
-const oneLine = (s: string) =>
-  s.length > 120 ? `${s.slice(0, 119).replace(/\s+/g, " ")}…` : s.replace(/\s+/g, " ");
-
-function pretty(value: unknown): string {
-  if (typeof value === "string") return value;
-  return JSON.stringify(value, null, 2) ?? String(value);
 }

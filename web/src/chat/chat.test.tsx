@@ -77,6 +77,54 @@ describe("an answer in the chat", () => {
     expect(html).toContain("Log (1)");
   });
 
+  it("reads a tool's JSON result as a sentence with the step's and the call's time; raw only inside", () => {
+    const bibliography =
+      '{"bibliography":[{"pmid":"31452104","title":"Olaparib in prostate cancer"},{"pmid":"29625052","tit…';
+    const html = render({
+      ...answer,
+      content: [
+        {
+          type: "tool_call",
+          callId: "b1",
+          server: "mcp-remote",
+          tool: "pubmed_fetch",
+          arguments: { query: "olaparib ".repeat(40) },
+          status: "done",
+          summary: `${bibliography} (1 artifact)`,
+        },
+        {
+          type: "tool_call",
+          callId: "b2",
+          server: "mcp-remote",
+          tool: "pubmed_serch",
+          arguments: {},
+          status: "failed",
+          summary: "unknown tool pubmed_serch",
+        },
+      ],
+      activity: {
+        ...answer.activity!,
+        callSteps: { b1: 1, b2: 1 },
+        callTimes: {
+          b1: { startedAt: 1000, endedAt: 2400 },
+          b2: { startedAt: 1000, endedAt: 1050 },
+        },
+      },
+    });
+    const summaries = [...html.matchAll(/<summary>(.*?)<\/summary>/g)].map((m) =>
+      m[1]!.replace(/<[^>]+>/g, ""),
+    );
+    expect(summaries[0]).toContain(
+      "pubmed_fetch (done) — bibliography (1+): “Olaparib in prostate cancer”, … · 1 artifact · 1.4 s",
+    );
+    expect(summaries[0]).not.toContain("pmid");
+    expect(summaries[1]).toBe("Arguments (3 lines)");
+    expect(summaries[2]).toContain("Failed: unknown tool pubmed_serch. · 50 ms");
+    expect(html).toContain("Step 1 · 1.4 s");
+    // The raw result is still there for whoever expands the call.
+    expect(html).toContain('Raw result</h4><pre class="tool-json">{&quot;bibliography&quot;');
+  });
+
   it("shows tool arguments and log lines as text, never as markup", () => {
     const html = render(answer);
     expect(html).not.toContain("<img");

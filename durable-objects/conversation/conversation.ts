@@ -455,10 +455,23 @@ export class Conversation extends Agent<Env> {
         store: this.store,
         emit: (e) => this.emit(e),
       });
-      // The loop, the provider SDKs and the MCP client load on the first turn, not at start-up.
-      const [{ runTurn }, { createToolRunner }] = await Promise.all([
+      // The loop, the provider SDKs and the MCP client load on the first turn, not at start-up;
+      // the turn's D1 reads go out meanwhile, at once.
+      const [{ runTurn }, tools, pinned, userPolicies] = await Promise.all([
         import("./turn"),
-        import("./tool-runner"),
+        import("./tool-runner").then(({ createToolRunner }) =>
+          createToolRunner({
+            env: this.env,
+            conversation,
+            store: this.store,
+            pool: this.#mcp,
+            counters: this.mcpCounters,
+            apiBase: this.store.getMeta("api_base") ?? "",
+            elicit: this.elicitationBridge(turn, conversation),
+          }),
+        ),
+        this.pinnedArtifacts(),
+        loadUserToolPolicies(this.env.DB, conversation.userId),
       ]);
       outcome = await runTurn({
         env: this.env,
@@ -466,18 +479,10 @@ export class Conversation extends Agent<Env> {
         conversation,
         assistantMessageId: turn.assistantMessageId,
         history: this.store.messages().filter((m) => m.seq < turn.assistantSeq),
-        pinned: await this.pinnedArtifacts(),
+        pinned,
         maxSteps: options.maxSteps ?? conversation.settings.maxSteps ?? DEFAULT_MAX_STEPS,
         signal: abort.signal,
-        tools: await createToolRunner({
-          env: this.env,
-          conversation,
-          store: this.store,
-          pool: this.#mcp,
-          counters: this.mcpCounters,
-          apiBase: this.store.getMeta("api_base") ?? "",
-          elicit: this.elicitationBridge(turn, conversation),
-        }),
+        tools,
         calls: toolCallLog(this.store),
         approvals: approvalGate({
           approvals: this.approvals,
@@ -485,7 +490,7 @@ export class Conversation extends Agent<Env> {
           messageId: turn.assistantMessageId,
           userId: conversation.userId,
           conversationPolicies: conversation.settings.toolPolicies,
-          userPolicies: await loadUserToolPolicies(this.env.DB, conversation.userId),
+          userPolicies,
           ttlSeconds: approvalTtlSeconds(
             this.env.APPROVAL_TTL_SECONDS,
             conversation.settings.approvalTimeoutSeconds,
@@ -652,19 +657,36 @@ export class Conversation extends Agent<Env> {
     return configured > 0 ? configured : 5 * 60_000;
   }
 
-  /** After a turn: close the MCP connections (and their standing streams) once nobody uses them. */
+  /** After a turn: end the MCP sessions (and their standing streams) once nobody uses them. */
   private async scheduleMcpIdleCheck(afterMs = this.mcpIdleMs()): Promise<void> {
     if (this.#mcp.size === 0) return;
     if (this.#mcpIdleCheck) await this.cancelSchedule(this.#mcpIdleCheck);
     this.#mcpIdleCheck = (await this.schedule(afterMs / 1000, "closeIdleMcpConnections")).id;
   }
 
-  /** A `schedule` callback. A running turn uses its connections; it schedules a check when done. */
+  /**
+   * A `schedule` callback (it outlives an evicted instance). Ends the sessions nobody uses, so a
+   * user's servers do not hold one per conversation. A running turn uses its connections; it
+   * schedules a check when done.
+   */
   async closeIdleMcpConnections(): Promise<void> {
     this.#mcpIdleCheck = null;
-    if (this.busy()) return;
-    const { closeIdleConnections } = await import("./mcp-connections");
-    const next = await closeIdleConnections(this.#mcp, this.mcpIdleMs());
+    if (this.busy() || !hasConversationTables(this.ctx.storage.sql)) return;
+    const { endIdleSessions } = await import("./tool-runner");
+    const userId = await this.loadConversation().then(
+      (c) => c.userId,
+      () => null,
+    );
+    const next = await endIdleSessions({
+      env: this.env,
+      store: this.store,
+      pool: this.#mcp,
+      userId,
+      idleMs: this.mcpIdleMs(),
+    }).catch((err: unknown) => {
+      console.warn("could not end idle MCP sessions", err);
+      return null;
+    });
     if (next !== null) await this.scheduleMcpIdleCheck(next);
   }
 

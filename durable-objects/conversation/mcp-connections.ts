@@ -1,7 +1,6 @@
 // The MCP connections of one conversation: live connections are kept in memory while the object
-// lives, their session ids in its storage. Idle connections are closed (their sessions kept for
-// the next turn); sessions are ended (HTTP DELETE) when the conversation is deleted or when their
-// server left the registry.
+// lives, their session ids in its storage. Sessions are ended (HTTP DELETE) when the conversation
+// goes idle (or its instance was evicted), is deleted, or when their server left the registry.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
@@ -40,32 +39,28 @@ export const CachedSession = z.object({
 });
 export type CachedSession = z.infer<typeof CachedSession>;
 
-/** A standing stream nobody used for this long is closed. */
+/** A session nobody used for this long is ended. */
 export const DEFAULT_IDLE_CLOSE_MS = 5 * 60_000;
 /** Ending a session is a courtesy: a server that does not answer quickly is not waited for. */
 const END_WAIT_MS = 2_000;
 
 /**
- * Closes connections no turn used for `idleMs`. Their sessions stay stored, so the next turn
- * resumes them (and reopens the standing stream). Returns how long until the next connection
- * would turn idle, or null when none is left open.
+ * Which live connections no turn used for `idleMs`, and how long until the next of the others
+ * would turn idle (null when none is left).
  */
-export async function closeIdleConnections(
+export function unusedSince(
   pool: ConnectionPool,
   idleMs: number,
   now = Date.now(),
-): Promise<number | null> {
-  let next: number | null = null;
+): { idle: Set<string>; nextInMs: number | null } {
+  const idle = new Set<string>();
+  let nextInMs: number | null = null;
   for (const [key, live] of pool) {
     const idleFor = now - live.lastUsed;
-    if (idleFor < idleMs) {
-      next = Math.min(next ?? Infinity, idleMs - idleFor);
-      continue;
-    }
-    pool.delete(key);
-    await live.client.close().catch(() => undefined);
+    if (idleFor >= idleMs) idle.add(key);
+    else nextInMs = Math.min(nextInMs ?? Infinity, idleMs - idleFor);
   }
-  return next;
+  return { idle, nextInMs };
 }
 
 /**

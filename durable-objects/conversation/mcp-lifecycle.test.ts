@@ -1,8 +1,9 @@
-// MCP sessions over a conversation's life: restarts, idle time, a removed server, deletion.
+// MCP sessions over a conversation's life: restarts, idle time, eviction, a removed server,
+// deletion, and the catalog new conversations share.
 // Each test has its own channel of the changing server (see tests/support/changing-server.ts),
 // which reports what it saw: standing GET streams open, sessions ended, credentials received.
 import { abortAllDurableObjects, env, runInDurableObject } from "cloudflare:test";
-import { expect, inject, it } from "vitest";
+import { afterEach, expect, inject, it } from "vitest";
 import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
 import type { ChangingServerState } from "../../tests/support/changing-server";
 import { TestSocket } from "../../tests/support/ws-client";
@@ -50,12 +51,12 @@ async function storedSession(conversationId: string, url: string) {
   });
 }
 
-async function setUp() {
+async function setUp(headers: Record<string, string> = {}) {
   const ch = channel();
   const user = await createUser();
   const created = await api(user, "/api/mcp-servers", {
     method: "POST",
-    json: { name: "changing", url: ch.url },
+    json: { name: "changing", url: ch.url, headers },
   });
   const { id: serverId } = (await created.json()) as { id: string };
   const conv = await createConversation(user);
@@ -106,20 +107,61 @@ it("a removed server's session ends at the conversation's next turn", async () =
   expect(await storedSession(conv.id, ch.url)).toBeNull();
 }, 60_000);
 
-it("a conversation nobody uses closes its standing streams, and its next turn resumes the session", async () => {
-  const { ch, user, conv } = await setUp();
-  await waitFor(ch.state, (s) => s.standingStreams === 1, "no standing stream after the handshake");
-  const initialized = await runInDurableObject(stubOf(conv.id), (i: Conversation) => {
-    // As if MCP_IDLE_CLOSE_MS were 300 for this object.
-    (i as unknown as { env: { MCP_IDLE_CLOSE_MS?: string } }).env.MCP_IDLE_CLOSE_MS = "300";
-    return i.mcpCounters.initialize;
-  });
-  await turn(user, conv.id, "hello again");
-  await waitFor(ch.state, (s) => s.standingStreams === 0, "the idle stream stays open");
+type IdleEnv = { env: { MCP_IDLE_CLOSE_MS?: string } };
 
-  await turn(user, conv.id, "and once more");
-  expect(
-    await runInDurableObject(stubOf(conv.id), (i: Conversation) => i.mcpCounters.initialize),
-  ).toBe(initialized);
-  await waitFor(ch.state, (s) => s.standingStreams === 0, "the idle stream stays open");
+/** As if MCP_IDLE_CLOSE_MS were 300 (the objects of this isolate share one `env`). */
+const idleAfter300ms = (conversationId: string) =>
+  runInDurableObject(stubOf(conversationId), (i: Conversation) => {
+    (i as unknown as IdleEnv).env.MCP_IDLE_CLOSE_MS = "300";
+  });
+
+afterEach(() =>
+  runInDurableObject(stubOf("idle-reset"), (i: Conversation) => {
+    delete (i as unknown as IdleEnv).env.MCP_IDLE_CLOSE_MS;
+  }),
+);
+
+it("a conversation nobody uses ends its session on the server, and its next turn still works", async () => {
+  const { ch, user, conv, sessionId } = await setUp();
+  await waitFor(ch.state, (s) => s.standingStreams === 1, "no standing stream after the handshake");
+  await idleAfter300ms(conv.id);
+  await turn(user, conv.id, "hello again");
+  const ended = await waitFor(ch.state, (s) => s.sessions.length === 0, "the session stays open");
+  expect(ended.ended).toEqual([sessionId]);
+  expect(ended.standingStreams).toBe(0);
+  expect(await storedSession(conv.id, ch.url)).toBeNull();
+
+  const events = await turn(user, conv.id, "add a tool please");
+  expect(events.filter((e) => e.type === "tool_result").at(-1)).toMatchObject({ isError: false });
+}, 60_000);
+
+it("a conversation evicted before it went idle still ends its session on the server", async () => {
+  const { ch, user, conv, sessionId } = await setUp();
+  await idleAfter300ms(conv.id);
+  await turn(user, conv.id, "hello again");
+  // The instance that held the connection is gone; the idle check it scheduled is not.
+  await abortAllDurableObjects();
+  const state = await waitFor(ch.state, (s) => s.sessions.length === 0, "the session stays open");
+  expect(state.ended).toEqual([sessionId]);
+}, 60_000);
+
+it("new conversations of a user share the tool catalog: no session is opened until a tool is called", async () => {
+  // A fixed credential: a server the user signs in to with OAuth gets a handshake per conversation.
+  const { ch, user } = await setUp({ authorization: "Bearer fixed" });
+  const opened = (await ch.state()).sessions.length;
+  const conversations = await Promise.all([1, 2, 3].map(() => createConversation(user)));
+  for (const c of conversations) await turn(user, c.id, "hello");
+  expect((await ch.state()).sessions.length).toBe(opened);
+  for (const c of conversations)
+    expect(
+      await runInDurableObject(stubOf(c.id), (i: Conversation) => ({ ...i.mcpCounters })),
+    ).toEqual({ initialize: 0, toolsList: 0 });
+
+  // A call opens the conversation's own session, with the shared catalog's tool.
+  const events = await turn(user, conversations[0]!.id, "add a tool please");
+  expect(events.filter((e) => e.type === "tool_result").at(-1)).toMatchObject({
+    isError: false,
+    summary: expect.stringContaining("new_tool was added"),
+  });
+  expect((await ch.state()).sessions.length).toBe(opened + 1);
 }, 60_000);

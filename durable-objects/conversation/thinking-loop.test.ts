@@ -197,6 +197,12 @@ describe("the thinking loop with a third-party MCP server over streamable HTTP",
   });
 
   it("a turn after the first sends no initialize and no tools/list, and makes one model call per step", async () => {
+    // A user of its own: another conversation's catalog would spare even the first turn's.
+    const user = await createUser();
+    const server = { name: "everything", url: inject("everythingUrl") };
+    expect((await api(user, "/api/mcp-servers", { method: "POST", json: server })).status).toBe(
+      201,
+    );
     const conv = await createConversation(user);
     const ws = await TestSocket.open(user, conv.id);
     ws.send({ type: "resume", lastSeq: 0 });

@@ -25,12 +25,14 @@ import {
 import { callClock, NO_SDK_TIMEOUT } from "../mcp/call-clock";
 import { internetRoute, type McpRoute, newMcpClient, newMcpTransport } from "../mcp/mcp-client";
 import { unsupportedVersion } from "../mcp/probe-server";
+import { forgetSharedCatalog, shareCatalog, sharedCatalog } from "../mcp/shared-catalog";
 import {
   CachedSession,
   type ConnectionPool,
   endSessions,
   type Live,
   sessionKey,
+  unusedSince,
 } from "./mcp-connections";
 import { backgroundProvider } from "../mcp/oauth/background-provider";
 import { secretBox } from "../mcp/oauth/secret-box";
@@ -85,6 +87,31 @@ export async function endAllSessions(opts: {
   });
 }
 
+/**
+ * Ends the sessions of a conversation nobody used for `idleMs` (HTTP DELETE), so its servers do
+ * not keep one per conversation forever: live connections idle that long, and stored sessions
+ * with no live connection (the instance that opened them was evicted or restarted, and its
+ * standing stream went with it). Returns how long until the next live one turns idle, or null.
+ */
+export async function endIdleSessions(opts: {
+  env: Env;
+  store: ConversationStore;
+  pool: ConnectionPool;
+  userId: string | null;
+  idleMs: number;
+}): Promise<number | null> {
+  const { idle, nextInMs } = unusedSince(opts.pool, opts.idleMs);
+  const servers = opts.userId ? await serversForUser(opts.env, opts.userId) : [];
+  await endSessions({
+    store: opts.store,
+    pool: opts.pool,
+    servers,
+    routeFor: routesFor(opts.env),
+    which: (key) => idle.has(key) || !opts.pool.has(key),
+  });
+  return nextInMs;
+}
+
 export async function createToolRunner(opts: {
   env: Env;
   conversation: ConversationInfo;
@@ -121,7 +148,11 @@ export async function createToolRunner(opts: {
       : `The MCP server '${s.name}' failed repeatedly and is skipped for ${Math.ceil(d.retryInMs / 1000)} s.`;
   };
   const blocked = new Set(conversation.settings.blockedServers ?? []);
-  const registry = await serversForUser(env, conversation.userId);
+  // Both are D1 reads: one round trip's wait, not two.
+  const [registry, box] = await Promise.all([
+    serversForUser(env, conversation.userId),
+    secretBox(env).catch(() => null),
+  ]);
   // Sessions with servers that left the registry (removed, disabled or moved) end here, at the
   // first turn after the change; the turn does not wait for them.
   const current = new Set(registry.map(sessionKey));
@@ -129,7 +160,6 @@ export async function createToolRunner(opts: {
   const servers = registry.filter((s) => !blocked.has(s.name));
   const byName = new Map(servers.map((s) => [s.name, s]));
   // This user's own OAuth sign-ins (never another user's: the key is the turn's user).
-  const box = await secretBox(env).catch(() => null);
   const apiOrigin = URL.canParse(opts.apiBase) ? opts.apiBase : "https://app.invalid";
   const authProviderFor = (s: ServerConfig) =>
     box && s.id && !s.builtin
@@ -146,6 +176,7 @@ export async function createToolRunner(opts: {
   };
   const writeCache = (s: ServerConfig, c: CachedSession) =>
     store.setMeta(cacheKey(s), JSON.stringify(c));
+  const catalogSource = (s: ServerConfig) => ({ userId: conversation.userId, ...s });
 
   const connect = async (s: ServerConfig, fresh = false): Promise<Live> => {
     const existing = pool.get(cacheKey(s));
@@ -167,9 +198,10 @@ export async function createToolRunner(opts: {
     const live: Live = { client, transport, lastUsed: Date.now() };
     const elicit = opts.elicit;
     if (elicit) answerQuestionsOn(client, live, (id) => elicit.completed(s.name, id));
-    client.setNotificationHandler(ToolListChangedNotificationSchema, async () =>
-      writeCache(s, { ...readCache(s), tools: null }),
-    );
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      forgetSharedCatalog(catalogSource(s));
+      writeCache(s, { ...readCache(s), tools: null });
+    });
     client.setNotificationHandler(LoggingMessageNotificationSchema, async (n) =>
       live.logListener?.({ level: n.params.level, data: n.params.data }),
     );
@@ -184,7 +216,9 @@ export async function createToolRunner(opts: {
     // asks for new messages only. Servers without one answer 405, which the SDK accepts.
     if (cached.sessionId) void transport.resumeStream("").catch(() => undefined);
     writeCache(s, {
-      ...(cached.sessionId ? cached : { tools: null }),
+      // A new session keeps the catalog this conversation was offered (a sibling's), unless the
+      // old session was lost: then its tools are listed again.
+      ...(cached.sessionId ? cached : { tools: fresh ? null : cached.tools }),
       sessionId: transport.sessionId,
       protocolVersion: transport.protocolVersion ?? cached.protocolVersion,
     });
@@ -211,6 +245,16 @@ export async function createToolRunner(opts: {
       await connect(s);
       return cached.tools as Tool[];
     }
+    // No session of our own: a catalog a sibling conversation listed lately will do, and the
+    // session opens at the first call.
+    // Not for a server the user may sign in to: a turn's handshake is what notices (and says)
+    // that a sign-in expired or was revoked.
+    const shareable = !authProviderFor(s);
+    const shared = cached.sessionId || !shareable ? null : sharedCatalog(catalogSource(s));
+    if (shared) {
+      writeCache(s, { tools: shared });
+      return shared;
+    }
     return withSession(s, async (live) => {
       if (opts.counters) opts.counters.toolsList++;
       const tools: Tool[] = [];
@@ -223,6 +267,7 @@ export async function createToolRunner(opts: {
         cursor = page.nextCursor;
       } while (cursor);
       writeCache(s, { ...readCache(s), tools });
+      if (!authProviderFor(s)) shareCatalog(catalogSource(s), tools);
       return tools;
     });
   };

@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { ConversationUsage, UserUsage } from "../../../../durable-objects/protocol/usage";
 import type { AppEnv } from "../app-types";
 import { getOwnedConversation } from "../db/conversations";
-import { conversationUsage, userUsageByDay } from "../db/usage";
+import { conversationUsage, userUsageByDay } from "../../../../shared/db/usage";
 import { ApiError } from "../http/errors";
 import { parseParam, parseQuery } from "../http/validate";
 import { IdParam } from "./conversations";

@@ -1,7 +1,7 @@
 // Usage rows summed in D1: per answer of a conversation, per UTC day and model of a user, and a
 // user's total since a moment (the daily allowance).
 import { z } from "zod";
-import type { UsageTotals } from "../../../../durable-objects/protocol/usage";
+import type { UsageTotals } from "../../durable-objects/protocol/usage";
 
 const SUMS = `COUNT(*) AS calls,
   COALESCE(SUM(input_tokens), 0) AS inputTokens,

@@ -1,5 +1,5 @@
 // MCP sessions over a conversation's life: restarts, idle time, a removed server, deletion.
-// Each test has its own channel of the changing server (see workers/api/test/changing-server.ts),
+// Each test has its own channel of the changing server (see tests/support/changing-server.ts),
 // which reports what it saw: standing GET streams open, sessions ended, credentials received.
 import { abortAllDurableObjects, env, runInDurableObject } from "cloudflare:test";
 import { expect, inject, it } from "vitest";

@@ -1,5 +1,5 @@
 // Turns that use MCP servers behind an OAuth sign-in, against a real authorization server and
-// protected MCP server on 127.0.0.1 (see workers/api/test/oauth-protected-server.ts).
+// protected MCP server on 127.0.0.1 (see tests/support/oauth-protected-server.ts).
 import { abortAllDurableObjects } from "cloudflare:test";
 import { expect, inject, it } from "vitest";
 import { createConversation, createUser, type TestUser } from "../../tests/support/helpers";

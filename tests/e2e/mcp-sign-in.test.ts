@@ -1,6 +1,6 @@
 // Signing in to an MCP server that needs OAuth, in Chromium against the real stack: an MCP server
 // on 127.0.0.1 protected by a local authorization server built from the MCP SDK's own
-// server-side auth (workers/api/test/oauth-protected-server.ts). The user adds the server, the
+// server-side auth (tests/support/oauth-protected-server.ts). The user adds the server, the
 // test says it needs a sign-in, Connect opens the consent page in a popup, the popup closes and
 // Settings shows Connected; a turn calls a protected tool with this user's token, an expired
 // token is refreshed without the user noticing, and a token revoked at the provider leads to

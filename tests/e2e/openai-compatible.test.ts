@@ -26,7 +26,8 @@ beforeAll(async () => {
     mock.onMessage(/say hello plainly/, { content: "Hello from the edge." });
   });
   client = new OpenAI({ apiKey: stack.token, baseURL: `${stack.url}/v1`, maxRetries: 0 });
-});
+  // Starting the stack runs wrangler three times: slow on a busy machine.
+}, 300_000);
 afterAll(async () => {
   await stack?.stop();
 });

@@ -1,7 +1,13 @@
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import type { ConversationUsage, UserUsage } from "../../../../durable-objects/protocol/usage";
 import type { ServerEvent } from "../../../../durable-objects/protocol/wire";
-import { api, createConversation, createUser, errorOf, type TestUser } from "../../../../tests/support/helpers";
+import {
+  api,
+  createConversation,
+  createUser,
+  errorOf,
+  type TestUser,
+} from "../../../../tests/support/helpers";
 import { fold, TestSocket, turnEnded } from "../../../../tests/support/ws-client";
 
 let user: TestUser;

@@ -21,6 +21,7 @@ import {
   McpServerTest,
   ProviderInfo,
 } from "../../../../durable-objects/protocol/rest";
+import { ConversationUsage, UserUsage } from "../../../../durable-objects/protocol/usage";
 import { ApprovalAnswer, SendMessage } from "../../../../durable-objects/protocol/wire";
 import { ModelObject } from "../openai/models";
 import { ChatCompletionRequest } from "../openai/request";
@@ -219,6 +220,16 @@ export const OPERATIONS: Record<string, Operation> = {
   "PUT /api/tool-policies": op("mcp", "Set or remove a tool approval policy", {
     200: { description: "{policies: {...}}" },
   }),
+  "GET /api/conversations/:id/usage": op(
+    "usage",
+    "Tokens and cost of a conversation, in total and per answer (an unpriced model's cost is null)",
+    { 200: json(ConversationUsage) },
+  ),
+  "GET /api/usage": op(
+    "usage",
+    "Your tokens and cost by UTC day and model (?from, ?to as YYYY-MM-DD)",
+    { 200: json(UserUsage) },
+  ),
   "GET /v1/models": op("openai", "OpenAI-compatible: the models", {
     200: json(z.object({ object: z.literal("list"), data: z.array(ModelObject) })),
   }),

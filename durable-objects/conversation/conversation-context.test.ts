@@ -147,3 +147,53 @@ describe("language parity", () => {
     expect(JSON.stringify(system?.content)).toContain("Réponds en français.");
   });
 });
+
+describe("automatic titles", () => {
+  const titleRequests = async (marker: string) =>
+    (await sentWith(marker)).filter((r) =>
+      JSON.stringify(r.messages[0]?.content).includes("Name this conversation"),
+    );
+  const storedTitle = async (id: string) =>
+    (await env.DB.prepare("SELECT title FROM conversations WHERE id = ?").bind(id).first())?.title;
+
+  it("after the first answer the cheap model names the conversation, live in every open tab, once", async () => {
+    const conv = await createConversation(user, { model: "claude-sonnet-4-5" });
+    const otherTab = await TestSocket.open(user, conv.id);
+    otherTab.send({ type: "resume", lastSeq: 0 });
+    const marker = `ctx-title-${crypto.randomUUID()}`;
+    const events = await send(conv.id, `${marker} quels sont les effets de la metformine ?`);
+    const renamed = (frames: ServerFrame[]) => frames.some((f) => f.type === "title_changed");
+    await otherTab.until(renamed, 30_000);
+    otherTab.close();
+    expect(fold(otherTab.events()).title).toBe("Effets secondaires de la metformine");
+    expect(await storedTitle(conv.id)).toBe("Effets secondaires de la metformine");
+
+    const [request, ...more] = await titleRequests(marker);
+    expect(request).toBeDefined();
+    expect(request!.raw).toContain('"model":"claude-haiku-4-5"');
+    expect(events.some((e) => e.type === "turn_ended")).toBe(true);
+    // A second answer does not rename the conversation.
+    await send(conv.id, `${marker} et la dose ?`);
+    expect(more).toHaveLength(0);
+    expect(await titleRequests(marker)).toHaveLength(1);
+  }, 60_000);
+
+  it("a title the user set is never overwritten", async () => {
+    const conv = await createConversation(user);
+    const patched = await api(user, `/api/conversations/${conv.id}`, {
+      method: "PATCH",
+      json: { title: "My metformin notes" },
+    });
+    expect(patched.status).toBe(200);
+    const marker = `ctx-title-${crypto.randomUUID()}`;
+    const events = await send(conv.id, `${marker} quels sont les effets de la metformine ?`);
+    // The model was asked; its title was not written over the user's.
+    for (let i = 0; i < 100 && (await titleRequests(marker)).length === 0; i++)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(await titleRequests(marker)).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await storedTitle(conv.id)).toBe("My metformin notes");
+    const later = await send(conv.id, `${marker} encore`);
+    expect([...events, ...later].some((e) => e.type === "title_changed")).toBe(false);
+  }, 60_000);
+});

@@ -24,6 +24,7 @@ import type { PinnedArtifact } from "../loop/prompts";
 import type { LoopState } from "../loop/types";
 import { artifactSaver } from "./artifacts";
 import { historyOptions } from "./history-options";
+import { titleFromFirstMessage } from "./first-message-title";
 import { loadCheckpoint, saveCheckpoint, toolCallLog } from "./loop-storage";
 import { forgetRecoveryAttempts, recoverInterruptedTurn } from "./recovery";
 import { cancelApprovalExpiries } from "./approval-expiry";
@@ -54,9 +55,6 @@ const ConversationRow = z.object({
   mode: z.enum(["normal", "graph", "tools"]),
   settings: z.string(),
 });
-
-/** Longest title taken from a first message. */
-const TITLE_CHARS = 60;
 
 export class Conversation extends Agent<Env> {
   static override options = { sendIdentityOnConnect: false };
@@ -260,7 +258,7 @@ export class Conversation extends Agent<Env> {
       kind: "touch",
       conversationId,
       at: message.createdAt,
-      ...(isFirst && { title: titleFrom(frame.text) }),
+      ...(isFirst && { title: titleFromFirstMessage(frame.text) }),
     });
     void this.flushOutboxTask();
     this.pump();
@@ -516,6 +514,25 @@ export class Conversation extends Agent<Env> {
     if (outcome.status === "parked") return this.resumeParkedTurn();
     this.completeTurn(turn, { ...outcome, status: outcome.status });
     void this.scheduleMcpIdleCheck();
+    if (outcome.status === "complete") void this.keepAliveWhile(() => this.nameConversation());
+  }
+
+  /** After the first complete answer, a cheap model names the conversation (see titles.ts). */
+  private async nameConversation(): Promise<void> {
+    try {
+      const { nameConversationOnce } = await import("./titles");
+      const conversation = await this.loadConversation();
+      await nameConversationOnce({
+        env: this.env,
+        store: this.store,
+        conversationId: this.name,
+        provider: conversation.provider,
+        model: conversation.model,
+        emit: (e) => this.emit(e),
+      });
+    } catch (err) {
+      console.warn("could not name the conversation", err);
+    }
   }
 
   private emitTurnStarted(turn: TurnRow, provider: string, model: string): void {
@@ -679,9 +696,4 @@ class TurnSetupError extends Error {
   ) {
     super(message);
   }
-}
-
-function titleFrom(text: string): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length <= TITLE_CHARS ? line : `${line.slice(0, TITLE_CHARS - 1).trimEnd()}…`;
 }

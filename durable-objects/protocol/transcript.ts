@@ -89,6 +89,8 @@ export interface Transcript {
   callMessages: Record<string, string>;
   /** Notices outside any answer (for example before the first turn). */
   notices: { seq: number; level: string; text: string; action?: NoticeAction }[];
+  /** The title the model gave the conversation, once it has (the list's title until then). */
+  title?: string;
 }
 
 export const MAX_LOG_LINES = 200;
@@ -328,6 +330,9 @@ export function applyEvent(t: Transcript, e: ServerEvent): Transcript {
           ? { ...m, status: e.type === "turn_failed" ? "failed" : e.status }
           : m,
       );
+      break;
+    case "title_changed":
+      next.title = e.title;
       break;
     default:
       break;

@@ -230,6 +230,8 @@ export const ServerEvent = z.discriminatedUnion("type", [
       userId: z.string().optional(),
     }),
   }),
+  // The conversation was named by the model after its first answer (never over a user's title).
+  z.object({ ...seqd, type: z.literal("title_changed"), title: z.string() }),
 ]);
 export type ServerEvent = z.infer<typeof ServerEvent>;
 export type ServerEventType = ServerEvent["type"];

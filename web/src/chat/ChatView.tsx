@@ -13,8 +13,10 @@ export function ChatView(props: {
   onArtifactCount?: (count: number) => void;
   /** Titles of the pinned artifacts, which go with the next message. */
   pinned?: readonly string[];
+  /** Called when the model names the conversation (live, in every open tab). */
+  onTitle?: (title: string) => void;
 }) {
-  const { conversationId, onArtifactCount } = props;
+  const { conversationId, onArtifactCount, onTitle } = props;
   const [state, setState] = useState<LiveState | null>(null);
   const live = useRef<LiveConversation | null>(null);
   const list = useRef<HTMLDivElement>(null);
@@ -41,6 +43,10 @@ export function ChatView(props: {
   const [attachedArtifacts, setAttachedArtifacts] = useState(0);
   const shownArtifacts = artifactCount + attachedArtifacts;
   useEffect(() => onArtifactCount?.(shownArtifacts), [shownArtifacts, onArtifactCount]);
+  const title = state?.transcript.title;
+  useEffect(() => {
+    if (title) onTitle?.(title);
+  }, [title, onTitle]);
 
   const send = (text: string) => {
     live.current?.send(text);

@@ -197,3 +197,38 @@ describe("automatic titles", () => {
     expect([...events, ...later].some((e) => e.type === "title_changed")).toBe(false);
   }, 60_000);
 });
+
+describe("rolling summary", () => {
+  const summaryRequests = async (marker: string) =>
+    (await sentWith(marker)).filter((r) =>
+      JSON.stringify(r.messages[0]?.content).includes("running summary of a conversation"),
+    );
+
+  it("passes the threshold once: the summary is written, sent instead of the old messages, and not redone for a small addition", async () => {
+    // A 4,000-token window: the older part is summarised past 1,000 tokens.
+    const conv = await createConversation(user, { settings: { contextWindow: 4_000 } });
+    const marker = `ctx-summary-${crypto.randomUUID()}`;
+    await seedHistory(conv.id, 30, (i) => `${marker} old message ${i}: ${"detail ".repeat(40)}`);
+    const first = await send(conv.id, `${marker} first question`);
+    const ws = await TestSocket.open(user, conv.id);
+    ws.send({ type: "resume", lastSeq: 0 });
+    await ws.until((f) => f.some((x) => x.type === "summary_updated"), 30_000);
+    ws.close();
+    expect(fold(ws.events()).summary?.text).toContain("the dose is 500 mg");
+    expect(first.some((e) => e.type === "turn_ended")).toBe(true);
+    const [request] = await summaryRequests(marker);
+    expect(request!.raw).toContain("(none yet)");
+    expect(request!.raw).toContain("old message 1:");
+
+    await send(conv.id, `${marker} second question`);
+    const second = (await sentWith(`${marker} second question`)).find(
+      (r) => !JSON.stringify(r.messages[0]?.content).includes("running summary"),
+    );
+    expect(second!.raw).toContain("Earlier in this conversation");
+    expect(second!.raw).toContain("the dose is 500 mg");
+    expect(second!.raw).not.toContain("old message 1:");
+    // Two new messages stay below the threshold: no second summary call.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await summaryRequests(marker)).toHaveLength(1);
+  }, 60_000);
+});

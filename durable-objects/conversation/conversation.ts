@@ -429,16 +429,22 @@ export class Conversation extends Agent<Env> {
         emit: (e) => this.emit(e),
       });
       // The loop, the provider SDKs and the MCP client load on the first turn, not at start-up.
-      const [{ runTurn }, { createToolRunner }] = await Promise.all([
+      const [{ runTurn }, { createToolRunner }, { storedSummary }] = await Promise.all([
         import("./turn"),
         import("./tool-runner"),
+        import("./summary"),
       ]);
+      // Messages the rolling summary covers go to the model as that summary.
+      const summary = storedSummary(this.store);
       outcome = await runTurn({
         env: this.env,
         turnId: turn.id,
         conversation,
         assistantMessageId: turn.assistantMessageId,
-        history: this.store.messages().filter((m) => m.seq < turn.assistantSeq),
+        history: this.store
+          .messages()
+          .filter((m) => m.seq < turn.assistantSeq && m.seq > (summary?.upToSeq ?? 0)),
+        summary,
         pinned: await this.pinnedArtifacts(),
         maxSteps: options.maxSteps ?? conversation.settings.maxSteps ?? DEFAULT_MAX_STEPS,
         signal: abort.signal,
@@ -514,7 +520,23 @@ export class Conversation extends Agent<Env> {
     if (outcome.status === "parked") return this.resumeParkedTurn();
     this.completeTurn(turn, { ...outcome, status: outcome.status });
     void this.scheduleMcpIdleCheck();
-    if (outcome.status === "complete") void this.keepAliveWhile(() => this.nameConversation());
+    if (outcome.status === "complete") void this.keepAliveWhile(() => this.afterAnswer());
+  }
+
+  /** Housekeeping after a complete answer: the title, then the rolling summary. */
+  private async afterAnswer(): Promise<void> {
+    await this.nameConversation();
+    try {
+      const { updateSummaryIfDue } = await import("./summary");
+      await updateSummaryIfDue({
+        env: this.env,
+        store: this.store,
+        conversation: await this.loadConversation(),
+        emit: (e) => this.emit(e),
+      });
+    } catch (err) {
+      console.warn("could not update the summary", err);
+    }
   }
 
   /** After the first complete answer, a cheap model names the conversation (see titles.ts). */

@@ -82,6 +82,13 @@ export function ChatView(props: {
         {state?.connection !== "connecting" && transcript?.messages.length === 0 && (
           <p className="centered muted">Ask a question to start.</p>
         )}
+        {transcript?.summary && (
+          // What the model now reads instead of the older messages (they stay on screen below).
+          <details className="earlier-summary" data-testid="earlier-summary">
+            <summary>Earlier in this conversation</summary>
+            <p className="muted small">{transcript.summary.text}</p>
+          </details>
+        )}
         {transcript?.messages.map((m) => (
           <MessageView
             key={m.id}

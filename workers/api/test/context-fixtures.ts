@@ -13,6 +13,10 @@ export function addTitleFixtures(mock: LLMock): void {
     { content: "« Effets secondaires de la metformine »" },
   );
   mock.on({ systemMessage: "Name this conversation" }, { content: "A mock conversation" });
+  mock.on(
+    { systemMessage: "running summary of a conversation" },
+    { content: "The user asked about ctx-summary topics; facts: the dose is 500 mg." },
+  );
 }
 
 export function addContextFixtures(mock: LLMock): void {

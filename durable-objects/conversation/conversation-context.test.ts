@@ -147,3 +147,88 @@ describe("language parity", () => {
     expect(JSON.stringify(system?.content)).toContain("Réponds en français.");
   });
 });
+
+describe("automatic titles", () => {
+  const titleRequests = async (marker: string) =>
+    (await sentWith(marker)).filter((r) =>
+      JSON.stringify(r.messages[0]?.content).includes("Name this conversation"),
+    );
+  const storedTitle = async (id: string) =>
+    (await env.DB.prepare("SELECT title FROM conversations WHERE id = ?").bind(id).first())?.title;
+
+  it("after the first answer the cheap model names the conversation, live in every open tab, once", async () => {
+    const conv = await createConversation(user, { model: "claude-sonnet-4-5" });
+    const otherTab = await TestSocket.open(user, conv.id);
+    otherTab.send({ type: "resume", lastSeq: 0 });
+    const marker = `ctx-title-${crypto.randomUUID()}`;
+    const events = await send(conv.id, `${marker} quels sont les effets de la metformine ?`);
+    const renamed = (frames: ServerFrame[]) => frames.some((f) => f.type === "title_changed");
+    await otherTab.until(renamed, 30_000);
+    otherTab.close();
+    expect(fold(otherTab.events()).title).toBe("Effets secondaires de la metformine");
+    expect(await storedTitle(conv.id)).toBe("Effets secondaires de la metformine");
+
+    const [request, ...more] = await titleRequests(marker);
+    expect(request).toBeDefined();
+    expect(request!.raw).toContain('"model":"claude-haiku-4-5"');
+    expect(events.some((e) => e.type === "turn_ended")).toBe(true);
+    // A second answer does not rename the conversation.
+    await send(conv.id, `${marker} et la dose ?`);
+    expect(more).toHaveLength(0);
+    expect(await titleRequests(marker)).toHaveLength(1);
+  }, 60_000);
+
+  it("a title the user set is never overwritten", async () => {
+    const conv = await createConversation(user);
+    const patched = await api(user, `/api/conversations/${conv.id}`, {
+      method: "PATCH",
+      json: { title: "My metformin notes" },
+    });
+    expect(patched.status).toBe(200);
+    const marker = `ctx-title-${crypto.randomUUID()}`;
+    const events = await send(conv.id, `${marker} quels sont les effets de la metformine ?`);
+    // The model was asked; its title was not written over the user's.
+    for (let i = 0; i < 100 && (await titleRequests(marker)).length === 0; i++)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(await titleRequests(marker)).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await storedTitle(conv.id)).toBe("My metformin notes");
+    const later = await send(conv.id, `${marker} encore`);
+    expect([...events, ...later].some((e) => e.type === "title_changed")).toBe(false);
+  }, 60_000);
+});
+
+describe("rolling summary", () => {
+  const summaryRequests = async (marker: string) =>
+    (await sentWith(marker)).filter((r) =>
+      JSON.stringify(r.messages[0]?.content).includes("running summary of a conversation"),
+    );
+
+  it("passes the threshold once: the summary is written, sent instead of the old messages, and not redone for a small addition", async () => {
+    // A 4,000-token window: the older part is summarised past 1,000 tokens.
+    const conv = await createConversation(user, { settings: { contextWindow: 4_000 } });
+    const marker = `ctx-summary-${crypto.randomUUID()}`;
+    await seedHistory(conv.id, 30, (i) => `${marker} old message ${i}: ${"detail ".repeat(40)}`);
+    const first = await send(conv.id, `${marker} first question`);
+    const ws = await TestSocket.open(user, conv.id);
+    ws.send({ type: "resume", lastSeq: 0 });
+    await ws.until((f) => f.some((x) => x.type === "summary_updated"), 30_000);
+    ws.close();
+    expect(fold(ws.events()).summary?.text).toContain("the dose is 500 mg");
+    expect(first.some((e) => e.type === "turn_ended")).toBe(true);
+    const [request] = await summaryRequests(marker);
+    expect(request!.raw).toContain("(none yet)");
+    expect(request!.raw).toContain("old message 1:");
+
+    await send(conv.id, `${marker} second question`);
+    const second = (await sentWith(`${marker} second question`)).find(
+      (r) => !JSON.stringify(r.messages[0]?.content).includes("running summary"),
+    );
+    expect(second!.raw).toContain("Earlier in this conversation");
+    expect(second!.raw).toContain("the dose is 500 mg");
+    expect(second!.raw).not.toContain("old message 1:");
+    // Two new messages stay below the threshold: no second summary call.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await summaryRequests(marker)).toHaveLength(1);
+  }, 60_000);
+});

@@ -26,6 +26,7 @@ import type { PinnedArtifact } from "../loop/prompts";
 import type { LoopState } from "../loop/types";
 import { artifactSaver } from "./artifacts";
 import { historyOptions } from "./history-options";
+import { titleFromFirstMessage } from "./first-message-title";
 import { loadCheckpoint, saveCheckpoint, toolCallLog } from "./loop-storage";
 import { forgetRecoveryAttempts, recoverInterruptedTurn } from "./recovery";
 import { cancelApprovalExpiries } from "./approval-expiry";
@@ -56,9 +57,6 @@ const ConversationRow = z.object({
   mode: z.enum(["normal", "graph", "tools"]),
   settings: z.string(),
 });
-
-/** Longest title taken from a first message. */
-const TITLE_CHARS = 60;
 
 export class Conversation extends Agent<Env> {
   static override options = { sendIdentityOnConnect: false };
@@ -273,7 +271,7 @@ export class Conversation extends Agent<Env> {
       kind: "touch",
       conversationId,
       at: message.createdAt,
-      ...(isFirst && { title: titleFrom(frame.text) }),
+      ...(isFirst && { title: titleFromFirstMessage(frame.text) }),
     });
     void this.flushOutboxTask();
     this.pump();
@@ -457,7 +455,7 @@ export class Conversation extends Agent<Env> {
       });
       // The loop, the provider SDKs and the MCP client load on the first turn, not at start-up;
       // the turn's D1 reads go out meanwhile, at once.
-      const [{ runTurn }, tools, pinned, userPolicies] = await Promise.all([
+      const [{ runTurn }, tools, pinned, userPolicies, { storedSummary }] = await Promise.all([
         import("./turn"),
         import("./tool-runner").then(({ createToolRunner }) =>
           createToolRunner({
@@ -472,13 +470,19 @@ export class Conversation extends Agent<Env> {
         ),
         this.pinnedArtifacts(),
         loadUserToolPolicies(this.env.DB, conversation.userId),
+        import("./summary"),
       ]);
+      // Messages the rolling summary covers go to the model as that summary.
+      const summary = storedSummary(this.store);
       outcome = await runTurn({
         env: this.env,
         turnId: turn.id,
         conversation,
         assistantMessageId: turn.assistantMessageId,
-        history: this.store.messages().filter((m) => m.seq < turn.assistantSeq),
+        history: this.store
+          .messages()
+          .filter((m) => m.seq < turn.assistantSeq && m.seq > (summary?.upToSeq ?? 0)),
+        summary,
         pinned,
         maxSteps: options.maxSteps ?? conversation.settings.maxSteps ?? DEFAULT_MAX_STEPS,
         signal: abort.signal,
@@ -554,6 +558,41 @@ export class Conversation extends Agent<Env> {
     if (outcome.status === "parked") return this.resumeParkedTurn();
     this.completeTurn(turn, { ...outcome, status: outcome.status });
     void this.scheduleMcpIdleCheck();
+    if (outcome.status === "complete") void this.keepAliveWhile(() => this.afterAnswer());
+  }
+
+  /** Housekeeping after a complete answer: the title, then the rolling summary. */
+  private async afterAnswer(): Promise<void> {
+    await this.nameConversation();
+    try {
+      const { updateSummaryIfDue } = await import("./summary");
+      await updateSummaryIfDue({
+        env: this.env,
+        store: this.store,
+        conversation: await this.loadConversation(),
+        emit: (e) => this.emit(e),
+      });
+    } catch (err) {
+      console.warn("could not update the summary", err);
+    }
+  }
+
+  /** After the first complete answer, a cheap model names the conversation (see titles.ts). */
+  private async nameConversation(): Promise<void> {
+    try {
+      const { nameConversationOnce } = await import("./titles");
+      const conversation = await this.loadConversation();
+      await nameConversationOnce({
+        env: this.env,
+        store: this.store,
+        conversationId: this.name,
+        provider: conversation.provider,
+        model: conversation.model,
+        emit: (e) => this.emit(e),
+      });
+    } catch (err) {
+      console.warn("could not name the conversation", err);
+    }
   }
 
   private emitTurnStarted(turn: TurnRow, provider: string, model: string): void {
@@ -734,9 +773,4 @@ class TurnSetupError extends Error {
   ) {
     super(message);
   }
-}
-
-function titleFrom(text: string): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length <= TITLE_CHARS ? line : `${line.slice(0, TITLE_CHARS - 1).trimEnd()}…`;
 }

@@ -31,6 +31,7 @@ import { type StoredResult, toNeutralHistory } from "./history";
 import { contextFitter } from "../loop/context-fit";
 import { modelWindow } from "../loop/context-budget";
 import { languageInstruction } from "../loop/language";
+import { type StoredSummary, summaryPrompt } from "./summary";
 
 export interface ConversationInfo {
   id: string;
@@ -60,6 +61,8 @@ export interface TurnInput {
   recordUsage: LoopDeps["recordUsage"];
   onModelCall?: () => void;
   approvals?: ApprovalGate;
+  /** The rolling summary of the messages before `history`, if there is one. */
+  summary?: StoredSummary | null;
   /** The stored result of an earlier turn's tool call, for the history. */
   toolResult?: (callId: string) => StoredResult | undefined;
   /** Characters per token learned from this conversation's earlier calls to the model. */
@@ -136,7 +139,10 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
       turnId: input.turnId,
       messageId: input.assistantMessageId,
       model: conversation.model,
-      system: `${systemPrompt(conversation.mode, input.pinned)}\n\n${languageInstruction(latestUserText(input.history))}`,
+      system:
+        `${systemPrompt(conversation.mode, input.pinned)}\n\n` +
+        languageInstruction(latestUserText(input.history)) +
+        summaryPrompt(input.summary ?? null),
       history: toNeutralHistory(input.history, input.toolResult),
       maxSteps: input.maxSteps,
       maxTokens,

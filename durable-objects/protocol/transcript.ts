@@ -94,6 +94,10 @@ export interface Transcript {
   callMessages: Record<string, string>;
   /** Notices outside any answer (for example before the first turn). */
   notices: { seq: number; level: string; text: string; action?: NoticeAction }[];
+  /** The title the model gave the conversation, once it has (the list's title until then). */
+  title?: string;
+  /** The rolling summary of the older messages ("Earlier in this conversation"). */
+  summary?: { text: string; upToSeq: number };
 }
 
 export const MAX_LOG_LINES = 200;
@@ -347,6 +351,12 @@ export function applyEvent(t: Transcript, e: ServerEvent): Transcript {
       break;
     case "usage_updated":
       editActivity(e.messageId, (a) => ({ ...a, usage: e.turn }));
+      break;
+    case "title_changed":
+      next.title = e.title;
+      break;
+    case "summary_updated":
+      next.summary = { text: e.text, upToSeq: e.upToSeq };
       break;
     default:
       break;

@@ -248,6 +248,15 @@ export const ServerEvent = z.discriminatedUnion("type", [
     call: UsageTotals,
     turn: UsageTotals,
   }),
+  // The conversation was named by the model after its first answer (never over a user's title).
+  z.object({ ...seqd, type: z.literal("title_changed"), title: z.string() }),
+  // The rolling summary of the older messages, sent to the model instead of them (summary.ts).
+  z.object({
+    ...seqd,
+    type: z.literal("summary_updated"),
+    text: z.string(),
+    upToSeq: z.number().int(),
+  }),
 ]);
 export type ServerEvent = z.infer<typeof ServerEvent>;
 export type ServerEventType = ServerEvent["type"];

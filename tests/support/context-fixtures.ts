@@ -6,6 +6,19 @@ const lastUserText = (messages: Array<{ role: string; content?: unknown }>): str
   return typeof last?.content === "string" ? last.content : JSON.stringify(last?.content ?? "");
 };
 
+/** Title requests (titles.ts) first: they carry the question, which other fixtures would match. */
+export function addTitleFixtures(mock: LLMock): void {
+  mock.on(
+    { systemMessage: "Name this conversation", userMessage: /ctx-title/ },
+    { content: "« Effets secondaires de la metformine »" },
+  );
+  mock.on({ systemMessage: "Name this conversation" }, { content: "A mock conversation" });
+  mock.on(
+    { systemMessage: "running summary of a conversation" },
+    { content: "The user asked about ctx-summary topics; facts: the dose is 500 mg." },
+  );
+}
+
 export function addContextFixtures(mock: LLMock): void {
   // A first turn that uses a tool; the follow-up question goes to the catch-all reply.
   mock.on(

@@ -5,8 +5,8 @@ import { startApprovalServer } from "./approval-server";
 import { startChangingServer } from "./changing-server";
 import { startEverythingServer } from "./everything-server";
 import { startFaultyServer } from "./faulty-server";
-import { addContextFixtures } from "./context-fixtures";
 import { addGuardFixtures } from "./guard-fixtures";
+import { addContextFixtures, addTitleFixtures } from "./context-fixtures";
 import { addLoopFixtures } from "./loop-fixtures";
 import { addOAuthFixtures } from "./oauth-fixtures";
 import { startProtectedServer } from "./oauth-protected-server";
@@ -39,6 +39,7 @@ export const FIFTY_DELTA_REPLY = Array.from(
 
 export default async function setup(project: TestProject) {
   const mock = new LLMock({ host: "127.0.0.1", port: 0, logLevel: "silent" });
+  addTitleFixtures(mock);
   mock.onMessage(/long answer/, { content: LONG_REPLY }, { chunkSize: 12, latency: 8 });
   mock.onMessage(
     /slow answer/,

@@ -105,6 +105,13 @@ export function App() {
       .catch(() => setSelected(null));
   }, [selected, auth.state]);
 
+  // The model named the conversation: the header shows it at once (the list on its next refresh).
+  const showTitle = useCallback(
+    (title: string) =>
+      setConversation((known) => (known && known.id === selected ? { ...known, title } : known)),
+    [selected],
+  );
+
   // Pinned artifacts go with the next message; the composer says which.
   const showPinned = useCallback(
     (items: Artifact[]) => setPinned(items.filter((a) => a.pinned).map((a) => a.title)),
@@ -251,6 +258,7 @@ export function App() {
             onOpenArtifact={openArtifactById}
             onArtifactCount={setArtifactCount}
             pinned={pinned}
+            onTitle={showTitle}
           />
         ) : (
           <p className="centered muted">Create or pick a conversation.</p>

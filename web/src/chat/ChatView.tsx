@@ -21,8 +21,10 @@ export function ChatView(props: {
   onArtifactCount?: (count: number) => void;
   /** Titles of the pinned artifacts, which go with the next message. */
   pinned?: readonly string[];
+  /** Called when the model names the conversation (live, in every open tab). */
+  onTitle?: (title: string) => void;
 }) {
-  const { conversationId, onArtifactCount } = props;
+  const { conversationId, onArtifactCount, onTitle } = props;
   const [state, setState] = useState<LiveState | null>(null);
   const live = useRef<LiveConversation | null>(null);
   const list = useRef<VirtualListHandle>(null);
@@ -42,6 +44,10 @@ export function ChatView(props: {
   const [attachedArtifacts, setAttachedArtifacts] = useState(0);
   const shownArtifacts = artifactCount + attachedArtifacts;
   useEffect(() => onArtifactCount?.(shownArtifacts), [shownArtifacts, onArtifactCount]);
+  const title = state?.transcript.title;
+  useEffect(() => {
+    if (title) onTitle?.(title);
+  }, [title, onTitle]);
 
   const send = (text: string) => {
     live.current?.send(text);
@@ -95,6 +101,13 @@ export function ChatView(props: {
           {n.text}
         </div>
       ))}
+      {transcript?.summary && (
+        // What the model now reads instead of the older messages (they stay on screen below).
+        <details className="earlier-summary" data-testid="earlier-summary">
+          <summary>Earlier in this conversation</summary>
+          <p className="muted small">{transcript.summary.text}</p>
+        </details>
+      )}
       {/* The list follows the stream only while the reader is at its end; scrolling up to read
           stays put. */}
       <VirtualList

@@ -1,0 +1,105 @@
+// Automatic titles: after the first answer, a cheap model names the conversation (short, in its
+// language). The title is written only over the placeholder or the first-message title, so a
+// title the user set is never overwritten, and every open tab hears of it at once.
+import type { Env } from "../../shared/env";
+import { cheapModel } from "../loop/cheap-models";
+import { messageText, type ChatMessage } from "../protocol/messages";
+import type { NewServerEvent } from "../protocol/wire";
+import { createProvider, providerConfigFromEnv } from "../providers/registry";
+import { streamWithRetries } from "../providers/retry";
+import type { ProviderId } from "../providers/types";
+import { PLACEHOLDER_TITLE } from "./outbox";
+import { titleFromFirstMessage } from "./first-message-title";
+import type { ConversationStore } from "./store";
+
+const MAX_TITLE_CHARS = 80;
+const NAMED = "auto_title";
+
+export const TITLE_INSTRUCTION =
+  "Name this conversation. Reply with the title only: at most six words, in the language of " +
+  "the user's message, no quotes, no final period.";
+
+/** What a model wrote, made a title: its first line, without quotes or a "Title:" label. */
+export function cleanTitle(raw: string): string {
+  const line =
+    raw
+      .split("\n")
+      .map((l) => l.trim())
+      .find((l) => l.length > 0) ?? "";
+  const bare = line
+    .replace(/^(title|titre|titel|título|titolo)\s*:\s*/i, "")
+    .replace(/^["'«“‘*#\s]+|["'»”’*\s.。]+$/g, "")
+    .trim();
+  return bare.length <= MAX_TITLE_CHARS ? bare : `${bare.slice(0, MAX_TITLE_CHARS - 1)}…`;
+}
+
+export interface NameConversationInput {
+  env: Env;
+  store: ConversationStore;
+  conversationId: string;
+  provider: ProviderId;
+  model: string;
+  emit: (event: NewServerEvent) => void;
+}
+
+/** Names the conversation once, after its first complete answer; failures only cost the title. */
+export async function nameConversationOnce(input: NameConversationInput): Promise<void> {
+  const { store } = input;
+  if (store.getMeta(NAMED)) return;
+  const messages = store.messages();
+  const question = messages.find((m) => m.role === "user");
+  const answer = messages.find((m) => m.role === "assistant" && m.status === "complete");
+  if (!question || !answer) return;
+  store.setMeta(NAMED, "asked");
+  const config = providerConfigFromEnv(input.env, input.provider);
+  if (!config) return;
+  const title = await askForTitle(input, config, question, answer);
+  if (!title) return;
+  const written = await input.env.DB.prepare(
+    "UPDATE conversations SET title = ?1 WHERE id = ?2 AND title IN (?3, ?4)",
+  )
+    .bind(
+      title,
+      input.conversationId,
+      PLACEHOLDER_TITLE,
+      titleFromFirstMessage(messageText(question.content)),
+    )
+    .run();
+  if (written.meta.changes > 0) input.emit({ type: "title_changed", title });
+}
+
+async function askForTitle(
+  input: NameConversationInput,
+  config: NonNullable<ReturnType<typeof providerConfigFromEnv>>,
+  question: ChatMessage,
+  answer: ChatMessage,
+): Promise<string> {
+  const provider = createProvider(input.provider, config);
+  let text = "";
+  for await (const event of streamWithRetries(provider, {
+    model: cheapModel(input.provider, input.model),
+    system: TITLE_INSTRUCTION,
+    messages: [
+      {
+        role: "user",
+        content: [
+          {
+            type: "text",
+            text:
+              `User: ${messageText(question.content).slice(0, 2_000)}\n\n` +
+              `Assistant: ${messageText(answer.content).slice(0, 2_000)}\n\n${TITLE_INSTRUCTION}`,
+          },
+        ],
+      },
+    ],
+    maxTokens: 40,
+    temperature: 0.2,
+  })) {
+    if (event.type === "text_delta") text += event.text;
+    if (event.type === "error") {
+      console.warn(`could not name the conversation: ${event.error.message}`);
+      return "";
+    }
+  }
+  return cleanTitle(text);
+}

@@ -6,8 +6,9 @@ import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
-import { type ResolveHost, sharedDohResolver } from "./dns-over-https";
-import { guardedFetch } from "./guarded-fetch";
+import { fetchFor, type McpRoute } from "./mcp-route";
+
+export { fetchFor, internetRoute, type McpRoute } from "./mcp-route";
 
 /**
  * `elicitation`: declare that the user can be asked things during a tool call (forms, and pages
@@ -22,35 +23,6 @@ export function newMcpClient(opts: { elicitation?: boolean } = {}): Client {
       jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
     },
   );
-}
-
-/**
- * How a server is reached: over the internet, with the URL, the addresses its name resolves to
- * and every redirect checked; or through a service binding (our own MCP worker).
- */
-export type McpRoute =
-  | { kind: "internet"; allowLocal: boolean; resolveHost?: ResolveHost; fetch?: typeof fetch }
-  | { kind: "binding"; fetch: typeof fetch };
-
-/** The internet route for this deployment: names are resolved (DNS over HTTPS) outside development. */
-export function internetRoute(config: {
-  allowLocal: boolean;
-  dnsResolver?: string | undefined;
-}): McpRoute {
-  const { allowLocal } = config;
-  return {
-    kind: "internet",
-    allowLocal,
-    ...(!allowLocal && { resolveHost: sharedDohResolver(config.dnsResolver || undefined) }),
-  };
-}
-
-export function fetchFor(route: McpRoute): typeof fetch {
-  if (route.kind === "binding") return route.fetch;
-  return guardedFetch(route.fetch ?? fetch, {
-    allowLocal: route.allowLocal,
-    ...(route.resolveHost && { resolveHost: route.resolveHost }),
-  });
 }
 
 export interface McpEndpoint {

@@ -3,7 +3,7 @@
 // `resource` and `state`; we give it a D1-backed provider and a fetch that passes the SSRF guard.
 import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
 import { z } from "zod";
-import { fetchFor, internetRoute } from "../mcp-client";
+import { fetchFor, internetRoute } from "../mcp-route";
 import { callbackUrl, clientMetadataUrl } from "./client-metadata";
 import {
   type ConnectionKey,

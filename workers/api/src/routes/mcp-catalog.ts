@@ -19,15 +19,13 @@ import { getOwnedConversation, toConversation } from "../db/conversations";
 import { ApiError } from "../http/errors";
 import { parseJsonBody, parseParam } from "../http/validate";
 import { attachResource } from "../mcp-catalog/attach-resource";
-import {
-  type CatalogScope,
-  conversationServers,
-  serverNamed,
-  withCatalogSession,
-} from "../mcp-catalog/catalog-session";
+import type { CatalogScope } from "../mcp-catalog/catalog-session";
 import { getPrompt, listPrompts } from "../mcp-catalog/prompts";
 import { listResources, readResource, resolveResourceUri } from "../mcp-catalog/resources";
 import { IdParam } from "./conversations";
+
+/** The MCP client loads with the first request that needs it, not when the worker starts. */
+const catalogSession = () => import("../mcp-catalog/catalog-session");
 
 /** Suggestions beyond this many are not worth showing under a text field. */
 const MAX_COMPLETIONS = 50;
@@ -43,8 +41,9 @@ async function scopeOf(c: Context<AppEnv>) {
     userId: c.get("user").id,
     origin: new URL(c.req.url).origin,
   };
-  const servers = await conversationServers(scope, toConversation(row).settings);
-  return { scope, servers, conversationId: row.id };
+  const session = await catalogSession();
+  const servers = await session.conversationServers(scope, toConversation(row).settings);
+  return { scope, servers, session, conversationId: row.id };
 }
 
 /** Every server's part of a listing; a server that fails is a problem, not a failed request. */
@@ -53,6 +52,7 @@ async function fromEachServer<T>(
   servers: ServerConfig[],
   list: (client: Client, timeoutMs: number, server: ServerConfig) => Promise<T>,
 ): Promise<{ results: T[]; problems: McpCatalogProblem[] }> {
+  const { withCatalogSession } = await catalogSession();
   const results: T[] = [];
   const problems: McpCatalogProblem[] = [];
   await Promise.all(
@@ -82,20 +82,20 @@ export const mcpCatalogRoutes = new Hono<AppEnv>()
     return c.json({ items, problems } satisfies McpPromptList);
   })
   .post("/:id/mcp/prompts/get", async (c) => {
-    const { scope, servers } = await scopeOf(c);
+    const { scope, servers, session } = await scopeOf(c);
     const body = await parseJsonBody(c, McpPromptRequest);
-    const server = serverNamed(servers, body.server);
+    const server = session.serverNamed(servers, body.server);
     return c.json(
-      await withCatalogSession(scope, server, (client, timeout) =>
+      await session.withCatalogSession(scope, server, (client, timeout) =>
         getPrompt(client, body, timeout),
       ),
     );
   })
   .post("/:id/mcp/complete", async (c) => {
-    const { scope, servers } = await scopeOf(c);
+    const { scope, servers, session } = await scopeOf(c);
     const body = await parseJsonBody(c, McpCompletionRequest);
-    const server = serverNamed(servers, body.server);
-    const result = await withCatalogSession(
+    const server = session.serverNamed(servers, body.server);
+    const result = await session.withCatalogSession(
       scope,
       server,
       async (client, timeout): Promise<McpCompletionResult> => {
@@ -138,22 +138,22 @@ export const mcpCatalogRoutes = new Hono<AppEnv>()
     } satisfies McpResourceList);
   })
   .post("/:id/mcp/resources/read", async (c) => {
-    const { scope, servers } = await scopeOf(c);
+    const { scope, servers, session } = await scopeOf(c);
     const body = await parseJsonBody(c, McpResourceTarget);
-    const server = serverNamed(servers, body.server);
+    const server = session.serverNamed(servers, body.server);
     const uri = resolveResourceUri(body);
     return c.json(
-      await withCatalogSession(scope, server, (client, timeout) =>
+      await session.withCatalogSession(scope, server, (client, timeout) =>
         readResource(client, server.name, uri, timeout),
       ),
     );
   })
   .post("/:id/mcp/resources/attach", async (c) => {
-    const { scope, servers, conversationId } = await scopeOf(c);
+    const { scope, servers, session, conversationId } = await scopeOf(c);
     const body = await parseJsonBody(c, McpAttachRequest);
-    const server = serverNamed(servers, body.server);
+    const server = session.serverNamed(servers, body.server);
     const uri = resolveResourceUri(body);
-    const read = await withCatalogSession(scope, server, (client, timeout) =>
+    const read = await session.withCatalogSession(scope, server, (client, timeout) =>
       readResource(client, server.name, uri, timeout),
     );
     return c.json(

@@ -15,8 +15,8 @@ import { connectionsOfUser } from "../../../../durable-objects/mcp/oauth/connect
 import { signInStatus } from "../../../../durable-objects/mcp/oauth/connection-status";
 import { SignInDetector } from "../../../../durable-objects/mcp/oauth/sign-in-detector";
 import { disconnect } from "../../../../durable-objects/mcp/oauth/sign-in-flow";
-import { internetRoute } from "../../../../durable-objects/mcp/mcp-client";
-import { probeServer } from "../../../../durable-objects/mcp/probe-server";
+import { internetRoute } from "../../../../durable-objects/mcp/mcp-route";
+import type { probeServer as ProbeServer } from "../../../../durable-objects/mcp/probe-server";
 import { checkServerUrl } from "../../../../durable-objects/mcp/url-guard";
 import type { AppEnv } from "../app-types";
 import { isDevelopment } from "../auth/secrets";
@@ -26,6 +26,10 @@ import { ApiError, notFound } from "../http/errors";
 import { parseJsonBody, parseParam } from "../http/validate";
 import { IdParam } from "./conversations";
 import { signInDeps } from "./mcp-server-sign-in";
+
+/** The MCP client loads when a server is tested, not when the worker starts. */
+const probeServer: typeof ProbeServer = async (target) =>
+  (await import("../../../../durable-objects/mcp/probe-server")).probeServer(target);
 
 type Row = typeof mcpServers.$inferSelect;
 

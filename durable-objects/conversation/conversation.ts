@@ -16,6 +16,7 @@ import {
 import { SocketGate, type SocketState, withoutAbort } from "./socket-gate";
 import { overMessageLimit } from "./message-limit";
 import { overDailyAllowance, refuseChatOverAllowance } from "./daily-allowance";
+import { logTurnEnded } from "./operator-log";
 import { enqueue, flushOutbox } from "./outbox";
 import { type SseSubscriber } from "./sse";
 import { SseGate } from "./sse-gate";
@@ -525,6 +526,15 @@ export class Conversation extends Agent<Env> {
     // A parked turn keeps the turn lock; it resumes when its approvals are answered (perhaps
     // while this run was ending).
     if (outcome.status === "parked") return this.resumeParkedTurn();
+    const state = loadCheckpoint(this.store, turn.id)?.state;
+    logTurnEnded({
+      conversationId: this.name,
+      turnId: turn.id,
+      status: outcome.status,
+      ...(outcome.error && { errorCode: outcome.error.code }),
+      ...(state && { steps: state.step }),
+      ...(state?.usage && { usage: state.usage }),
+    });
     this.completeTurn(turn, { ...outcome, status: outcome.status });
     void this.scheduleMcpIdleCheck();
   }

@@ -5,6 +5,7 @@ import type { AppEnv } from "./app-types";
 import { requireUser } from "./auth/middleware";
 import { createDb } from "./db/client";
 import { ApiError, errorResponse } from "./http/errors";
+import { requestLog } from "./http/request-log";
 import { secureApiHeaders } from "./http/secure-headers";
 import { RATE_LIMITS } from "./rate-limit/limits";
 import { byAddress, byUser, rateLimit } from "./rate-limit/middleware";
@@ -36,6 +37,7 @@ app.notFound((c) =>
   ),
 );
 
+app.use("/api/*", requestLog());
 app.use("/api/*", async (c, next) => {
   c.set("db", createDb(c.env.DB));
   await next();

@@ -17,6 +17,7 @@ import { SocketGate, type SocketState, withoutAbort } from "./socket-gate";
 import { overMessageLimit } from "./message-limit";
 import { overDailyAllowance, refuseChatOverAllowance } from "./daily-allowance";
 import { logTurnEnded } from "./operator-log";
+import { AuditLog } from "./audit-log";
 import { enqueue, flushOutbox } from "./outbox";
 import { type SseSubscriber } from "./sse";
 import { SseGate } from "./sse-gate";
@@ -76,6 +77,14 @@ export class Conversation extends Agent<Env> {
 
   get store(): ConversationStore {
     return (this.#store ??= new ConversationStore(this.ctx.storage.sql));
+  }
+
+  #audit: AuditLog | undefined;
+  get audit(): AuditLog {
+    return (this.#audit ??= new AuditLog(
+      this.ctx.storage.sql,
+      this.env.AUDIT_FULL_REQUESTS === "true",
+    ));
   }
 
   #sockets: SocketGate | undefined;
@@ -208,6 +217,10 @@ export class Conversation extends Agent<Env> {
       (id) => this.store.messageByClientId(id) !== null,
     );
     if (refused) return refused;
+    if (new URL(request.url).pathname.endsWith("/audit"))
+      return new Response(this.audit.jsonLines(), {
+        headers: { "content-type": "application/x-ndjson; charset=utf-8" },
+      });
     return serveSseRequest(request, {
       store: this.store,
       subscribers: this.#sse,
@@ -287,6 +300,7 @@ export class Conversation extends Agent<Env> {
   /** Appends an event to the log and sends it to every live client. */
   emit(event: NewServerEvent): ServerEvent {
     const full = this.store.appendEvent(event);
+    this.audit.event(full);
     const frame = JSON.stringify(full);
     for (const connection of this.getConnections()) {
       if ((connection.state as ConnState | null)?.synced) {
@@ -483,6 +497,11 @@ export class Conversation extends Agent<Env> {
         emit: (e) => this.emit(e),
         saveArtifact: (draft, source) => saver.save(draft, source),
         checkpoint: (state) => saveCheckpoint(this.store, turn.id, state),
+        audit: {
+          modelRequest: (step, provider, request) =>
+            this.audit.modelRequest(turn.id, step, provider, request),
+          modelResponse: (step, summary) => this.audit.modelResponse(turn.id, step, summary),
+        },
         recordUsage: (u) =>
           enqueue(this.store, {
             kind: "usage",
@@ -672,6 +691,7 @@ export class Conversation extends Agent<Env> {
       }
     }
     this.#store = undefined;
+    this.#audit = undefined;
     // `destroy()` ends by aborting the object, which the runtime reports as an uncaught error
     // once per open socket or request. Storage is empty and the D1 row is gone, so nothing can
     // reach this instance again: it is simply left to be evicted.

@@ -50,6 +50,7 @@ export interface TurnInput {
   saveArtifact: (draft: DraftArtifact, source: ArtifactSource) => Promise<ArtifactRef>;
   checkpoint: (state: LoopState) => void;
   recordUsage: LoopDeps["recordUsage"];
+  audit?: LoopDeps["audit"];
   onModelCall?: () => void;
   approvals?: ApprovalGate;
 }
@@ -103,6 +104,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
       emit: input.emit,
       recordUsage: input.recordUsage,
       prices: modelPrices(input.env),
+      ...(input.audit && { audit: input.audit }),
       ...(input.onModelCall && { onModelCall: input.onModelCall }),
       ...(input.approvals && { approvals: input.approvals }),
     },

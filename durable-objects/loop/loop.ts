@@ -1,7 +1,7 @@
 // The thinking loop: the model reasons in steps, calls MCP tools, and hands its answer to the
 // response_formatter. Every step is checkpointed before the next begins; see README.md.
 import type { MessagePart } from "../protocol/messages";
-import type { NeutralMessage, NeutralPart, ToolDefinition } from "../providers/types";
+import type { ModelRequest, NeutralMessage, NeutralPart, ToolDefinition } from "../providers/types";
 import { KNOWLEDGE_GRAPH, normalizeArtifactType } from "./artifact-types";
 import {
   checkFormatterOutput,
@@ -228,7 +228,7 @@ async function streamStep(
 ): Promise<StepResult> {
   const out: StepResult = { text: "", calls: [] };
   deps.onModelCall?.();
-  for await (const event of deps.stream(deps.provider, {
+  const request = {
     model: input.model,
     system,
     messages: state.messages,
@@ -237,7 +237,27 @@ async function streamStep(
     maxTokens: input.maxTokens,
     ...(input.temperature !== undefined && { temperature: input.temperature }),
     signal: input.signal,
-  })) {
+  };
+  deps.audit?.modelRequest(state.step, deps.provider.id, request);
+  const result = await readStream(deps, input, state, request, out);
+  deps.audit?.modelResponse(state.step, {
+    textChars: out.text.length,
+    reasoningChars: result.reasoningChars,
+    toolCalls: out.calls.map((c) => c.name),
+    ...(out.error && { error: out.error }),
+  });
+  return out;
+}
+
+async function readStream(
+  deps: LoopDeps,
+  input: LoopInput,
+  state: LoopState,
+  request: ModelRequest,
+  out: StepResult,
+): Promise<{ reasoningChars: number }> {
+  let reasoningChars = 0;
+  for await (const event of deps.stream(deps.provider, request)) {
     switch (event.type) {
       case "text_delta":
         out.text += event.text;
@@ -245,6 +265,7 @@ async function streamStep(
         deps.emit({ type: "text_delta", messageId: input.messageId, delta: event.text });
         break;
       case "reasoning_delta":
+        reasoningChars += event.text.length;
         appendDelta(state, "reasoning", event.text);
         deps.emit({ type: "reasoning_delta", messageId: input.messageId, delta: event.text });
         break;
@@ -263,12 +284,12 @@ async function streamStep(
       case "error":
         if (event.error.code === "invalid_tool_arguments") break; // handled per call below
         out.error = { code: event.error.code, message: event.error.message };
-        return out;
+        return { reasoningChars };
       case "finish":
         break;
     }
   }
-  return out;
+  return { reasoningChars };
 }
 
 async function formatted(

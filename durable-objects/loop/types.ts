@@ -176,6 +176,21 @@ export interface LoopDeps {
   approvals?: ApprovalGate;
   /** The clock budgets are measured with (Date.now unless a test sets it). */
   now?: () => number;
+  /** Records each model request and a summary of its response (the audit log). */
+  audit?: ModelAudit;
+}
+
+export interface ModelAudit {
+  modelRequest(step: number, provider: ModelProvider["id"], request: ModelRequest): void;
+  modelResponse(
+    step: number,
+    summary: {
+      textChars: number;
+      reasoningChars: number;
+      toolCalls: string[];
+      error?: { code: string; message: string };
+    },
+  ): void;
 }
 
 export interface LoopInput {

@@ -23,6 +23,7 @@ import { elicitationRoutes } from "./routes/elicitations";
 import { toolPolicyRoutes } from "./routes/tool-policies";
 import { mcpCatalogRoutes } from "./routes/mcp-catalog";
 import { conversationUsageRoutes, userUsageRoutes } from "./routes/usage";
+import { auditRoutes } from "./routes/audit";
 
 export { Conversation } from "../../../durable-objects/conversation/conversation";
 export { RateLimitCounter } from "../../../durable-objects/rate-limit/rate-limit-counter";
@@ -84,5 +85,6 @@ app.route("/api/conversations", elicitationRoutes);
 app.route("/api/conversations", conversationUsageRoutes);
 app.use("/api/usage", requireUser);
 app.route("/api/usage", userUsageRoutes);
+app.route("/api/conversations", auditRoutes);
 
 export default app;

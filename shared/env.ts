@@ -43,4 +43,6 @@ export interface OptionalSettings {
   // Per user and UTC day, set by the operator: past it, new messages are refused (429 / 402).
   DAILY_TOKEN_ALLOWANCE?: string;
   DAILY_COST_ALLOWANCE_USD?: string;
+  // "true": the audit log keeps each model request in full (message text included); sizes only otherwise.
+  AUDIT_FULL_REQUESTS?: string;
 }

@@ -16,6 +16,8 @@ import {
 import { SocketGate, type SocketState, withoutAbort } from "./socket-gate";
 import { overMessageLimit } from "./message-limit";
 import { overDailyAllowance, refuseChatOverAllowance } from "./daily-allowance";
+import { logTurnEnded } from "./operator-log";
+import { AuditLog } from "./audit-log";
 import { enqueue, flushOutbox } from "./outbox";
 import { type SseSubscriber } from "./sse";
 import { SseGate } from "./sse-gate";
@@ -77,6 +79,14 @@ export class Conversation extends Agent<Env> {
 
   get store(): ConversationStore {
     return (this.#store ??= new ConversationStore(this.ctx.storage.sql));
+  }
+
+  #audit: AuditLog | undefined;
+  get audit(): AuditLog {
+    return (this.#audit ??= new AuditLog(
+      this.ctx.storage.sql,
+      this.env.AUDIT_FULL_REQUESTS === "true",
+    ));
   }
 
   #sockets: SocketGate | undefined;
@@ -209,6 +219,10 @@ export class Conversation extends Agent<Env> {
       (id) => this.store.messageByClientId(id) !== null,
     );
     if (refused) return refused;
+    if (new URL(request.url).pathname.endsWith("/audit"))
+      return new Response(this.audit.jsonLines(), {
+        headers: { "content-type": "application/x-ndjson; charset=utf-8" },
+      });
     return serveSseRequest(request, {
       store: this.store,
       subscribers: this.#sse,
@@ -299,6 +313,7 @@ export class Conversation extends Agent<Env> {
 
   private publish(event: NewServerEvent): ServerEvent {
     const full = this.store.appendEvent(event);
+    this.audit.event(full);
     const frame = JSON.stringify(full);
     for (const connection of this.getConnections()) {
       if ((connection.state as ConnState | null)?.synced) {
@@ -511,6 +526,11 @@ export class Conversation extends Agent<Env> {
           this.#deltas.flush();
           saveCheckpoint(this.store, turn.id, state);
         },
+        audit: {
+          modelRequest: (step, provider, request) =>
+            this.audit.modelRequest(turn.id, step, provider, request),
+          modelResponse: (step, summary) => this.audit.modelResponse(turn.id, step, summary),
+        },
         recordUsage: (u) =>
           enqueue(this.store, {
             kind: "usage",
@@ -556,6 +576,15 @@ export class Conversation extends Agent<Env> {
     // A parked turn keeps the turn lock; it resumes when its approvals are answered (perhaps
     // while this run was ending).
     if (outcome.status === "parked") return this.resumeParkedTurn();
+    const state = loadCheckpoint(this.store, turn.id)?.state;
+    logTurnEnded({
+      conversationId: this.name,
+      turnId: turn.id,
+      status: outcome.status,
+      ...(outcome.error && { errorCode: outcome.error.code }),
+      ...(state && { steps: state.step }),
+      ...(state?.usage && { usage: state.usage }),
+    });
     this.completeTurn(turn, { ...outcome, status: outcome.status });
     void this.scheduleMcpIdleCheck();
     if (outcome.status === "complete") void this.keepAliveWhile(() => this.afterAnswer());
@@ -745,6 +774,7 @@ export class Conversation extends Agent<Env> {
       }
     }
     this.#store = undefined;
+    this.#audit = undefined;
     // `destroy()` ends by aborting the object, which the runtime reports as an uncaught error
     // once per open socket or request. Storage is empty and the D1 row is gone, so nothing can
     // reach this instance again: it is simply left to be evicted.

@@ -29,7 +29,10 @@ async function turn(text: string, settings: Record<string, unknown> = {}) {
 const types = (events: ServerEvent[]) =>
   events
     .map((e) => e.type)
-    .filter((t) => t !== "text_delta" && t !== "reasoning_delta" && t !== "notice");
+    .filter(
+      (t) =>
+        t !== "text_delta" && t !== "reasoning_delta" && t !== "notice" && t !== "usage_updated",
+    );
 
 async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
   for (let i = 0; ; i++) {

@@ -59,6 +59,7 @@ export interface TurnInput {
   saveArtifact: (draft: DraftArtifact, source: ArtifactSource) => Promise<ArtifactRef>;
   checkpoint: (state: LoopState) => void;
   recordUsage: LoopDeps["recordUsage"];
+  audit?: LoopDeps["audit"];
   onModelCall?: () => void;
   approvals?: ApprovalGate;
   /** The rolling summary of the messages before `history`, if there is one. */
@@ -132,6 +133,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
       emit: input.emit,
       recordUsage: input.recordUsage,
       prices: modelPrices(input.env),
+      ...(input.audit && { audit: input.audit }),
       ...(input.onModelCall && { onModelCall: input.onModelCall }),
       ...(input.approvals && { approvals: input.approvals }),
     },

@@ -1,7 +1,7 @@
 // The thinking loop: the model reasons in steps, calls MCP tools, and hands its answer to the
 // response_formatter. Every step is checkpointed before the next begins; see README.md.
 import type { MessagePart } from "../protocol/messages";
-import type { NeutralMessage, NeutralPart, ToolDefinition } from "../providers/types";
+import type { ModelRequest, NeutralMessage, NeutralPart, ToolDefinition } from "../providers/types";
 import { KNOWLEDGE_GRAPH, normalizeArtifactType } from "./artifact-types";
 import {
   checkFormatterOutput,
@@ -267,7 +267,7 @@ async function streamStep(
     return true;
   };
   deps.onModelCall?.();
-  stream: for await (const event of deps.stream(deps.provider, {
+  const request = {
     model: input.model,
     system,
     messages: state.messages,
@@ -276,12 +276,35 @@ async function streamStep(
     maxTokens: input.maxTokens,
     ...(input.temperature !== undefined && { temperature: input.temperature }),
     signal: input.signal,
-  })) {
+  };
+  deps.audit?.modelRequest(state.step, deps.provider.id, request);
+  const result = await readStream(deps, input, state, request, out, show);
+  deps.audit?.modelResponse(state.step, {
+    textChars: out.text.length,
+    reasoningChars: result.reasoningChars,
+    toolCalls: out.calls.map((c) => c.name),
+    ...(out.error && { error: out.error }),
+  });
+  return out;
+}
+
+/** Reads one model stream into `out`, showing deltas through `show` (which may cut it). */
+async function readStream(
+  deps: LoopDeps,
+  input: LoopInput,
+  state: LoopState,
+  request: ModelRequest,
+  out: StepResult,
+  show: (kind: StreamKind, delta: string) => boolean,
+): Promise<{ reasoningChars: number }> {
+  let reasoningChars = 0;
+  stream: for await (const event of deps.stream(deps.provider, request)) {
     switch (event.type) {
       case "text_delta":
         if (show("text", event.text)) break stream;
         break;
       case "reasoning_delta":
+        reasoningChars += event.text.length;
         if (show("reasoning", event.text)) break stream;
         break;
       case "tool_call":
@@ -299,12 +322,12 @@ async function streamStep(
       case "error":
         if (event.error.code === "invalid_tool_arguments") break; // handled per call below
         out.error = { code: event.error.code, message: event.error.message };
-        return out;
+        return { reasoningChars };
       case "finish":
         break;
     }
   }
-  return out;
+  return { reasoningChars };
 }
 
 /** Characters of text and reasoning the turn has streamed so far (for the answer cap). */

@@ -185,6 +185,21 @@ export interface LoopDeps {
     system: string,
     tools: ToolDefinition[],
   ) => { messages: NeutralMessage[]; system: string };
+  /** Records each model request and a summary of its response (the audit log). */
+  audit?: ModelAudit;
+}
+
+export interface ModelAudit {
+  modelRequest(step: number, provider: ModelProvider["id"], request: ModelRequest): void;
+  modelResponse(
+    step: number,
+    summary: {
+      textChars: number;
+      reasoningChars: number;
+      toolCalls: string[];
+      error?: { code: string; message: string };
+    },
+  ): void;
 }
 
 export interface LoopInput {

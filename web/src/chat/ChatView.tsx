@@ -132,7 +132,17 @@ export function ChatView(props: {
         </p>
       )}
       {conversationUsage.calls > 0 && (
-        <UsageMeter usage={conversationUsage} label="This conversation" />
+        <div className="conversation-usage">
+          <UsageMeter usage={conversationUsage} label="This conversation" />
+          <a
+            className="small"
+            href={`/api/conversations/${conversationId}/audit`}
+            download
+            data-testid="audit-download"
+          >
+            Download audit log (JSON Lines)
+          </a>
+        </div>
       )}
       {props.pinned && props.pinned.length > 0 && (
         <p className="muted small pinned-note" data-testid="pinned-note">

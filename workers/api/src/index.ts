@@ -5,6 +5,7 @@ import type { AppEnv } from "./app-types";
 import { requireUser } from "./auth/middleware";
 import { createDb } from "../../../shared/db/client";
 import { ApiError, errorResponse } from "./http/errors";
+import { requestLog } from "./http/request-log";
 import { secureApiHeaders } from "./http/secure-headers";
 import { RATE_LIMITS } from "../../../shared/rate-limit/limits";
 import { byAddress, byUser, rateLimit } from "./rate-limit/middleware";
@@ -25,6 +26,7 @@ import { conversationUsageRoutes, userUsageRoutes } from "./routes/usage";
 import { requireSecrets } from "./config/required-secrets";
 import { openAiRoutes } from "./openai/routes";
 import { serveOpenApi } from "./openapi/document";
+import { auditRoutes } from "./routes/audit";
 
 export { Conversation } from "../../../durable-objects/conversation/conversation";
 export { RateLimitCounter } from "../../../durable-objects/rate-limit/rate-limit-counter";
@@ -41,6 +43,7 @@ app.notFound((c) =>
 
 // A deployed worker missing a secret refuses everything (and says which in its logs).
 app.use("*", requireSecrets);
+app.use("/api/*", requestLog());
 app.use("/api/*", async (c, next) => {
   c.set("db", createDb(c.env.DB));
   await next();
@@ -97,5 +100,6 @@ app.use("/v1/*", requireUser);
 app.route("/v1", openAiRoutes);
 // The OpenAPI document at /api/openapi.json, with every route above described (openapi/).
 serveOpenApi(app);
+app.route("/api/conversations", auditRoutes);
 
 export default app;

@@ -230,6 +230,11 @@ export const OPERATIONS: Record<string, Operation> = {
     "Your tokens and cost by UTC day and model (?from, ?to as YYYY-MM-DD)",
     { 200: json(UserUsage) },
   ),
+  "GET /api/conversations/:id/audit": op(
+    "usage",
+    "The conversation's audit log as JSON Lines: model requests and responses, tool calls and results, approvals",
+    { 200: { description: "application/x-ndjson, one audit entry per line, oldest first" } },
+  ),
   "GET /v1/models": op("openai", "OpenAI-compatible: the models", {
     200: json(z.object({ object: z.literal("list"), data: z.array(ModelObject) })),
   }),

@@ -1,0 +1,20 @@
+// The conversation's audit log as a JSON Lines download (see durable-objects/conversation/audit-log.ts).
+import { Hono } from "hono";
+import type { AppEnv } from "../app-types";
+import { conversationStub } from "../conversation-lifecycle";
+import { getOwnedConversation } from "../db/conversations";
+import { parseParam } from "../http/validate";
+import { IdParam } from "./conversations";
+
+export const auditRoutes = new Hono<AppEnv>().get("/:id/audit", async (c) => {
+  const id = parseParam(c, "id", IdParam);
+  await getOwnedConversation(c.get("db"), c.get("user").id, id);
+  const stub = await conversationStub(c.env, id);
+  const log = await stub.fetch(new Request(new URL("/audit", c.req.url)));
+  return new Response(log.body, {
+    headers: {
+      "content-type": "application/x-ndjson; charset=utf-8",
+      "content-disposition": `attachment; filename="audit-${id}.jsonl"`,
+    },
+  });
+});

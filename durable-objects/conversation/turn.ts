@@ -117,6 +117,9 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
       ...(conversation.settings.answerCapChars !== undefined && {
         answerCapChars: conversation.settings.answerCapChars,
       }),
+      ...(conversation.settings.maxToolsPerStep !== undefined && {
+        maxToolsPerStep: conversation.settings.maxToolsPerStep,
+      }),
     },
     input.resumed,
   );

@@ -9,10 +9,12 @@ import {
   formatterTool,
   type FormatterOutput,
 } from "./formatter";
+import { findToolsTool, runFindTools } from "./find-tools";
 import { mergeKnowledgeGraphs } from "./knowledge-graph";
 import { runToolCalls } from "./run-tool-calls";
 import { recordStepProgress } from "./step-progress";
 import { appendDelta, dropShown, finalContent } from "./shown-content";
+import { conversationQuery, DEFAULT_MAX_TOOLS_PER_STEP, selectTools } from "./tool-selection";
 import { DEFAULT_ANSWER_CAP_CHARS, StreamGuard, type StreamKind } from "./stream-guards";
 import type { LoopDeps, LoopInput, LoopOutcome, LoopState, PlannedToolCall } from "./types";
 
@@ -66,17 +68,28 @@ export async function runThinkingLoop(
     policies.get(`${server}\u0000${tool}`) ?? "allow";
   const schemas = new Map(catalog.map((t) => [`${t.server}\u0000${t.tool}`, t.inputSchema]));
   const schemaOf = (server: string, tool: string) => schemas.get(`${server}\u0000${tool}`);
-  const toolDefs: ToolDefinition[] = [
-    // A tool the user never allows is not offered at all.
-    ...catalog
-      .filter((t) => policyOf(t.server, t.tool) !== "never")
-      .map((t) => ({
-        name: deps.toolNames.toSafe(t.server, t.tool),
-        description: t.description,
-        inputSchema: t.inputSchema,
-      })),
-    formatterTool,
-  ];
+  // A tool the user never allows is not offered at all.
+  const catalogDefs: ToolDefinition[] = catalog
+    .filter((t) => policyOf(t.server, t.tool) !== "never")
+    .map((t) => ({
+      name: deps.toolNames.toSafe(t.server, t.tool),
+      description: t.description,
+      inputSchema: t.inputSchema,
+    }));
+  /** The step's tools: all, or above the cap the most relevant ones and find_tools. */
+  let lastOffered: ToolDefinition[] | undefined;
+  const toolsForStep = (): ToolDefinition[] => {
+    const cap = input.maxToolsPerStep ?? DEFAULT_MAX_TOOLS_PER_STEP;
+    const query = conversationQuery(state.messages);
+    const selection = selectTools(catalogDefs, query, cap, state.loadedTools);
+    if (!selection.reason) return (lastOffered = [...selection.offered, formatterTool]);
+    deps.emit({
+      type: "notice",
+      level: "info",
+      message: `${selection.reason} Offered: ${selection.offered.map((t) => t.name).join(", ")}.`,
+    });
+    return (lastOffered = [...selection.offered, findToolsTool, formatterTool]);
+  };
   const system =
     warnings.length > 0
       ? `${input.system}\n\nUnavailable right now: ${warnings.join(" ")}`
@@ -95,7 +108,7 @@ export async function runThinkingLoop(
         step: state.step,
         maxSteps: input.maxSteps,
       });
-      const result = await streamStep(deps, input, state, system, toolDefs, "auto");
+      const result = await streamStep(deps, input, state, system, toolsForStep(), "auto");
       if (result.error)
         return result.error.code === "aborted" ? cancelled(state) : failed(state, result.error);
       if (result.calls.length === 0 || result.cut) {
@@ -120,6 +133,7 @@ export async function runThinkingLoop(
       }
       state.pending = { calls: result.calls, answers: {} };
       deps.checkpoint(state);
+      runFindTools(deps, input.messageId, state, catalogDefs);
     }
     const answers = await runToolCalls(
       deps,
@@ -146,7 +160,8 @@ export async function runThinkingLoop(
     )
       break;
   }
-  return finish(deps, input, state, system, toolDefs);
+  // The final request offers what the last step did (history with calls needs their tools).
+  return finish(deps, input, state, system, lastOffered ?? toolsForStep());
 }
 
 function assistantParts(text: string, calls: PlannedToolCall[]): NeutralPart[] {

@@ -37,6 +37,8 @@ export const ConversationSettings = z
       .optional(),
     // Most characters of text and reasoning one turn may stream (default 60 000).
     answerCapChars: z.number().int().min(1_000).max(1_000_000).optional(),
+    // Most tools offered in one step (default 40); above it, the most relevant and find_tools.
+    maxToolsPerStep: z.number().int().min(2).max(500).optional(),
   })
   .strict();
 export type ConversationSettings = z.infer<typeof ConversationSettings>;

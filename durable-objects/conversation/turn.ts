@@ -14,6 +14,8 @@ import type { DraftArtifact } from "../loop/tool-results";
 import type { ChatMessage, MessagePart, MessageStatus } from "../protocol/messages";
 import type { ConversationSettings } from "../protocol/rest";
 import type { NewServerEvent } from "../protocol/wire";
+import { toolCallingOf } from "../providers/prompt-tools/capabilities";
+import { withPromptTools } from "../providers/prompt-tools/with-prompt-tools";
 import { createProvider, providerConfigFromEnv } from "../providers/registry";
 import { streamWithRetries } from "../providers/retry";
 import { buildToolNameMap } from "../providers/tool-names";
@@ -75,7 +77,12 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
       error: { code: "not_configured", message: NOT_CONFIGURED_MESSAGE(conversation.provider) },
     };
   }
-  const provider = createProvider(conversation.provider, config);
+  const native = createProvider(conversation.provider, config);
+  const provider =
+    toolCallingOf(conversation.provider, conversation.model, conversation.settings.toolCalling) ===
+    "prompt"
+      ? withPromptTools(native)
+      : native;
   let names: ReturnType<typeof buildToolNameMap> | null = null;
   const tools: ToolRunner = {
     catalog: async () => {

@@ -20,6 +20,8 @@ import {
 } from "../protocol/messages";
 import type { ConversationSettings } from "../protocol/rest";
 import type { NewServerEvent } from "../protocol/wire";
+import { toolCallingOf } from "../providers/prompt-tools/capabilities";
+import { withPromptTools } from "../providers/prompt-tools/with-prompt-tools";
 import { createProvider, providerConfigFromEnv } from "../providers/registry";
 import { streamWithRetries } from "../providers/retry";
 import { buildToolNameMap } from "../providers/tool-names";
@@ -95,7 +97,12 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
       error: { code: "not_configured", message: NOT_CONFIGURED_MESSAGE(conversation.provider) },
     };
   }
-  const provider = createProvider(conversation.provider, config);
+  const native = createProvider(conversation.provider, config);
+  const provider =
+    toolCallingOf(conversation.provider, conversation.model, conversation.settings.toolCalling) ===
+    "prompt"
+      ? withPromptTools(native)
+      : native;
   let names: ReturnType<typeof buildToolNameMap> | null = null;
   const tools: ToolRunner = {
     catalog: async () => {
@@ -155,6 +162,9 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
       budgets: turnBudgets(input.env, conversation.settings.budgets),
       ...(conversation.settings.answerCapChars !== undefined && {
         answerCapChars: conversation.settings.answerCapChars,
+      }),
+      ...(conversation.settings.maxToolsPerStep !== undefined && {
+        maxToolsPerStep: conversation.settings.maxToolsPerStep,
       }),
     },
     input.resumed,

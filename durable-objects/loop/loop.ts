@@ -9,10 +9,12 @@ import {
   formatterTool,
   type FormatterOutput,
 } from "./formatter";
+import { findToolsTool, runFindTools } from "./find-tools";
 import { mergeKnowledgeGraphs } from "./knowledge-graph";
 import { runToolCalls } from "./run-tool-calls";
 import { recordStepProgress } from "./step-progress";
 import { appendDelta, dropShown, finalContent } from "./shown-content";
+import { conversationQuery, DEFAULT_MAX_TOOLS_PER_STEP, selectTools } from "./tool-selection";
 import { DEFAULT_ANSWER_CAP_CHARS, StreamGuard, type StreamKind } from "./stream-guards";
 import type { LoopDeps, LoopInput, LoopOutcome, LoopState, PlannedToolCall } from "./types";
 import { meterModelCall } from "./usage-meter";
@@ -75,25 +77,42 @@ export async function runThinkingLoop(
     policies.get(`${server}\u0000${tool}`) ?? "allow";
   const schemas = new Map(catalog.map((t) => [`${t.server}\u0000${t.tool}`, t.inputSchema]));
   const schemaOf = (server: string, tool: string) => schemas.get(`${server}\u0000${tool}`);
-  const toolDefs: ToolDefinition[] = [
-    // A tool the user never allows is not offered at all.
-    ...catalog
-      .filter((t) => policyOf(t.server, t.tool) !== "never")
-      .map((t) => ({
-        name: deps.toolNames.toSafe(t.server, t.tool),
-        description: t.description,
-        inputSchema: t.inputSchema,
-      })),
-    formatterTool,
-  ];
+  // A tool the user never allows is not offered at all.
+  const catalogDefs: ToolDefinition[] = catalog
+    .filter((t) => policyOf(t.server, t.tool) !== "never")
+    .map((t) => ({
+      name: deps.toolNames.toSafe(t.server, t.tool),
+      description: t.description,
+      inputSchema: t.inputSchema,
+    }));
+  /** The step's tools: all, or above the cap the most relevant ones and find_tools. */
+  let lastOffered: ToolDefinition[] | undefined;
+  const toolsForStep = (): ToolDefinition[] => {
+    const cap = input.maxToolsPerStep ?? DEFAULT_MAX_TOOLS_PER_STEP;
+    const query = conversationQuery(state.messages);
+    const selection = selectTools(catalogDefs, query, cap, state.loadedTools);
+    if (!selection.reason) return (lastOffered = [...selection.offered, formatterTool]);
+    deps.emit({
+      type: "notice",
+      level: "info",
+      message: `${selection.reason} Offered: ${selection.offered.map((t) => t.name).join(", ")}.`,
+    });
+    return (lastOffered = [...selection.offered, findToolsTool, formatterTool]);
+  };
   const prompt =
     warnings.length > 0
       ? `${input.system}\n\nUnavailable right now: ${warnings.join(" ")}`
       : input.system;
   // The history is fitted to the model's window once the prompt and the tools are known (a
-  // resumed turn's messages were fitted when it began).
+  // resumed turn's messages were fitted when it began). A step offers at most the cap's worth
+  // of tools, so that many are counted.
+  const toolsCounted = [
+    ...catalogDefs.slice(0, input.maxToolsPerStep ?? DEFAULT_MAX_TOOLS_PER_STEP),
+    findToolsTool,
+    formatterTool,
+  ];
   const fitted =
-    !resumed && deps.fitContext ? deps.fitContext(state.messages, prompt, toolDefs) : null;
+    !resumed && deps.fitContext ? deps.fitContext(state.messages, prompt, toolsCounted) : null;
   if (fitted) state.messages = fitted.messages;
   const system = fitted?.system ?? prompt;
 
@@ -121,7 +140,7 @@ export async function runThinkingLoop(
         step: state.step,
         maxSteps: input.maxSteps,
       });
-      const result = await streamStep(deps, input, state, system, toolDefs, "auto");
+      const result = await streamStep(deps, input, state, system, toolsForStep(), "auto");
       if (result.error)
         return result.error.code === "aborted" ? cancelled(state) : failed(state, result.error);
       if (result.calls.length === 0 || result.cut) {
@@ -146,6 +165,7 @@ export async function runThinkingLoop(
       }
       state.pending = { calls: result.calls, answers: {} };
       deps.checkpoint(state);
+      runFindTools(deps, input.messageId, state, catalogDefs);
     }
     const answers = await runToolCalls(
       deps,
@@ -173,7 +193,8 @@ export async function runThinkingLoop(
     )
       break;
   }
-  return finish(deps, input, state, system, toolDefs);
+  // The final request offers what the last step did (history with calls needs their tools).
+  return finish(deps, input, state, system, lastOffered ?? toolsForStep());
 }
 
 function assistantParts(text: string, calls: PlannedToolCall[]): NeutralPart[] {

@@ -118,6 +118,8 @@ export interface LoopState {
   noProgressSteps: number;
   /** Hashes of the results of each step so far: a step that repeats one made no progress. */
   resultHashes?: string[];
+  /** Tools the model loaded with find_tools: offered from the next step on, whatever the cap. */
+  loadedTools?: string[];
   formatterRepairs: number;
   /**
    * The step whose model call is over but whose tool calls are not all answered. Checkpointed
@@ -216,6 +218,8 @@ export interface LoopInput {
   budgets?: TurnBudgets;
   /** Most characters of text and reasoning a turn may stream (default DEFAULT_ANSWER_CAP_CHARS). */
   answerCapChars?: number;
+  /** Most tools offered in one step (default DEFAULT_MAX_TOOLS_PER_STEP); find_tools reaches the rest. */
+  maxToolsPerStep?: number;
 }
 
 export interface LoopOutcome {

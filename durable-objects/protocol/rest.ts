@@ -57,6 +57,11 @@ export const ConversationSettings = z
     contextWindow: z.number().int().min(1_000).max(10_000_000).optional(),
     // Most characters of text and reasoning one turn may stream (default 60 000).
     answerCapChars: z.number().int().min(1_000).max(1_000_000).optional(),
+    // Most tools offered in one step (default 40); above it, the most relevant and find_tools.
+    maxToolsPerStep: z.number().int().min(2).max(500).optional(),
+    // How the model calls tools: natively, or with tool-call blocks in its text (models without
+    // native tools). Unset: blocks for models known to lack native tools.
+    toolCalling: z.enum(["native", "prompt"]).optional(),
   })
   .strict();
 export type ConversationSettings = z.infer<typeof ConversationSettings>;

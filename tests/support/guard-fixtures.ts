@@ -6,6 +6,12 @@ import type { LLMock } from "@copilotkit/aimock";
 export const LOOPING_SENTENCE = "I will check the data again to be sure that nothing was missed. ";
 
 export function addGuardFixtures(mock: LLMock): void {
+  // A model stuck in a loop: the same sentence until its token limit.
+  mock.onMessage(
+    /loop forever please/,
+    { content: `Here is my summary. ${LOOPING_SENTENCE.repeat(80)}` },
+    { chunkSize: 16 },
+  );
   // A valid call (it reaches the server) and the model's answer to it.
   mock.on({ toolResultContains: "Echo: after the reset" }, { content: "Echoed after the reset." });
   mock.onMessage(/echo after the reset/, {

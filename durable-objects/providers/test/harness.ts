@@ -4,6 +4,7 @@ import { inject } from "vitest";
 import { createProvider, DEFAULT_MODELS } from "../registry";
 import { streamWithRetries } from "../retry";
 import type {
+  ModelProvider,
   ModelRequest,
   NeutralMessage,
   ProviderConfig,
@@ -71,12 +72,20 @@ let runs = 0;
 export async function run(
   id: ProviderId,
   request: Partial<ModelRequest> & { messages: NeutralMessage[] },
-  opts: { retries?: boolean; config?: Partial<ProviderConfig> } = {},
+  opts: {
+    retries?: boolean;
+    config?: Partial<ProviderConfig>;
+    /** Wraps the adapter (prompt-based tool calling). */
+    wrap?: (provider: ModelProvider) => ModelProvider;
+  } = {},
 ): Promise<Run> {
   const testId = `${id}-${Date.now()}-${++runs}`;
-  const provider = createProvider(
-    id,
-    mockConfig(id, { ...opts.config, headers: { "X-Test-Id": testId, ...opts.config?.headers } }),
+  const wrap = opts.wrap ?? ((p: ModelProvider) => p);
+  const provider = wrap(
+    createProvider(
+      id,
+      mockConfig(id, { ...opts.config, headers: { "X-Test-Id": testId, ...opts.config?.headers } }),
+    ),
   );
   const full: ModelRequest = { model: DEFAULT_MODELS[id], system: "Be brief.", ...request };
   const delays: number[] = [];

@@ -312,3 +312,35 @@ describe("axe-core finds no serious or critical violation", () => {
     });
   }
 });
+
+it("installs: a manifest with icons, and a service worker that opens the app offline without caching API answers", async () => {
+  const page = await signedIn(DESKTOP, researchUrl);
+  await answer(page, 0).waitFor();
+  const manifest = (await (await fetch(`${stack.url}/manifest.webmanifest`)).json()) as {
+    name: string;
+    display: string;
+    icons: { src: string }[];
+  };
+  expect(manifest).toMatchObject({ name: "Thinking Chat", display: "standalone" });
+  for (const icon of manifest.icons)
+    expect((await fetch(`${stack.url}${icon.src}`)).status).toBe(200);
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  // A second load runs under the worker, which fills the cache with the shell's assets.
+  await page.reload();
+  await answer(page, 0).waitFor();
+
+  await page.context().setOffline(true);
+  await page.reload();
+  await page.getByTestId("offline-app").waitFor({ timeout: 15_000 });
+  await page.screenshot({ path: `${SCREENSHOTS}/offline-start.png` });
+  const cached = await page.evaluate(async () => {
+    const urls: string[] = [];
+    for (const key of await caches.keys())
+      for (const request of await (await caches.open(key)).keys()) urls.push(request.url);
+    return urls;
+  });
+  expect(cached.some((u) => new URL(u).pathname.startsWith("/assets/"))).toBe(true);
+  expect(cached.filter((u) => new URL(u).pathname.startsWith("/api/"))).toEqual([]);
+  await page.context().setOffline(false);
+  await page.context().close();
+});

@@ -3,6 +3,7 @@ import type { Conversation, ProviderInfo } from "../../../durable-objects/protoc
 import { api, type User } from "../api";
 import { ConfirmDialog, TextDialog } from "../ui/dialog";
 import { NewConversationForm } from "./NewConversationForm";
+import { groupByDate } from "./date-groups";
 import { lastActivity } from "./time";
 
 export function ConversationList(props: {
@@ -70,36 +71,43 @@ export function ConversationList(props: {
         value={query}
         onChange={(e) => setQuery(e.target.value)}
       />
-      <ul>
-        {items.map((c) => (
-          <li key={c.id} className={c.id === props.selected ? "active" : ""}>
-            <button type="button" className="link" onClick={() => props.onSelect(c.id)}>
-              <span className="title">{c.title}</span>
-              <span className="muted small">
-                <time dateTime={new Date(c.updatedAt).toISOString()}>
-                  {lastActivity(c.updatedAt)}
-                </time>
-                {" · "}
-                {c.mode === "normal" ? c.provider : `${c.provider} · ${c.mode}`}
-              </span>
-            </button>
-            <button
-              type="button"
-              aria-label={`Rename ${c.title}`}
-              onClick={() => setAsking({ action: "rename", c })}
-            >
-              ✎
-            </button>
-            <button
-              type="button"
-              aria-label={`Delete ${c.title}`}
-              onClick={() => setAsking({ action: "delete", c })}
-            >
-              ✕
-            </button>
-          </li>
+      <div className="conversation-groups">
+        {groupByDate(items).map(({ group, items: inGroup }) => (
+          <section key={group} aria-label={group}>
+            <h2 className="conversation-group">{group}</h2>
+            <ul>
+              {inGroup.map((c) => (
+                <li key={c.id} className={c.id === props.selected ? "active" : ""}>
+                  <button type="button" className="link" onClick={() => props.onSelect(c.id)}>
+                    <span className="title">{c.title}</span>
+                    <span className="muted small">
+                      <time dateTime={new Date(c.updatedAt).toISOString()}>
+                        {lastActivity(c.updatedAt)}
+                      </time>
+                      {" · "}
+                      {c.mode === "normal" ? c.provider : `${c.provider} · ${c.mode}`}
+                    </span>
+                  </button>
+                  <button
+                    type="button"
+                    aria-label={`Rename ${c.title}`}
+                    onClick={() => setAsking({ action: "rename", c })}
+                  >
+                    ✎
+                  </button>
+                  <button
+                    type="button"
+                    aria-label={`Delete ${c.title}`}
+                    onClick={() => setAsking({ action: "delete", c })}
+                  >
+                    ✕
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </section>
         ))}
-      </ul>
+      </div>
       {asking?.action === "rename" && (
         <TextDialog
           title={`Rename “${asking.c.title}”`}

@@ -1,5 +1,5 @@
 import type { Element } from "hast";
-import { memo, type ComponentProps } from "react";
+import { memo, useId, useMemo, type ComponentProps } from "react";
 import ReactMarkdown, {
   type Components,
   type ExtraProps,
@@ -11,6 +11,8 @@ import remarkMath from "remark-math";
 import { CodeBlock } from "./CodeBlock";
 import "./markdown.css";
 import { MathFormula } from "./MathFormula";
+import { normalizeMath } from "./math-delimiters";
+import { rehypeFootnoteLabel } from "./rehype-footnote-label";
 import { rehypeGuardUrls } from "./rehype-guard-urls";
 import { isSameOriginImage, linkKind } from "./safe-urls";
 
@@ -29,15 +31,23 @@ const rehypePlugins: Plugins = [rehypeGuardUrls];
 const components: Components = { pre: Pre, code: Code };
 
 export const MarkdownRenderer = memo(function MarkdownRenderer({ text }: { text: string }) {
+  // Footnote ids (fn-1, fnref-1) must not repeat when several messages have footnotes.
+  const id = useId().replace(/[^A-Za-z0-9_-]/g, "");
+  const remarkRehypeOptions = useMemo(() => ({ clobberPrefix: `md${id}-` }), [id]);
+  const rehypeWithLabel = useMemo<Plugins>(
+    () => [...rehypePlugins, [rehypeFootnoteLabel, { prefix: `md${id}-` }]],
+    [id],
+  );
   return (
     <div className="markdown markdown-body">
       <ReactMarkdown
         remarkPlugins={remarkPlugins}
-        rehypePlugins={rehypePlugins}
+        rehypePlugins={rehypeWithLabel}
+        remarkRehypeOptions={remarkRehypeOptions}
         components={components}
         urlTransform={guardUrl}
       >
-        {text}
+        {normalizeMath(text)}
       </ReactMarkdown>
     </div>
   );

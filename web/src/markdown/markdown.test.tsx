@@ -53,6 +53,31 @@ describe("the renderer", () => {
     expect(render("$$\n\\int_0^1 x\\,dx\n$$")).toContain('class="katex-display"');
   });
 
+  it("typesets \\( … \\) and \\[ … \\] math and keeps amounts of money as text", () => {
+    expect(render("Euler: \\(e^{i\\pi} + 1 = 0\\).")).toContain("<math");
+    expect(render("\\[\n\\int_0^1 x\\,dx\n\\]")).toContain('class="katex-display"');
+    const money = render("It costs $5 and $10 **now**.");
+    expect(money).not.toContain("katex");
+    expect(money).toContain("It costs $5 and $10 <strong>now</strong>.");
+  });
+
+  it("gives each message's footnotes their own ids", () => {
+    const two = renderToStaticMarkup(
+      <>
+        <MarkdownRenderer text={"A claim.[^1]\n\n[^1]: Source one."} />
+        <MarkdownRenderer text={"Another.[^1]\n\n[^1]: Source two."} />
+      </>,
+    );
+    const ids = [...two.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]);
+    expect(ids.length).toBeGreaterThanOrEqual(4);
+    expect(new Set(ids).size).toBe(ids.length);
+    // Each reference still points at its own footnote.
+    for (const href of [...two.matchAll(/href="#([^"]+)"/g)].map((m) => m[1]))
+      expect(ids).toContain(href);
+    for (const label of [...two.matchAll(/aria-describedby="([^"]+)"/g)].map((m) => m[1]))
+      expect(ids).toContain(label);
+  });
+
   it("shows broken math as an error in place, not as an exception", () => {
     const html = render("bad: $\\frac{1}{$ and on");
     expect(html).toContain('<span class="katex-error"');

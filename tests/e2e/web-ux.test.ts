@@ -1,0 +1,346 @@
+// The web client on every screen and for every person (issue 20), in Chromium against the real
+// stack: a keyboard-only research conversation; phone, tablet and desktop layouts (screenshots in
+// test-results/screenshots, nothing scrolls sideways, the phone's drawer and artifact sheet);
+// resizable desktop panes that remember their width; axe-core on the main screens, light and dark.
+import { mkdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import type { Browser, BrowserContextOptions, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { launchChromium, watchPage } from "./browser";
+import { addResearchFixtures, RESEARCH_QUESTION } from "./research-fixtures";
+import { type Stack, startStack } from "./stack";
+
+const SCREENSHOTS = "test-results/screenshots";
+const TURN_TIMEOUT = 60_000;
+const PHONE: BrowserContextOptions = {
+  viewport: { width: 390, height: 844 },
+  hasTouch: true,
+  isMobile: true,
+};
+const TABLET: BrowserContextOptions = { viewport: { width: 820, height: 1180 }, hasTouch: true };
+const DESKTOP: BrowserContextOptions = { viewport: { width: 1400, height: 900 } };
+const AXE_SOURCE = readFileSync(
+  createRequire(import.meta.url).resolve("axe-core/axe.min.js"),
+  "utf8",
+);
+
+// Chromium at three sizes and a whole research turn: slower than the suite's default on a busy
+// machine.
+vi.setConfig({ testTimeout: 300_000, hookTimeout: 400_000 });
+
+let stack: Stack;
+let browser: Browser;
+/** The research conversation the keyboard test creates; the other tests open it. */
+let researchUrl = "";
+
+beforeAll(async () => {
+  stack = await startStack((mock) => {
+    addResearchFixtures(mock);
+    mock.onMessage(/.*/, { content: "Hello from the mock model." });
+  });
+  browser = await launchChromium();
+  mkdirSync(SCREENSHOTS, { recursive: true });
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+async function signedIn(options: BrowserContextOptions, path = "/"): Promise<Page> {
+  // bypassCSP only so that the test can inject axe-core; the app's own scripts are unchanged.
+  const context = await browser.newContext({ ...options, bypassCSP: true });
+  const page = await context.newPage();
+  await page.goto(`${stack.url}${path}#token=${stack.token}`);
+  return page;
+}
+
+const answer = (page: Page, n: number) => page.getByTestId("message-assistant").nth(n);
+
+async function noSidewaysScroll(page: Page): Promise<void> {
+  const widths = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    client: document.documentElement.clientWidth,
+  }));
+  expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+}
+
+/** Presses Tab until the focused element has this accessible name (keyboard only, no clicks). */
+async function tabTo(page: Page, name: RegExp, max = 80): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press("Tab");
+    const focused = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      // Only controls have names here; a focused scroll region's text would match anything.
+      if (!el?.matches("a, button, input, select, textarea, summary, [role=separator]")) return "";
+      const labelledBy = el.getAttribute("aria-labelledby");
+      const label =
+        el.getAttribute("aria-label") ??
+        (labelledBy && document.getElementById(labelledBy)?.textContent) ??
+        (el as HTMLInputElement).labels?.[0]?.textContent ??
+        el.textContent ??
+        "";
+      return label.trim();
+    });
+    if (name.test(focused)) {
+      // Visible focus: the focused control draws an outline.
+      const outline = await page.evaluate(() => {
+        const style = getComputedStyle(document.activeElement!);
+        return style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0;
+      });
+      expect(outline, `focus on "${focused}" is visible`).toBe(true);
+      return;
+    }
+  }
+  throw new Error(`Tab never reached ${name}`);
+}
+
+async function axeViolations(page: Page, scheme: "light" | "dark"): Promise<string[]> {
+  await page.emulateMedia({ colorScheme: scheme });
+  if (!(await page.evaluate(() => "axe" in window)))
+    await page.addScriptTag({ content: AXE_SOURCE });
+  const result = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (o: object) => Promise<unknown> } }).axe;
+    return (await axe.run({ resultTypes: ["violations"] })) as {
+      violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[];
+    };
+  });
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map(
+      (v) =>
+        `${scheme}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
+    );
+}
+
+it("runs a research conversation by keyboard alone, with visible focus", async () => {
+  const page = await signedIn(DESKTOP);
+  const watch = watchPage(page, stack.url);
+  await page.getByRole("button", { name: "New conversation", exact: true }).waitFor();
+  await tabTo(page, /^New conversation$/);
+  await page.keyboard.press("Enter");
+  await tabTo(page, /^Create$/);
+  await page.keyboard.press("Enter");
+  await page.waitForURL((url) => url.searchParams.get("c") !== null);
+  await tabTo(page, /^Message$/);
+  await page.keyboard.type(RESEARCH_QUESTION);
+  await page.keyboard.press("Enter");
+  await answer(page, 0)
+    .and(page.locator('[data-status="complete"]'))
+    .waitFor({ timeout: TURN_TIMEOUT });
+  researchUrl = page.url().replace(stack.url, "");
+
+  // Expand a step's tool call.
+  await tabTo(page, /pubmed_fetch/);
+  await page.keyboard.press("Enter");
+  await expect.poll(() => page.locator(".tool-call details[open]").count()).toBe(1);
+
+  // Open an artifact, then close the pane.
+  await tabTo(page, /^Load the data$/);
+  await page.keyboard.press("Enter");
+  await page.getByRole("complementary", { name: "Artifacts" }).waitFor();
+  await tabTo(page, /^Artifacts/);
+  await page.keyboard.press("Enter");
+  await expect.poll(() => page.getByRole("complementary", { name: "Artifacts" }).count()).toBe(0);
+
+  // Settings open and close.
+  await tabTo(page, /^Settings$/);
+  await page.keyboard.press("Enter");
+  await page.getByRole("dialog", { name: "Settings" }).waitFor();
+  await page.keyboard.press("Escape");
+  await expect.poll(() => page.getByRole("dialog", { name: "Settings" }).count()).toBe(0);
+
+  // Rename with our dialog (focus starts in its text box), then delete another conversation.
+  await tabTo(page, /^Rename /);
+  await page.keyboard.press("Enter");
+  await page.keyboard.type("Olaparib by keyboard");
+  await page.keyboard.press("Enter");
+  await expect
+    .poll(() => page.locator(".conversation-header h1").textContent())
+    .toBe("Olaparib by keyboard");
+
+  // A second conversation to delete (made through the API: the list shows it within 5 s).
+  const spare = await fetch(`${stack.url}/api/conversations`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${stack.token}`, "content-type": "application/json" },
+    body: JSON.stringify({ title: "Spare notes" }),
+  });
+  expect(spare.status).toBe(201);
+  await page.getByRole("button", { name: "Delete Spare notes" }).waitFor({ timeout: 15_000 });
+  await tabTo(page, /^Delete Spare notes$/);
+  await page.keyboard.press("Enter");
+  const deleting = page.getByRole("dialog", { name: "Delete this conversation?" });
+  await deleting.waitFor();
+  // Cancel is first, so a stray Enter never deletes: tab to the delete button on purpose.
+  await tabTo(page, /^Delete conversation$/, 5);
+  await page.keyboard.press("Enter");
+  await expect.poll(() => page.getByRole("button", { name: "Delete Spare notes" }).count()).toBe(0);
+  await expect.poll(() => page.getByText("Olaparib by keyboard").count()).toBeGreaterThan(0);
+  expect(watch.dialogs).toEqual([]);
+  await page.context().close();
+});
+
+describe("on a phone (390 × 844, touch)", () => {
+  let page: Page;
+  beforeAll(async () => {
+    page = await signedIn(PHONE, researchUrl);
+    await answer(page, 0)
+      .and(page.locator('[data-status="complete"]'))
+      .waitFor({ timeout: TURN_TIMEOUT });
+  });
+  afterAll(() => page.context().close());
+
+  it("shows the conversation full width with the composer at the bottom, nothing sideways", async () => {
+    const messages = await page.getByTestId("messages").boundingBox();
+    expect(messages!.width).toBeGreaterThan(360);
+    const composer = await page.getByRole("textbox", { name: "Message" }).boundingBox();
+    expect(composer!.y + composer!.height).toBeGreaterThan(844 - 120);
+    await noSidewaysScroll(page);
+    await page.screenshot({ path: `${SCREENSHOTS}/phone-chat.png` });
+  });
+
+  it("opens the conversation list as a drawer, closed by Escape or a tap beside it", async () => {
+    const list = page.getByRole("navigation", { name: "Conversations" });
+    const listLeft = async () => (await list.boundingBox())?.x ?? -1000;
+    expect(await listLeft()).toBeLessThan(0);
+    await page.getByRole("button", { name: "Conversations" }).tap();
+    await expect.poll(listLeft).toBe(0);
+    await page.screenshot({ path: `${SCREENSHOTS}/phone-drawer.png` });
+    await noSidewaysScroll(page);
+    await page.keyboard.press("Escape");
+    await expect.poll(listLeft).toBeLessThan(0);
+    await page.getByRole("button", { name: "Conversations" }).tap();
+    await expect.poll(listLeft).toBe(0);
+    await page.mouse.click(380, 400);
+    await expect.poll(listLeft).toBeLessThan(0);
+  });
+
+  it("opens an artifact as a full-screen sheet with a way back", async () => {
+    await answer(page, 0).getByRole("button", { name: "Load the data" }).tap();
+    const pane = page.getByRole("complementary", { name: "Artifacts" });
+    await pane.getByTestId("artifact-viewer").waitFor();
+    const box = await pane.boundingBox();
+    expect(box!.width).toBeGreaterThan(380);
+    await noSidewaysScroll(page);
+    await page.screenshot({ path: `${SCREENSHOTS}/phone-artifact-sheet.png` });
+    await page.getByRole("button", { name: "← Back to the conversation" }).tap();
+    await expect.poll(() => pane.count()).toBe(0);
+  });
+
+  it("shows Settings full width", async () => {
+    await page.getByRole("button", { name: "Settings" }).tap();
+    await page.getByRole("dialog", { name: "Settings" }).waitFor();
+    await noSidewaysScroll(page);
+    await page.screenshot({ path: `${SCREENSHOTS}/phone-settings.png` });
+    await page.keyboard.press("Escape");
+  });
+});
+
+it("keeps the list and the conversation side by side on a tablet", async () => {
+  const page = await signedIn(TABLET, researchUrl);
+  await answer(page, 0).waitFor();
+  const list = await page.getByRole("navigation", { name: "Conversations" }).boundingBox();
+  const chat = await page.getByTestId("messages").boundingBox();
+  expect(list!.x).toBe(0);
+  expect(chat!.x).toBeGreaterThanOrEqual(list!.width);
+  await noSidewaysScroll(page);
+  await page.screenshot({ path: `${SCREENSHOTS}/tablet-chat.png` });
+  await answer(page, 0).getByRole("button", { name: "Load the data" }).click();
+  await page.getByTestId("artifact-viewer").waitFor();
+  await noSidewaysScroll(page);
+  await page.screenshot({ path: `${SCREENSHOTS}/tablet-artifact.png` });
+  await page.context().close();
+});
+
+it("lets a desktop user resize the panes and remembers the widths", async () => {
+  const page = await signedIn(DESKTOP, researchUrl);
+  await answer(page, 0).waitFor();
+  const list = page.getByRole("navigation", { name: "Conversations" });
+  const width = async () => Math.round((await list.boundingBox())!.width);
+  const before = await width();
+  await page.getByRole("separator", { name: "Resize the conversation list" }).focus();
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  await expect.poll(width).toBe(before + 48);
+  const handle = (await page
+    .getByRole("separator", { name: "Resize the conversation list" })
+    .boundingBox())!;
+  await page.mouse.move(handle.x + 3, handle.y + 200);
+  await page.mouse.down();
+  await page.mouse.move(handle.x + 53, handle.y + 200, { steps: 5 });
+  await page.mouse.up();
+  await expect.poll(width).toBe(before + 98);
+  await page.reload();
+  await answer(page, 0).waitFor();
+  await expect.poll(width).toBe(before + 98);
+  await noSidewaysScroll(page);
+  await page.screenshot({ path: `${SCREENSHOTS}/desktop-resized.png` });
+  await page.context().close();
+});
+
+describe("axe-core finds no serious or critical violation", () => {
+  for (const scheme of ["light", "dark"] as const) {
+    it(`on sign-in, chat, artifact pane and settings (${scheme})`, async () => {
+      const context = await browser.newContext({
+        ...DESKTOP,
+        bypassCSP: true,
+        colorScheme: scheme,
+      });
+      const signIn = await context.newPage();
+      await signIn.goto(`${stack.url}/`);
+      await signIn.getByRole("button", { name: /sign in/i }).waitFor();
+      const found = await axeViolations(signIn, scheme);
+      await signIn.screenshot({ path: `${SCREENSHOTS}/sign-in-${scheme}.png` });
+      await context.close();
+
+      const page = await signedIn({ ...DESKTOP, colorScheme: scheme }, researchUrl);
+      await answer(page, 0)
+        .and(page.locator('[data-status="complete"]'))
+        .waitFor({ timeout: TURN_TIMEOUT });
+      found.push(...(await axeViolations(page, scheme)));
+      await page.screenshot({ path: `${SCREENSHOTS}/chat-${scheme}.png` });
+      await answer(page, 0).getByRole("button", { name: "Load the data" }).click();
+      await page.getByTestId("artifact-viewer").waitFor();
+      found.push(...(await axeViolations(page, scheme)));
+      await page.screenshot({ path: `${SCREENSHOTS}/artifact-${scheme}.png` });
+      await page.getByRole("button", { name: "Settings" }).click();
+      await page.getByRole("dialog", { name: "Settings" }).waitFor();
+      await page.getByRole("heading", { name: "MCP servers" }).waitFor();
+      found.push(...(await axeViolations(page, scheme)));
+      await page.screenshot({ path: `${SCREENSHOTS}/settings-${scheme}.png` });
+      await page.context().close();
+      expect(found).toEqual([]);
+    });
+  }
+});
+
+it("installs: a manifest with icons, and a service worker that opens the app offline without caching API answers", async () => {
+  const page = await signedIn(DESKTOP, researchUrl);
+  await answer(page, 0).waitFor();
+  const manifest = (await (await fetch(`${stack.url}/manifest.webmanifest`)).json()) as {
+    name: string;
+    display: string;
+    icons: { src: string }[];
+  };
+  expect(manifest).toMatchObject({ name: "Thinking Chat", display: "standalone" });
+  for (const icon of manifest.icons)
+    expect((await fetch(`${stack.url}${icon.src}`)).status).toBe(200);
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  // A second load runs under the worker, which fills the cache with the shell's assets.
+  await page.reload();
+  await answer(page, 0).waitFor();
+
+  await page.context().setOffline(true);
+  await page.reload();
+  await page.getByTestId("offline-app").waitFor({ timeout: 15_000 });
+  await page.screenshot({ path: `${SCREENSHOTS}/offline-start.png` });
+  const cached = await page.evaluate(async () => {
+    const urls: string[] = [];
+    for (const key of await caches.keys())
+      for (const request of await (await caches.open(key)).keys()) urls.push(request.url);
+    return urls;
+  });
+  expect(cached.some((u) => new URL(u).pathname.startsWith("/assets/"))).toBe(true);
+  expect(cached.filter((u) => new URL(u).pathname.startsWith("/api/"))).toEqual([]);
+  await page.context().setOffline(false);
+  await page.context().close();
+});

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { api, createConversation, createUser } from "../../test/helpers";
+import { api, createConversation, createUser } from "../../../../tests/support/helpers";
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -1,8 +1,8 @@
-// A long conversation as the server streams it on resume (one event per frame), made up rather
-// than recorded: seeding thousands of real turns through `wrangler dev` takes about a second a
-// turn on the bench machine. Every frame is checked against the wire schema, so the client sees
+// For the web client's tests and bench: a long conversation as the server streams it on resume
+// (one event per frame), made up rather than recorded: seeding thousands of real turns through
+// `wrangler dev` takes about a second a turn on a busy machine. Every frame is checked against the wire schema, so the client sees
 // exactly what a real server could send.
-import { ServerFrame } from "../../../durable-objects/protocol/wire";
+import { ServerFrame } from "../../durable-objects/protocol/wire";
 
 const ANSWER = "A short answer, **in markdown**, with a list:\n\n- one\n- two";
 
@@ -54,41 +54,41 @@ export function conversationFrames(messages: number): string[] {
 }
 
 /**
- * Runs in the page (pass to addInitScript): the conversation's socket answers `resume` with the
- * frames, one message event per task as a real socket delivers them. Other sockets are real.
+ * A script for addInitScript: the conversation's socket at `path` answers `resume` with the
+ * frames, one message event per task as a real socket delivers them; other sockets are real.
+ * Plain JavaScript in a string, because tsx's helpers would not exist in the page.
  */
-export function replaySocket({ path, frames }: { path: string; frames: string[] }): void {
-  const Real = window.WebSocket;
-  class Replay extends EventTarget {
-    static readonly OPEN = 1;
-    readyState = 0;
-    constructor(readonly url: string) {
-      super();
-      setTimeout(() => {
-        this.readyState = 1;
-        this.dispatchEvent(new Event("open"));
-      });
-    }
-    send(data: string) {
-      if (!data.includes('"resume"')) return;
-      const channel = new MessageChannel();
-      let next = 0;
-      channel.port1.onmessage = () => {
-        if (this.readyState !== 1 || next >= frames.length) return;
-        this.dispatchEvent(new MessageEvent("message", { data: frames[next++] }));
+export function replaySocketScript(path: string, frames: readonly string[]): string {
+  return `(() => {
+    const path = ${JSON.stringify(path)};
+    const frames = ${JSON.stringify(frames)};
+    const Real = window.WebSocket;
+    function Replay(url) {
+      const socket = new EventTarget();
+      socket.url = url;
+      socket.readyState = 0;
+      socket.close = () => { socket.readyState = 3; };
+      socket.send = (data) => {
+        if (!String(data).includes('"resume"')) return;
+        const channel = new MessageChannel();
+        let next = 0;
+        channel.port1.onmessage = () => {
+          if (socket.readyState !== 1 || next >= frames.length) return;
+          socket.dispatchEvent(new MessageEvent("message", { data: frames[next++] }));
+          channel.port2.postMessage(null);
+        };
         channel.port2.postMessage(null);
       };
-      channel.port2.postMessage(null);
+      setTimeout(() => {
+        socket.readyState = 1;
+        socket.dispatchEvent(new Event("open"));
+      });
+      return socket;
     }
-    close() {
-      this.readyState = 3;
-    }
-  }
-  window.WebSocket = new Proxy(Real, {
-    construct(target, args: [string, ...unknown[]]) {
-      return new URL(args[0]).pathname === path
-        ? new Replay(args[0])
-        : Reflect.construct(target, args);
-    },
-  });
+    window.WebSocket = new Proxy(Real, {
+      construct(target, args) {
+        return new URL(args[0]).pathname === path ? Replay(args[0]) : Reflect.construct(target, args);
+      },
+    });
+  })();`;
 }

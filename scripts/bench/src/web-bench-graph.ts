@@ -38,22 +38,22 @@ export async function benchGraph(stack: Stack, page: Page): Promise<void> {
     await button.waitFor({ timeout: 60_000 });
     // Give the page a moment to settle, then watch long tasks and frame gaps from the click on.
     await page.waitForTimeout(500);
-    await page.evaluate(() => {
-      const w = window as unknown as { blocks: number[]; gaps: number[]; t0: number };
-      w.blocks = [];
-      w.gaps = [];
+    // A string, not a function: tsx's helpers would not exist in the page.
+    await page.evaluate(`(() => {
+      window.blocks = [];
+      window.gaps = [];
       new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) w.blocks.push(e.duration);
+        for (const e of list.getEntries()) window.blocks.push(e.duration);
       }).observe({ type: "longtask" });
       let last = performance.now();
-      w.t0 = last;
-      const frame = (now: number) => {
-        w.gaps.push(now - last);
+      window.t0 = last;
+      const frame = (now) => {
+        window.gaps.push(now - last);
         last = now;
-        if (now - w.t0 < 8_000) requestAnimationFrame(frame);
+        if (now - window.t0 < 8000) requestAnimationFrame(frame);
       };
       requestAnimationFrame(frame);
-    });
+    })()`);
     await button.click();
     await page.waitForFunction(
       (n) => document.querySelectorAll('[data-testid="graph-node"]').length === n,

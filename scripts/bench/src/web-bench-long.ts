@@ -3,7 +3,7 @@
 // answer shows complete, then scrolled top to bottom.
 import type { Browser, Page } from "playwright-core";
 import type { Stack } from "../../../tests/e2e/stack";
-import { conversationFrames, replaySocket } from "./web-bench-frames";
+import { conversationFrames, replaySocketScript } from "../../../tests/e2e/replay-conversation";
 import { createConversation } from "./web-bench-seed";
 
 const pct = (xs: number[], p: number) =>
@@ -19,9 +19,8 @@ export async function benchLongConversation(
   const id = await createConversation(stack, { title: `long ${messages}` });
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await context.addCookies(await signedIn.context().cookies());
-  await context.addInitScript(replaySocket, {
-    path: `/api/conversations/${id}/ws`,
-    frames: conversationFrames(messages),
+  await context.addInitScript({
+    content: replaySocketScript(`/api/conversations/${id}/ws`, conversationFrames(messages)),
   });
   const page = await context.newPage();
   const shown: number[] = [];

@@ -55,9 +55,12 @@ export function conversationFrames(messages: number): string[] {
 
 /**
  * A script for addInitScript: the conversation's socket at `path` answers `resume` with the
- * frames, one message event per task as a real socket delivers them; other sockets are real.
+ * frames, a burst of message events per task (as a socket reading a full buffer delivers them);
+ * other sockets are real.
  * Plain JavaScript in a string, because tsx's helpers would not exist in the page.
  */
+const BURST = 50;
+
 export function replaySocketScript(path: string, frames: readonly string[]): string {
   return `(() => {
     const path = ${JSON.stringify(path)};
@@ -73,9 +76,9 @@ export function replaySocketScript(path: string, frames: readonly string[]): str
         const channel = new MessageChannel();
         let next = 0;
         channel.port1.onmessage = () => {
-          if (socket.readyState !== 1 || next >= frames.length) return;
-          socket.dispatchEvent(new MessageEvent("message", { data: frames[next++] }));
-          channel.port2.postMessage(null);
+          for (let i = 0; i < ${BURST} && socket.readyState === 1 && next < frames.length; i++)
+            socket.dispatchEvent(new MessageEvent("message", { data: frames[next++] }));
+          if (next < frames.length) channel.port2.postMessage(null);
         };
         channel.port2.postMessage(null);
       };

@@ -1,32 +1,12 @@
 // The knowledge-graph part of the web bench: a graph-mode turn merges a 500-node graph through
 // our MCP worker, then the browser opens it while a long-task observer watches the main thread.
-import type { LLMock } from "@copilotkit/aimock";
 import type { Page } from "playwright-core";
+import { BIG_GRAPH_ASK, BIG_GRAPH_NODES } from "../../../tests/e2e/big-graph";
 import type { Stack } from "../../../tests/e2e/stack";
 import { createConversation, sendAll } from "./web-bench-seed";
 
-const NODES = 500;
-const ASK = "draw the big benchmark graph";
-
-export function addGraphFixtures(mock: LLMock): void {
-  // Each node links to the next and to a few pseudo-random others: about 3 links per node.
-  const nodes = Array.from({ length: NODES }, (_, i) => ({
-    id: `n${i}`,
-    label: `Entity ${i}`,
-    type: ["gene", "disease", "chemical", "species"][i % 4]!,
-  }));
-  const links = nodes.flatMap((_, i) =>
-    [i + 1, (i * 7 + 3) % NODES, (i * 13 + 5) % NODES]
-      .filter((j) => j < NODES && j !== i)
-      .map((j) => ({ source: `n${i}`, target: `n${j}`, type: "related_to" })),
-  );
-  mock.on({ toolResultContains: `Merged ${NODES} nodes` }, { content: "Here is the big graph." });
-  mock.onMessage(new RegExp(ASK), {
-    toolCalls: [
-      { id: "big", name: "mcp-remote__graph_merge", arguments: JSON.stringify({ nodes, links }) },
-    ],
-  });
-}
+const NODES = BIG_GRAPH_NODES;
+const ASK = BIG_GRAPH_ASK;
 
 export async function benchGraph(stack: Stack, page: Page): Promise<void> {
   const id = await createConversation(stack, { mode: "graph", provider: "anthropic" });
@@ -38,22 +18,22 @@ export async function benchGraph(stack: Stack, page: Page): Promise<void> {
     await button.waitFor({ timeout: 60_000 });
     // Give the page a moment to settle, then watch long tasks and frame gaps from the click on.
     await page.waitForTimeout(500);
-    await page.evaluate(() => {
-      const w = window as unknown as { blocks: number[]; gaps: number[]; t0: number };
-      w.blocks = [];
-      w.gaps = [];
+    // A string, not a function: tsx's helpers would not exist in the page.
+    await page.evaluate(`(() => {
+      window.blocks = [];
+      window.gaps = [];
       new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) w.blocks.push(e.duration);
+        for (const e of list.getEntries()) window.blocks.push(e.duration);
       }).observe({ type: "longtask" });
       let last = performance.now();
-      w.t0 = last;
-      const frame = (now: number) => {
-        w.gaps.push(now - last);
+      window.t0 = last;
+      const frame = (now) => {
+        window.gaps.push(now - last);
         last = now;
-        if (now - w.t0 < 8_000) requestAnimationFrame(frame);
+        if (now - window.t0 < 8000) requestAnimationFrame(frame);
       };
       requestAnimationFrame(frame);
-    });
+    })()`);
     await button.click();
     await page.waitForFunction(
       (n) => document.querySelectorAll('[data-testid="graph-node"]').length === n,

@@ -3,8 +3,11 @@
 // answer shows complete, then scrolled top to bottom.
 import type { Browser, Page } from "playwright-core";
 import type { Stack } from "../../../tests/e2e/stack";
-import { conversationFrames, replaySocket } from "./web-bench-frames";
+import { conversationFrames, replaySocketScript } from "../../../tests/e2e/replay-conversation";
 import { createConversation } from "./web-bench-seed";
+
+/** A client that takes longer than this to show the conversation has failed the test. */
+const TIMEOUT = 90_000;
 
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? 0;
@@ -19,9 +22,8 @@ export async function benchLongConversation(
   const id = await createConversation(stack, { title: `long ${messages}` });
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await context.addCookies(await signedIn.context().cookies());
-  await context.addInitScript(replaySocket, {
-    path: `/api/conversations/${id}/ws`,
-    frames: conversationFrames(messages),
+  await context.addInitScript({
+    content: replaySocketScript(`/api/conversations/${id}/ws`, conversationFrames(messages)),
   });
   const page = await context.newPage();
   const shown: number[] = [];
@@ -29,23 +31,32 @@ export async function benchLongConversation(
     await page.goto(`${stack.url}/?c=${id}`);
     // Complete: the last question and its answer are on screen, the answer finished, and the
     // page has painted a frame since (milliseconds since navigation start, from the page).
-    const handle = await page.waitForFunction(
-      (last) => {
-        const list = document.querySelector('[data-testid="messages"]');
-        const users = list?.querySelectorAll('[data-testid="message-user"]');
-        const answers = list?.querySelectorAll('[data-testid="message-assistant"]');
-        const lastUser = users?.[users.length - 1];
-        const lastAnswer = answers?.[answers.length - 1];
-        if (!list || !lastUser?.textContent?.startsWith(last)) return 0;
-        if (lastAnswer?.getAttribute("data-status") !== "complete") return 0;
-        const box = list.getBoundingClientRect();
-        const answerBox = lastAnswer.getBoundingClientRect();
-        if (answerBox.bottom > box.bottom + 1 || answerBox.bottom < box.top) return 0;
-        return new Promise<number>((r) => requestAnimationFrame(() => r(performance.now())));
-      },
-      `Question ${turns - 1}:`,
-      { timeout: 180_000, polling: 50 },
-    );
+    const handle = await page
+      .waitForFunction(
+        (last) => {
+          const list = document.querySelector('[data-testid="messages"]');
+          const users = list?.querySelectorAll('[data-testid="message-user"]');
+          const answers = list?.querySelectorAll('[data-testid="message-assistant"]');
+          const lastUser = users?.[users.length - 1];
+          const lastAnswer = answers?.[answers.length - 1];
+          if (!list || !lastUser?.textContent?.startsWith(last)) return 0;
+          if (lastAnswer?.getAttribute("data-status") !== "complete") return 0;
+          const box = list.getBoundingClientRect();
+          const answerBox = lastAnswer.getBoundingClientRect();
+          if (answerBox.bottom > box.bottom + 1 || answerBox.bottom < box.top) return 0;
+          return new Promise<number>((r) => requestAnimationFrame(() => r(performance.now())));
+        },
+        `Question ${turns - 1}:`,
+        { timeout: TIMEOUT, polling: 50 },
+      )
+      .catch(async (err: unknown) => {
+        await page.screenshot({ path: `/tmp/web-bench-timeout-${messages}.png` });
+        console.log(
+          `  not shown complete within ${TIMEOUT / 1000} s: ${String(err).split("\n")[0]}`,
+        );
+        return null;
+      });
+    if (!handle) return context.close();
     shown.push((await handle.jsonValue()) as number);
   }
   console.log(

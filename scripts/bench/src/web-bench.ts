@@ -5,7 +5,8 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { launchChromium } from "../../../tests/e2e/browser";
 import { startStack } from "../../../tests/e2e/stack";
-import { addGraphFixtures, benchGraph } from "./web-bench-graph";
+import { addBigGraphFixtures } from "../../../tests/e2e/big-graph";
+import { benchGraph } from "./web-bench-graph";
 import { benchLongConversation } from "./web-bench-long";
 
 const dist = fileURLToPath(new URL("../../../web/dist/", import.meta.url));
@@ -39,7 +40,7 @@ for (const f of lazy) console.log(`  lazy chunk ${f} (gzip): ${kb(gz(join("asset
 // 2 and 3 run against the real app under wrangler dev, with aimock answering at once.
 const stack = await startStack(
   (mock) => {
-    addGraphFixtures(mock);
+    addBigGraphFixtures(mock);
     mock.onMessage(/.*/, { content: "A short answer, **in markdown**." });
     // The bench sends thousands of messages in a minute: lift the limits meant for people.
   },

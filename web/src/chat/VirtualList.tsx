@@ -128,8 +128,10 @@ export function VirtualList<T>(props: {
   const onScroll = () => {
     const el = container.current;
     if (!el) return;
-    const total = layout.offsets[keys.length]!;
-    atEnd.current = total - el.scrollTop - (el.clientHeight || FALLBACK_VIEWPORT) < AT_END_SLACK;
+    // The page's own heights: the layout's estimates can run past the real end before the
+    // items on screen are measured. (Without layout, as under jsdom, the layout's.)
+    const height = el.scrollHeight || layout.offsets[keys.length]!;
+    atEnd.current = height - el.scrollTop - (el.clientHeight || FALLBACK_VIEWPORT) < AT_END_SLACK;
     const index = keys.length ? indexAt(layout, el.scrollTop) : -1;
     anchor.current =
       index >= 0 ? { key: keys[index]!, into: el.scrollTop - layout.offsets[index]! } : null;

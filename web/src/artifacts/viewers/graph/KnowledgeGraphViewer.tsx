@@ -1,4 +1,5 @@
-// A knowledge graph to explore: laid out once by a force simulation, then zoomed, panned,
+// A knowledge graph to explore: laid out once by a force simulation (a large one in a Web
+// Worker, see use-graph-layout.ts), then zoomed, panned,
 // rearranged, filtered by node type, its nodes inspected, and exported as SVG or PNG.
 import { useCallback, useMemo, useRef, useState } from "react";
 import { fileNameFor } from "../../file-extension";
@@ -8,9 +9,10 @@ import type { ViewerProps } from "../viewer-props";
 import { exportableSvg, svgToPng } from "./export-graph";
 import { GraphCanvas } from "./GraphCanvas";
 import { NodeDetails, TypeFilter } from "./GraphDetails";
-import { layoutGraph, type Point } from "./layout-graph";
+import type { Point } from "./layout-graph";
 import { typeCounts, typeKey } from "./node-colours";
 import { parseGraph, type Graph, type GraphNode } from "./parse-graph";
+import { useGraphLayout } from "./use-graph-layout";
 
 export function KnowledgeGraphViewer(props: ViewerProps) {
   const content = props.artifact.content;
@@ -30,16 +32,35 @@ export function KnowledgeGraphViewer(props: ViewerProps) {
   );
 }
 
-export function GraphExplorer({
+export function GraphExplorer(props: { graph: Graph; notes: string[]; title: string }) {
+  const layout = useGraphLayout(props.graph);
+  if (layout.state === "laying-out")
+    return (
+      <p className="artifact-note" role="status" data-testid="graph-laying-out">
+        Laying out {props.graph.nodes.length} nodes…
+      </p>
+    );
+  if (layout.state === "failed")
+    return (
+      <p role="alert" className="artifact-error">
+        The graph could not be laid out: {layout.message} Reopen it to try again.
+      </p>
+    );
+  return <LaidOutGraph {...props} layout={layout.positions} />;
+}
+
+function LaidOutGraph({
   graph,
   notes,
   title,
+  layout,
 }: {
   graph: Graph;
   notes: string[];
   title: string;
+  layout: Map<string, Point>;
 }) {
-  const [positions, setPositions] = useState(() => layoutGraph(graph));
+  const [positions, setPositions] = useState(layout);
   const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set());
   const [selected, setSelected] = useState<string | null>(null);
   const [exportError, setExportError] = useState<string | null>(null);

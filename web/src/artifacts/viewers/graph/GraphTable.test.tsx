@@ -38,6 +38,7 @@ function show() {
     root!.render(
       <KnowledgeGraphViewer
         artifact={artifact({ type: "application/vnd.knowledge-graph", title: "Genes", content })}
+        onSaved={() => undefined}
       />,
     ),
   );

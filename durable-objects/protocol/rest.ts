@@ -348,3 +348,7 @@ export const McpAttachment = z.object({
   artifacts: z.array(Artifact),
 });
 export type McpAttachment = z.infer<typeof McpAttachment>;
+
+/** A row of the conversation list; `snippet` is the matching message text when `q` found one. */
+export const ConversationListItem = Conversation.extend({ snippet: z.string().optional() });
+export type ConversationListItem = z.infer<typeof ConversationListItem>;

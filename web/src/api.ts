@@ -1,7 +1,11 @@
 // REST calls from the browser: the session cookie authenticates; answers are parsed with zod.
 import { z } from "zod";
 import { ChatMessage } from "../../durable-objects/protocol/messages";
-import { Conversation, ProviderInfo } from "../../durable-objects/protocol/rest";
+import {
+  Conversation,
+  ConversationListItem,
+  ProviderInfo,
+} from "../../durable-objects/protocol/rest";
 
 export class ApiFailure extends Error {
   constructor(
@@ -55,7 +59,7 @@ export const api = {
     ),
   conversations: (q = "") =>
     request(
-      z.object({ items: z.array(Conversation), nextCursor: z.string().nullable() }),
+      z.object({ items: z.array(ConversationListItem), nextCursor: z.string().nullable() }),
       `/api/conversations?limit=100${q ? `&q=${encodeURIComponent(q)}` : ""}`,
     ),
   createConversation: (body: { title?: string; provider?: string; mode?: string }) =>

@@ -1,5 +1,9 @@
 import { useCallback, useEffect, useState } from "react";
-import type { Conversation, ProviderInfo } from "../../../durable-objects/protocol/rest";
+import type {
+  Conversation,
+  ConversationListItem,
+  ProviderInfo,
+} from "../../../durable-objects/protocol/rest";
 import { api, type User } from "../api";
 import { ConfirmDialog, TextDialog } from "../ui/dialog";
 import { NewConversationForm } from "./NewConversationForm";
@@ -15,7 +19,7 @@ export function ConversationList(props: {
   onRenamed?: (c: Conversation) => void;
 }) {
   const [creating, setCreating] = useState(false);
-  const [items, setItems] = useState<Conversation[]>([]);
+  const [items, setItems] = useState<ConversationListItem[]>([]);
   const [query, setQuery] = useState("");
   // The conversation a rename or delete dialog is open for.
   const [asking, setAsking] = useState<{ action: "rename" | "delete"; c: Conversation } | null>(
@@ -67,7 +71,7 @@ export function ConversationList(props: {
       <input
         type="search"
         aria-label="Search conversations"
-        placeholder="Search by title"
+        placeholder="Search titles and messages"
         value={query}
         onChange={(e) => setQuery(e.target.value)}
       />
@@ -80,6 +84,7 @@ export function ConversationList(props: {
                 <li key={c.id} className={c.id === props.selected ? "active" : ""}>
                   <button type="button" className="link" onClick={() => props.onSelect(c.id)}>
                     <span className="title">{c.title}</span>
+                    {c.snippet && <span className="snippet muted small">{c.snippet}</span>}
                     <span className="muted small">
                       <time dateTime={new Date(c.updatedAt).toISOString()}>
                         {lastActivity(c.updatedAt)}

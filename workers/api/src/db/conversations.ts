@@ -1,11 +1,12 @@
 // Conversation rows: always read and written on behalf of their owner.
-import { and, desc, eq, like, lt, or } from "drizzle-orm";
+import { and, desc, eq, like, lt, or, sql } from "drizzle-orm";
 import {
   type Conversation,
   ConversationSettings,
   type ConversationMode,
 } from "../../../../durable-objects/protocol/rest";
 import { notFound } from "../http/errors";
+import { ftsQueryOf, hasMatchingMessage, matchingSnippet } from "./message-search";
 import type { Db } from "../../../../shared/db/client";
 import { conversations } from "../../../../shared/db/schema";
 
@@ -55,13 +56,22 @@ function decodeCursor(cursor: string): { updatedAt: number; id: string } | null 
 
 export async function listConversations(db: Db, userId: string, opts: ListOptions) {
   const after = opts.cursor ? decodeCursor(opts.cursor) : null;
+  const ftsQuery = opts.q ? ftsQueryOf(opts.q) : null;
   const rows = await db
-    .select()
+    .select({
+      row: conversations,
+      snippet: ftsQuery ? matchingSnippet(ftsQuery) : sql<null>`null`,
+    })
     .from(conversations)
     .where(
       and(
         eq(conversations.userId, userId),
-        opts.q ? like(conversations.title, `%${opts.q.replace(/[%_]/g, "")}%`) : undefined,
+        opts.q
+          ? or(
+              like(conversations.title, `%${opts.q.replace(/[%_]/g, "")}%`),
+              ftsQuery ? hasMatchingMessage(ftsQuery) : undefined,
+            )
+          : undefined,
         after
           ? or(
               lt(conversations.updatedAt, after.updatedAt),
@@ -75,8 +85,11 @@ export async function listConversations(db: Db, userId: string, opts: ListOption
   const page = rows.slice(0, opts.limit);
   const last = page[page.length - 1];
   return {
-    items: page.map(toConversation),
-    nextCursor: rows.length > opts.limit && last ? encodeCursor(last) : null,
+    items: page.map(({ row, snippet }) => ({
+      ...toConversation(row),
+      ...(snippet ? { snippet } : {}),
+    })),
+    nextCursor: rows.length > opts.limit && last ? encodeCursor(last.row) : null,
   };
 }
 

@@ -6,6 +6,7 @@ import { ChatMessage } from "../../../../durable-objects/protocol/messages";
 import {
   Artifact,
   Conversation,
+  ConversationListItem,
   McpAttachment,
   McpAttachRequest,
   McpCompletionRequest,
@@ -78,9 +79,11 @@ export const OPERATIONS: Record<string, Operation> = {
   "GET /api/providers": op("models", "Model providers and their models", {
     200: json(z.object({ providers: z.array(ProviderInfo), hint: z.string().optional() })),
   }),
-  "GET /api/conversations": op("conversations", "The user's conversations, newest activity first", {
-    200: json(Page(Conversation)),
-  }),
+  "GET /api/conversations": op(
+    "conversations",
+    "The user's conversations, newest activity first; `q` searches titles and message text",
+    { 200: json(Page(ConversationListItem)) },
+  ),
   "POST /api/conversations": op("conversations", "Start a conversation", {
     201: json(Conversation, "Created"),
   }),

@@ -1,6 +1,6 @@
 // A knowledge graph to explore: laid out once by a force simulation (a large one in a Web
-// Worker, see use-graph-layout.ts), then zoomed, panned,
-// rearranged, filtered by node type, its nodes inspected, and exported as SVG or PNG.
+// Worker, see use-graph-layout.ts), then zoomed, panned, rearranged, filtered by node type, its
+// nodes inspected, and exported as SVG or PNG; or read as tables of its nodes and links.
 import { useCallback, useMemo, useRef, useState } from "react";
 import { fileNameFor } from "../../file-extension";
 import { saveBlob, saveText } from "../../save-file";
@@ -9,6 +9,7 @@ import type { ViewerProps } from "../viewer-props";
 import { exportableSvg, svgToPng } from "./export-graph";
 import { GraphCanvas } from "./GraphCanvas";
 import { NodeDetails, TypeFilter } from "./GraphDetails";
+import { GraphTable } from "./GraphTable";
 import type { Point } from "./layout-graph";
 import { typeCounts, typeKey } from "./node-colours";
 import { parseGraph, type Graph, type GraphNode } from "./parse-graph";
@@ -64,6 +65,7 @@ function LaidOutGraph({
   const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set());
   const [selected, setSelected] = useState<string | null>(null);
   const [exportError, setExportError] = useState<string | null>(null);
+  const [asTable, setAsTable] = useState(false);
   const svgRef = useRef<SVGSVGElement | null>(null);
 
   const types = useMemo(() => typeCounts(graph.nodes), [graph]);
@@ -94,6 +96,7 @@ function LaidOutGraph({
     return s;
   }, [links, selected]);
 
+  const labelOf = useCallback((id: string) => byId.get(id)?.label ?? id, [byId]);
   const colourOf = useCallback((n: GraphNode) => colours.get(typeKey(n)) ?? "#999", [colours]);
   const onMove = useCallback(
     (id: string, p: Point) => setPositions((cur) => new Map(cur).set(id, p)),
@@ -131,12 +134,20 @@ function LaidOutGraph({
         <span className="artifact-item-meta">
           {nodes.length} of {graph.nodes.length} nodes · {links.length} links
         </span>
-        <button type="button" onClick={() => exportAs("svg")}>
-          Export SVG
+        <button type="button" aria-pressed={asTable} onClick={() => setAsTable((t) => !t)}>
+          Table view
         </button>
-        <button type="button" onClick={() => exportAs("png")}>
-          Export PNG
-        </button>
+        {/* Exports draw the canvas, which the table view does not show. */}
+        {!asTable && (
+          <>
+            <button type="button" onClick={() => exportAs("svg")}>
+              Export SVG
+            </button>
+            <button type="button" onClick={() => exportAs("png")}>
+              Export PNG
+            </button>
+          </>
+        )}
       </div>
       {notes.map((n) => (
         <p key={n} className="artifact-note">
@@ -149,18 +160,28 @@ function LaidOutGraph({
         </p>
       )}
       <div className="kg-body">
-        <GraphCanvas
-          svgRef={svgRef}
-          nodes={nodes}
-          links={links}
-          positions={positions}
-          colourOf={colourOf}
-          radiusOf={radius}
-          selected={selected}
-          neighbours={neighbours}
-          onSelect={setSelected}
-          onMove={onMove}
-        />
+        {asTable ? (
+          <GraphTable
+            nodes={nodes}
+            links={links}
+            labelOf={labelOf}
+            selected={selected}
+            onSelect={setSelected}
+          />
+        ) : (
+          <GraphCanvas
+            svgRef={svgRef}
+            nodes={nodes}
+            links={links}
+            positions={positions}
+            colourOf={colourOf}
+            radiusOf={radius}
+            selected={selected}
+            neighbours={neighbours}
+            onSelect={setSelected}
+            onMove={onMove}
+          />
+        )}
         <div className="kg-side">
           <TypeFilter
             types={types}
@@ -172,7 +193,7 @@ function LaidOutGraph({
             node={selectedNode}
             colour={selectedNode ? colourOf(selectedNode) : null}
             links={graph.links}
-            labelOf={(id) => byId.get(id)?.label ?? id}
+            labelOf={labelOf}
             onSelect={setSelected}
           />
         </div>

@@ -1,0 +1,92 @@
+// @vitest-environment jsdom
+import { act } from "react";
+import { createRoot, type Root } from "react-dom/client";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import type { ConversationListItem } from "../../../durable-objects/protocol/rest";
+import { ConversationList } from "./ConversationList";
+
+beforeAll(() => {
+  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+});
+
+let root: Root | null = null;
+let host: HTMLElement;
+afterEach(() => {
+  act(() => root?.unmount());
+  host?.remove();
+  root = null;
+  vi.unstubAllGlobals();
+});
+
+const conversation = (id: string, title: string, snippet?: string): ConversationListItem => ({
+  id,
+  title,
+  provider: "anthropic",
+  model: "claude",
+  mode: "normal",
+  settings: {},
+  createdAt: Date.now(),
+  updatedAt: Date.now(),
+  ...(snippet ? { snippet } : {}),
+});
+
+/** The API as the list sees it: the search (`q`) answers with a hit inside a message. */
+function stubApi() {
+  const fetch = vi.fn((url: string) => {
+    const q = new URL(url, "https://app.example").searchParams.get("q");
+    const items = q
+      ? [conversation("c2", "Plant notes", "Chlorophyll absorbs mostly blue and red light.")]
+      : [conversation("c1", "Tidal forces"), conversation("c2", "Plant notes")];
+    return Promise.resolve(Response.json({ items, nextCursor: null }));
+  });
+  vi.stubGlobal("fetch", fetch);
+  return fetch;
+}
+
+async function settle() {
+  await act(async () => {
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+  });
+}
+
+describe("searching the conversation list", () => {
+  it("asks the API with the typed words and shows the matching message text", async () => {
+    const fetch = stubApi();
+    host = document.createElement("div");
+    document.body.appendChild(host);
+    root = createRoot(host);
+    act(() =>
+      root!.render(
+        <ConversationList
+          selected={null}
+          onSelect={() => undefined}
+          user={{ id: "u1", name: "Alice" }}
+          providers={[]}
+          onSignOut={() => undefined}
+        />,
+      ),
+    );
+    await settle();
+    const titles = () => [...host.querySelectorAll(".title")].map((t) => t.textContent);
+    expect(titles()).toEqual(["Tidal forces", "Plant notes"]);
+
+    const box = host.querySelector<HTMLInputElement>('input[type="search"]')!;
+    expect(box.placeholder).toBe("Search titles and messages");
+    act(() => {
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")!.set!.call(
+        box,
+        "chlorophyll",
+      );
+      box.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+    await settle();
+    expect(fetch).toHaveBeenLastCalledWith(
+      "/api/conversations?limit=100&q=chlorophyll",
+      expect.anything(),
+    );
+    expect(titles()).toEqual(["Plant notes"]);
+    expect(host.querySelector(".snippet")?.textContent).toBe(
+      "Chlorophyll absorbs mostly blue and red light.",
+    );
+  });
+});

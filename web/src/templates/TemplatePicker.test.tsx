@@ -89,7 +89,8 @@ async function showForm(onCreated = vi.fn()) {
   return onCreated;
 }
 
-const select = (label: string) => host.querySelector<HTMLSelectElement>(`[aria-label="${label}"]`)!;
+const select = (label: string) =>
+  [...host.querySelectorAll("select")].find((s) => s.getAttribute("aria-label") === label)!;
 const modelInput = () =>
   [...host.querySelectorAll("label")]
     .find((l) => l.textContent?.trim().startsWith("Model"))!
@@ -135,7 +136,7 @@ describe("the template picker of a new conversation", () => {
     const onCreated = await showForm();
     choose(select("Template"), "t-1");
     await act(async () => {
-      host.querySelector<HTMLFormElement>("form")!.requestSubmit();
+      (host.querySelector("form") as HTMLFormElement).requestSubmit();
     });
     expect(sent).toEqual([
       { templateId: "t-1", provider: "openai", model: "gpt-reviewer", mode: "tools" },

@@ -34,6 +34,7 @@ import { contextFitter } from "../loop/context-fit";
 import { modelWindow } from "../loop/context-budget";
 import { languageInstruction } from "../loop/language";
 import { type StoredSummary, summaryPrompt } from "./summary";
+import { templateMessages, templateSystemSection } from "./template-prompt";
 
 export interface ConversationInfo {
   id: string;
@@ -150,9 +151,18 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
       model: conversation.model,
       system:
         `${systemPrompt(conversation.mode, input.pinned)}\n\n` +
+        templateSystemSection(conversation.settings.template, {
+          model: conversation.model,
+          provider: conversation.provider,
+          now: new Date(),
+          latestUserText: latestUserText(input.history),
+        }) +
         languageInstruction(latestUserText(input.history)) +
         summaryPrompt(input.summary ?? null),
-      history: toNeutralHistory(input.history, input.toolResult),
+      history: [
+        ...templateMessages(conversation.settings.template),
+        ...toNeutralHistory(input.history, input.toolResult),
+      ],
       maxSteps: input.maxSteps,
       maxTokens,
       ...(conversation.settings.temperature !== undefined && {

@@ -1,5 +1,6 @@
 // Shapes of the REST API shared by the worker and the web client.
 import { z } from "zod";
+import { TemplateContext } from "./template-context";
 import { ToolPolicies } from "./tool-policy";
 
 export const ConversationMode = z.enum(["normal", "graph", "tools"]);
@@ -62,6 +63,8 @@ export const ConversationSettings = z
     // How the model calls tools: natively, or with tool-call blocks in its text (models without
     // native tools). Unset: blocks for models known to lack native tools.
     toolCalling: z.enum(["native", "prompt"]).optional(),
+    // The template the conversation was started from: its system prompt and starting messages.
+    template: TemplateContext.optional(),
   })
   .strict();
 export type ConversationSettings = z.infer<typeof ConversationSettings>;

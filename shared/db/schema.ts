@@ -256,3 +256,24 @@ export const toolPolicies = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.server, t.tool] })],
 );
+
+// A user's conversation templates (built-ins live in code, not here).
+export const templates = sqliteTable(
+  "templates",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    systemPrompt: text("system_prompt").notNull().default(""),
+    // JSON: TemplateMessage[] — the conversation's starting messages.
+    messages: text("messages").notNull().default("[]"),
+    // JSON: TemplateDefaults — provider, model, mode, step limit, servers and tools.
+    defaults: text("defaults").notNull().default("{}"),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at", { mode: "number" }).notNull().default(now),
+  },
+  (t) => [index("templates_user_idx").on(t.userId, t.name)],
+);

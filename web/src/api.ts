@@ -62,8 +62,13 @@ export const api = {
       z.object({ items: z.array(ConversationListItem), nextCursor: z.string().nullable() }),
       `/api/conversations?limit=100${q ? `&q=${encodeURIComponent(q)}` : ""}`,
     ),
-  createConversation: (body: { title?: string; provider?: string; mode?: string }) =>
-    request(Conversation, "/api/conversations", { method: "POST", json: body }),
+  createConversation: (body: {
+    title?: string;
+    provider?: string;
+    model?: string;
+    mode?: string;
+    templateId?: string;
+  }) => request(Conversation, "/api/conversations", { method: "POST", json: body }),
   conversation: (id: string) => request(Conversation, `/api/conversations/${id}`),
   renameConversation: (id: string, title: string) =>
     request(Conversation, `/api/conversations/${id}`, { method: "PATCH", json: { title } }),

@@ -1,12 +1,17 @@
 // Create a conversation: provider, model and mode (normal, or graph, where the answers build a
-// knowledge graph). Providers that are not configured can be picked but say so.
-import { type FormEvent, useState } from "react";
+// knowledge graph), optionally from a template whose defaults fill the fields. Providers that are
+// not configured can be picked but say so.
+import { type FormEvent, useEffect, useState } from "react";
 import type {
   Conversation,
   ConversationMode,
   ProviderInfo,
 } from "../../../durable-objects/protocol/rest";
 import { api, ApiFailure } from "../api";
+import type { Template } from "../../../durable-objects/protocol/templates";
+import { fieldsFromTemplate } from "../templates/template-choice";
+import { TemplatePicker } from "../templates/TemplatePicker";
+import { templatesApi } from "../templates/templates-api";
 import { ProviderModelFields } from "./ProviderModelFields";
 
 const MODES: { id: ConversationMode; label: string }[] = [
@@ -26,6 +31,29 @@ export function NewConversationForm(props: {
   const [mode, setMode] = useState<ConversationMode>("normal");
   const [title, setTitle] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
+  const [templates, setTemplates] = useState<Template[]>([]);
+  const [templateId, setTemplateId] = useState("");
+
+  useEffect(() => {
+    let live = true;
+    // Without templates the form still works: the picker just stays empty.
+    templatesApi
+      .list()
+      .then((list) => live && setTemplates(list.items))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  const pickTemplate = (template: Template | null) => {
+    setTemplateId(template?.id ?? "");
+    if (!template) return;
+    const fields = fieldsFromTemplate(template, props.providers, { provider, model, mode });
+    setProvider(fields.provider);
+    setModel(fields.model);
+    setMode(fields.mode);
+  };
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -33,6 +61,7 @@ export function NewConversationForm(props: {
       props.onCreated(
         await api.createConversation({
           ...(title.trim() && { title: title.trim() }),
+          ...(templateId && { templateId }),
           ...(provider && { provider }),
           ...(model.trim() && { model: model.trim() }),
           mode,
@@ -53,6 +82,7 @@ export function NewConversationForm(props: {
           onChange={(e) => setTitle(e.target.value)}
         />
       </label>
+      <TemplatePicker templates={templates} selectedId={templateId} onSelect={pickTemplate} />
       <ProviderModelFields
         providers={props.providers}
         provider={provider}

@@ -7,6 +7,7 @@ import { AccessSection } from "./AccessSection";
 import { ConversationSection } from "./ConversationSection";
 import { McpServersSection } from "./McpServersSection";
 import { settingsApi } from "./settings-api";
+import { TemplatesSection } from "../templates/TemplatesSection";
 import { ToolsSection } from "./ToolsSection";
 import { useConversationSaver } from "./use-conversation-saver";
 import "./settings.css";
@@ -83,6 +84,7 @@ function Panel(props: SettingsPanelProps) {
         </button>
       </section>
       <AccessSection onSignedOut={props.onSignOut} />
+      <TemplatesSection providers={props.providers} />
     </section>
   );
 }

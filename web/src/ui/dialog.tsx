@@ -14,7 +14,7 @@ interface DialogFrameProps {
 }
 
 /** The shared frame: a modal form whose submit runs an action and shows its failure in words. */
-function DialogFrame(props: DialogFrameProps) {
+export function DialogFrame(props: DialogFrameProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const [busy, setBusy] = useState(false);

@@ -27,6 +27,7 @@ import { requireSecrets } from "./config/required-secrets";
 import { openAiRoutes } from "./openai/routes";
 import { serveOpenApi } from "./openapi/document";
 import { auditRoutes } from "./routes/audit";
+import { templateRoutes } from "./routes/templates";
 
 export { Conversation } from "../../../durable-objects/conversation/conversation";
 export { RateLimitCounter } from "../../../durable-objects/rate-limit/rate-limit-counter";
@@ -101,5 +102,8 @@ app.route("/v1", openAiRoutes);
 // The OpenAPI document at /api/openapi.json, with every route above described (openapi/).
 serveOpenApi(app);
 app.route("/api/conversations", auditRoutes);
+app.use("/api/templates", requireUser);
+app.use("/api/templates/*", requireUser);
+app.route("/api/templates", templateRoutes);
 
 export default app;

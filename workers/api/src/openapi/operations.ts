@@ -22,6 +22,11 @@ import {
   McpServerTest,
   ProviderInfo,
 } from "../../../../durable-objects/protocol/rest";
+import {
+  Template,
+  TemplateInput,
+  TemplatePatch,
+} from "../../../../durable-objects/protocol/templates";
 import { ConversationUsage, UserUsage } from "../../../../durable-objects/protocol/usage";
 import { ApprovalAnswer, SendMessage } from "../../../../durable-objects/protocol/wire";
 import { ModelObject } from "../openai/models";
@@ -84,9 +89,11 @@ export const OPERATIONS: Record<string, Operation> = {
     "The user's conversations, newest activity first; `q` searches titles and message text",
     { 200: json(Page(ConversationListItem)) },
   ),
-  "POST /api/conversations": op("conversations", "Start a conversation", {
-    201: json(Conversation, "Created"),
-  }),
+  "POST /api/conversations": op(
+    "conversations",
+    "Start a conversation (with templateId: from a template, its defaults under what you set)",
+    { 201: json(Conversation, "Created") },
+  ),
   "GET /api/conversations/:id": op("conversations", "One conversation", {
     200: json(Conversation),
   }),
@@ -261,6 +268,31 @@ export const OPERATIONS: Record<string, Operation> = {
           description: "An existing conversation of yours; without it one is created.",
         },
       ],
+    },
+  ),
+  "GET /api/templates": op("templates", "The built-in templates, then the user's own", {
+    200: items(Template),
+  }),
+  "POST /api/templates": op(
+    "templates",
+    "Create a template",
+    { 201: json(Template, "Created") },
+    { requestBody: body(TemplateInput) },
+  ),
+  "GET /api/templates/:id": op("templates", "One template, built-in or the user's own", {
+    200: json(Template),
+  }),
+  "PATCH /api/templates/:id": op(
+    "templates",
+    "Change one of your templates (built-ins answer 409)",
+    { 200: json(Template) },
+    { requestBody: body(TemplatePatch) },
+  ),
+  "DELETE /api/templates/:id": op(
+    "templates",
+    "Delete one of your templates (built-ins answer 409)",
+    {
+      204: noContent,
     },
   ),
 };

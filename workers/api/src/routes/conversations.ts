@@ -19,6 +19,8 @@ import { listMessages } from "../db/messages";
 import { parseJsonBody, parseParam, parseQuery } from "../http/validate";
 import { deleteConversationEverywhere } from "../conversation-lifecycle";
 import { ProviderIdSchema } from "./providers";
+import { applyTemplate } from "../templates/conversation-from-template";
+import { findTemplate } from "../templates/find-template";
 
 export const IdParam = z.string().min(1).max(100);
 
@@ -31,6 +33,11 @@ const CreateBody = z
     settings: ConversationSettings.optional(),
   })
   .strict();
+
+// A new conversation may start from a template (built-in or the user's own).
+const CreateFromTemplateBody = CreateBody.extend({
+  templateId: z.string().min(1).max(100).optional(),
+});
 
 const PatchBody = CreateBody.refine((b) => Object.keys(b).length > 0, {
   message: "Send at least one of title, provider, model, mode, settings.",
@@ -53,12 +60,16 @@ export const conversationRoutes = new Hono<AppEnv>()
     return c.json(await listConversations(c.get("db"), c.get("user").id, q));
   })
   .post("/", async (c) => {
-    const body = await parseJsonBody(c, CreateBody);
+    const { templateId, ...request } = await parseJsonBody(c, CreateFromTemplateBody);
+    const user = c.get("user");
+    const body = templateId
+      ? applyTemplate(await findTemplate(c.get("db"), user.id, templateId), request, user.name)
+      : request;
     // Without a choice, the first provider this deployment has a key for.
     const provider = body.provider ?? configuredProviders(c.env)[0] ?? "anthropic";
     const conversation = await createConversation(c.get("db"), {
-      userId: c.get("user").id,
-      title: body.title ?? "New conversation",
+      userId: user.id,
+      title: request.title ?? "New conversation",
       provider,
       model: body.model ?? DEFAULT_MODELS[provider],
       mode: body.mode ?? "normal",

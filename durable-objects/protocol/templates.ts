@@ -1,0 +1,60 @@
+// Conversation templates (NextChat's masks): a system prompt with variables, a few starting
+// messages and the settings a new conversation takes. Shared by the API worker and the client.
+import { z } from "zod";
+import { ConversationMode } from "./rest";
+import { TemplateMessage } from "./template-context";
+
+/** The variables a template's system prompt may hold, each written `{{name}}`. */
+export const TEMPLATE_VARIABLES = ["model", "provider", "date", "time", "lang", "user"] as const;
+
+export const TemplateDefaults = z
+  .object({
+    provider: z.string().min(1).max(50).optional(),
+    model: z.string().min(1).max(200).optional(),
+    mode: ConversationMode.optional(),
+    maxSteps: z.number().int().min(1).max(20).optional(),
+    // MCP server names the conversation must not use, as in the conversation settings.
+    blockedServers: z.array(z.string().min(1).max(100)).max(100).optional(),
+    // Per server: the only tools offered to the model, as in the conversation settings.
+    enabledTools: z.record(z.string(), z.array(z.string().min(1).max(200)).max(500)).optional(),
+  })
+  .strict();
+export type TemplateDefaults = z.infer<typeof TemplateDefaults>;
+
+const TemplateFields = z
+  .object({
+    name: z.string().trim().min(1).max(100),
+    description: z.string().trim().max(500),
+    systemPrompt: z.string().max(20_000),
+    messages: z.array(TemplateMessage).max(10),
+    defaults: TemplateDefaults,
+  })
+  .strict();
+
+export const TemplateInput = TemplateFields.extend({
+  description: TemplateFields.shape.description.default(""),
+  systemPrompt: TemplateFields.shape.systemPrompt.default(""),
+  messages: TemplateFields.shape.messages.default([]),
+  defaults: TemplateDefaults.default({}),
+});
+export type TemplateInput = z.infer<typeof TemplateInput>;
+
+// No defaults here: a field left out of a change stays as it was.
+export const TemplatePatch = TemplateFields.partial().refine((b) => Object.keys(b).length > 0, {
+  message: "Send at least one of name, description, systemPrompt, messages, defaults.",
+});
+export type TemplatePatch = z.infer<typeof TemplatePatch>;
+
+export const Template = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  systemPrompt: z.string(),
+  messages: z.array(TemplateMessage),
+  defaults: TemplateDefaults,
+  // Built-in templates come with the app: listed with the user's own, never editable.
+  builtin: z.boolean(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+export type Template = z.infer<typeof Template>;

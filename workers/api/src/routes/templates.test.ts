@@ -1,0 +1,113 @@
+// Templates over REST: the built-ins listed with the user's own, the user's own editable, the
+// built-ins and other users' templates not.
+import { describe, expect, it } from "vitest";
+import type { Template } from "../../../../durable-objects/protocol/templates";
+import { api, createConversation, createUser, errorOf } from "../../../../tests/support/helpers";
+
+const listNames = async (user: Awaited<ReturnType<typeof createUser>>) => {
+  const res = await api(user, "/api/templates");
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { items: Template[] }).items.map((t) => t.name);
+};
+
+describe("/api/templates", () => {
+  it("lists the three built-ins for a new user, then their own after they create one", async () => {
+    const user = await createUser();
+    expect(await listNames(user)).toEqual([
+      "Literature review",
+      "Knowledge-graph builder",
+      "Code helper",
+    ]);
+    const res = await api(user, "/api/templates", {
+      method: "POST",
+      json: {
+        name: "Reviewer",
+        systemPrompt: "Review {{lang}} text.",
+        messages: [{ role: "user", content: "Be terse." }],
+        defaults: { mode: "tools", maxSteps: 3 },
+      },
+    });
+    expect(res.status).toBe(201);
+    const created = (await res.json()) as Template;
+    expect(created).toMatchObject({ name: "Reviewer", builtin: false, description: "" });
+    expect((await listNames(user)).at(-1)).toBe("Reviewer");
+
+    const fetched = await api(user, `/api/templates/${created.id}`);
+    expect(((await fetched.json()) as Template).defaults).toEqual({ mode: "tools", maxSteps: 3 });
+  });
+
+  it("changes only the fields sent, and deletes", async () => {
+    const user = await createUser();
+    const created = (await (
+      await api(user, "/api/templates", {
+        method: "POST",
+        json: { name: "Draft", systemPrompt: "Keep me.", messages: [] },
+      })
+    ).json()) as Template;
+    const patched = await api(user, `/api/templates/${created.id}`, {
+      method: "PATCH",
+      json: { name: "Final" },
+    });
+    expect(patched.status).toBe(200);
+    expect(await patched.json()).toMatchObject({ name: "Final", systemPrompt: "Keep me." });
+
+    expect((await api(user, `/api/templates/${created.id}`, { method: "DELETE" })).status).toBe(
+      204,
+    );
+    expect((await api(user, `/api/templates/${created.id}`)).status).toBe(404);
+  });
+
+  it("refuses to change or delete a built-in, saying how to get an editable copy", async () => {
+    const user = await createUser();
+    for (const method of ["PATCH", "DELETE"]) {
+      const res = await api(user, "/api/templates/builtin:code-helper", {
+        method,
+        ...(method === "PATCH" && { json: { name: "Mine" } }),
+      });
+      expect(res.status).toBe(409);
+      expect((await errorOf(res)).message).toMatch(/Create your own template/);
+    }
+    expect(await listNames(user)).toContain("Code helper");
+  });
+
+  it("keeps one user's templates from another", async () => {
+    const owner = await createUser();
+    const other = await createUser();
+    const created = (await (
+      await api(owner, "/api/templates", { method: "POST", json: { name: "Private" } })
+    ).json()) as Template;
+    expect(await listNames(other)).not.toContain("Private");
+    expect((await api(other, `/api/templates/${created.id}`)).status).toBe(404);
+    const patch = await api(other, `/api/templates/${created.id}`, {
+      method: "PATCH",
+      json: { name: "Stolen" },
+    });
+    expect(patch.status).toBe(404);
+    const start = await api(other, "/api/conversations", {
+      method: "POST",
+      json: { templateId: created.id },
+    });
+    expect(start.status).toBe(404);
+  });
+
+  it("rejects a template without a name, naming the field", async () => {
+    const user = await createUser();
+    const res = await api(user, "/api/templates", { method: "POST", json: { name: " " } });
+    expect(res.status).toBe(400);
+    expect((await errorOf(res)).message).toMatch(/name/);
+  });
+
+  it("starts a conversation with the template's defaults under what the request sets", async () => {
+    const user = await createUser();
+    const fromBuiltin = await createConversation(user, { templateId: "builtin:knowledge-graph" });
+    expect(fromBuiltin).toMatchObject({ title: "New conversation", mode: "graph" });
+    const chosen = (await createConversation(user, {
+      templateId: "builtin:literature-review",
+      mode: "normal",
+      settings: { maxSteps: 2 },
+    })) as unknown as { mode: string; settings: { maxSteps: number; template: { name: string } } };
+    expect(chosen.mode).toBe("normal");
+    expect(chosen.settings.maxSteps).toBe(2);
+    expect(chosen.settings.template.name).toBe("Literature review");
+  });
+});

@@ -34,6 +34,7 @@ import { contextFitter } from "../loop/context-fit";
 import { modelWindow } from "../loop/context-budget";
 import { languageInstruction } from "../loop/language";
 import { type StoredSummary, summaryPrompt } from "./summary";
+import { routedStream } from "./model-route";
 
 export interface ConversationInfo {
   id: string;
@@ -124,10 +125,21 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     emit: input.emit,
     stream: streamWithRetries,
   });
+  const fallbacks = conversation.settings.route ?? [];
+  const stream: LoopDeps["stream"] =
+    fallbacks.length > 0
+      ? routedStream({
+          env: input.env,
+          turnId: input.turnId,
+          models: [{ provider: conversation.provider, model: conversation.model }, ...fallbacks],
+          stream: (p, request) => fitter.stream(p, request),
+          emit: input.emit,
+        })
+      : (p, request) => fitter.stream(p, request);
   return runThinkingLoop(
     {
       provider,
-      stream: (p, request) => fitter.stream(p, request),
+      stream,
       fitContext: (messages, system, toolDefs) => fitter.fitContext(messages, system, toolDefs),
       tools,
       calls: input.calls,

@@ -160,8 +160,15 @@ export interface ApprovalGate {
 
 export interface LoopDeps {
   provider: ModelProvider;
-  /** Streams with the retry policy (retries only before any output reached the user). */
-  stream: (provider: ModelProvider, request: ModelRequest) => AsyncIterable<StreamEvent>;
+  /**
+   * Streams with the retry policy (retries only before any output reached the user); `step`
+   * names the step the call serves (a routed call says which model served it).
+   */
+  stream: (
+    provider: ModelProvider,
+    request: ModelRequest,
+    step: number,
+  ) => AsyncIterable<StreamEvent>;
   tools: ToolRunner;
   calls: ToolCallLog;
   toolNames: {

@@ -25,6 +25,15 @@ export const TurnBudgetSettings = z
   .strict();
 export type TurnBudgetSettings = z.infer<typeof TurnBudgetSettings>;
 
+/** A model a step may be routed to: a provider and one of its models. */
+export const RouteModel = z
+  .object({
+    provider: z.enum(["anthropic", "openai", "gemini", "ollama"]),
+    model: z.string().min(1).max(200),
+  })
+  .strict();
+export type RouteModel = z.infer<typeof RouteModel>;
+
 export const ConversationSettings = z
   .object({
     maxSteps: z.number().int().min(1).max(20).optional(),
@@ -62,6 +71,9 @@ export const ConversationSettings = z
     // How the model calls tools: natively, or with tool-call blocks in its text (models without
     // native tools). Unset: blocks for models known to lack native tools.
     toolCalling: z.enum(["native", "prompt"]).optional(),
+    // Models a step falls back to, in order, when the conversation's own provider is down
+    // (unreachable, 5xx after the retries, a timeout).
+    route: z.array(RouteModel).max(5).optional(),
   })
   .strict();
 export type ConversationSettings = z.infer<typeof ConversationSettings>;

@@ -29,6 +29,8 @@ export interface ModelRouteInput {
     request: Parameters<LoopDeps["stream"]>[1],
   ) => ReturnType<LoopDeps["stream"]>;
   emit: (event: NewServerEvent) => void;
+  /** How long a model may take to send anything before the step falls back. */
+  firstEventTimeoutMs: number;
 }
 
 /** The loop's stream for a conversation with fallbacks. */
@@ -42,6 +44,7 @@ export function routedStream(input: ModelRouteInput): LoopDeps["stream"] {
       return toolCallingOf(m.provider, m.model) === "prompt" ? withPromptTools(native) : native;
     },
     stream: input.stream,
+    firstEventTimeoutMs: input.firstEventTimeoutMs,
     onFallback: (_step, failures, next) =>
       input.emit({
         type: "notice",

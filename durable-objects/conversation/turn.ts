@@ -134,6 +134,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
           models: [{ provider: conversation.provider, model: conversation.model }, ...fallbacks],
           stream: (p, request) => fitter.stream(p, request),
           emit: input.emit,
+          firstEventTimeoutMs: (conversation.settings.routeTimeoutSeconds ?? 60) * 1000,
         })
       : (p, request) => fitter.stream(p, request);
   return runThinkingLoop(

@@ -31,6 +31,7 @@ function scripted(id: ModelProvider["id"], events: StreamEvent[], asked: string[
 async function run(
   models: RouteModel[],
   scripts: Partial<Record<ModelProvider["id"], StreamEvent[]>>,
+  firstEventTimeoutMs = 5_000,
 ) {
   const asked: string[] = [];
   const timeline: string[] = [];
@@ -42,6 +43,7 @@ async function run(
     models,
     providerFor: providerOf,
     stream: (p, r) => p.stream(r),
+    firstEventTimeoutMs,
     onFallback: (step, failures, next) =>
       timeline.push(
         `step ${step}: ${failures.map((f) => `${f.provider} failed (${f.reason})`).join(", ")} → ${next.provider}`,
@@ -110,5 +112,38 @@ describe("the fallback rule", () => {
     expect(timeline).toEqual([
       "step 2: ollama failed (Ollama is unreachable.), openai failed (this deployment has no key for it.) → anthropic",
     ]);
+  });
+
+  it("falls back from a model that sends nothing in time, and aborts its call", async () => {
+    const asked: string[] = [];
+    let abortedHanging = false;
+    const hanging: ModelProvider = {
+      id: "ollama",
+      async *stream(request) {
+        asked.push(`ollama:${request.model}`);
+        await new Promise<void>((resolve) =>
+          request.signal?.addEventListener("abort", () => resolve()),
+        );
+        abortedHanging = true;
+        yield* fails("aborted");
+      },
+    };
+    const failedReasons: string[] = [];
+    const route: StepRoute = {
+      models: [ollama, anthropic],
+      providerFor: (m) => scripted(m.provider, ok("in time"), asked),
+      stream: (p, r) => p.stream(r),
+      firstEventTimeoutMs: 50,
+      onFallback: () => {},
+      onServed: (_step, _served, failed) => failedReasons.push(...failed.map((f) => f.reason)),
+    };
+    const request: ModelRequest = { model: ollama.model, system: "", messages: [], tools: [] };
+    const events: StreamEvent[] = [];
+    for await (const e of streamRouted(route, hanging, request, 1)) events.push(e);
+    expect(events).toEqual(ok("in time"));
+    expect(asked).toEqual(["ollama:llama3.2", "anthropic:claude-haiku-4-5"]);
+    expect(failedReasons).toEqual(["nothing arrived within 0.05 s."]);
+    await Promise.resolve();
+    expect(abortedHanging).toBe(true);
   });
 });

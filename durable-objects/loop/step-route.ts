@@ -1,6 +1,7 @@
 // Routing a step's model call: the conversation's own model first, then the route's fallbacks in
 // order, moving on only when a provider is down before it showed anything. The history stays
 // in the neutral format, so the fallback's adapter converts it as it would after a switch.
+import { withFirstEventTimeout } from "./first-event-timeout";
 import type {
   ModelProvider,
   ModelRequest,
@@ -27,6 +28,8 @@ export interface StepRoute {
   stream: (provider: ModelProvider, request: ModelRequest) => AsyncIterable<StreamEvent>;
   /** The step moves on to `next` after the models that just failed (in order). */
   onFallback: (step: number, failures: RouteFailure[], next: RouteModel) => void;
+  /** How long a model may take to send anything before the step falls back (ms). */
+  firstEventTimeoutMs: number;
   /** The model that served the step's call, after the `failed` ones. */
   onServed: (step: number, served: RouteModel, failed: RouteFailure[]) => void;
 }
@@ -74,7 +77,12 @@ export async function* streamRouted(
     let shown = false;
     let announced = false;
     let down: StreamError | null = null;
-    for await (const event of route.stream(provider, { ...request, model: model.model })) {
+    const events = withFirstEventTimeout(
+      (signal) => route.stream(provider, { ...request, model: model.model, signal }),
+      route.firstEventTimeoutMs,
+      request.signal,
+    );
+    for await (const event of events) {
       if (event.type === "error" && !shown && isProviderDown(event.error)) {
         down = event;
         break;

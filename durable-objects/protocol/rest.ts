@@ -74,6 +74,9 @@ export const ConversationSettings = z
     // Models a step falls back to, in order, when the conversation's own provider is down
     // (unreachable, 5xx after the retries, a timeout).
     route: z.array(RouteModel).max(5).optional(),
+    // How long a routed step waits for a model to send anything before it falls back
+    // (default 60 s): a tunnel can accept the connection and never answer.
+    routeTimeoutSeconds: z.number().int().min(1).max(600).optional(),
   })
   .strict();
 export type ConversationSettings = z.infer<typeof ConversationSettings>;

@@ -1,5 +1,6 @@
 // Routing with fallback, end to end: Ollama is the conversation's model but nothing listens at
 // OLLAMA_BASE_URL (a closed port on 127.0.0.1), and the route falls back to Anthropic (aimock).
+import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
 import { fold, TestSocket, turnEnded } from "../../tests/support/ws-client";
@@ -21,7 +22,15 @@ async function turn(settings: Record<string, unknown>) {
   ws.send({ type: "send", clientMessageId: crypto.randomUUID(), text: "a routed question" });
   await ws.until(turnEnded, 30_000);
   ws.close();
-  return ws.events();
+  return { events: ws.events(), conversationId: conv.id };
+}
+
+async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
+  for (let i = 0; ; i++) {
+    const v = await read();
+    if (ok(v) || i > 60) return v;
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 const ofType = <T extends ServerEvent["type"]>(events: ServerEvent[], type: T) =>
@@ -29,7 +38,9 @@ const ofType = <T extends ServerEvent["type"]>(events: ServerEvent[], type: T) =
 
 describe("a step routed with fallback", () => {
   it("is served by the fallback when Ollama is unreachable, and the timeline says so", async () => {
-    const events = await turn({ route: [{ provider: "anthropic", model: "claude-haiku-4-5" }] });
+    const { events, conversationId } = await turn({
+      route: [{ provider: "anthropic", model: "claude-haiku-4-5" }],
+    });
 
     const [served, ...more] = ofType(events, "step_model");
     expect(more).toEqual([]);
@@ -48,6 +59,20 @@ describe("a step routed with fallback", () => {
         /^Ollama \(llama3\.2:latest\) could not answer: .+ This step falls back to Anthropic \(claude-haiku-4-5\)\.$/,
       ),
     ]);
+    // The call is counted as the fallback's, live and in D1, not as Ollama's.
+    const usage = ofType(events, "usage_updated");
+    expect(usage.length).toBeGreaterThan(0);
+    expect(usage.map((u) => u.model)).toEqual(usage.map(() => "claude-haiku-4-5"));
+    const rows = await eventually(
+      () =>
+        env.DB.prepare("SELECT provider, model FROM usage WHERE conversation_id = ?")
+          .bind(conversationId)
+          .all<{ provider: string; model: string }>()
+          .then((r) => r.results),
+      (r) => r.length > 0,
+    );
+    expect(rows).toEqual(rows.map(() => ({ provider: "anthropic", model: "claude-haiku-4-5" })));
+    expect(rows.length).toBeGreaterThan(0);
     const answer = fold(events).messages[1]!;
     expect(answer.status).toBe("complete");
     expect(answer.content).toContainEqual({
@@ -57,14 +82,14 @@ describe("a step routed with fallback", () => {
   });
 
   it("without a route, the same turn fails with Ollama's connection error", async () => {
-    const events = await turn({});
+    const { events } = await turn({});
     expect(ofType(events, "step_model")).toEqual([]);
     const answer = fold(events).messages[1]!;
     expect(answer.status).toBe("failed");
   });
 
   it("skips a fallback this deployment has no key for, and names it", async () => {
-    const events = await turn({
+    const { events } = await turn({
       route: [
         { provider: "openai", model: "gpt-4o-mini" },
         { provider: "anthropic", model: "claude-haiku-4-5" },

@@ -92,7 +92,8 @@ export async function* streamRouted(
         announced = true;
         route.onServed(step, model, failed);
       }
-      yield event;
+      // A fallback's usage is priced and recorded as that model's, not the conversation's.
+      yield event.type === "usage" && index > 0 ? { ...event, servedBy: model } : event;
     }
     if (!down) return;
     lastError = down;

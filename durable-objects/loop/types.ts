@@ -179,7 +179,9 @@ export interface LoopDeps {
   checkpoint: (state: LoopState) => void;
   emit: (event: NewServerEvent) => void;
   /** Stores one model call's usage (the D1 usage row). */
-  recordUsage: (u: CallUsage & { step: number }) => void;
+  recordUsage: (
+    u: CallUsage & { step: number; provider?: ModelProvider["id"]; model?: string },
+  ) => void;
   /** Prices of models; without it every call's cost is unknown. */
   prices?: PriceTable;
   /** Counts model calls (figures for the bench). */

@@ -45,6 +45,7 @@ export function routedStream(input: ModelRouteInput): LoopDeps["stream"] {
     },
     stream: input.stream,
     firstEventTimeoutMs: input.firstEventTimeoutMs,
+    knownDown: new Map(),
     onFallback: (_step, failures, next) =>
       input.emit({
         type: "notice",

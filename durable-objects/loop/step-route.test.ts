@@ -44,6 +44,7 @@ async function run(
     providerFor: providerOf,
     stream: (p, r) => p.stream(r),
     firstEventTimeoutMs,
+    knownDown: new Map(),
     onFallback: (step, failures, next) =>
       timeline.push(
         `step ${step}: ${failures.map((f) => `${f.provider} failed (${f.reason})`).join(", ")} → ${next.provider}`,
@@ -134,6 +135,7 @@ describe("the fallback rule", () => {
       providerFor: (m) => scripted(m.provider, ok("in time"), asked),
       stream: (p, r) => p.stream(r),
       firstEventTimeoutMs: 50,
+      knownDown: new Map(),
       onFallback: () => {},
       onServed: (_step, _served, failed) => failedReasons.push(...failed.map((f) => f.reason)),
     };
@@ -145,5 +147,40 @@ describe("the fallback rule", () => {
     expect(failedReasons).toEqual(["nothing arrived within 0.05 s."]);
     await Promise.resolve();
     expect(abortedHanging).toBe(true);
+  });
+
+  it("goes straight past a model found down earlier in the turn, without a second notice", async () => {
+    const asked: string[] = [];
+    const timeline: string[] = [];
+    const scripts: Partial<Record<ModelProvider["id"], StreamEvent[]>> = {
+      ollama: fails("network", "Ollama is unreachable."),
+      anthropic: ok("fallback"),
+    };
+    const providerOf = (m: RouteModel) => scripted(m.provider, scripts[m.provider] ?? [], asked);
+    const route: StepRoute = {
+      models: [ollama, anthropic],
+      providerFor: providerOf,
+      stream: (p, r) => p.stream(r),
+      firstEventTimeoutMs: 5_000,
+      knownDown: new Map(),
+      onFallback: (step) => timeline.push(`step ${step}: fallback notice`),
+      onServed: (step, served, failed) =>
+        timeline.push(
+          `step ${step}: ${served.provider} after ${failed.map((f) => f.reason).join()}`,
+        ),
+    };
+    const request: ModelRequest = { model: ollama.model, system: "", messages: [], tools: [] };
+    for (const step of [1, 2])
+      for await (const _ of streamRouted(route, providerOf(ollama), request, step));
+    expect(asked).toEqual([
+      "ollama:llama3.2",
+      "anthropic:claude-haiku-4-5",
+      "anthropic:claude-haiku-4-5",
+    ]);
+    expect(timeline).toEqual([
+      "step 1: fallback notice",
+      "step 1: anthropic after Ollama is unreachable.",
+      "step 2: anthropic after down earlier in this turn: Ollama is unreachable.",
+    ]);
   });
 });

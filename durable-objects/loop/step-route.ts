@@ -28,6 +28,11 @@ export interface StepRoute {
   stream: (provider: ModelProvider, request: ModelRequest) => AsyncIterable<StreamEvent>;
   /** The step moves on to `next` after the models that just failed (in order). */
   onFallback: (step: number, failures: RouteFailure[], next: RouteModel) => void;
+  /**
+   * Models found down earlier in this turn (by provider/model), with their error: later steps go
+   * straight past them while a model after them has not failed too. Create one per turn.
+   */
+  knownDown: Map<string, StreamError>;
   /** How long a model may take to send anything before the step falls back (ms). */
   firstEventTimeoutMs: number;
   /** The model that served the step's call, after the `failed` ones. */
@@ -53,6 +58,8 @@ const SHOWN: ReadonlySet<StreamEvent["type"]> = new Set([
 
 type StreamError = Extract<StreamEvent, { type: "error" }>;
 
+const keyOf = (m: RouteModel) => `${m.provider}/${m.model}`;
+
 /**
  * Streams the first model of the route that can serve the request. Once a model has sent text,
  * reasoning or a tool call the user may have seen it, so a later failure is the step's error.
@@ -67,6 +74,15 @@ export async function* streamRouted(
   let lastError: StreamError | null = null;
   let told = 0; // failures already announced by onFallback
   for (const [index, model] of route.models.entries()) {
+    const earlier = route.knownDown.get(keyOf(model));
+    const laterMayServe = route.models.slice(index + 1).some((m) => !route.knownDown.has(keyOf(m)));
+    if (earlier && laterMayServe) {
+      // Already said in the timeline when it failed: the step names it in `failed` only.
+      failed.push({ ...model, reason: `down earlier in this turn: ${earlier.error.message}` });
+      told = failed.length;
+      lastError = earlier;
+      continue;
+    }
     const provider = index === 0 ? primary : route.providerFor(model);
     if (!provider) {
       failed.push({ ...model, reason: NOT_CONFIGURED });
@@ -97,6 +113,7 @@ export async function* streamRouted(
     }
     if (!down) return;
     lastError = down;
+    route.knownDown.set(keyOf(model), down);
     failed.push({ ...model, reason: down.error.message });
     if (request.signal?.aborted) break;
   }

@@ -35,6 +35,7 @@ import { modelWindow } from "../loop/context-budget";
 import { languageInstruction } from "../loop/language";
 import { type StoredSummary, summaryPrompt } from "./summary";
 import { templateMessages, templateSystemSection } from "./template-prompt";
+import { routedStream } from "./model-route";
 
 export interface ConversationInfo {
   id: string;
@@ -125,10 +126,22 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     emit: input.emit,
     stream: streamWithRetries,
   });
+  const fallbacks = conversation.settings.route ?? [];
+  const stream: LoopDeps["stream"] =
+    fallbacks.length > 0
+      ? routedStream({
+          env: input.env,
+          turnId: input.turnId,
+          models: [{ provider: conversation.provider, model: conversation.model }, ...fallbacks],
+          stream: (p, request) => fitter.stream(p, request),
+          emit: input.emit,
+          firstEventTimeoutMs: (conversation.settings.routeTimeoutSeconds ?? 60) * 1000,
+        })
+      : (p, request) => fitter.stream(p, request);
   return runThinkingLoop(
     {
       provider,
-      stream: (p, request) => fitter.stream(p, request),
+      stream,
       fitContext: (messages, system, toolDefs) => fitter.fitContext(messages, system, toolDefs),
       tools,
       calls: input.calls,

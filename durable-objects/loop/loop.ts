@@ -319,7 +319,7 @@ async function readStream(
   show: (kind: StreamKind, delta: string) => boolean,
 ): Promise<{ reasoningChars: number }> {
   let reasoningChars = 0;
-  stream: for await (const event of deps.stream(deps.provider, request)) {
+  stream: for await (const event of deps.stream(deps.provider, request, state.step)) {
     switch (event.type) {
       case "text_delta":
         if (show("text", event.text)) break stream;

@@ -160,8 +160,15 @@ export interface ApprovalGate {
 
 export interface LoopDeps {
   provider: ModelProvider;
-  /** Streams with the retry policy (retries only before any output reached the user). */
-  stream: (provider: ModelProvider, request: ModelRequest) => AsyncIterable<StreamEvent>;
+  /**
+   * Streams with the retry policy (retries only before any output reached the user); `step`
+   * names the step the call serves (a routed call says which model served it).
+   */
+  stream: (
+    provider: ModelProvider,
+    request: ModelRequest,
+    step: number,
+  ) => AsyncIterable<StreamEvent>;
   tools: ToolRunner;
   calls: ToolCallLog;
   toolNames: {
@@ -172,7 +179,9 @@ export interface LoopDeps {
   checkpoint: (state: LoopState) => void;
   emit: (event: NewServerEvent) => void;
   /** Stores one model call's usage (the D1 usage row). */
-  recordUsage: (u: CallUsage & { step: number }) => void;
+  recordUsage: (
+    u: CallUsage & { step: number; provider?: ModelProvider["id"]; model?: string },
+  ) => void;
   /** Prices of models; without it every call's cost is unknown. */
   prices?: PriceTable;
   /** Counts model calls (figures for the bench). */

@@ -11,6 +11,7 @@ export function meterModelCall(
   state: LoopState,
   event: Extract<StreamEvent, { type: "usage" }>,
 ): void {
+  const model = event.servedBy?.model ?? input.model;
   const tokens = {
     inputTokens: event.inputTokens,
     outputTokens: event.outputTokens,
@@ -19,16 +20,16 @@ export function meterModelCall(
   const call: CallUsage = {
     ...tokens,
     reasoningTokens: event.reasoningTokens ?? 0,
-    costUsd: deps.prices ? costOf(priceOf(deps.prices, input.model), tokens) : null,
+    costUsd: deps.prices ? costOf(priceOf(deps.prices, model), tokens) : null,
   };
   state.usage = addCall(state.usage ?? EMPTY_USAGE, call);
-  deps.recordUsage({ ...call, step: state.step });
+  deps.recordUsage({ ...call, step: state.step, ...event.servedBy });
   deps.emit({
     type: "usage_updated",
     turnId: input.turnId,
     messageId: input.messageId,
     step: state.step,
-    model: input.model,
+    model,
     call: addCall(EMPTY_USAGE, call),
     turn: state.usage,
   });

@@ -26,6 +26,15 @@ export const TurnBudgetSettings = z
   .strict();
 export type TurnBudgetSettings = z.infer<typeof TurnBudgetSettings>;
 
+/** A model a step may be routed to: a provider and one of its models. */
+export const RouteModel = z
+  .object({
+    provider: z.enum(["anthropic", "openai", "gemini", "ollama"]),
+    model: z.string().min(1).max(200),
+  })
+  .strict();
+export type RouteModel = z.infer<typeof RouteModel>;
+
 export const ConversationSettings = z
   .object({
     maxSteps: z.number().int().min(1).max(20).optional(),
@@ -65,6 +74,12 @@ export const ConversationSettings = z
     toolCalling: z.enum(["native", "prompt"]).optional(),
     // The template the conversation was started from: its system prompt and starting messages.
     template: TemplateContext.optional(),
+    // Models a step falls back to, in order, when the conversation's own provider is down
+    // (unreachable, 5xx after the retries, a timeout).
+    route: z.array(RouteModel).max(5).optional(),
+    // How long a routed step waits for a model to send anything before it falls back
+    // (default 60 s): a tunnel can accept the connection and never answer.
+    routeTimeoutSeconds: z.number().int().min(1).max(600).optional(),
   })
   .strict();
 export type ConversationSettings = z.infer<typeof ConversationSettings>;

@@ -257,6 +257,17 @@ export const ServerEvent = z.discriminatedUnion("type", [
     text: z.string(),
     upToSeq: z.number().int(),
   }),
+  // In a conversation with a route: the model that served a step's model call, and the models
+  // that were tried first and failed (empty unless the step fell back).
+  z.object({
+    ...seqd,
+    type: z.literal("step_model"),
+    turnId: z.string(),
+    step: z.number().int(),
+    provider: z.string(),
+    model: z.string(),
+    failed: z.array(z.object({ provider: z.string(), model: z.string(), reason: z.string() })),
+  }),
 ]);
 export type ServerEvent = z.infer<typeof ServerEvent>;
 export type ServerEventType = ServerEvent["type"];

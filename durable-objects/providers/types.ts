@@ -117,6 +117,8 @@ export type StreamEvent =
       cachedTokens?: number;
       /** The part of `outputTokens` spent on reasoning, where the provider reports it. */
       reasoningTokens?: number;
+      /** Set by routing when a fallback served the call: the usage is that model's. */
+      servedBy?: { provider: ProviderId; model: string };
     }
   | { type: "finish"; reason: FinishReason }
   | { type: "error"; error: ProviderErrorInfo };

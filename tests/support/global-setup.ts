@@ -1,4 +1,6 @@
 // Starts aimock on 127.0.0.1 for the API tests: the official provider SDKs talk to it over HTTP.
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
 import { LLMock } from "@copilotkit/aimock";
 import type { TestProject } from "vitest/node";
 import { startApprovalServer } from "./approval-server";
@@ -22,6 +24,8 @@ declare module "vitest" {
     oauth: { url: string; issuer: string };
     oauthFaults: { token500: string; registrationRefused: string; badMetadata: string };
     approvalUrl: string;
+    /** A URL on 127.0.0.1 where nothing listens: a provider that is down (OLLAMA_BASE_URL). */
+    closedPortUrl: string;
   }
 }
 
@@ -53,6 +57,7 @@ export default async function setup(project: TestProject) {
   addOAuthFixtures(mock);
   addUsageFixtures(mock);
   addGuardFixtures(mock);
+  mock.onMessage(/routed question/, { content: "Answered by the fallback model." });
   mock.onMessage(/.*/, { content: "Hello! I am a mock model." });
   await mock.start();
   const everything = await startEverythingServer();
@@ -76,6 +81,7 @@ export default async function setup(project: TestProject) {
   project.provide("faultyUrl", faulty.url);
   project.provide("aimockUrl", mock.url);
   project.provide("everythingUrl", everything.url);
+  project.provide("closedPortUrl", await closedPortUrl());
   return async () => {
     await mock.stop();
     everything.stop();
@@ -84,4 +90,13 @@ export default async function setup(project: TestProject) {
     await Promise.all(oauth.map((s) => s.stop()));
     await approval.stop();
   };
+}
+
+/** A port that was free a moment ago and is closed now: connections to it are refused. */
+async function closedPortUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
 }

@@ -26,6 +26,8 @@ export default defineProject({
           // APP_ENV=production on top of these.
           MCP_REMOTE_TOKEN: "test-mcp-token",
           GRAPH_CONTEXT_SECRET: "test-graph-secret",
+          // Ollama is down in tests (nothing listens there): routing falls back from it.
+          OLLAMA_BASE_URL: inject("closedPortUrl"),
         },
         // Our MCP worker has its own test project (workers/mcp-remote); here the binding answers
         // like a worker without an MCP route, so turns run with the other servers only. The two

@@ -1,0 +1,66 @@
+// The conversation's route (settings.route) made concrete for one turn: fallback providers built
+// from this deployment's keys, and the timeline told which model served each step and why a
+// step fell back.
+import { type RouteModel, type StepRoute, streamRouted } from "../loop/step-route";
+import type { LoopDeps } from "../loop/types";
+import type { NewServerEvent } from "../protocol/wire";
+import { toolCallingOf } from "../providers/prompt-tools/capabilities";
+import { withPromptTools } from "../providers/prompt-tools/with-prompt-tools";
+import { createProvider, providerConfigFromEnv, type ProviderEnv } from "../providers/registry";
+import type { ModelProvider } from "../providers/types";
+
+const PROVIDER_NAMES: Record<ModelProvider["id"], string> = {
+  anthropic: "Anthropic",
+  openai: "OpenAI",
+  gemini: "Gemini",
+  ollama: "Ollama",
+};
+
+const named = (m: RouteModel) => `${PROVIDER_NAMES[m.provider]} (${m.model})`;
+
+export interface ModelRouteInput {
+  env: ProviderEnv;
+  turnId: string;
+  /** The conversation's own model, then the fallbacks of its route. */
+  models: RouteModel[];
+  /** Streams one model with the retry policy. */
+  stream: (
+    provider: ModelProvider,
+    request: Parameters<LoopDeps["stream"]>[1],
+  ) => ReturnType<LoopDeps["stream"]>;
+  emit: (event: NewServerEvent) => void;
+  /** How long a model may take to send anything before the step falls back. */
+  firstEventTimeoutMs: number;
+}
+
+/** The loop's stream for a conversation with fallbacks. */
+export function routedStream(input: ModelRouteInput): LoopDeps["stream"] {
+  const route: StepRoute = {
+    models: input.models,
+    providerFor: (m) => {
+      const config = providerConfigFromEnv(input.env, m.provider);
+      if (!config) return null;
+      const native = createProvider(m.provider, config);
+      return toolCallingOf(m.provider, m.model) === "prompt" ? withPromptTools(native) : native;
+    },
+    stream: input.stream,
+    firstEventTimeoutMs: input.firstEventTimeoutMs,
+    knownDown: new Map(),
+    onFallback: (_step, failures, next) =>
+      input.emit({
+        type: "notice",
+        level: "warning",
+        message: `${failures.map((f) => `${named(f)} could not answer: ${f.reason}`).join(" ")} This step falls back to ${named(next)}.`,
+      }),
+    onServed: (step, served, failed) =>
+      input.emit({
+        type: "step_model",
+        turnId: input.turnId,
+        step,
+        provider: served.provider,
+        model: served.model,
+        failed,
+      }),
+  };
+  return (provider, request, step) => streamRouted(route, provider, request, step);
+}

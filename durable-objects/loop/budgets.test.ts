@@ -29,6 +29,8 @@ function run(budgets: TurnBudgets, opts: { toolMs?: number; model?: string } = {
   const requests: ModelRequest[] = [];
   const events: NewServerEvent[] = [];
   let clock = 0;
+  // Each lookup finds something new: the same result twice would end the turn as no progress.
+  let lookups = 0;
   const records = new Map<string, ToolCallRecord>();
   const deps: LoopDeps = {
     provider: {
@@ -49,7 +51,11 @@ function run(budgets: TurnBudgets, opts: { toolMs?: number; model?: string } = {
       }),
       call: async () => {
         clock += opts.toolMs ?? 0;
-        return { ok: true, result: { content: [{ type: "text", text: `found ${clock}` }] } };
+        lookups += 1;
+        return {
+          ok: true,
+          result: { content: [{ type: "text", text: `finding ${lookups} at ${clock}` }] },
+        };
       },
     },
     calls: {

@@ -187,7 +187,8 @@ it("Settings: 'allow' for all conversations and 'never' for one are stored, and 
   await server.getByRole("button", { name: "Test" }).click();
   await server.getByText("Approvals").click();
   const deleteNote = server.getByRole("combobox", { name: /^delete_note/ });
-  await deleteNote.waitFor({ timeout: 15_000 });
+  // On a loaded machine the Test and the tool list took over 15 s once (CI): allow for it.
+  await deleteNote.waitFor({ timeout: 40_000 });
   // The default comes from the tool's annotations: destructive, so it asks.
   expect(await deleteNote.locator("option").first().textContent()).toBe("Not set (ask)");
   expect(await server.textContent()).toContain("Default from its annotations: ask.");
@@ -208,7 +209,8 @@ it("Settings: 'allow' for all conversations and 'never' for one are stored, and 
   await page.getByRole("button", { name: "Settings" }).click();
   await server.getByRole("button", { name: "Test" }).click();
   await server.getByText("Approvals").click();
-  await deleteNote.waitFor({ timeout: 15_000 });
+  // On a loaded machine the Test and the tool list took over 15 s once (CI): allow for it.
+  await deleteNote.waitFor({ timeout: 40_000 });
   // This conversation's own choice: it falls back to the user's 'allow'.
   expect(await deleteNote.locator("option").first().textContent()).toBe("Not set (allow)");
   await deleteNote.selectOption("never");

@@ -12,6 +12,7 @@ import {
   RESEARCH_QUESTION,
 } from "./research-fixtures";
 import { type Stack, startStack } from "./stack";
+import { TITLE_INSTRUCTION } from "../../durable-objects/conversation/titles";
 
 const SCREENSHOTS = "test-results/screenshots";
 const STORY = Array.from({ length: 40 }, (_, i) => `Line ${i + 1} of the slow story.`).join(" ");
@@ -394,7 +395,12 @@ it("settings switch the model and step limit and choose our MCP worker's tools, 
 
   await send(page, "which tools do you have");
   await finished(page, 0);
-  const sent = stack.mock.getLastRequest()?.body as { model?: string } | undefined;
+  // The last request of the answer itself (the cheap model's title request may come after it).
+  const sent = stack.mock
+    .getRequests()
+    .map((r) => r.body as { model?: string } | undefined)
+    .filter((b) => !JSON.stringify(b).includes(TITLE_INSTRUCTION))
+    .at(-1);
   expect(sent?.model).toBe("claude-sonnet-4-5");
   expect(JSON.stringify(sent)).toContain("pubmed_search");
   expect(JSON.stringify(sent)).not.toContain("render_chart");

@@ -1,22 +1,5 @@
 // In-process: bundles the loop benchmark (TypeScript) with esbuild and runs it in Node (no
 // workerd, no network; e2e.mjs measures the app as it runs).
-import { build } from "esbuild";
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { runBundledBench } from "../lib/run-bundled-bench.mjs";
 
-// Inside the project, so the bundle's external packages resolve from node_modules.
-const cache = fileURLToPath(new URL("../../node_modules/.cache/bench/", import.meta.url));
-mkdirSync(cache, { recursive: true });
-const outfile = join(cache, "loop-bench.mjs");
-await build({
-  entryPoints: [fileURLToPath(new URL("./src/loop-bench.ts", import.meta.url))],
-  outfile,
-  bundle: true,
-  format: "esm",
-  platform: "node",
-  target: "node22",
-  packages: "external",
-  logLevel: "warning",
-});
-await import(pathToFileURL(outfile).href);
+await runBundledBench("loop-bench");

@@ -1,0 +1,42 @@
+// Model turns for the provider-switch tests. Each pair has its own marker: turn 1 (on the first
+// provider) calls server-everything's echo tool and answers from its result; turn 2 (on the
+// second provider) answers in plain text. aimock reads every wire format into one shape, so the
+// same fixtures serve all four providers.
+import type { LLMock } from "@copilotkit/aimock";
+import { PROVIDER_IDS } from "../../durable-objects/providers/registry";
+
+export const switchPairs = PROVIDER_IDS.flatMap((from) =>
+  PROVIDER_IDS.filter((to) => to !== from).map((to) => ({ from, to })),
+);
+
+export const pairMarker = (from: string, to: string) => `switch-${from}-to-${to}`;
+/** What the tool is asked to echo in turn 1; its result is "Echo: " followed by this. */
+export const echoed = (marker: string) => `finding of ${marker}`;
+
+export function addSwitchFixtures(mock: LLMock): void {
+  // The automatic title's request quotes the question: answer it before the turn fixtures can.
+  mock.on({ systemMessage: "Name this conversation" }, { content: "A switched conversation" });
+  for (const { from, to } of switchPairs) {
+    const marker = pairMarker(from, to);
+    mock.on(
+      { userMessage: `${marker} first`, hasToolResult: false },
+      {
+        toolCalls: [
+          {
+            // As OpenAI-compatible servers (vLLM and others) number calls: characters Anthropic
+            // refuses in an id. Ollama's wire format has no ids (the adapter makes its own).
+            id: "functions.everything__echo:0",
+            name: "everything__echo",
+            arguments: JSON.stringify({ message: echoed(marker) }),
+          },
+        ],
+      },
+    );
+    mock.on(
+      { toolResultContains: `Echo: ${echoed(marker)}` },
+      { content: `The tool found the ${marker} finding.` },
+    );
+    mock.on({ userMessage: `${marker} second` }, { content: `Answered on ${to}.` });
+  }
+  mock.onMessage(/.*/, { content: "Unexpected request in the provider-switch tests." });
+}

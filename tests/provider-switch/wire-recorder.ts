@@ -1,0 +1,53 @@
+// A pass-through in front of aimock that keeps each request body exactly as the provider SDK
+// sent it. aimock's journal holds the request after aimock read it into its own common shape;
+// whether a history is valid for Anthropic, OpenAI, Gemini or Ollama shows only in the raw body.
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface WireRequest {
+  path: string;
+  body: unknown;
+}
+
+const readBody = async (req: IncomingMessage): Promise<string> => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+};
+
+/** Forwards everything to `upstream`; GET /__wire answers the requests recorded so far. */
+export async function startWireRecorder(upstream: string) {
+  const recorded: WireRequest[] = [];
+  const server = createServer((req, res) => {
+    void (async () => {
+      const path = req.url ?? "/";
+      if (req.method === "GET" && path === "/__wire") {
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(recorded));
+        return;
+      }
+      const text = await readBody(req);
+      if (text) recorded.push({ path, body: JSON.parse(text) as unknown });
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(req.headers))
+        if (typeof value === "string" && !["host", "content-length"].includes(name))
+          headers.set(name, value);
+      const answer = await fetch(upstream + path, {
+        method: req.method ?? "GET",
+        headers,
+        ...(text && { body: text }),
+      });
+      res.writeHead(answer.status, Object.fromEntries(answer.headers));
+      // Streamed answers pass through as they arrive.
+      if (answer.body) for await (const chunk of answer.body) res.write(chunk);
+      res.end();
+    })().catch((err: unknown) => {
+      res.destroy(err instanceof Error ? err : new Error(String(err)));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -25,13 +25,8 @@ export function toNeutralHistory(
   messages: readonly ChatMessage[],
   resultOf: (callId: string) => StoredResult | undefined = () => undefined,
 ): NeutralMessage[] {
-  const names = buildToolNameMap(
-    messages.flatMap((m) =>
-      m.content.flatMap((p) =>
-        p.type === "tool_call" ? [{ server: p.server, tool: p.tool }] : [],
-      ),
-    ),
-  );
+  const names = buildToolNameMap(calledTools(messages));
+  const safeName = (p: ToolCallPart) => names.toSafe(p.server, p.tool);
   const out: NeutralMessage[] = [];
   for (const m of messages) {
     if (m.role === "user") {
@@ -39,66 +34,81 @@ export function toNeutralHistory(
       if (text) out.push({ role: "user", content: [{ type: "text", text }] });
       continue;
     }
-    out.push(...assistantMessages(m.content, resultOf, (p) => names.toSafe(p.server, p.tool)));
+    appendAssistantMessages(out, m.content, resultOf, safeName);
   }
   return out;
+}
+
+/** Each tool the history called, once (a long history calls the same few tools many times). */
+function calledTools(messages: readonly ChatMessage[]): Array<{ server: string; tool: string }> {
+  const seen = new Map<string, { server: string; tool: string }>();
+  for (const m of messages) {
+    if (m.role === "user") continue;
+    for (const p of m.content)
+      if (p.type === "tool_call") seen.set(`${p.server}\u0000${p.tool}`, p);
+  }
+  return [...seen.values()];
 }
 
 /**
  * One stored answer becomes assistant messages with their tool calls, each followed by the tool
  * message holding the results, in the order the user saw them.
  */
-function assistantMessages(
+function appendAssistantMessages(
+  out: NeutralMessage[],
   parts: readonly MessagePart[],
   resultOf: (callId: string) => StoredResult | undefined,
   safeName: (p: ToolCallPart) => string,
-): NeutralMessage[] {
-  const out: NeutralMessage[] = [];
+): void {
   let text = "";
   let calls: ToolCallPart[] = [];
-  const flush = () => {
-    if (calls.length === 0) return;
-    out.push({
-      role: "assistant",
-      content: [
-        ...(text ? [{ type: "text" as const, text }] : []),
-        ...calls.map((c) => ({
-          type: "tool_call" as const,
-          id: c.callId,
-          name: safeName(c),
-          arguments: c.arguments ?? {},
-        })),
-      ],
-    });
-    out.push({
-      role: "tool",
-      content: calls.map((c) => ({
-        type: "tool_result" as const,
-        callId: c.callId,
-        name: safeName(c),
-        ...(resultOf(c.callId)?.isError && { isError: true }),
-        content: compactResult(c, resultOf(c.callId)),
-      })),
-    });
-    text = "";
-    calls = [];
-  };
-  const artifacts: string[] = [];
+  let artifacts = "";
   for (const p of parts) {
     if (p.type === "text") {
       // Text after a step's calls belongs to a later step.
-      flush();
+      if (calls.length > 0) {
+        appendStep(out, text, calls, resultOf, safeName);
+        text = "";
+        calls = [];
+      }
       text += p.text;
     } else if (p.type === "tool_call") calls.push(p);
     else if (p.type === "artifact")
-      artifacts.push(`- ${p.title} (${p.artifactType}, artifact ${p.artifactId})`);
+      artifacts += `\n- ${p.title} (${p.artifactType}, artifact ${p.artifactId})`;
   }
-  flush();
+  if (calls.length > 0) {
+    appendStep(out, text, calls, resultOf, safeName);
+    text = "";
+  }
   // The artifacts stay with the user; the model is told what they are called and where they are.
-  if (artifacts.length > 0)
-    text += `${text ? "\n\n" : ""}[Artifacts of this answer]\n${artifacts.join("\n")}`;
+  if (artifacts) text += `${text ? "\n\n" : ""}[Artifacts of this answer]${artifacts}`;
   if (text) out.push({ role: "assistant", content: [{ type: "text", text }] });
-  return out;
+}
+
+/** One step: the text before its calls and the calls, then the tool message with their results. */
+function appendStep(
+  out: NeutralMessage[],
+  text: string,
+  calls: readonly ToolCallPart[],
+  resultOf: (callId: string) => StoredResult | undefined,
+  safeName: (p: ToolCallPart) => string,
+): void {
+  const content: NeutralPart[] = text ? [{ type: "text", text }] : [];
+  const results: NeutralPart[] = [];
+  for (const c of calls) {
+    const name = safeName(c);
+    // Looked up once: in the Conversation DO each lookup reads and parses a stored record.
+    const stored = resultOf(c.callId);
+    content.push({ type: "tool_call", id: c.callId, name, arguments: c.arguments ?? {} });
+    results.push({
+      type: "tool_result",
+      callId: c.callId,
+      name,
+      ...(stored?.isError && { isError: true }),
+      content: compactResult(c, stored),
+    });
+  }
+  out.push({ role: "assistant", content }, { role: "tool", content: results });
 }
 
 /**
@@ -118,9 +128,7 @@ export function compactResult(
           : `No result was recorded for this call (${call.status}).`,
       },
     ];
-  const text = stored.forModel
-    .map((c) => (c.type === "text" ? c.text : `[${c.mediaType} image, shown to the user]`))
-    .join("\n");
+  const text = resultText(stored.forModel);
   if (text.length <= COMPACT_RESULT_CHARS) return [{ type: "text", text }];
   return [
     {
@@ -131,6 +139,15 @@ export function compactResult(
         "and its artifacts; call the tool again if you need the rest.]",
     },
   ];
+}
+
+const contentText = (c: ToolResultContent[number]) =>
+  c.type === "text" ? c.text : `[${c.mediaType} image, shown to the user]`;
+
+/** Most results are one text item: that text as it is, without a copy. */
+function resultText(content: ToolResultContent): string {
+  const [only] = content;
+  return content.length === 1 && only ? contentText(only) : content.map(contentText).join("\n");
 }
 
 function textOf(parts: readonly MessagePart[]): string {

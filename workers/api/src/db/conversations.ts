@@ -132,6 +132,11 @@ export async function updateConversation(
   patch: ConversationPatch,
 ): Promise<Conversation> {
   const current = await getOwnedConversation(db, userId, id);
+  // The template a conversation started from is part of its history, not a setting a client
+  // edits: a change of settings that leaves it out keeps it.
+  const template =
+    patch.settings && !patch.settings.template && toConversation(current).settings.template;
+  const settings = patch.settings && { ...patch.settings, ...(template && { template }) };
   const [row] = await db
     .update(conversations)
     .set({
@@ -139,7 +144,7 @@ export async function updateConversation(
       ...(patch.provider !== undefined && { provider: patch.provider }),
       ...(patch.model !== undefined && { model: patch.model }),
       ...(patch.mode !== undefined && { mode: patch.mode }),
-      ...(patch.settings !== undefined && { settings: JSON.stringify(patch.settings) }),
+      ...(settings !== undefined && { settings: JSON.stringify(settings) }),
       updatedAt: Math.max(Date.now(), current.updatedAt),
     })
     .where(and(eq(conversations.id, id), eq(conversations.userId, userId)))

@@ -110,4 +110,20 @@ describe("/api/templates", () => {
     expect(chosen.settings.maxSteps).toBe(2);
     expect(chosen.settings.template.name).toBe("Literature review");
   });
+
+  it("keeps the template when a settings change leaves it out", async () => {
+    const user = await createUser();
+    const conv = await createConversation(user, { templateId: "builtin:literature-review" });
+    const res = await api(user, `/api/conversations/${conv.id}`, {
+      method: "PATCH",
+      json: { settings: { maxSteps: 3 } },
+    });
+    expect(res.status).toBe(200);
+    const patched = (await res.json()) as { settings: { maxSteps: number; template?: unknown } };
+    expect(patched.settings.maxSteps).toBe(3);
+    const read = await api(user, `/api/conversations/${conv.id}`);
+    const stored = (await read.json()) as { settings: { template?: { name: string } } };
+    expect(stored.settings.template?.name).toBe("Literature review");
+    expect(patched.settings.template).toEqual(stored.settings.template);
+  });
 });

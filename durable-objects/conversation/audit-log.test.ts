@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
 import { TestSocket, turnEnded } from "../../tests/support/ws-client";
+import type { ServerEvent } from "../protocol/wire";
 
 let user: TestUser;
 beforeAll(async () => {
@@ -72,4 +73,98 @@ describe("the audit log", () => {
     );
     expect((await api(user, `/api/conversations/${conv.id}/audit`)).status).toBe(404);
   }, 60_000);
+
+  it("lists a three-step turn with an approval in order: each request, call and the decision with who approved", async () => {
+    const approver = await createUser();
+    const added = await api(approver, "/api/mcp-servers", {
+      method: "POST",
+      json: { name: "notes", url: inject("approvalUrl") },
+    });
+    expect(added.status).toBe(201);
+    const conv = await createConversation(approver);
+    const ws = await TestSocket.open(approver, conv.id);
+    ws.send({ type: "resume", lastSeq: 0 });
+    ws.send({ type: "send", clientMessageId: "q", text: "audited approval question" });
+    const requested = () =>
+      ws
+        .events()
+        .find(
+          (e): e is Extract<ServerEvent, { type: "approval_requested" }> =>
+            e.type === "approval_requested",
+        );
+    await ws.until(() => requested() !== undefined, 30_000);
+    const asked = requested()!;
+    ws.send({ type: "approval", approvalId: asked.approvalId, decision: "approve", note: "ok" });
+    await ws.until(turnEnded, 30_000);
+    ws.close();
+
+    const entries = await auditOf(approver, conv.id);
+    expect(entries.map((e) => [e.kind, e.step ?? null, e.tool ?? null])).toEqual([
+      ["model_request", 1, null],
+      ["model_response", 1, null],
+      ["tool_call", 1, "list_notes"],
+      ["tool_result", null, null],
+      ["model_request", 2, null],
+      ["model_response", 2, null],
+      ["tool_call", 2, "delete_note"],
+      ["approval_requested", null, "delete_note"],
+      ["approval_decided", null, null],
+      ["tool_result", null, null],
+      ["model_request", 3, null],
+      ["model_response", 3, null],
+    ]);
+    expect(entries[6]).toMatchObject({ callId: "aa2", arguments: { name: "audited" } });
+    expect(entries[7]).toMatchObject({ callId: "aa2", approvalId: asked.approvalId });
+    expect(entries[8]).toMatchObject({
+      callId: "aa2",
+      approvalId: asked.approvalId,
+      decision: "approve",
+      note: "ok",
+      by: { via: "websocket", userId: approver.id },
+    });
+    expect(entries[9]).toMatchObject({
+      callId: "aa2",
+      isError: false,
+      summary: "Deleted note audited",
+    });
+    expect(entries[11]).toMatchObject({ toolCalls: ["response_formatter"] });
+    // Entries are in time order too.
+    const times = entries.map((e) => Date.parse(e.at as string));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+  }, 60_000);
+
+  it("names the model that served each request when the route falls back (not the conversation's own)", async () => {
+    const routed = await createUser();
+    const conv = await createConversation(routed, {
+      provider: "ollama",
+      model: "llama3.2:latest",
+      settings: { route: [{ provider: "anthropic", model: "claude-haiku-4-5" }] },
+    });
+    const ws = await TestSocket.open(routed, conv.id);
+    ws.send({ type: "resume", lastSeq: 0 });
+    ws.send({ type: "send", clientMessageId: "q", text: "a routed question" });
+    await ws.until(turnEnded, 30_000);
+    ws.close();
+
+    const entries = await auditOf(routed, conv.id);
+    // Ollama was asked and was down; Anthropic was asked and answered.
+    expect(
+      entries.filter((e) => e.kind === "model_request").map((e) => [e.step, e.provider, e.model]),
+    ).toEqual([
+      [1, "ollama", "llama3.2:latest"],
+      [1, "anthropic", "claude-haiku-4-5"],
+    ]);
+    expect(entries.filter((e) => e.kind === "model_response")).toEqual([
+      expect.objectContaining({ step: 1, provider: "anthropic", model: "claude-haiku-4-5" }),
+    ]);
+  }, 60_000);
 });
+
+async function auditOf(owner: TestUser, conversationId: string) {
+  const res = await api(owner, `/api/conversations/${conversationId}/audit`);
+  expect(res.status).toBe(200);
+  return (await res.text())
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}

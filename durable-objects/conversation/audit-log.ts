@@ -9,6 +9,9 @@ const SCHEMA = `CREATE TABLE IF NOT EXISTS conv_audit (
   seq INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, entry TEXT NOT NULL)`;
 
 export interface ModelResponseSummary {
+  /** The model that answered (a fallback's, when the route moved on). */
+  provider?: ProviderId;
+  model?: string;
   textChars: number;
   reasoningChars: number;
   toolCalls: string[];

@@ -25,7 +25,7 @@ import { withPromptTools } from "../providers/prompt-tools/with-prompt-tools";
 import { createProvider, providerConfigFromEnv } from "../providers/registry";
 import { streamWithRetries } from "../providers/retry";
 import { buildToolNameMap } from "../providers/tool-names";
-import type { ProviderId } from "../providers/types";
+import type { ModelProvider, ModelRequest, ProviderId } from "../providers/types";
 import type { Env } from "../../shared/env";
 import { modelPrices } from "./model-prices";
 import { turnBudgets } from "./turn-budgets";
@@ -36,6 +36,7 @@ import { languageInstruction } from "../loop/language";
 import { type StoredSummary, summaryPrompt } from "./summary";
 import { templateMessages, templateSystemSection } from "./template-prompt";
 import { routedStream } from "./model-route";
+import { auditedAttempts, type TurnAudit } from "./audited-attempts";
 
 export interface ConversationInfo {
   id: string;
@@ -63,7 +64,7 @@ export interface TurnInput {
   saveArtifact: (draft: DraftArtifact, source: ArtifactSource) => Promise<ArtifactRef>;
   checkpoint: (state: LoopState) => void;
   recordUsage: LoopDeps["recordUsage"];
-  audit?: LoopDeps["audit"];
+  audit?: TurnAudit;
   onModelCall?: () => void;
   approvals?: ApprovalGate;
   /** The rolling summary of the messages before `history`, if there is one. */
@@ -127,17 +128,21 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     stream: streamWithRetries,
   });
   const fallbacks = conversation.settings.route ?? [];
-  const stream: LoopDeps["stream"] =
+  const audit = input.audit && auditedAttempts(input.audit);
+  const ask = (p: ModelProvider, request: ModelRequest) => fitter.stream(p, request);
+  const askOnce = audit ? audit.attempt(ask) : ask;
+  const routed: LoopDeps["stream"] =
     fallbacks.length > 0
       ? routedStream({
           env: input.env,
           turnId: input.turnId,
           models: [{ provider: conversation.provider, model: conversation.model }, ...fallbacks],
-          stream: (p, request) => fitter.stream(p, request),
+          stream: askOnce,
           emit: input.emit,
           firstEventTimeoutMs: (conversation.settings.routeTimeoutSeconds ?? 60) * 1000,
         })
-      : (p, request) => fitter.stream(p, request);
+      : (p, request) => askOnce(p, request);
+  const stream = audit ? audit.step(routed) : routed;
   return runThinkingLoop(
     {
       provider,
@@ -154,7 +159,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
       emit: input.emit,
       recordUsage: input.recordUsage,
       prices: modelPrices(input.env),
-      ...(input.audit && { audit: input.audit }),
+      ...(audit && { audit: audit.loopAudit }),
       ...(input.onModelCall && { onModelCall: input.onModelCall }),
       ...(input.approvals && { approvals: input.approvals }),
     },

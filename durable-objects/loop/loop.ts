@@ -298,7 +298,6 @@ async function streamStep(
     ...(input.temperature !== undefined && { temperature: input.temperature }),
     signal: input.signal,
   };
-  deps.audit?.modelRequest(state.step, deps.provider.id, request);
   const result = await readStream(deps, input, state, request, out, show);
   deps.audit?.modelResponse(state.step, {
     textChars: out.text.length,

@@ -196,12 +196,12 @@ export interface LoopDeps {
     system: string,
     tools: ToolDefinition[],
   ) => { messages: NeutralMessage[]; system: string };
-  /** Records each model request and a summary of its response (the audit log). */
+  /** Records a summary of each model response (the audit log). */
   audit?: ModelAudit;
 }
 
+/** Requests are recorded by the stream (per model asked); the loop records each response. */
 export interface ModelAudit {
-  modelRequest(step: number, provider: ModelProvider["id"], request: ModelRequest): void;
   modelResponse(
     step: number,
     summary: {

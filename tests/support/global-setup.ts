@@ -7,6 +7,7 @@ import { startApprovalServer } from "./approval-server";
 import { startChangingServer } from "./changing-server";
 import { startEverythingServer } from "./everything-server";
 import { startFaultyServer } from "./faulty-server";
+import { addAuditFixtures } from "./audit-fixtures";
 import { addGuardFixtures } from "./guard-fixtures";
 import { addContextFixtures, addTitleFixtures } from "./context-fixtures";
 import { addLoopFixtures } from "./loop-fixtures";
@@ -53,6 +54,7 @@ export default async function setup(project: TestProject) {
   // 50 deltas as fast as the model can send them: the event log merges them (event-log.test.ts).
   mock.onMessage(/fifty deltas/, { content: FIFTY_DELTA_REPLY }, { chunkSize: 4 });
   addContextFixtures(mock);
+  addAuditFixtures(mock);
   addLoopFixtures(mock);
   addOAuthFixtures(mock);
   addUsageFixtures(mock);

@@ -4,6 +4,7 @@ import type { MessagePart, MessageStatus } from "./messages";
 import type { ElicitationAction, ElicitationContent, ElicitationSchema } from "./elicitation";
 import type { UsageTotals } from "./usage";
 import type { ErrorInfo, ServerEvent } from "./wire";
+import { TranscriptDraft } from "./transcript-draft";
 
 /** What a notice offers the user to do about it (a Connect button for a server to sign in to). */
 export type NoticeAction = NonNullable<Extract<ServerEvent, { type: "notice" }>["action"]>;
@@ -89,7 +90,8 @@ export interface Transcript {
   busy: boolean;
   /** The answer being made now, which progress, log lines and notices belong to. */
   activeMessageId: string | null;
-  /** Which answer a turn and a tool call belong to (events that name only those). */
+  /** Which answer a turn and a tool call belong to (events that name only those), while the
+   * turn runs: forgotten at its end, when no event can name them any more. */
   turnMessages: Record<string, string>;
   callMessages: Record<string, string>;
   /** Notices outside any answer (for example before the first turn). */
@@ -126,11 +128,28 @@ const logText = (data: unknown) =>
 
 /** Applies one event; events at or below `lastSeq` are ignored, so replays are harmless. */
 export function applyEvent(t: Transcript, e: ServerEvent): Transcript {
-  if (e.seq <= t.lastSeq) return t;
-  const next: Transcript = { ...t, lastSeq: e.seq, messages: t.messages };
-  const edit = (id: string, fn: (m: TranscriptMessage) => TranscriptMessage) => {
-    next.messages = next.messages.map((m) => (m.id === id ? fn(m) : m));
-  };
+  return applyEvents(t, [e]);
+}
+
+/**
+ * Applies events in order, as `applyEvent` one after the other would, but copies the
+ * transcript's lists once for the whole batch (see transcript-draft.ts): a client catching up
+ * on thousands of events folds them all at once.
+ */
+export function applyEvents(t: Transcript, events: Iterable<ServerEvent>): Transcript {
+  let draft: TranscriptDraft | null = null;
+  for (const e of events) {
+    if (e.seq <= (draft?.t ?? t).lastSeq) continue;
+    draft ??= new TranscriptDraft(t);
+    draft.t.lastSeq = e.seq;
+    applyTo(draft, e);
+  }
+  return draft?.finish() ?? t;
+}
+
+function applyTo(draft: TranscriptDraft, e: ServerEvent): void {
+  const next = draft.t;
+  const edit = (id: string, fn: (m: TranscriptMessage) => TranscriptMessage) => draft.edit(id, fn);
   const editActivity = (id: string | null | undefined, fn: (a: Activity) => Activity) => {
     if (id) edit(id, (m) => ({ ...m, activity: fn(m.activity ?? newActivity()) }));
   };
@@ -138,8 +157,8 @@ export function applyEvent(t: Transcript, e: ServerEvent): Transcript {
     editActivity(id, (a) => ({ ...a, log: [...a.log, line].slice(-MAX_LOG_LINES) }));
   switch (e.type) {
     case "user_message":
-      if (!next.messages.some((m) => m.id === e.message.id)) {
-        next.messages = insertInOrder(next.messages, {
+      if (!draft.has(e.message.id)) {
+        draft.insert({
           id: e.message.id,
           order: e.message.seq,
           role: "user",
@@ -151,9 +170,9 @@ export function applyEvent(t: Transcript, e: ServerEvent): Transcript {
     case "turn_started":
       next.busy = true;
       next.activeMessageId = e.messageId;
-      next.turnMessages = { ...next.turnMessages, [e.turnId]: e.messageId };
-      if (!next.messages.some((m) => m.id === e.messageId)) {
-        next.messages = insertInOrder(next.messages, {
+      draft.setTurnMessage(e.turnId, e.messageId);
+      if (!draft.has(e.messageId)) {
+        draft.insert({
           id: e.messageId,
           order: e.order,
           role: "assistant",
@@ -197,10 +216,12 @@ export function applyEvent(t: Transcript, e: ServerEvent): Transcript {
             };
       if (next.activeMessageId) addLine(next.activeMessageId, line);
       else if (e.type === "notice")
-        next.notices = [
-          ...next.notices,
-          { seq: e.seq, level: e.level, text: e.message, ...(e.action && { action: e.action }) },
-        ];
+        draft.addNotice({
+          seq: e.seq,
+          level: e.level,
+          text: e.message,
+          ...(e.action && { action: e.action }),
+        });
       break;
     }
     case "text_delta":
@@ -210,7 +231,7 @@ export function applyEvent(t: Transcript, e: ServerEvent): Transcript {
       break;
     }
     case "tool_call":
-      next.callMessages = { ...next.callMessages, [e.callId]: e.messageId };
+      draft.setCallMessage(e.callId, e.messageId);
       edit(e.messageId, (m) => ({
         ...m,
         activity: {
@@ -343,11 +364,8 @@ export function applyEvent(t: Transcript, e: ServerEvent): Transcript {
       if (e.type === "turn_failed")
         editActivity(next.turnMessages[e.turnId], (a) => ({ ...a, error: e.error }));
       next.activeMessageId = null;
-      next.messages = next.messages.map((m) =>
-        m.status === "streaming"
-          ? { ...m, status: e.type === "turn_failed" ? "failed" : e.status }
-          : m,
-      );
+      draft.endStreaming(e.type === "turn_failed" ? "failed" : e.status);
+      draft.forgetTurn(e.turnId);
       break;
     case "usage_updated":
       editActivity(e.messageId, (a) => ({ ...a, usage: e.turn }));
@@ -361,12 +379,6 @@ export function applyEvent(t: Transcript, e: ServerEvent): Transcript {
     default:
       break;
   }
-  return next;
-}
-
-function insertInOrder(messages: TranscriptMessage[], m: TranscriptMessage): TranscriptMessage[] {
-  const at = messages.findIndex((x) => x.order > m.order);
-  return at < 0 ? [...messages, m] : [...messages.slice(0, at), m, ...messages.slice(at)];
 }
 
 function appendText(

@@ -45,4 +45,7 @@ export interface OptionalSettings {
   DAILY_COST_ALLOWANCE_USD?: string;
   // "true": the audit log keeps each model request in full (message text included); sizes only otherwise.
   AUDIT_FULL_REQUESTS?: string;
+  // Attachments: the largest file (bytes, 10 MiB unless set) and what one user may keep in all (200 MiB).
+  ATTACHMENT_MAX_BYTES?: string;
+  ATTACHMENT_QUOTA_BYTES?: string;
 }

@@ -28,6 +28,9 @@ export default defineProject({
           GRAPH_CONTEXT_SECRET: "test-graph-secret",
           // Ollama is down in tests (nothing listens there): routing falls back from it.
           OLLAMA_BASE_URL: inject("closedPortUrl"),
+          // Small attachment limits, so tests reach them with small files.
+          ATTACHMENT_MAX_BYTES: String(1024 * 1024),
+          ATTACHMENT_QUOTA_BYTES: String(3 * 1024 * 1024),
         },
         // Our MCP worker has its own test project (workers/mcp-remote); here the binding answers
         // like a worker without an MCP route, so turns run with the other servers only. The two

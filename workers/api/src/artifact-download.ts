@@ -57,24 +57,30 @@ export function fileNameFor(row: Pick<Row, "title" | "type" | "language" | "cont
 
 // Types a browser may render inline from our origin; SVG is excluded (scripts), HTML too.
 const INLINE_SAFE = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
+// PDFs show inline only when asked (`?inline=1`, a preview): the browser's own viewer runs them.
+const INLINE_ON_REQUEST = new Set([...INLINE_SAFE, "application/pdf"]);
 
 export async function downloadResponse(
   bucket: R2Bucket,
   row: Row,
   asAttachment: boolean,
+  inlineRequested = false,
 ): Promise<Response> {
   const contentType =
     row.contentType ?? (row.r2Key ? "application/octet-stream" : "text/plain; charset=utf-8");
+  const mediaType = contentType.split(";")[0]!.trim().toLowerCase();
+  const inline =
+    !asAttachment &&
+    (INLINE_SAFE.has(mediaType) || (inlineRequested && INLINE_ON_REQUEST.has(mediaType)));
   const headers = new Headers({
-    "Content-Type": contentType,
+    "Content-Type": inline ? mediaType : contentType,
     "X-Content-Type-Options": "nosniff",
     "Content-Security-Policy":
       "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox",
     "Cache-Control": "private, max-age=0",
   });
   const name = fileNameFor(row);
-  const disposition =
-    !asAttachment && INLINE_SAFE.has(contentType.split(";")[0]!.trim()) ? "inline" : "attachment";
+  const disposition = inline ? "inline" : "attachment";
   headers.set(
     "Content-Disposition",
     `${disposition}; filename="${name}"; filename*=UTF-8''${encodeURIComponent(name)}`,

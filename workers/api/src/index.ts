@@ -28,6 +28,7 @@ import { openAiRoutes } from "./openai/routes";
 import { serveOpenApi } from "./openapi/document";
 import { auditRoutes } from "./routes/audit";
 import { templateRoutes } from "./routes/templates";
+import { attachmentRoutes } from "./routes/attachments";
 
 export { Conversation } from "../../../durable-objects/conversation/conversation";
 export { RateLimitCounter } from "../../../durable-objects/rate-limit/rate-limit-counter";
@@ -105,5 +106,7 @@ app.route("/api/conversations", auditRoutes);
 app.use("/api/templates", requireUser);
 app.use("/api/templates/*", requireUser);
 app.route("/api/templates", templateRoutes);
+// Files for a message (behind requireUser, as every /api/conversations/* route).
+app.route("/api/conversations", attachmentRoutes);
 
 export default app;

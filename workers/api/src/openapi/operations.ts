@@ -295,4 +295,29 @@ export const OPERATIONS: Record<string, Operation> = {
       204: noContent,
     },
   ),
+  "POST /api/conversations/:id/attachments": op(
+    "artifacts",
+    "Attach a file (multipart field `file`): kept as an `attachment` artifact to name in a send",
+    {
+      201: json(z.object({ artifact: Artifact }), "Stored"),
+      413: {
+        description: "Over the per-file limit (payload_too_large) or the quota (quota_exceeded).",
+      },
+      415: { description: "Not an image, PDF or UTF-8 text; the message names the type found." },
+    },
+    {
+      requestBody: {
+        required: true,
+        content: {
+          "multipart/form-data": {
+            schema: {
+              type: "object",
+              properties: { file: { type: "string", format: "binary" } },
+              required: ["file"],
+            },
+          },
+        },
+      },
+    },
+  ),
 };

@@ -53,6 +53,12 @@ export const artifactRoutes = new Hono<AppEnv>()
   })
   .get("/:id/download", async (c) => {
     const row = await getOwnedArtifact(c.get("db"), c.get("user").id, parseParam(c, "id", IdParam));
-    // Images display inline (same origin); `?attachment=1` forces a download.
-    return downloadResponse(c.env.ARTIFACTS, row, c.req.query("attachment") !== undefined);
+    // Images display inline (same origin); `?attachment=1` forces a download; `?inline=1` shows
+    // a PDF too (a preview).
+    return downloadResponse(
+      c.env.ARTIFACTS,
+      row,
+      c.req.query("attachment") !== undefined,
+      c.req.query("inline") === "1",
+    );
   });

@@ -1,0 +1,25 @@
+// The refusals of an attachment over a limit: what the limit is, and what the user can do.
+import { ApiError } from "../http/errors";
+import { formatBytes } from "./limits";
+
+export function tooLarge(size: number | null, maxBytes: number): ApiError {
+  const what = size === null ? "This file" : `This file (${formatBytes(size)})`;
+  return new ApiError(
+    413,
+    "payload_too_large",
+    `${what} is larger than the ${formatBytes(maxBytes)} an attachment may be. Attach a smaller file, or split it.`,
+    { limit: "file", maxBytes, ...(size !== null && { size }) },
+  );
+}
+
+export function overQuota(size: number, used: number, quotaBytes: number): ApiError {
+  const left = Math.max(0, quotaBytes - used);
+  return new ApiError(
+    413,
+    "quota_exceeded",
+    `Your attachments would pass your quota of ${formatBytes(quotaBytes)}: ${formatBytes(left)} ` +
+      `is left and this file is ${formatBytes(size)}. Delete attachments you no longer need ` +
+      "(or whole conversations) to make room.",
+    { limit: "quota", quotaBytes, usedBytes: used, remainingBytes: left, size },
+  );
+}

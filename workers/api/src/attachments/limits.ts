@@ -1,0 +1,31 @@
+// How large an attachment may be, and how much a user may keep in all: set by the operator
+// (ATTACHMENT_MAX_BYTES, ATTACHMENT_QUOTA_BYTES), 10 MiB and 200 MiB unless set.
+import type { Env } from "../../../../shared/env";
+
+const MiB = 1024 * 1024;
+export const DEFAULT_ATTACHMENT_MAX_BYTES = 10 * MiB;
+export const DEFAULT_ATTACHMENT_QUOTA_BYTES = 200 * MiB;
+
+export interface AttachmentLimits {
+  maxBytes: number;
+  quotaBytes: number;
+}
+
+export function attachmentLimits(env: Env): AttachmentLimits {
+  return {
+    maxBytes: positiveInteger(env.ATTACHMENT_MAX_BYTES) ?? DEFAULT_ATTACHMENT_MAX_BYTES,
+    quotaBytes: positiveInteger(env.ATTACHMENT_QUOTA_BYTES) ?? DEFAULT_ATTACHMENT_QUOTA_BYTES,
+  };
+}
+
+function positiveInteger(value: string | undefined): number | undefined {
+  const n = Number(value);
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
+/** A size for people: 10 MiB, 512 KiB, 300 bytes. */
+export function formatBytes(bytes: number): string {
+  if (bytes >= MiB) return `${+(bytes / MiB).toFixed(1)} MiB`;
+  if (bytes >= 1024) return `${+(bytes / 1024).toFixed(1)} KiB`;
+  return `${bytes} bytes`;
+}

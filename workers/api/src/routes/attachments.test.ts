@@ -1,0 +1,178 @@
+// Uploading attachments: the type comes from the bytes, the limits refuse with a clear error and
+// a refused file leaves nothing behind, in R2 or in D1. (The test worker allows 1 MiB per file
+// and 3 MiB per user: workers/api/vitest.config.ts.)
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  api,
+  createConversation,
+  createUser,
+  errorOf,
+  type TestUser,
+} from "../../../../tests/support/helpers";
+import { pdfBytes, pngBytes, upload } from "../../../../tests/support/attachment-fixtures";
+
+const MiB = 1024 * 1024;
+
+interface UploadedArtifact {
+  id: string;
+  type: string;
+  title: string;
+  contentType: string;
+  size: number;
+  metadata: { attachment: { name: string; contentType: string; size: number; kind: string } };
+}
+
+async function stored(conversationId: string) {
+  const rows = await env.DB.prepare("SELECT id FROM artifacts WHERE conversation_id = ?")
+    .bind(conversationId)
+    .all();
+  const objects = await env.ARTIFACTS.list({ prefix: `conversations/${conversationId}/` });
+  return { rows: rows.results.length, objects: objects.objects.length };
+}
+
+let alice: TestUser;
+beforeAll(async () => {
+  alice = await createUser();
+});
+
+describe("POST /api/conversations/:id/attachments", () => {
+  it("takes a PNG named .pdf as an image, and keeps its bytes in R2", async () => {
+    const { id } = await createConversation(alice);
+    const res = await upload(alice, id, "paper.pdf", pngBytes());
+    expect(res.status).toBe(201);
+    const { artifact } = (await res.json()) as { artifact: UploadedArtifact };
+    expect(artifact).toMatchObject({
+      type: "attachment",
+      title: "paper.pdf",
+      contentType: "image/png",
+      size: pngBytes().length,
+      metadata: {
+        attachment: {
+          name: "paper.pdf",
+          contentType: "image/png",
+          size: pngBytes().length,
+          kind: "image",
+        },
+      },
+    });
+    const download = await api(alice, `/api/artifacts/${artifact.id}/download`);
+    expect(new Uint8Array(await download.arrayBuffer())).toEqual(pngBytes());
+    expect(
+      (await env.ARTIFACTS.list({ prefix: `conversations/${id}/attachments/` })).objects,
+    ).toHaveLength(1);
+  });
+
+  it.each([
+    ["notes.md", "# Results\n\nIt worked.", "text/markdown", "text"],
+    ["table.csv", 'name,dose\n"aspirin, low",81\nibuprofen,200\n', "text/csv", "table"],
+    ["table.tsv", "name\tdose\naspirin\t81\n", "text/tab-separated-values", "table"],
+    ["data.json", '{"doses": [81, 325]}', "application/json", "json"],
+    ["broken.json", '{"doses": [81,', "text/plain", "text"],
+    ["ragged.csv", "a,b\n1,2,3\n", "text/plain", "text"],
+    ["readme", "plain words", "text/plain", "text"],
+    ["scan", pdfBytes(), "application/pdf", "pdf"],
+  ])("reads %s as %s", async (name, body, contentType, kind) => {
+    const { id } = await createConversation(alice);
+    const res = await upload(alice, id, name, body);
+    expect(res.status).toBe(201);
+    const { artifact } = (await res.json()) as { artifact: UploadedArtifact };
+    expect(artifact.metadata.attachment).toMatchObject({ name, contentType, kind });
+  });
+
+  it("refuses a type not on the list, naming the type it found, and stores nothing", async () => {
+    const { id } = await createConversation(alice);
+    const zip = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00]);
+    const res = await upload(alice, id, "results.csv", zip);
+    expect(res.status).toBe(415);
+    const error = await errorOf(res);
+    expect(error.code).toBe("unsupported_media_type");
+    expect(error.message).toContain("application/zip");
+    const binary = await upload(alice, id, "blob.txt", new Uint8Array([0, 1, 2, 200, 255]));
+    expect(binary.status).toBe(415);
+    expect(await stored(id)).toEqual({ rows: 0, objects: 0 });
+  });
+
+  it("refuses a file over the per-file limit and stores nothing", async () => {
+    const user = await createUser();
+    const { id } = await createConversation(user);
+    const res = await upload(user, id, "big.txt", "x".repeat(MiB + 1));
+    expect(res.status).toBe(413);
+    const error = (await res.json()) as {
+      error: { code: string; message: string; details: { limit: string; maxBytes: number } };
+    };
+    expect(error.error.code).toBe("payload_too_large");
+    expect(error.error.message).toContain("1 MiB");
+    expect(error.error.details).toMatchObject({ limit: "file", maxBytes: MiB });
+    expect(await stored(id)).toEqual({ rows: 0, objects: 0 });
+  });
+
+  it("refuses a file past the user's quota, says how much is left, and stores nothing", async () => {
+    const user = await createUser();
+    const first = await createConversation(user);
+    const second = await createConversation(user);
+    for (const n of [1, 2]) {
+      const res = await upload(user, first.id, `part${n}.txt`, "a".repeat(MiB));
+      expect(res.status).toBe(201);
+    }
+    const third = await upload(user, second.id, "part3.txt", "b".repeat(MiB - 10));
+    expect(third.status).toBe(201);
+    const res = await upload(user, second.id, "one-too-many.txt", "c".repeat(100));
+    expect(res.status).toBe(413);
+    const body = (await res.json()) as {
+      error: { code: string; message: string; details: Record<string, number | string> };
+    };
+    expect(body.error.code).toBe("quota_exceeded");
+    expect(body.error.message).toContain("10 bytes is left");
+    expect(body.error.details).toMatchObject({
+      limit: "quota",
+      quotaBytes: 3 * MiB,
+      remainingBytes: 10,
+    });
+    expect(await stored(second.id)).toEqual({ rows: 1, objects: 1 });
+    // Deleting an attachment makes room again.
+    const { items } = (await (
+      await api(user, `/api/conversations/${first.id}/artifacts`)
+    ).json()) as { items: Array<{ id: string }> };
+    await api(user, `/api/artifacts/${items[0]!.id}`, { method: "DELETE" });
+    expect((await upload(user, second.id, "now-it-fits.txt", "c".repeat(100))).status).toBe(201);
+  });
+
+  it("answers 404 for another user's conversation, and 415 for a body that is not a form", async () => {
+    const bob = await createUser();
+    const { id } = await createConversation(alice);
+    expect((await upload(bob, id, "a.txt", "hello")).status).toBe(404);
+    const json = await api(alice, `/api/conversations/${id}/attachments`, {
+      method: "POST",
+      json: { file: "hello" },
+    });
+    expect(json.status).toBe(415);
+    const noFile = new FormData();
+    noFile.set("other", "x");
+    const missing = await api(alice, `/api/conversations/${id}/attachments`, {
+      method: "POST",
+      body: noFile,
+    });
+    expect(missing.status).toBe(400);
+    expect((await errorOf(missing)).message).toContain("'file'");
+    expect(await stored(id)).toEqual({ rows: 0, objects: 0 });
+  });
+});
+
+describe("GET /api/artifacts/:id/download?inline=1", () => {
+  it("shows a PDF inline only when asked, always with nosniff", async () => {
+    const { id } = await createConversation(alice);
+    const res = await upload(alice, id, "paper.pdf", pdfBytes());
+    const { artifact } = (await res.json()) as { artifact: UploadedArtifact };
+    const plain = await api(alice, `/api/artifacts/${artifact.id}/download`);
+    expect(plain.headers.get("content-disposition")).toMatch(/^attachment; filename="paper.pdf"/);
+    const inline = await api(alice, `/api/artifacts/${artifact.id}/download?inline=1`);
+    expect(inline.headers.get("content-disposition")).toMatch(/^inline; filename="paper.pdf"/);
+    expect(inline.headers.get("content-type")).toBe("application/pdf");
+    expect(inline.headers.get("x-content-type-options")).toBe("nosniff");
+    const text = await upload(alice, id, "notes.md", "# hi");
+    const textId = ((await text.json()) as { artifact: UploadedArtifact }).artifact.id;
+    const textInline = await api(alice, `/api/artifacts/${textId}/download?inline=1`);
+    expect(textInline.headers.get("content-disposition")).toMatch(/^attachment;/);
+  });
+});

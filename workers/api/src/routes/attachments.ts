@@ -1,0 +1,62 @@
+// POST /api/conversations/:id/attachments: a file for the next message, kept as an artifact of
+// the conversation (type `attachment`). Its type is found in its bytes (attachments/sniff.ts);
+// a file over the size limit, past the user's quota or of another type is refused, and then
+// nothing is stored.
+import { Hono } from "hono";
+import type { AttachmentInfo } from "../../../../durable-objects/protocol/attachments";
+import type { AppEnv } from "../app-types";
+import { attachmentLimits } from "../attachments/limits";
+import { overQuota, tooLarge } from "../attachments/limit-errors";
+import { readUploadedFile } from "../attachments/read-upload";
+import { sniffAttachment } from "../attachments/sniff";
+import { attachmentBytesOf, storeAttachment } from "../attachments/store-attachment";
+import { getOwnedArtifact, toArtifact } from "../db/artifacts";
+import { getOwnedConversation } from "../db/conversations";
+import { ApiError } from "../http/errors";
+import { parseParam } from "../http/validate";
+import { IdParam } from "./conversations";
+
+const ACCEPTED =
+  "PNG, JPEG, WebP or GIF images, PDF, or UTF-8 text (plain, Markdown, CSV, TSV, JSON)";
+
+export const attachmentRoutes = new Hono<AppEnv>().post("/:id/attachments", async (c) => {
+  const conversationId = parseParam(c, "id", IdParam);
+  const user = c.get("user");
+  await getOwnedConversation(c.get("db"), user.id, conversationId);
+  const limits = attachmentLimits(c.env);
+  const { name, bytes } = await readUploadedFile(c, limits.maxBytes);
+  if (bytes.length > limits.maxBytes) throw tooLarge(bytes.length, limits.maxBytes);
+  const sniffed = sniffAttachment(bytes, name);
+  if (!sniffed.accepted)
+    throw new ApiError(
+      415,
+      "unsupported_media_type",
+      `"${name}" is ${sniffed.detected}, which cannot be attached. Attach ${ACCEPTED}.`,
+      { detected: sniffed.detected },
+    );
+  const used = await attachmentBytesOf(c.env.DB, user.id);
+  if (used + bytes.length > limits.quotaBytes)
+    throw overQuota(bytes.length, used, limits.quotaBytes);
+  const info: AttachmentInfo = {
+    name,
+    contentType: sniffed.contentType,
+    size: bytes.length,
+    kind: sniffed.kind,
+  };
+  const id = await storeAttachment({
+    d1: c.env.DB,
+    bucket: c.env.ARTIFACTS,
+    userId: user.id,
+    conversationId,
+    info,
+    bytes,
+    quotaBytes: limits.quotaBytes,
+  });
+  // Another upload took the room between the check and the insert.
+  if (!id) {
+    const now = await attachmentBytesOf(c.env.DB, user.id);
+    throw overQuota(bytes.length, now, limits.quotaBytes);
+  }
+  const row = await getOwnedArtifact(c.get("db"), user.id, id);
+  return c.json({ artifact: toArtifact(row) }, 201);
+});

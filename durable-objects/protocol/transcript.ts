@@ -358,6 +358,17 @@ export function applyEvent(t: Transcript, e: ServerEvent): Transcript {
     case "summary_updated":
       next.summary = { text: e.text, upToSeq: e.upToSeq };
       break;
+    case "history_copied":
+      if (!next.messages.some((m) => m.id === e.message.id)) {
+        next.messages = insertInOrder(next.messages, {
+          id: e.message.id,
+          order: e.message.seq,
+          role: e.message.role,
+          content: e.message.content,
+          status: e.message.status,
+        });
+      }
+      break;
     default:
       break;
   }

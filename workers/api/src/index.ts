@@ -28,6 +28,7 @@ import { openAiRoutes } from "./openai/routes";
 import { serveOpenApi } from "./openapi/document";
 import { auditRoutes } from "./routes/audit";
 import { templateRoutes } from "./routes/templates";
+import { branchRoutes } from "./routes/branches";
 
 export { Conversation } from "../../../durable-objects/conversation/conversation";
 export { RateLimitCounter } from "../../../durable-objects/rate-limit/rate-limit-counter";
@@ -70,6 +71,10 @@ app.on(
   ["/api/mcp-servers/test", "/api/mcp-servers/:id/test", "/api/mcp-servers/:id/connect"],
   rateLimit({ ...RATE_LIMITS.connectionTest, key: byUser }),
 );
+app.post(
+  "/api/conversations/:id/branch",
+  rateLimit({ ...RATE_LIMITS.newConversation, key: byUser }),
+);
 app.route("/api/conversations", conversationRoutes);
 app.route("/api/artifacts", artifactRoutes);
 app.route("/api/mcp-servers", mcpServerRoutes);
@@ -105,5 +110,6 @@ app.route("/api/conversations", auditRoutes);
 app.use("/api/templates", requireUser);
 app.use("/api/templates/*", requireUser);
 app.route("/api/templates", templateRoutes);
+app.route("/api/conversations", branchRoutes);
 
 export default app;

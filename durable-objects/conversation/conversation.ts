@@ -46,6 +46,10 @@ import {
 import { loadUserToolPolicies, setUserToolPolicy } from "./user-tool-policies";
 import type { ElicitationAnswer } from "../protocol/elicitation";
 import { type AnswerResult, elicitationTimeoutSeconds, Elicitations } from "./elicitations";
+import type { BranchRequest } from "../protocol/branches";
+import { BranchError, branchSource } from "./branching/branch-source";
+import { type BranchSeed, seedBranch } from "./branching/seed-branch";
+import type { SourceResult } from "./branching/create-branch";
 
 /** Default step cap of the thinking loop (the reference's five). */
 
@@ -201,6 +205,22 @@ export class Conversation extends Agent<Env> {
             error: { code: result.code, message: result.message },
           });
         return;
+      }
+      case "branch": {
+        const userId = (connection.state as SocketState | null)?.credential?.userId;
+        if (!userId) return;
+        const { type: _branch, ...request } = frame;
+        const { branchFromFrame } = await import("./branching/branch-frame");
+        return this.sendControl(
+          connection,
+          await branchFromFrame({
+            env: this.env,
+            userId,
+            originId: this.name,
+            request,
+            readSource: async (point) => this.branchSource(point),
+          }),
+        );
       }
     }
   }
@@ -756,6 +776,32 @@ export class Conversation extends Agent<Env> {
       return null;
     });
     if (next !== null) await this.scheduleMcpIdleCheck(next);
+  }
+
+  // ---------- branches (branching/) ----------
+
+  /** What a branch made at `point` takes from this conversation (the origin's side). */
+  branchSource(point: Pick<BranchRequest, "messageId" | "step" | "text">): SourceResult {
+    try {
+      return { ok: true, source: branchSource(this.store, point) };
+    } catch (err) {
+      if (!(err instanceof BranchError)) throw err;
+      return { ok: false, code: err.code, message: err.message };
+    }
+  }
+
+  /** A new branch takes in its origin's history, then makes its first move (seed-branch.ts). */
+  seedBranch(seed: BranchSeed): void {
+    seedBranch(
+      {
+        store: this.store,
+        emit: (e) => this.emit(e),
+        startTurn: (turn, resumed) => this.startTurn(turn, resumed),
+        pump: () => this.pump(),
+        acceptMessage: (frame) => this.acceptMessage(frame),
+      },
+      seed,
+    );
   }
 
   // ---------- deletion ----------

@@ -402,6 +402,34 @@ export class ConversationStore {
   deleteMeta(key: string): void {
     this.sql.exec("DELETE FROM conv_meta WHERE key = ?", key);
   }
+
+  // ---- branches (branching/) ----
+  /** The tool-call records with these ids, each with the step it was made in. */
+  toolCallsWithStep(ids: readonly string[]): Array<StoredToolCall & { step: number }> {
+    return ids.flatMap((id) => {
+      const call = this.toolCall("id", id);
+      const row = this.sql
+        .exec<{ step: number }>("SELECT step FROM conv_tool_calls WHERE id = ?", id)
+        .toArray()[0];
+      return call && row ? [{ ...call, step: row.step }] : [];
+    });
+  }
+
+  /** A finished record copied from the origin of a branch: reused like one made here. */
+  copyToolCall(call: StoredToolCall & { step: number }, turnId: string): void {
+    this.sql.exec(
+      "INSERT OR IGNORE INTO conv_tool_calls (id, turn_id, step, call_key, server, tool, arguments, status, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      call.id,
+      turnId,
+      call.step,
+      call.key,
+      call.server,
+      call.tool,
+      JSON.stringify(call.arguments),
+      call.status,
+      call.result === undefined ? null : JSON.stringify(call.result),
+    );
+  }
 }
 
 const isDeltaEvent = (

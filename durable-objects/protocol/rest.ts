@@ -84,6 +84,16 @@ export const ConversationSettings = z
   .strict();
 export type ConversationSettings = z.infer<typeof ConversationSettings>;
 
+/** Where a conversation came from, when it is a branch (see branches.ts). */
+export const BranchOrigin = z.object({
+  conversationId: z.string(),
+  messageId: z.string(),
+  step: z.number().int().nullable(),
+  /** The first message order (seq) that is the branch's own. */
+  seq: z.number().int(),
+});
+export type BranchOrigin = z.infer<typeof BranchOrigin>;
+
 export const Conversation = z.object({
   id: z.string(),
   title: z.string(),
@@ -93,6 +103,8 @@ export const Conversation = z.object({
   settings: ConversationSettings,
   createdAt: z.number(),
   updatedAt: z.number(),
+  // Set on a branch: the conversation, message and step it was made from.
+  branchedFrom: BranchOrigin.optional(),
 });
 export type Conversation = z.infer<typeof Conversation>;
 

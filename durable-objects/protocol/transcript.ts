@@ -376,6 +376,17 @@ function applyTo(draft: TranscriptDraft, e: ServerEvent): void {
     case "summary_updated":
       next.summary = { text: e.text, upToSeq: e.upToSeq };
       break;
+    case "history_copied":
+      if (!next.messages.some((m) => m.id === e.message.id)) {
+        next.messages = insertInOrder(next.messages, {
+          id: e.message.id,
+          order: e.message.seq,
+          role: e.message.role,
+          content: e.message.content,
+          status: e.message.status,
+        });
+      }
+      break;
     default:
       break;
   }

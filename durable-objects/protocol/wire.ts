@@ -2,6 +2,7 @@
 // workers; imports nothing of ours but its sibling schemas. Every frame is parsed with these.
 import { z } from "zod";
 import { ElicitationAction, ElicitationContent, ElicitationSchema } from "./elicitation";
+import { BranchRequest } from "./branches";
 import { ChatMessage, MessagePart, MessageStatus } from "./messages";
 import { UsageTotals } from "./usage";
 
@@ -52,6 +53,8 @@ export const ClientFrame = z.discriminatedUnion("type", [
     action: ElicitationAction,
     content: ElicitationContent.optional(),
   }),
+  // Branch, edit or regenerate (branches.ts): the new conversation is named in a `branched` frame.
+  BranchRequest.extend({ type: z.literal("branch") }),
 ]);
 export type ClientFrame = z.infer<typeof ClientFrame>;
 export type ApprovalFrame = Extract<ClientFrame, { type: "approval" }>;
@@ -268,6 +271,8 @@ export const ServerEvent = z.discriminatedUnion("type", [
     model: z.string(),
     failed: z.array(z.object({ provider: z.string(), model: z.string(), reason: z.string() })),
   }),
+  // A branch starts with the messages of its origin before the branch point, one event each.
+  z.object({ ...seqd, type: z.literal("history_copied"), message: ChatMessage }),
 ]);
 export type ServerEvent = z.infer<typeof ServerEvent>;
 export type ServerEventType = ServerEvent["type"];
@@ -294,6 +299,8 @@ export const ServerControl = z.discriminatedUnion("type", [
     queued: z.boolean(),
   }),
   z.object({ type: z.literal("pong") }),
+  // A `branch` frame was served: the new conversation (open it to follow its first answer).
+  z.object({ type: z.literal("branched"), conversationId: z.string() }),
 ]);
 export type ServerControl = z.infer<typeof ServerControl>;
 

@@ -57,8 +57,17 @@ export const conversations = sqliteTable(
     settings: text("settings").notNull().default("{}"),
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "number" }).notNull().default(now),
+    // A branch: the conversation it was made from, the message and tool step it was made at,
+    // and the first message order (seq) that is its own (the ones before are the origin's).
+    parentConversationId: text("parent_conversation_id"),
+    branchedFromMessageId: text("branched_from_message_id"),
+    branchedFromStep: integer("branched_from_step"),
+    branchSeq: integer("branch_seq"),
   },
-  (t) => [index("conversations_user_updated_idx").on(t.userId, t.updatedAt)],
+  (t) => [
+    index("conversations_user_updated_idx").on(t.userId, t.updatedAt),
+    index("conversations_parent_idx").on(t.parentConversationId),
+  ],
 );
 
 export const messages = sqliteTable(

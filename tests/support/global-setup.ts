@@ -14,6 +14,8 @@ import { addLoopFixtures } from "./loop-fixtures";
 import { addOAuthFixtures } from "./oauth-fixtures";
 import { startProtectedServer } from "./oauth-protected-server";
 import { addUsageFixtures } from "./usage-fixtures";
+import { addBranchFixtures } from "./branch-fixtures";
+import { startLookupServer } from "./lookup-server";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -27,6 +29,8 @@ declare module "vitest" {
     approvalUrl: string;
     /** A URL on 127.0.0.1 where nothing listens: a provider that is down (OLLAMA_BASE_URL). */
     closedPortUrl: string;
+    /** An MCP server with a read-only `lookup` tool that counts its runs (GET /runs). */
+    lookupUrl: string;
   }
 }
 
@@ -60,6 +64,7 @@ export default async function setup(project: TestProject) {
   addUsageFixtures(mock);
   addGuardFixtures(mock);
   mock.onMessage(/routed question/, { content: "Answered by the fallback model." });
+  addBranchFixtures(mock);
   mock.onMessage(/.*/, { content: "Hello! I am a mock model." });
   await mock.start();
   const everything = await startEverythingServer();
@@ -84,6 +89,8 @@ export default async function setup(project: TestProject) {
   project.provide("aimockUrl", mock.url);
   project.provide("everythingUrl", everything.url);
   project.provide("closedPortUrl", await closedPortUrl());
+  const lookupServer = await startLookupServer();
+  project.provide("lookupUrl", lookupServer.url);
   return async () => {
     await mock.stop();
     everything.stop();
@@ -91,6 +98,7 @@ export default async function setup(project: TestProject) {
     await changing.stop();
     await Promise.all(oauth.map((s) => s.stop()));
     await approval.stop();
+    await lookupServer.stop();
   };
 }
 

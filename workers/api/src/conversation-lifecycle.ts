@@ -1,8 +1,9 @@
 // Reaching a conversation's Durable Object, and deleting a conversation from every store.
 import { getAgentByName } from "agents";
-import { eq } from "drizzle-orm";
+import { and, eq, isNotNull } from "drizzle-orm";
 import type { Db } from "../../../shared/db/client";
-import { conversations } from "../../../shared/db/schema";
+import { artifacts, conversations } from "../../../shared/db/schema";
+import { deleteUnsharedBytes } from "./artifact-bytes";
 import type { Env } from "../../../shared/env";
 
 export const conversationStub = (env: Env, id: string) => getAgentByName(env.CONVERSATION, id);
@@ -14,12 +15,21 @@ export const r2Prefix = (conversationId: string) => `conversations/${conversatio
 export async function deleteConversationEverywhere(env: Env, db: Db, id: string): Promise<void> {
   const stub = await conversationStub(env, id);
   await stub.wipe();
+  // Its own objects, and those its rows share with other conversations (a branch's artifacts
+  // point at its origin's bytes): each goes only when no other conversation references it.
+  const keys: string[] = [];
   let cursor: string | undefined;
   do {
     const page = await env.ARTIFACTS.list({ prefix: r2Prefix(id), ...(cursor && { cursor }) });
-    if (page.objects.length > 0) await env.ARTIFACTS.delete(page.objects.map((o) => o.key));
+    keys.push(...page.objects.map((o) => o.key));
     cursor = page.truncated ? page.cursor : undefined;
   } while (cursor);
+  const rows = await db
+    .select({ r2Key: artifacts.r2Key })
+    .from(artifacts)
+    .where(and(eq(artifacts.conversationId, id), isNotNull(artifacts.r2Key)));
+  keys.push(...rows.flatMap((r) => (r.r2Key ? [r.r2Key] : [])));
+  await deleteUnsharedBytes(env.DB, env.ARTIFACTS, keys, { conversationId: id });
   // Messages, artifacts and graph rows go with it (ON DELETE CASCADE).
   await db.delete(conversations).where(eq(conversations.id, id));
 }

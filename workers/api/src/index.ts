@@ -29,6 +29,7 @@ import { serveOpenApi } from "./openapi/document";
 import { auditRoutes } from "./routes/audit";
 import { templateRoutes } from "./routes/templates";
 import { attachmentRoutes } from "./routes/attachments";
+import { branchRoutes } from "./routes/branches";
 
 export { Conversation } from "../../../durable-objects/conversation/conversation";
 export { RateLimitCounter } from "../../../durable-objects/rate-limit/rate-limit-counter";
@@ -71,6 +72,10 @@ app.on(
   ["/api/mcp-servers/test", "/api/mcp-servers/:id/test", "/api/mcp-servers/:id/connect"],
   rateLimit({ ...RATE_LIMITS.connectionTest, key: byUser }),
 );
+app.post(
+  "/api/conversations/:id/branch",
+  rateLimit({ ...RATE_LIMITS.newConversation, key: byUser }),
+);
 app.route("/api/conversations", conversationRoutes);
 app.route("/api/artifacts", artifactRoutes);
 app.route("/api/mcp-servers", mcpServerRoutes);
@@ -108,5 +113,6 @@ app.use("/api/templates/*", requireUser);
 app.route("/api/templates", templateRoutes);
 // Files for a message (behind requireUser, as every /api/conversations/* route).
 app.route("/api/conversations", attachmentRoutes);
+app.route("/api/conversations", branchRoutes);
 
 export default app;

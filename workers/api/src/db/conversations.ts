@@ -23,6 +23,14 @@ export function toConversation(row: Row): Conversation {
     settings: settings.success ? settings.data : {},
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
+    ...(row.parentConversationId && {
+      branchedFrom: {
+        conversationId: row.parentConversationId,
+        messageId: row.branchedFromMessageId ?? "",
+        step: row.branchedFromStep,
+        seq: row.branchSeq ?? 0,
+      },
+    }),
   };
 }
 

@@ -3,6 +3,7 @@
 // "<METHOD> <path>" in Hono's path syntax.
 import { z } from "zod";
 import { ChatMessage } from "../../../../durable-objects/protocol/messages";
+import { AlternativesList, BranchRequest } from "../../../../durable-objects/protocol/branches";
 import {
   Artifact,
   Conversation,
@@ -319,5 +320,21 @@ export const OPERATIONS: Record<string, Operation> = {
         },
       },
     },
+  ),
+  "POST /api/conversations/:id/branch": op(
+    "conversations",
+    "Branch the conversation at a message or tool step; edit a question; regenerate an answer",
+    {
+      201: json(
+        Conversation,
+        "The branch (it answers at once when it continues, regenerates or edits)",
+      ),
+    },
+    { requestBody: body(BranchRequest) },
+  ),
+  "GET /api/conversations/:id/alternatives": op(
+    "conversations",
+    "The versions of each message across the conversation's branches",
+    { 200: json(AlternativesList) },
   ),
 };

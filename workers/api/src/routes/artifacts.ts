@@ -1,6 +1,7 @@
 // REST for artifacts: read, edit, pin, delete, download.
 import { eq } from "drizzle-orm";
 import { Hono } from "hono";
+import { deleteUnsharedBytes } from "../artifact-bytes";
 import { z } from "zod";
 import type { AppEnv } from "../app-types";
 import { getOwnedArtifact, toArtifact, updateArtifact } from "../db/artifacts";
@@ -47,7 +48,8 @@ export const artifactRoutes = new Hono<AppEnv>()
   })
   .delete("/:id", async (c) => {
     const row = await getOwnedArtifact(c.get("db"), c.get("user").id, parseParam(c, "id", IdParam));
-    if (row.r2Key) await c.env.ARTIFACTS.delete(row.r2Key);
+    if (row.r2Key)
+      await deleteUnsharedBytes(c.env.DB, c.env.ARTIFACTS, [row.r2Key], { artifactId: row.id });
     await c.get("db").delete(artifacts).where(eq(artifacts.id, row.id));
     return c.body(null, 204);
   })

@@ -1,0 +1,82 @@
+// A branch shares its origin's artifacts by reference: new rows over the same R2 bytes, which
+// stay for as long as any conversation still points at them.
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { api, createConversation, createUser } from "../../../tests/support/helpers";
+import { TestSocket, turnEnded } from "../../../tests/support/ws-client";
+import type { Conversation } from "../../protocol/rest";
+
+async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
+  for (let i = 0; ; i++) {
+    const v = await read();
+    if (ok(v) || i > 100) return v;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe("artifacts of a branch", () => {
+  it("point at the origin's bytes, which outlive either conversation until both are deleted", async () => {
+    const user = await createUser();
+    const origin = await createConversation(user);
+    const ws = await TestSocket.open(user, origin.id);
+    ws.send({ type: "resume", lastSeq: 0 });
+    ws.send({ type: "send", clientMessageId: crypto.randomUUID(), text: "answer me twice" });
+    await ws.until(turnEnded, 30_000);
+    ws.close();
+    const messages = await eventually(
+      async () =>
+        (
+          (await (await api(user, `/api/conversations/${origin.id}/messages`)).json()) as {
+            items: Array<{ id: string; role: string }>;
+          }
+        ).items,
+      (items) => items.length === 2,
+    );
+    const answerId = messages[1]!.id;
+    // An image the answer made, as the DO's artifact saver stores one.
+    const artifactId = crypto.randomUUID();
+    const key = `conversations/${origin.id}/artifacts/${artifactId}`;
+    const bytes = new Uint8Array([137, 80, 78, 71, 1, 2, 3]);
+    await env.ARTIFACTS.put(key, bytes);
+    await env.DB.prepare(
+      "INSERT INTO artifacts (id, conversation_id, message_id, type, title, r2_key, content_type, size) VALUES (?, ?, ?, 'image/png', 'Chart', ?, 'image/png', ?)",
+    )
+      .bind(artifactId, origin.id, answerId, key, bytes.length)
+      .run();
+
+    const res = await api(user, `/api/conversations/${origin.id}/branch`, {
+      method: "POST",
+      json: { messageId: answerId },
+    });
+    expect(res.status).toBe(201);
+    const branch = (await res.json()) as Conversation;
+    const listed = (await (
+      await api(user, `/api/conversations/${branch.id}/artifacts`)
+    ).json()) as { items: Array<{ id: string; title: string; messageId: string | null }> };
+    expect(listed.items).toHaveLength(1);
+    const copy = listed.items[0]!;
+    expect(copy.id).not.toBe(artifactId);
+    expect(copy.messageId).not.toBeNull();
+    const row = await env.DB.prepare("SELECT r2_key FROM artifacts WHERE id = ?")
+      .bind(copy.id)
+      .first<{ r2_key: string }>();
+    expect(row?.r2_key).toBe(key);
+    // Nothing was copied in R2.
+    const objects = await env.ARTIFACTS.list({ prefix: `conversations/${branch.id}/` });
+    expect(objects.objects).toHaveLength(0);
+
+    // The origin goes; the branch still downloads the bytes.
+    expect((await api(user, `/api/conversations/${origin.id}`, { method: "DELETE" })).status).toBe(
+      204,
+    );
+    const download = await api(user, `/api/artifacts/${copy.id}/download`);
+    expect(download.status).toBe(200);
+    expect(new Uint8Array(await download.arrayBuffer())).toEqual(bytes);
+
+    // The last conversation that references them takes them along.
+    expect((await api(user, `/api/conversations/${branch.id}`, { method: "DELETE" })).status).toBe(
+      204,
+    );
+    expect(await env.ARTIFACTS.get(key)).toBeNull();
+  }, 60_000);
+});

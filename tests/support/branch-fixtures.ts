@@ -1,0 +1,28 @@
+// Model turns for the branching tests (durable-objects/conversation/branching/): a three-step
+// turn over the library's `lookup` tool, and the answers a branch's other model gives.
+import type { LLMock } from "@copilotkit/aimock";
+
+/** The model a branch switches to: its fixtures answer differently from the origin's. */
+export const BRANCH_MODEL = "claude-branch-test";
+
+const lookup = (id: string, topic: string) => ({
+  toolCalls: [{ id, name: "library__lookup", arguments: JSON.stringify({ topic }) }],
+});
+
+// Fixtures on tool results come first (a later step's request still carries the question); the
+// branch model's come before the origin's, whose last tool result they also match.
+export function addBranchFixtures(mock: LLMock): void {
+  mock.on(
+    { toolResultContains: "Found: beta facts", model: BRANCH_MODEL },
+    { content: "The branch answers from both lookups." },
+  );
+  mock.on({ toolResultContains: "Found: beta facts" }, { content: "Alpha and beta, first model." });
+  mock.on({ toolResultContains: "Found: alpha facts" }, lookup("lb2", "beta"));
+  mock.onMessage(/branch three steps/, lookup("lb1", "alpha"));
+  mock.on(
+    { userMessage: /answer me twice/, model: BRANCH_MODEL },
+    { content: "A second answer, from the branch model." },
+  );
+  mock.onMessage(/answer me twice/, { content: "A first answer." });
+  mock.onMessage(/an edited question/, { content: "The answer to the edited question." });
+}

@@ -1,0 +1,33 @@
+// REST for branches: make one (branch, edit, regenerate) and list the versions of each message.
+import { Hono } from "hono";
+import { BranchRequest } from "../../../../durable-objects/protocol/branches";
+import { createBranch } from "../../../../durable-objects/conversation/branching/create-branch";
+import type { AppEnv } from "../app-types";
+import { alternativesOf } from "../branches/alternatives";
+import { conversationStub } from "../conversation-lifecycle";
+import { branchTree } from "../db/branch-tree";
+import { getOwnedConversation, toConversation } from "../db/conversations";
+import { parseJsonBody, parseParam } from "../http/validate";
+import { IdParam } from "./conversations";
+
+export const branchRoutes = new Hono<AppEnv>()
+  .post("/:id/branch", async (c) => {
+    const id = parseParam(c, "id", IdParam);
+    const request = await parseJsonBody(c, BranchRequest);
+    const userId = c.get("user").id;
+    await getOwnedConversation(c.get("db"), userId, id);
+    const branch = await createBranch({
+      env: c.env,
+      userId,
+      originId: id,
+      request,
+      readSource: async (point) => (await conversationStub(c.env, id)).branchSource(point),
+    });
+    return c.json(toConversation(await getOwnedConversation(c.get("db"), userId, branch.id)), 201);
+  })
+  .get("/:id/alternatives", async (c) => {
+    const id = parseParam(c, "id", IdParam);
+    const userId = c.get("user").id;
+    await getOwnedConversation(c.get("db"), userId, id);
+    return c.json({ items: alternativesOf(id, await branchTree(c.env.DB, userId, id)) });
+  });

@@ -15,7 +15,8 @@ export type ApiErrorCode =
   | "not_configured"
   | "upstream_failed"
   | "internal"
-  | "rate_limited";
+  | "rate_limited"
+  | "forbidden";
 
 export class ApiError extends Error {
   constructor(

@@ -28,6 +28,12 @@ import { openAiRoutes } from "./openai/routes";
 import { serveOpenApi } from "./openapi/document";
 import { auditRoutes } from "./routes/audit";
 import { templateRoutes } from "./routes/templates";
+import {
+  publicShareRoutes,
+  sharedWithMeRoutes,
+  sharingRoutes,
+  userDirectoryRoutes,
+} from "./routes/sharing";
 
 export { Conversation } from "../../../durable-objects/conversation/conversation";
 export { RateLimitCounter } from "../../../durable-objects/rate-limit/rate-limit-counter";
@@ -105,5 +111,12 @@ app.route("/api/conversations", auditRoutes);
 app.use("/api/templates", requireUser);
 app.use("/api/templates/*", requireUser);
 app.route("/api/templates", templateRoutes);
+// Sharing (routes/sharing.ts): members and links behind requireUser; a link's snapshot is public.
+app.route("/api/conversations", sharingRoutes);
+app.use("/api/shared-with-me", requireUser);
+app.route("/api/shared-with-me", sharedWithMeRoutes);
+app.use("/api/users", requireUser);
+app.route("/api/users", userDirectoryRoutes);
+app.route("/api/shared", publicShareRoutes);
 
 export default app;

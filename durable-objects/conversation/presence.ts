@@ -18,7 +18,7 @@ export interface MemberSocketState extends SocketState {
 export const stateOf = (connection: Connection): MemberSocketState | null =>
   connection.state as MemberSocketState | null;
 
-/** One entry per person, in the order they arrived; typing if any of their sockets types. */
+/** One entry per person (owner first); typing if any of their sockets types. */
 export function peopleOf(connections: Iterable<Connection>, leaving?: string): PresencePerson[] {
   const people = new Map<string, PresencePerson>();
   for (const connection of connections) {
@@ -34,8 +34,13 @@ export function peopleOf(connections: Iterable<Connection>, leaving?: string): P
       typing: (known?.typing ?? false) || state.typing === true,
     });
   }
-  return [...people.values()];
+  return [...people.values()].sort(
+    (x, y) => RANK[x.role] - RANK[y.role] || x.name.localeCompare(y.name),
+  );
 }
+
+/** The owner first, then participants, then viewers; by name within each. */
+const RANK: Record<ConversationRole, number> = { owner: 0, participant: 1, viewer: 2 };
 
 /** Sends every socket that asked for it who is here now, and its own identity and role. */
 export function broadcastPresence(connections: () => Iterable<Connection>, leaving?: string): void {

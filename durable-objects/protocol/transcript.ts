@@ -81,6 +81,8 @@ export interface TranscriptMessage {
   status: MessageStatus | "streaming";
   /** Assistant messages only. */
   activity?: Activity;
+  /** User messages: who wrote it (a shared conversation has several writers). */
+  author?: { id: string; name: string };
 }
 
 export interface Transcript {
@@ -145,6 +147,7 @@ export function applyEvent(t: Transcript, e: ServerEvent): Transcript {
           role: "user",
           content: e.message.content,
           status: "complete",
+          ...(e.message.author && { author: e.message.author }),
         });
       }
       break;

@@ -50,6 +50,11 @@ import type { BranchRequest } from "../protocol/branches";
 import { BranchError, branchSource } from "./branching/branch-source";
 import { type BranchSeed, seedBranch } from "./branching/seed-branch";
 import type { SourceResult } from "./branching/create-branch";
+import type { ConversationRole } from "../protocol/sharing";
+import { userName } from "../../shared/db/conversation-access";
+import { broadcastPresence, type MemberSocketState, stateOf } from "./presence";
+import { applyAccessChange, frameAccess, roleFromHeader } from "./member-access";
+import { credentialFromHeader } from "./socket-credential";
 
 /** Default step cap of the thinking loop (the reference's five). */
 
@@ -130,6 +135,10 @@ export class Conversation extends Agent<Env> {
   override onConnect(connection: Connection, ctx: ConnectionContext): void {
     this.rememberApiBase(ctx.request.url);
     this.sockets.admit(connection, ctx);
+    // The worker checked the role before the upgrade; a socket without one is not let in.
+    const role = roleFromHeader(ctx.request.headers);
+    if (!role) return connection.close(1008, "no role in this conversation");
+    connection.setState((s: MemberSocketState | null) => ({ ...s, synced: false, role }));
   }
 
   override onMessage(connection: Connection, raw: WSMessage): void {
@@ -144,6 +153,16 @@ export class Conversation extends Agent<Env> {
 
   override onClose(connection: Connection, code: number): void {
     this.sockets.closed(connection, code);
+    broadcastPresence(() => this.getConnections(), connection.id);
+  }
+
+  /**
+   * The owner shared the conversation with a user, changed their role or removed them (null):
+   * their open sockets take the new role or close at once, and everyone's presence follows.
+   */
+  accessChanged(userId: string, role: ConversationRole | null): void {
+    if (applyAccessChange(this.getConnections(), this.#sse, userId, role))
+      broadcastPresence(() => this.getConnections());
   }
 
   /** A ticket opens one socket: the API worker claims its id here before the upgrade. */
@@ -152,8 +171,19 @@ export class Conversation extends Agent<Env> {
   }
 
   private async handleFrame(connection: Connection, frame: ClientFrame): Promise<void> {
+    const access = await frameAccess(this.env.DB, this.name, connection, frame);
+    if (!access.ok) {
+      // A socket closed for lost access has nobody left to tell.
+      try {
+        this.sendControl(connection, { type: "frame_error", error: access.error });
+      } catch {
+        // Closed.
+      }
+      return;
+    }
     switch (frame.type) {
       case "resume": {
+        await this.rememberPerson(connection, frame.presence === true);
         // Replay and marking the socket live happen with no await between: no event can slip by.
         let after = frame.lastSeq;
         for (;;) {
@@ -164,11 +194,12 @@ export class Conversation extends Agent<Env> {
           after = last.seq;
         }
         connection.setState((s: ConnState | null) => ({ ...s, synced: true }) satisfies ConnState);
-        return this.sendControl(connection, {
+        this.sendControl(connection, {
           type: "synced",
           seq: Math.max(after, frame.lastSeq),
           busy: this.busy(),
         });
+        return broadcastPresence(() => this.getConnections());
       }
       case "send": {
         // A resend of a stored message is not a new message: it is acknowledged, never counted.
@@ -180,7 +211,9 @@ export class Conversation extends Agent<Env> {
           const limited = await overMessageLimit(this.env, userId);
           if (limited) return this.sendControl(connection, { type: "frame_error", error: limited });
         }
-        const ack = this.acceptMessage(frame);
+        const author = userId ? await this.authorOf(userId) : undefined;
+        const ack = this.acceptMessage(frame, author);
+        this.setTyping(connection, false);
         return this.sendControl(connection, ack);
       }
       case "cancel":
@@ -189,7 +222,11 @@ export class Conversation extends Agent<Env> {
       case "ping":
         return this.sendControl(connection, { type: "pong" });
       case "approval": {
-        const result = await this.decideApproval(frame.approvalId, frame, { via: "websocket" });
+        const result = await this.decideApproval(frame.approvalId, frame, {
+          via: "websocket",
+          ...this.deciderOf(connection),
+          role: access.role,
+        });
         if (!result.ok)
           this.sendControl(connection, {
             type: "frame_error",
@@ -198,7 +235,10 @@ export class Conversation extends Agent<Env> {
         return;
       }
       case "elicitation": {
-        const result = this.answerElicitation(frame.elicitationId, frame, { via: "websocket" });
+        const result = this.answerElicitation(frame.elicitationId, frame, {
+          via: "websocket",
+          ...this.deciderOf(connection),
+        });
         if (!result.ok)
           this.sendControl(connection, {
             type: "frame_error",
@@ -222,11 +262,48 @@ export class Conversation extends Agent<Env> {
           }),
         );
       }
+      case "typing":
+        return this.setTyping(connection, frame.typing);
     }
   }
 
   private sendControl(connection: Connection, frame: ServerControl): void {
     connection.send(JSON.stringify(frame));
+  }
+
+  /** The user behind a socket, for approvals and answers given over it. */
+  private deciderOf(connection: Connection): { userId?: string } {
+    const userId = stateOf(connection)?.credential?.userId;
+    return userId ? { userId } : {};
+  }
+
+  /** A socket's name (for presence) and whether it wants presence frames, read once on resume. */
+  private async rememberPerson(connection: Connection, presence: boolean): Promise<void> {
+    const state = stateOf(connection);
+    const userId = state?.credential?.userId;
+    const name = state?.name ?? (userId ? await userName(this.env.DB, userId) : null);
+    connection.setState((s: MemberSocketState | null) => ({
+      ...s,
+      synced: s?.synced ?? false,
+      ...(name !== null && { name }),
+      presence: presence || s?.presence === true,
+    }));
+  }
+
+  private setTyping(connection: Connection, typing: boolean): void {
+    if ((stateOf(connection)?.typing ?? false) === typing) return;
+    connection.setState((s: MemberSocketState | null) => ({
+      ...s,
+      synced: s?.synced ?? false,
+      typing,
+    }));
+    broadcastPresence(() => this.getConnections());
+  }
+
+  /** Who wrote a message: shown with it to everyone the conversation is shared with. */
+  private async authorOf(userId: string): Promise<ChatMessage["author"]> {
+    const name = await userName(this.env.DB, userId);
+    return name === null ? undefined : { id: userId, name };
   }
 
   // ---------- HTTP (from the API worker only) ----------
@@ -243,11 +320,13 @@ export class Conversation extends Agent<Env> {
       return new Response(this.audit.jsonLines(), {
         headers: { "content-type": "application/x-ndjson; charset=utf-8" },
       });
+    const sender = request.method === "POST" ? credentialFromHeader(request.headers) : null;
+    const author = sender ? await this.authorOf(sender.userId) : undefined;
     return serveSseRequest(request, {
       store: this.store,
       subscribers: this.#sse,
       gate: this.sseGate,
-      acceptMessage: (frame) => this.acceptMessage(frame),
+      acceptMessage: (frame) => this.acceptMessage(frame, author),
     });
   }
 
@@ -264,7 +343,10 @@ export class Conversation extends Agent<Env> {
   }
 
   /** Stores a user message once per clientMessageId and queues its turn. */
-  acceptMessage(frame: SendMessage): Extract<ServerControl, { type: "ack" }> {
+  acceptMessage(
+    frame: SendMessage,
+    author?: ChatMessage["author"],
+  ): Extract<ServerControl, { type: "ack" }> {
     const existing = this.store.messageByClientId(frame.clientMessageId);
     if (existing) {
       return {
@@ -287,6 +369,7 @@ export class Conversation extends Agent<Env> {
       seq,
       clientMessageId: frame.clientMessageId,
       createdAt: Date.now(),
+      ...(author && { author }),
     };
     const isFirst = seq === 1;
     this.store.putMessage(message);
@@ -384,13 +467,16 @@ export class Conversation extends Agent<Env> {
   async decideApproval(
     approvalId: string,
     answer: ApprovalAnswer,
-    by: { via: "websocket" | "rest"; userId?: string },
+    by: { via: "websocket" | "rest"; userId?: string; role?: ConversationRole },
   ): Promise<DecideResult> {
-    const result = decide(this.approvals, (e) => this.emit(e), approvalId, answer, by);
+    const { role, ...decider } = by;
+    const result = decide(this.approvals, (e) => this.emit(e), approvalId, answer, decider);
     if (!result.ok) return result;
     void this.dropExpiries([approvalId]);
     const { approval } = result;
-    if (answer.remember && answer.decision === "approve") {
+    // "Always allow" becomes a policy of the owner's: only the owner may set it.
+    const mayRemember = role === undefined || role === "owner";
+    if (answer.remember && answer.decision === "approve" && mayRemember) {
       await setUserToolPolicy(
         this.env.DB,
         approval.userId,

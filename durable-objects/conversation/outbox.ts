@@ -81,6 +81,7 @@ function statementFor(db: Db, item: OutboxItem): BatchItem<"sqlite"> {
           seq: m.seq,
           clientMessageId: m.clientMessageId ?? null,
           createdAt: m.createdAt,
+          authorId: m.author?.id ?? null,
         })
         .onConflictDoUpdate({
           target: messages.id,

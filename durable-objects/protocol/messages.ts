@@ -39,6 +39,8 @@ export const ChatMessage = z.object({
   seq: z.number().int(),
   clientMessageId: z.string().nullable().optional(),
   createdAt: z.number(),
+  /** Who wrote a user message (a shared conversation has several writers). */
+  author: z.object({ id: z.string(), name: z.string() }).optional(),
 });
 export type ChatMessage = z.infer<typeof ChatMessage>;
 

@@ -82,6 +82,8 @@ export interface TranscriptMessage {
   status: MessageStatus | "streaming";
   /** Assistant messages only. */
   activity?: Activity;
+  /** User messages: who wrote it (a shared conversation has several writers). */
+  author?: { id: string; name: string };
 }
 
 export interface Transcript {
@@ -164,6 +166,7 @@ function applyTo(draft: TranscriptDraft, e: ServerEvent): void {
           role: "user",
           content: e.message.content,
           status: "complete",
+          ...(e.message.author && { author: e.message.author }),
         });
       }
       break;

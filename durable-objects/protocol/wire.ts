@@ -4,6 +4,7 @@ import { z } from "zod";
 import { ElicitationAction, ElicitationContent, ElicitationSchema } from "./elicitation";
 import { BranchRequest } from "./branches";
 import { ChatMessage, MessagePart, MessageStatus } from "./messages";
+import { ConversationRole } from "./sharing";
 import { UsageTotals } from "./usage";
 
 /** Largest client frame accepted, in bytes (UTF-8). */
@@ -36,6 +37,8 @@ export const ClientFrame = z.discriminatedUnion("type", [
     type: z.literal("resume"),
     lastSeq: z.number().int().min(0),
     compact: z.boolean().optional(),
+    // Ask for `presence` frames: who else has the conversation open, who is typing.
+    presence: z.boolean().optional(),
   }),
   SendMessage,
   z.object({ type: z.literal("cancel") }),
@@ -55,6 +58,8 @@ export const ClientFrame = z.discriminatedUnion("type", [
   }),
   // Branch, edit or regenerate (branches.ts): the new conversation is named in a `branched` frame.
   BranchRequest.extend({ type: z.literal("branch") }),
+  // The sender is typing (true), or stopped (false); others see it in their presence frames.
+  z.object({ type: z.literal("typing"), typing: z.boolean() }),
 ]);
 export type ClientFrame = z.infer<typeof ClientFrame>;
 export type ApprovalFrame = Extract<ClientFrame, { type: "approval" }>;
@@ -283,6 +288,15 @@ export type NewServerEvent = ServerEvent extends infer E
     : never
   : never;
 
+/** One person in a `presence` frame. */
+export const PresencePerson = z.object({
+  userId: z.string(),
+  name: z.string(),
+  role: ConversationRole,
+  typing: z.boolean(),
+});
+export type PresencePerson = z.infer<typeof PresencePerson>;
+
 // ---- server → client: frames outside the log (not replayed) ----
 export const ServerControl = z.discriminatedUnion("type", [
   // Sent after a resume has been served: the client is caught up to `seq`.
@@ -301,6 +315,13 @@ export const ServerControl = z.discriminatedUnion("type", [
   z.object({ type: z.literal("pong") }),
   // A `branch` frame was served: the new conversation (open it to follow its first answer).
   z.object({ type: z.literal("branched"), conversationId: z.string() }),
+  // Who has the conversation open now (one entry per person, however many tabs), sent to the
+  // sockets that asked for it on resume, whenever someone arrives, leaves, types or changes role.
+  z.object({
+    type: z.literal("presence"),
+    people: z.array(PresencePerson),
+    you: z.object({ userId: z.string(), role: ConversationRole }),
+  }),
 ]);
 export type ServerControl = z.infer<typeof ServerControl>;
 

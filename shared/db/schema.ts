@@ -87,6 +87,8 @@ export const messages = sqliteTable(
     seq: integer("seq").notNull(),
     clientMessageId: text("client_message_id"),
     createdAt: createdAt(),
+    // Who wrote a user message (several people can write in a shared conversation).
+    authorId: text("author_id").references(() => users.id, { onDelete: "set null" }),
   },
   (t) => [
     uniqueIndex("messages_conversation_seq_idx").on(t.conversationId, t.seq),
@@ -285,4 +287,39 @@ export const templates = sqliteTable(
     updatedAt: integer("updated_at", { mode: "number" }).notNull().default(now),
   },
   (t) => [index("templates_user_idx").on(t.userId, t.name)],
+);
+
+// People a conversation's owner shares it with (the owner is never a row here).
+export const conversationMembers = sqliteTable(
+  "conversation_members",
+  {
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role", { enum: ["viewer", "participant"] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.conversationId, t.userId] }),
+    index("conversation_members_user_idx").on(t.userId),
+  ],
+);
+
+// Read-only links to a snapshot of a conversation (its messages up to `upToSeq`).
+export const shareLinks = sqliteTable(
+  "share_links",
+  {
+    id: text("id").primaryKey(),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    upToSeq: integer("up_to_seq").notNull(),
+    createdAt: createdAt(),
+    expiresAt: integer("expires_at", { mode: "number" }),
+    revokedAt: integer("revoked_at", { mode: "number" }),
+  },
+  (t) => [index("share_links_conversation_idx").on(t.conversationId)],
 );

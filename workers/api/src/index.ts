@@ -30,6 +30,12 @@ import { auditRoutes } from "./routes/audit";
 import { templateRoutes } from "./routes/templates";
 import { attachmentRoutes } from "./routes/attachments";
 import { branchRoutes } from "./routes/branches";
+import {
+  publicShareRoutes,
+  sharedWithMeRoutes,
+  sharingRoutes,
+  userDirectoryRoutes,
+} from "./routes/sharing";
 
 export { Conversation } from "../../../durable-objects/conversation/conversation";
 export { RateLimitCounter } from "../../../durable-objects/rate-limit/rate-limit-counter";
@@ -114,5 +120,12 @@ app.route("/api/templates", templateRoutes);
 // Files for a message (behind requireUser, as every /api/conversations/* route).
 app.route("/api/conversations", attachmentRoutes);
 app.route("/api/conversations", branchRoutes);
+// Sharing (routes/sharing.ts): members and links behind requireUser; a link's snapshot is public.
+app.route("/api/conversations", sharingRoutes);
+app.use("/api/shared-with-me", requireUser);
+app.route("/api/shared-with-me", sharedWithMeRoutes);
+app.use("/api/users", requireUser);
+app.route("/api/users", userDirectoryRoutes);
+app.route("/api/shared", publicShareRoutes);
 
 export default app;

@@ -159,3 +159,9 @@ export async function updateConversation(
     .returning();
   return toConversation(row!);
 }
+
+/** A conversation by id, whoever owns it: only for callers that checked access another way. */
+export async function getConversationRow(db: Db, id: string): Promise<Row | null> {
+  const rows = await db.select().from(conversations).where(eq(conversations.id, id)).limit(1);
+  return rows[0] ?? null;
+}

@@ -1,12 +1,15 @@
-import { and, asc, eq, gt } from "drizzle-orm";
+import { and, asc, eq, gt, lte } from "drizzle-orm";
 import { z } from "zod";
 import { type ChatMessage, MessagePart } from "../../../../durable-objects/protocol/messages";
 import type { Db } from "../../../../shared/db/client";
-import { messages } from "../../../../shared/db/schema";
+import { messages, users } from "../../../../shared/db/schema";
 
 const Parts = z.array(MessagePart);
 
-export function toChatMessage(row: typeof messages.$inferSelect): ChatMessage {
+export function toChatMessage(
+  row: typeof messages.$inferSelect,
+  authorName?: string | null,
+): ChatMessage {
   const parts = Parts.safeParse(JSON.parse(row.content));
   return {
     id: row.id,
@@ -16,20 +19,30 @@ export function toChatMessage(row: typeof messages.$inferSelect): ChatMessage {
     seq: row.seq,
     clientMessageId: row.clientMessageId,
     createdAt: row.createdAt,
+    ...(row.authorId && authorName != null && { author: { id: row.authorId, name: authorName } }),
   };
 }
 
+/** A conversation's messages after `afterSeq` (up to `upToSeq` when given), with their authors. */
 export async function listMessages(
   db: Db,
   conversationId: string,
   afterSeq: number,
   limit: number,
+  upToSeq?: number,
 ) {
   const rows = await db
-    .select()
+    .select({ message: messages, authorName: users.name })
     .from(messages)
-    .where(and(eq(messages.conversationId, conversationId), gt(messages.seq, afterSeq)))
+    .leftJoin(users, eq(users.id, messages.authorId))
+    .where(
+      and(
+        eq(messages.conversationId, conversationId),
+        gt(messages.seq, afterSeq),
+        upToSeq === undefined ? undefined : lte(messages.seq, upToSeq),
+      ),
+    )
     .orderBy(asc(messages.seq))
     .limit(limit);
-  return rows.map(toChatMessage);
+  return rows.map((r) => toChatMessage(r.message, r.authorName));
 }

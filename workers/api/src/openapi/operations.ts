@@ -28,6 +28,15 @@ import {
   TemplateInput,
   TemplatePatch,
 } from "../../../../durable-objects/protocol/templates";
+import {
+  AddMember,
+  CreateShareLink,
+  MemberList,
+  SharedConversation,
+  SharedSnapshot,
+  ShareLink,
+  UserRef,
+} from "../../../../durable-objects/protocol/sharing";
 import { ConversationUsage, UserUsage } from "../../../../durable-objects/protocol/usage";
 import { ApprovalAnswer, SendMessage } from "../../../../durable-objects/protocol/wire";
 import { ModelObject } from "../openai/models";
@@ -336,5 +345,45 @@ export const OPERATIONS: Record<string, Operation> = {
     "conversations",
     "The versions of each message across the conversation's branches",
     { 200: json(AlternativesList) },
+  ),
+  "GET /api/conversations/:id/members": op(
+    "sharing",
+    "Who the conversation is shared with, its owner and your own role (any member)",
+    { 200: json(MemberList) },
+  ),
+  "PUT /api/conversations/:id/members": op(
+    "sharing",
+    "Share with a user of this instance (by id or exact name), or change their role (owner)",
+    { 200: json(MemberList) },
+    { requestBody: body(AddMember) },
+  ),
+  "DELETE /api/conversations/:id/members/:userId": op(
+    "sharing",
+    "Stop sharing with a user (owner), or leave (the member); their open sockets close",
+    { 204: noContent },
+  ),
+  "GET /api/conversations/:id/links": op("sharing", "The read-only links not revoked (owner)", {
+    200: items(ShareLink),
+  }),
+  "POST /api/conversations/:id/links": op(
+    "sharing",
+    "A read-only link to the conversation as it is now (owner)",
+    { 201: json(ShareLink, "Created") },
+    { requestBody: body(CreateShareLink) },
+  ),
+  "DELETE /api/conversations/:id/links/:linkId": op("sharing", "Revoke a read-only link (owner)", {
+    204: noContent,
+  }),
+  "GET /api/shared-with-me": op("sharing", "Conversations other people shared with you", {
+    200: items(SharedConversation),
+  }),
+  "GET /api/users": op("sharing", "Users of this instance whose name starts with q", {
+    200: items(UserRef),
+  }),
+  "GET /api/shared/:token": op(
+    "sharing",
+    "The snapshot a read-only link shows (no sign-in: the signed token is the credential)",
+    { 200: json(SharedSnapshot) },
+    { security: [] },
   ),
 };

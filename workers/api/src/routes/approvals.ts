@@ -7,7 +7,7 @@ import type { DecideResult } from "../../../../durable-objects/conversation/appr
 import { ApprovalAnswer } from "../../../../durable-objects/protocol/wire";
 import type { AppEnv } from "../app-types";
 import { conversationStub } from "../conversation-lifecycle";
-import { getOwnedConversation } from "../db/conversations";
+import { conversationFor } from "../db/conversation-access";
 import { ApiError } from "../http/errors";
 import { parseJsonBody, parseParam } from "../http/validate";
 import { IdParam } from "./conversations";
@@ -19,12 +19,13 @@ export const approvalRoutes = new Hono<AppEnv>().post("/:id/approvals/:approvalI
   const approvalId = parseParam(c, "approvalId", ApprovalIdParam);
   const answer = await parseJsonBody(c, ApprovalAnswer);
   const user = c.get("user");
-  await getOwnedConversation(c.get("db"), user.id, id);
+  const { role } = await conversationFor(c.get("db"), user.id, id, "write");
   const stub = await conversationStub(c.env, id);
   // RPC results arrive wrapped (Disposable), which hides the union's discriminant from TypeScript.
   const result = (await stub.decideApproval(approvalId, answer, {
     via: "rest",
     userId: user.id,
+    role,
   })) as unknown as DecideResult;
   if (!result.ok) {
     throw result.code === "not_found"

@@ -4,7 +4,8 @@ import { Hono } from "hono";
 import { deleteUnsharedBytes } from "../artifact-bytes";
 import { z } from "zod";
 import type { AppEnv } from "../app-types";
-import { getOwnedArtifact, toArtifact, updateArtifact } from "../db/artifacts";
+import { toArtifact, updateArtifact } from "../db/artifacts";
+import { artifactFor } from "../db/conversation-access";
 import { artifacts } from "../../../../shared/db/schema";
 import { ApiError } from "../http/errors";
 import { parseJsonBody, parseParam } from "../http/validate";
@@ -23,11 +24,21 @@ const PatchBody = z
 
 export const artifactRoutes = new Hono<AppEnv>()
   .get("/:id", async (c) => {
-    const row = await getOwnedArtifact(c.get("db"), c.get("user").id, parseParam(c, "id", IdParam));
+    const row = await artifactFor(
+      c.get("db"),
+      c.get("user").id,
+      parseParam(c, "id", IdParam),
+      "read",
+    );
     return c.json(toArtifact(row, true));
   })
   .patch("/:id", async (c) => {
-    const row = await getOwnedArtifact(c.get("db"), c.get("user").id, parseParam(c, "id", IdParam));
+    const row = await artifactFor(
+      c.get("db"),
+      c.get("user").id,
+      parseParam(c, "id", IdParam),
+      "manage",
+    );
     const body = await parseJsonBody(c, PatchBody);
     if (body.content !== undefined && row.r2Key) {
       throw new ApiError(
@@ -39,22 +50,42 @@ export const artifactRoutes = new Hono<AppEnv>()
     return c.json(await updateArtifact(c.get("db"), row.id, body));
   })
   .put("/:id/pin", async (c) => {
-    const row = await getOwnedArtifact(c.get("db"), c.get("user").id, parseParam(c, "id", IdParam));
+    const row = await artifactFor(
+      c.get("db"),
+      c.get("user").id,
+      parseParam(c, "id", IdParam),
+      "manage",
+    );
     return c.json(await updateArtifact(c.get("db"), row.id, { pinned: true }));
   })
   .delete("/:id/pin", async (c) => {
-    const row = await getOwnedArtifact(c.get("db"), c.get("user").id, parseParam(c, "id", IdParam));
+    const row = await artifactFor(
+      c.get("db"),
+      c.get("user").id,
+      parseParam(c, "id", IdParam),
+      "manage",
+    );
     return c.json(await updateArtifact(c.get("db"), row.id, { pinned: false }));
   })
   .delete("/:id", async (c) => {
-    const row = await getOwnedArtifact(c.get("db"), c.get("user").id, parseParam(c, "id", IdParam));
+    const row = await artifactFor(
+      c.get("db"),
+      c.get("user").id,
+      parseParam(c, "id", IdParam),
+      "manage",
+    );
     if (row.r2Key)
       await deleteUnsharedBytes(c.env.DB, c.env.ARTIFACTS, [row.r2Key], { artifactId: row.id });
     await c.get("db").delete(artifacts).where(eq(artifacts.id, row.id));
     return c.body(null, 204);
   })
   .get("/:id/download", async (c) => {
-    const row = await getOwnedArtifact(c.get("db"), c.get("user").id, parseParam(c, "id", IdParam));
+    const row = await artifactFor(
+      c.get("db"),
+      c.get("user").id,
+      parseParam(c, "id", IdParam),
+      "read",
+    );
     // Images display inline (same origin); `?attachment=1` forces a download; `?inline=1` shows
     // a PDF too (a preview).
     return downloadResponse(

@@ -10,12 +10,12 @@ import type { AppEnv } from "../app-types";
 import { listArtifacts } from "../db/artifacts";
 import {
   createConversation,
-  getOwnedConversation,
   listConversations,
   toConversation,
   updateConversation,
 } from "../db/conversations";
 import { listMessages } from "../db/messages";
+import { conversationFor } from "../db/conversation-access";
 import { parseJsonBody, parseParam, parseQuery } from "../http/validate";
 import { deleteConversationEverywhere } from "../conversation-lifecycle";
 import { ProviderIdSchema } from "./providers";
@@ -79,28 +79,30 @@ export const conversationRoutes = new Hono<AppEnv>()
   })
   .get("/:id", async (c) => {
     const id = parseParam(c, "id", IdParam);
-    return c.json(toConversation(await getOwnedConversation(c.get("db"), c.get("user").id, id)));
+    const { row } = await conversationFor(c.get("db"), c.get("user").id, id, "read");
+    return c.json(toConversation(row));
   })
   .patch("/:id", async (c) => {
     const id = parseParam(c, "id", IdParam);
     const body = await parseJsonBody(c, PatchBody);
     if (body.provider && !body.model) body.model = DEFAULT_MODELS[body.provider];
+    await conversationFor(c.get("db"), c.get("user").id, id, "manage");
     return c.json(await updateConversation(c.get("db"), c.get("user").id, id, body));
   })
   .delete("/:id", async (c) => {
     const id = parseParam(c, "id", IdParam);
-    await getOwnedConversation(c.get("db"), c.get("user").id, id);
+    await conversationFor(c.get("db"), c.get("user").id, id, "manage");
     await deleteConversationEverywhere(c.env, c.get("db"), id);
     return c.body(null, 204);
   })
   .get("/:id/messages", async (c) => {
     const id = parseParam(c, "id", IdParam);
     const q = parseQuery(c, MessagesQuery);
-    await getOwnedConversation(c.get("db"), c.get("user").id, id);
+    await conversationFor(c.get("db"), c.get("user").id, id, "read");
     return c.json({ items: await listMessages(c.get("db"), id, q.after, q.limit) });
   })
   .get("/:id/artifacts", async (c) => {
     const id = parseParam(c, "id", IdParam);
-    await getOwnedConversation(c.get("db"), c.get("user").id, id);
+    await conversationFor(c.get("db"), c.get("user").id, id, "read");
     return c.json({ items: await listArtifacts(c.get("db"), id) });
   });

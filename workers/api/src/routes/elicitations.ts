@@ -7,7 +7,7 @@ import type { AnswerResult } from "../../../../durable-objects/conversation/elic
 import { ElicitationAnswer } from "../../../../durable-objects/protocol/elicitation";
 import type { AppEnv } from "../app-types";
 import { conversationStub } from "../conversation-lifecycle";
-import { getOwnedConversation } from "../db/conversations";
+import { conversationFor } from "../db/conversation-access";
 import { ApiError } from "../http/errors";
 import { parseJsonBody, parseParam } from "../http/validate";
 import { IdParam } from "./conversations";
@@ -21,7 +21,7 @@ export const elicitationRoutes = new Hono<AppEnv>().post(
     const elicitationId = parseParam(c, "elicitationId", ElicitationIdParam);
     const answer = await parseJsonBody(c, ElicitationAnswer);
     const user = c.get("user");
-    await getOwnedConversation(c.get("db"), user.id, id);
+    await conversationFor(c.get("db"), user.id, id, "write");
     const stub = await conversationStub(c.env, id);
     // RPC results arrive wrapped (Disposable), which hides the union's discriminant from TypeScript.
     const result = (await stub.answerElicitation(elicitationId, answer, {

@@ -15,7 +15,8 @@ import {
 } from "../../../../durable-objects/protocol/rest";
 import type { ServerConfig } from "../../../../durable-objects/conversation/mcp-servers";
 import type { AppEnv } from "../app-types";
-import { getOwnedConversation, toConversation } from "../db/conversations";
+import { toConversation } from "../db/conversations";
+import { conversationFor } from "../db/conversation-access";
 import { ApiError } from "../http/errors";
 import { parseJsonBody, parseParam } from "../http/validate";
 import { attachResource } from "../mcp-catalog/attach-resource";
@@ -31,10 +32,12 @@ const catalogSession = () => import("../mcp-catalog/catalog-session");
 const MAX_COMPLETIONS = 50;
 
 async function scopeOf(c: Context<AppEnv>) {
-  const row = await getOwnedConversation(
+  // The owner's servers and sign-ins: a member may not use them through the catalog.
+  const { row } = await conversationFor(
     c.get("db"),
     c.get("user").id,
     parseParam(c, "id", IdParam),
+    "manage",
   );
   const scope: CatalogScope = {
     env: c.env,

@@ -9,7 +9,8 @@ import { isAllowedOrigin } from "../auth/origin";
 import { createTicket } from "../auth/tickets";
 import { authenticateUpgrade, liveCredentialOf, upgradeForObject } from "../auth/websocket-auth";
 import { conversationStub } from "../conversation-lifecycle";
-import { getOwnedConversation } from "../db/conversations";
+import { conversationFor } from "../db/conversation-access";
+import { ROLE_HEADER } from "../../../../durable-objects/conversation/member-access";
 import { ApiError } from "../http/errors";
 import { parseJsonBody, parseParam } from "../http/validate";
 import { RATE_LIMITS } from "../../../../shared/rate-limit/limits";
@@ -34,7 +35,7 @@ export const realtimeRoutes = new Hono<AppEnv>()
       throw new ApiError(403, "forbidden_origin", `Origin ${origin} may not open this WebSocket.`);
     }
     const { credential, ticket } = await authenticateUpgrade(c, id);
-    await getOwnedConversation(c.get("db"), credential.userId, id);
+    const { role } = await conversationFor(c.get("db"), credential.userId, id, "read");
     const stub = await conversationStub(c.env, id);
     if (ticket && !(await stub.claimTicket(ticket.id, ticket.expiresAt)))
       throw new ApiError(
@@ -42,7 +43,9 @@ export const realtimeRoutes = new Hono<AppEnv>()
         "unauthorized",
         "This ticket was already used. Get a new one from POST /api/conversations/:id/ws-ticket for each connection.",
       );
-    return stub.fetch(upgradeForObject(c.req.raw, credential));
+    const upgrade = upgradeForObject(c.req.raw, credential);
+    upgrade.headers.set(ROLE_HEADER, role);
+    return stub.fetch(upgrade);
   })
   .post(
     "/:id/ws-ticket",
@@ -50,7 +53,7 @@ export const realtimeRoutes = new Hono<AppEnv>()
     rateLimit({ ...RATE_LIMITS.wsTicket, key: byUser }),
     async (c) => {
       const id = parseParam(c, "id", IdParam);
-      await getOwnedConversation(c.get("db"), c.get("user").id, id);
+      await conversationFor(c.get("db"), c.get("user").id, id, "read");
       return c.json(
         await createTicket(c.env, c.req.url, liveCredentialOf(c.get("credential")), id),
       );
@@ -61,7 +64,7 @@ export const realtimeRoutes = new Hono<AppEnv>()
     const id = parseParam(c, "id", IdParam);
     const after = resumeCursor(c);
     const body = await parseJsonBody(c, ChatBody);
-    await getOwnedConversation(c.get("db"), c.get("user").id, id);
+    await conversationFor(c.get("db"), c.get("user").id, id, "write");
     const stub = await conversationStub(c.env, id);
     const headers = new Headers({ "content-type": "application/json" });
     headers.set(SOCKET_CREDENTIAL_HEADER, JSON.stringify(liveCredentialOf(c.get("credential"))));
@@ -77,7 +80,7 @@ export const realtimeRoutes = new Hono<AppEnv>()
   .get("/:id/events", requireUser, async (c) => {
     const id = parseParam(c, "id", IdParam);
     const after = resumeCursor(c);
-    await getOwnedConversation(c.get("db"), c.get("user").id, id);
+    await conversationFor(c.get("db"), c.get("user").id, id, "read");
     const stub = await conversationStub(c.env, id);
     const url = new URL(`/events`, c.req.url);
     if (after !== undefined) url.searchParams.set("after", String(after));

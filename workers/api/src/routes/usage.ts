@@ -4,7 +4,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { ConversationUsage, UserUsage } from "../../../../durable-objects/protocol/usage";
 import type { AppEnv } from "../app-types";
-import { getOwnedConversation } from "../db/conversations";
+import { conversationFor } from "../db/conversation-access";
 import { conversationUsage, userUsageByDay } from "../../../../shared/db/usage";
 import { ApiError } from "../http/errors";
 import { parseParam, parseQuery } from "../http/validate";
@@ -27,7 +27,7 @@ const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 /** Per conversation: mounted on /api/conversations. */
 export const conversationUsageRoutes = new Hono<AppEnv>().get("/:id/usage", async (c) => {
   const id = parseParam(c, "id", IdParam);
-  await getOwnedConversation(c.get("db"), c.get("user").id, id);
+  await conversationFor(c.get("db"), c.get("user").id, id, "write");
   const usage = await conversationUsage(c.env.DB, id);
   return c.json({ conversationId: id, ...usage } satisfies ConversationUsage);
 });

@@ -1,0 +1,109 @@
+// Roles on a conversation's sockets and streams. The API worker checks the role before it hands
+// a socket or stream over, and tells the object its role in ROLE_HEADER. Every frame that writes
+// re-reads the role from D1 (a member removed or made a viewer is refused at once, even if the
+// worker's notice was lost), and `applyAccessChange` (called by the worker when the owner
+// changes someone's access) updates the open sockets, or closes them for a removed member.
+import type { Connection } from "agents";
+import {
+  ConversationRole,
+  refusalFor,
+  roleAllows,
+  type ConversationRole as Role,
+} from "../protocol/sharing";
+import type { ClientFrame, ErrorInfo } from "../protocol/wire";
+import { roleInConversation } from "../../shared/db/conversation-access";
+import { type MemberSocketState, stateOf } from "./presence";
+import type { SseSubscriber } from "./sse";
+
+export const ROLE_HEADER = "x-thinking-chat-role";
+/** Close code for a socket whose user no longer has the conversation. */
+export const CLOSE_ACCESS_REVOKED = 4403;
+export const ACCESS_REVOKED_COMMENT =
+  "access revoked: the owner no longer shares this conversation with you";
+
+/** The role the worker checked, or null when the header is missing or malformed. */
+export function roleFromHeader(headers: Headers): Role | null {
+  const parsed = ConversationRole.safeParse(headers.get(ROLE_HEADER));
+  return parsed.success ? parsed.data : null;
+}
+
+/** Frames that change the conversation: a viewer may not send them. */
+const WRITING_FRAMES = new Set<ClientFrame["type"]>(["send", "cancel", "approval", "elicitation"]);
+
+export type FrameAccess = { ok: true; role: Role } | { ok: false; error: ErrorInfo };
+
+/**
+ * Whether the socket may send this frame now. A user who lost the conversation has their socket
+ * closed; a viewer gets a `forbidden` frame_error that says why.
+ */
+export async function frameAccess(
+  db: D1Database,
+  conversationId: string,
+  connection: Connection,
+  frame: ClientFrame,
+): Promise<FrameAccess> {
+  const state = stateOf(connection);
+  const userId = state?.credential?.userId;
+  const known = state?.role;
+  if (!userId || !known) return { ok: false, error: revokedError };
+  if (!WRITING_FRAMES.has(frame.type)) return { ok: true, role: known };
+  const role = await roleInConversation(db, conversationId, userId);
+  if (!role) {
+    closeRevoked(connection);
+    return { ok: false, error: revokedError };
+  }
+  if (role !== known)
+    connection.setState((s: MemberSocketState | null) => ({
+      ...s,
+      synced: s?.synced ?? false,
+      role,
+    }));
+  if (!roleAllows(role, "write"))
+    return { ok: false, error: { code: "forbidden", message: refusalFor(role, "write") } };
+  return { ok: true, role };
+}
+
+const revokedError: ErrorInfo = {
+  code: "forbidden",
+  message: "You no longer have access to this conversation.",
+};
+
+/**
+ * The owner changed a user's access: their sockets take the new role, or (removed) close with
+ * CLOSE_ACCESS_REVOKED, and their event streams end. Returns whether any socket changed.
+ */
+export function applyAccessChange(
+  connections: Iterable<Connection>,
+  streams: Set<SseSubscriber>,
+  userId: string,
+  role: Role | null,
+): boolean {
+  let changed = false;
+  for (const connection of connections) {
+    if (stateOf(connection)?.credential?.userId !== userId) continue;
+    changed = true;
+    if (role === null) closeRevoked(connection);
+    else
+      connection.setState((s: MemberSocketState | null) => ({
+        ...s,
+        synced: s?.synced ?? false,
+        role,
+      }));
+  }
+  if (role === null) {
+    for (const stream of streams) {
+      if (stream.credential.userId !== userId) continue;
+      stream.close(ACCESS_REVOKED_COMMENT);
+      streams.delete(stream);
+    }
+  }
+  return changed;
+}
+
+function closeRevoked(connection: Connection): void {
+  try {
+    connection.close(CLOSE_ACCESS_REVOKED, "access revoked");
+  } catch {
+    // Already closing.
+  }
+}

@@ -1,0 +1,137 @@
+// Several people live in one conversation over WebSockets: presence, authorship, two senders at
+// once, what a viewer may not do, and a removed member's socket closing at once.
+import { describe, expect, it } from "vitest";
+import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
+import { fold, TestSocket } from "../../tests/support/ws-client";
+import type { ServerFrame } from "../protocol/wire";
+import { CLOSE_ACCESS_REVOKED } from "./member-access";
+
+type Presence = Extract<ServerFrame, { type: "presence" }>;
+
+async function people() {
+  const suffix = crypto.randomUUID().slice(0, 8);
+  const owner = await createUser(`ada-${suffix}`);
+  const participant = await createUser(`bo-${suffix}`);
+  const viewer = await createUser(`cy-${suffix}`);
+  const conv = await createConversation(owner);
+  for (const [user, role] of [
+    [participant, "participant"],
+    [viewer, "viewer"],
+  ] as const) {
+    const res = await api(owner, `/api/conversations/${conv.id}/members`, {
+      method: "PUT",
+      json: { user: user.id, role },
+    });
+    expect(res.status).toBe(200);
+  }
+  return { owner, participant, viewer, id: conv.id, suffix };
+}
+
+async function join(user: TestUser, id: string): Promise<TestSocket> {
+  const ws = await TestSocket.open(user, id);
+  ws.send({ type: "resume", lastSeq: 0, presence: true });
+  await ws.until((f) => f.some((x) => x.type === "synced"));
+  return ws;
+}
+
+const lastPresence = (ws: TestSocket): Presence | undefined =>
+  ws.frames.filter((f): f is Presence => f.type === "presence").at(-1);
+
+const presenceShows = (ws: TestSocket, check: (p: Presence) => boolean) => () => {
+  const p = lastPresence(ws);
+  return p !== undefined && check(p);
+};
+
+describe("several people in one conversation", () => {
+  it("shows who is here and who types; a participant's message carries their name to everyone", async () => {
+    const { owner, participant, viewer, id, suffix } = await people();
+    const a = await join(owner, id);
+    const b = await join(participant, id);
+    const c = await join(viewer, id);
+    await a.until(presenceShows(a, (p) => p.people.length === 3));
+    const here = lastPresence(a)!;
+    expect(here.you).toEqual({ userId: owner.id, role: "owner" });
+    expect(here.people.map((p) => [p.name, p.role])).toEqual([
+      [`ada-${suffix}`, "owner"],
+      [`bo-${suffix}`, "participant"],
+      [`cy-${suffix}`, "viewer"],
+    ]);
+    await c.until(presenceShows(c, (p) => p.people.length === 3));
+    expect(lastPresence(c)?.you).toEqual({ userId: viewer.id, role: "viewer" });
+
+    b.send({ type: "typing", typing: true });
+    await c.until(
+      presenceShows(c, (p) => p.people.some((x) => x.userId === participant.id && x.typing)),
+    );
+
+    b.send({ type: "send", clientMessageId: "b-1", text: "hello from bo" });
+    await c.until((f) => f.some((x) => x.type === "turn_ended"));
+    const transcript = fold(c.events());
+    expect(transcript.messages[0]?.author).toEqual({ id: participant.id, name: `bo-${suffix}` });
+    // Sending ends typing.
+    await c.until(presenceShows(c, (p) => p.people.every((x) => !x.typing)));
+
+    b.close();
+    await a.until(presenceShows(a, (p) => p.people.length === 2));
+    a.close();
+    c.close();
+  });
+
+  it("two people sending at once: both messages are kept, each answered, in order", async () => {
+    const { owner, participant, id } = await people();
+    const a = await join(owner, id);
+    const b = await join(participant, id);
+    a.send({ type: "send", clientMessageId: "a-1", text: "first from the owner" });
+    b.send({ type: "send", clientMessageId: "b-1", text: "first from the participant" });
+    await a.until((f) => f.filter((x) => x.type === "turn_ended").length === 2, 30_000);
+    const t = fold(a.events());
+    const users = t.messages.filter((m) => m.role === "user");
+    expect(users.map((m) => m.author?.id).sort()).toEqual([owner.id, participant.id].sort());
+    expect(t.messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
+    expect(t.messages.every((m) => m.status === "complete")).toBe(true);
+    // The participant's socket saw the same transcript.
+    await b.until((f) => f.filter((x) => x.type === "turn_ended").length === 2);
+    expect(fold(b.events()).messages.map((m) => m.id)).toEqual(t.messages.map((m) => m.id));
+    a.close();
+    b.close();
+  });
+
+  it("a viewer follows along but cannot send, cancel or approve, and is told why", async () => {
+    const { viewer, id } = await people();
+    const c = await join(viewer, id);
+    c.send({ type: "send", clientMessageId: "v-1", text: "let me in" });
+    c.send({ type: "cancel" });
+    c.send({ type: "approval", approvalId: "x", decision: "approve" });
+    await c.until((f) => f.filter((x) => x.type === "frame_error").length === 3);
+    const errors = c.frames.flatMap((f) => (f.type === "frame_error" ? [f.error] : []));
+    expect(errors.map((e) => e.code)).toEqual(["forbidden", "forbidden", "forbidden"]);
+    expect(errors[0]?.message).toMatch(/viewer/);
+    expect(c.frames.some((f) => f.type === "ack")).toBe(false);
+    c.close();
+  });
+
+  it("removing a member closes their open socket at once; making them a viewer stops their sends", async () => {
+    const { owner, participant, viewer, id } = await people();
+    const b = await join(participant, id);
+    const c = await join(viewer, id);
+
+    const demoted = await api(owner, `/api/conversations/${id}/members`, {
+      method: "PUT",
+      json: { user: participant.id, role: "viewer" },
+    });
+    expect(demoted.status).toBe(200);
+    await b.until(presenceShows(b, (p) => p.you.role === "viewer"));
+    b.send({ type: "send", clientMessageId: "b-late", text: "still here?" });
+    await b.until((f) => f.some((x) => x.type === "frame_error"));
+
+    const removed = await api(owner, `/api/conversations/${id}/members/${viewer.id}`, {
+      method: "DELETE",
+    });
+    expect(removed.status).toBe(204);
+    // No frame from the viewer is needed: the socket is closed by the removal itself.
+    await c.until(() => c.closed).catch(() => undefined);
+    expect(c.closed).toBe(true);
+    expect(c.closeCode).toBe(CLOSE_ACCESS_REVOKED);
+    b.close();
+  });
+});

@@ -1,0 +1,32 @@
+// Who may do what in a conversation: its owner, or a member it was shared with. One indexed D1
+// read, used by the API worker on every route and by the conversation's Durable Object on every
+// frame that writes (a member removed while their socket is open is refused at once).
+import { ConversationRole } from "../../durable-objects/protocol/sharing";
+
+/** The user's role in the conversation, or null when it is not theirs and not shared with them. */
+export async function roleInConversation(
+  db: D1Database,
+  conversationId: string,
+  userId: string,
+): Promise<ConversationRole | null> {
+  const row = await db
+    .prepare(
+      `SELECT CASE WHEN c.user_id = ?1 THEN 'owner' ELSE m.role END AS role
+         FROM conversations c
+         LEFT JOIN conversation_members m ON m.conversation_id = c.id AND m.user_id = ?1
+        WHERE c.id = ?2`,
+    )
+    .bind(userId, conversationId)
+    .first<{ role: string | null }>();
+  const parsed = ConversationRole.safeParse(row?.role);
+  return parsed.success ? parsed.data : null;
+}
+
+/** A user's display name, or null for a user who no longer exists. */
+export async function userName(db: D1Database, userId: string): Promise<string | null> {
+  const row = await db
+    .prepare("SELECT name FROM users WHERE id = ?")
+    .bind(userId)
+    .first<{ name: string }>();
+  return row?.name ?? null;
+}

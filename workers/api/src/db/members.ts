@@ -1,0 +1,111 @@
+// The people a conversation is shared with (conversation_members), and the users of this
+// instance the owner can pick from.
+import { and, asc, desc, eq, like, ne, or } from "drizzle-orm";
+import type {
+  Member,
+  MemberRole,
+  SharedConversation,
+  UserRef,
+} from "../../../../durable-objects/protocol/sharing";
+import type { Db } from "../../../../shared/db/client";
+import { conversationMembers, conversations, users } from "../../../../shared/db/schema";
+import { toConversation } from "./conversations";
+
+export async function userRef(db: Db, userId: string): Promise<UserRef> {
+  const [row] = await db
+    .select({ id: users.id, name: users.name })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
+  return row ?? { id: userId, name: "(removed user)" };
+}
+
+export async function listMembers(db: Db, conversationId: string): Promise<Member[]> {
+  const rows = await db
+    .select({
+      id: users.id,
+      name: users.name,
+      role: conversationMembers.role,
+      addedAt: conversationMembers.createdAt,
+    })
+    .from(conversationMembers)
+    .innerJoin(users, eq(users.id, conversationMembers.userId))
+    .where(eq(conversationMembers.conversationId, conversationId))
+    .orderBy(asc(conversationMembers.createdAt));
+  return rows.map((r) => ({ user: { id: r.id, name: r.name }, role: r.role, addedAt: r.addedAt }));
+}
+
+/** Users whose id is `idOrName`, or whose name is exactly it (names need not be unique). */
+export async function usersNamed(db: Db, idOrName: string): Promise<UserRef[]> {
+  return db
+    .select({ id: users.id, name: users.name })
+    .from(users)
+    .where(or(eq(users.id, idOrName), eq(users.name, idOrName)))
+    .limit(2);
+}
+
+/** Users whose name starts with `prefix`, for picking whom to share with (never `exceptId`). */
+export async function searchUsers(db: Db, prefix: string, exceptId: string): Promise<UserRef[]> {
+  const pattern = `${prefix.replace(/[%_\\]/g, "")}%`;
+  return db
+    .select({ id: users.id, name: users.name })
+    .from(users)
+    .where(and(like(users.name, pattern), ne(users.id, exceptId)))
+    .orderBy(asc(users.name))
+    .limit(10);
+}
+
+/** Adds the member, or changes their role. */
+export async function putMember(
+  db: Db,
+  conversationId: string,
+  userId: string,
+  role: MemberRole,
+): Promise<void> {
+  await db
+    .insert(conversationMembers)
+    .values({ conversationId, userId, role })
+    .onConflictDoUpdate({
+      target: [conversationMembers.conversationId, conversationMembers.userId],
+      set: { role },
+    });
+}
+
+/** Removes the member; false when they were not one. */
+export async function removeMember(
+  db: Db,
+  conversationId: string,
+  userId: string,
+): Promise<boolean> {
+  const gone = await db
+    .delete(conversationMembers)
+    .where(
+      and(
+        eq(conversationMembers.conversationId, conversationId),
+        eq(conversationMembers.userId, userId),
+      ),
+    )
+    .returning({ userId: conversationMembers.userId });
+  return gone.length > 0;
+}
+
+/** Conversations other people shared with the user, newest activity first. */
+export async function sharedWith(db: Db, userId: string): Promise<SharedConversation[]> {
+  const rows = await db
+    .select({
+      conversation: conversations,
+      role: conversationMembers.role,
+      ownerName: users.name,
+    })
+    .from(conversationMembers)
+    .innerJoin(conversations, eq(conversations.id, conversationMembers.conversationId))
+    .innerJoin(users, eq(users.id, conversations.userId))
+    .where(eq(conversationMembers.userId, userId))
+    .orderBy(desc(conversations.updatedAt))
+    .limit(200);
+  return rows.map((r) => ({
+    conversation: toConversation(r.conversation),
+    role: r.role,
+    owner: { id: r.conversation.userId, name: r.ownerName },
+  }));
+}

@@ -1,0 +1,151 @@
+// Sharing a conversation: its owner adds people of this instance as viewers or participants,
+// changes or removes them, and makes read-only links to a snapshot. Removing someone, or making
+// them a viewer, reaches their open sockets at once through the conversation's Durable Object.
+import { Hono } from "hono";
+import { z } from "zod";
+import {
+  AddMember,
+  CreateShareLink,
+  type MemberList,
+  type MemberRole,
+  type SharedSnapshot,
+} from "../../../../durable-objects/protocol/sharing";
+import type { AppEnv } from "../app-types";
+import { conversationStub } from "../conversation-lifecycle";
+import { conversationFor } from "../db/conversation-access";
+import { getConversationRow } from "../db/conversations";
+import {
+  listMembers,
+  putMember,
+  removeMember,
+  searchUsers,
+  sharedWith,
+  userRef,
+  usersNamed,
+} from "../db/members";
+import { listMessages } from "../db/messages";
+import { createShareLink, listShareLinks, liveShareLink, revokeShareLink } from "../db/share-links";
+import type { Env } from "../../../../shared/env";
+import { ApiError, notFound } from "../http/errors";
+import { parseJsonBody, parseParam, parseQuery } from "../http/validate";
+import { IdParam } from "./conversations";
+
+/** The snapshot a link shows holds at most this many messages. */
+const SNAPSHOT_MESSAGES = 1000;
+
+/** Tells the conversation's object, so the user's open sockets follow the change at once. */
+async function tellConversation(env: Env, id: string, userId: string, role: MemberRole | null) {
+  const stub = await conversationStub(env, id);
+  await stub.accessChanged(userId, role);
+}
+
+/** Mounted on /api/conversations (behind requireUser). */
+export const sharingRoutes = new Hono<AppEnv>()
+  .get("/:id/members", async (c) => {
+    const id = parseParam(c, "id", IdParam);
+    const { row, role } = await conversationFor(c.get("db"), c.get("user").id, id, "read");
+    const db = c.get("db");
+    const [owner, members] = await Promise.all([userRef(db, row.userId), listMembers(db, id)]);
+    return c.json({ role, owner, members } satisfies MemberList);
+  })
+  .put("/:id/members", async (c) => {
+    const id = parseParam(c, "id", IdParam);
+    const body = await parseJsonBody(c, AddMember);
+    const db = c.get("db");
+    const me = c.get("user");
+    await conversationFor(db, me.id, id, "manage");
+    const found = await usersNamed(db, body.user);
+    const [user] = found;
+    if (!user)
+      throw new ApiError(
+        404,
+        "not_found",
+        `No user named '${body.user}' on this instance. Check the spelling, or pick a name from the list.`,
+      );
+    if (found.length > 1)
+      throw new ApiError(
+        409,
+        "conflict",
+        `Several users are named '${body.user}'. Pick one from the list (it adds them by id).`,
+      );
+    if (user.id === me.id)
+      throw new ApiError(400, "bad_request", "You own this conversation: you cannot add yourself.");
+    await putMember(db, id, user.id, body.role);
+    await tellConversation(c.env, id, user.id, body.role);
+    return c.json({
+      role: "owner",
+      owner: me,
+      members: await listMembers(db, id),
+    } satisfies MemberList);
+  })
+  // The owner removes a member; a member may also leave by removing themself.
+  .delete("/:id/members/:userId", async (c) => {
+    const id = parseParam(c, "id", IdParam);
+    const userId = parseParam(c, "userId", IdParam);
+    const me = c.get("user");
+    const db = c.get("db");
+    await conversationFor(db, me.id, id, userId === me.id ? "read" : "manage");
+    if (!(await removeMember(db, id, userId)))
+      throw new ApiError(404, "not_found", "That user is not a member of this conversation.");
+    await tellConversation(c.env, id, userId, null);
+    return c.body(null, 204);
+  })
+  .get("/:id/links", async (c) => {
+    const id = parseParam(c, "id", IdParam);
+    await conversationFor(c.get("db"), c.get("user").id, id, "manage");
+    return c.json({ items: await listShareLinks(c.env, c.get("db"), c.req.url, id) });
+  })
+  .post("/:id/links", async (c) => {
+    const id = parseParam(c, "id", IdParam);
+    const body = await parseJsonBody(c, CreateShareLink);
+    await conversationFor(c.get("db"), c.get("user").id, id, "manage");
+    const link = await createShareLink(c.env, c.get("db"), c.req.url, id, body.expiresInDays);
+    return c.json(link, 201);
+  })
+  .delete("/:id/links/:linkId", async (c) => {
+    const id = parseParam(c, "id", IdParam);
+    const linkId = parseParam(c, "linkId", IdParam);
+    await conversationFor(c.get("db"), c.get("user").id, id, "manage");
+    if (!(await revokeShareLink(c.get("db"), id, linkId))) throw notFound("Link");
+    return c.body(null, 204);
+  });
+
+/** Mounted on /api/shared-with-me (behind requireUser). */
+export const sharedWithMeRoutes = new Hono<AppEnv>().get("/", async (c) =>
+  c.json({ items: await sharedWith(c.get("db"), c.get("user").id) }),
+);
+
+const UserQuery = z.object({ q: z.string().trim().min(1).max(100) }).strict();
+
+/** Mounted on /api/users (behind requireUser): the people the Share dialog can pick. */
+export const userDirectoryRoutes = new Hono<AppEnv>().get("/", async (c) => {
+  const { q } = parseQuery(c, UserQuery);
+  return c.json({ items: await searchUsers(c.get("db"), q, c.get("user").id) });
+});
+
+const TokenParam = z.string().min(1).max(2000);
+
+/** Mounted on /api/shared (public: the signed token is the credential). */
+export const publicShareRoutes = new Hono<AppEnv>().get("/:token", async (c) => {
+  const db = c.get("db");
+  const link = await liveShareLink(c.env, db, c.req.url, parseParam(c, "token", TokenParam));
+  const gone = () =>
+    new ApiError(
+      404,
+      "not_found",
+      "This link does not work: it was revoked, it has expired, or it was copied incompletely. Ask the owner for a new one.",
+    );
+  if (!link) throw gone();
+  const row = await getConversationRow(db, link.conversationId);
+  if (!row) throw gone();
+  const snapshot: SharedSnapshot = {
+    title: row.title,
+    owner: await userRef(db, row.userId),
+    createdAt: row.createdAt,
+    sharedAt: link.createdAt,
+    expiresAt: link.expiresAt,
+    messages: await listMessages(db, row.id, 0, SNAPSHOT_MESSAGES, link.upToSeq),
+  };
+  c.header("cache-control", "private, no-store");
+  return c.json(snapshot);
+});

@@ -94,7 +94,9 @@ describe("the neutral history of stored messages", () => {
           ? { forModel: [{ type: "text", text: long }], summary: "many xs", isError: false }
           : undefined,
     );
-    const [first, second] = history.at(-1)!.content as Array<{ content: [{ text: string }] }>;
+    const [first, second] = history.at(-1)!.content as unknown as Array<{
+      content: [{ text: string }];
+    }>;
     expect(first!.content[0].text).toMatch(/^x{600}\n… \[shortened: 2001 characters in all\./);
     expect(first!.content[0].text).toContain("Summary: many xs.");
     expect(second!.content[0].text).toBe("Result (summary): summary of lost");

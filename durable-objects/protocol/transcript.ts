@@ -380,8 +380,8 @@ function applyTo(draft: TranscriptDraft, e: ServerEvent): void {
       next.summary = { text: e.text, upToSeq: e.upToSeq };
       break;
     case "history_copied":
-      if (!next.messages.some((m) => m.id === e.message.id)) {
-        next.messages = insertInOrder(next.messages, {
+      if (!draft.has(e.message.id)) {
+        draft.insert({
           id: e.message.id,
           order: e.message.seq,
           role: e.message.role,

@@ -9,7 +9,7 @@ export interface AttachmentCapabilities {
 
 // Ollama serves whatever the user pulled: only its vision models see images.
 const OLLAMA_VISION =
-  /(llava|bakllava|vision|-vl\b|vl:|gemma3|moondream|minicpm-v|llama4|mistral-small3\.[12]|granite3\.2-vision)/i;
+  /(llava|bakllava|vision|-vl\b|vl:|qwen2\.5vl|gemma3|moondream|minicpm-v|llama4|mistral-small3\.[12]|granite3\.2-vision)/i;
 // OpenAI models from before vision, and the reasoning models without image input.
 const OPENAI_WITHOUT_VISION = /^(gpt-3\.5|gpt-4-(0314|0613|32k)|o1-mini|o3-mini)/i;
 

@@ -4,10 +4,11 @@ import { Agent, type Connection, type ConnectionContext, type WSMessage } from "
 import { z } from "zod";
 import type { Env } from "../../shared/env";
 import { ConversationSettings, DEFAULT_MAX_STEPS } from "../protocol/rest";
-import { type ChatMessage } from "../protocol/messages";
+import { type AttachmentPart, type ChatMessage } from "../protocol/messages";
 import {
   type ApprovalAnswer,
   type ClientFrame,
+  type ErrorInfo,
   type NewServerEvent,
   type SendMessage,
   type ServerControl,
@@ -55,6 +56,7 @@ import { userName } from "../../shared/db/conversation-access";
 import { broadcastPresence, type MemberSocketState, stateOf } from "./presence";
 import { applyAccessChange, frameAccess, roleFromHeader } from "./member-access";
 import { credentialFromHeader } from "./socket-credential";
+import { resolveAttachments } from "./attachment-refs";
 
 /** Default step cap of the thinking loop (the reference's five). */
 
@@ -212,7 +214,8 @@ export class Conversation extends Agent<Env> {
           if (limited) return this.sendControl(connection, { type: "frame_error", error: limited });
         }
         const author = userId ? await this.authorOf(userId) : undefined;
-        const ack = this.acceptMessage(frame, author);
+        const ack = await this.acceptSend(frame, author);
+        if ("error" in ack) return this.sendControl(connection, { type: "frame_error", ...ack });
         this.setTyping(connection, false);
         return this.sendControl(connection, ack);
       }
@@ -326,7 +329,7 @@ export class Conversation extends Agent<Env> {
       store: this.store,
       subscribers: this.#sse,
       gate: this.sseGate,
-      acceptMessage: (frame) => this.acceptMessage(frame, author),
+      acceptMessage: (frame) => this.acceptSend(frame, author),
     });
   }
 
@@ -342,10 +345,23 @@ export class Conversation extends Agent<Env> {
     return this.store.runningTurn() !== null || this.store.queuedCount() > 0;
   }
 
+  /** A send whose attachments are checked first (a resend of a stored message is not). */
+  async acceptSend(
+    frame: SendMessage,
+    author?: ChatMessage["author"],
+  ): Promise<Extract<ServerControl, { type: "ack" }> | { error: ErrorInfo }> {
+    if (!frame.attachments?.length || this.store.messageByClientId(frame.clientMessageId))
+      return this.acceptMessage(frame, author);
+    const resolved = await resolveAttachments(this.env.DB, this.name, frame.attachments);
+    if (!resolved.ok) return { error: resolved.error };
+    return this.acceptMessage(frame, author, resolved.parts);
+  }
+
   /** Stores a user message once per clientMessageId and queues its turn. */
   acceptMessage(
     frame: SendMessage,
     author?: ChatMessage["author"],
+    attachments: AttachmentPart[] = [],
   ): Extract<ServerControl, { type: "ack" }> {
     const existing = this.store.messageByClientId(frame.clientMessageId);
     if (existing) {
@@ -364,7 +380,7 @@ export class Conversation extends Agent<Env> {
     const message: ChatMessage = {
       id: crypto.randomUUID(),
       role: "user",
-      content: [{ type: "text", text: frame.text }],
+      content: [{ type: "text", text: frame.text }, ...attachments],
       status: "complete",
       seq,
       clientMessageId: frame.clientMessageId,
@@ -384,6 +400,12 @@ export class Conversation extends Agent<Env> {
       createdAt: message.createdAt,
     });
     enqueue(this.store, { kind: "message", conversationId, message });
+    if (attachments.length > 0)
+      enqueue(this.store, {
+        kind: "artifact_link",
+        messageId: message.id,
+        artifactIds: attachments.map((a) => a.artifactId),
+      });
     enqueue(this.store, {
       kind: "touch",
       conversationId,

@@ -37,6 +37,7 @@ import { type StoredSummary, summaryPrompt } from "./summary";
 import { templateMessages, templateSystemSection } from "./template-prompt";
 import { routedStream } from "./model-route";
 import { auditedAttempts, type TurnAudit } from "./audited-attempts";
+import { attachmentConverter } from "./attachment-history";
 
 export interface ConversationInfo {
   id: string;
@@ -143,6 +144,13 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
         })
       : (p, request) => askOnce(p, request);
   const stream = audit ? audit.step(routed) : routed;
+  const attachments = await attachmentConverter({
+    env: input.env,
+    conversation,
+    history: input.history,
+    emit: input.emit,
+    announce: !input.resumed,
+  });
   return runThinkingLoop(
     {
       provider,
@@ -179,7 +187,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
         summaryPrompt(input.summary ?? null),
       history: [
         ...templateMessages(conversation.settings.template),
-        ...toNeutralHistory(input.history, input.toolResult),
+        ...toNeutralHistory(input.history, input.toolResult, attachments),
       ],
       maxSteps: input.maxSteps,
       maxTokens,

@@ -1,5 +1,6 @@
 // Message content as stored in D1 and shown by clients: an array of parts.
 import { z } from "zod";
+import { AttachmentKind } from "./attachments";
 
 export const TextPart = z.object({ type: z.literal("text"), text: z.string() });
 export const ReasoningPart = z.object({ type: z.literal("reasoning"), text: z.string() });
@@ -19,11 +20,23 @@ export const ToolCallPart = z.object({
   summary: z.string().optional(),
 });
 
+// A file the user attached to their message (an artifact of type `attachment`).
+export const AttachmentPart = z.object({
+  type: z.literal("attachment"),
+  artifactId: z.string(),
+  name: z.string(),
+  contentType: z.string(),
+  size: z.number().int().min(0),
+  kind: AttachmentKind,
+});
+export type AttachmentPart = z.infer<typeof AttachmentPart>;
+
 export const MessagePart = z.discriminatedUnion("type", [
   TextPart,
   ReasoningPart,
   ArtifactRefPart,
   ToolCallPart,
+  AttachmentPart,
 ]);
 export type MessagePart = z.infer<typeof MessagePart>;
 

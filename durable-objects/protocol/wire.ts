@@ -1,6 +1,7 @@
 // The WebSocket (and SSE) contract between clients and a Conversation. Shared by web/ and the
 // workers; imports nothing of ours but its sibling schemas. Every frame is parsed with these.
 import { z } from "zod";
+import { AttachmentIds } from "./attachments";
 import { ElicitationAction, ElicitationContent, ElicitationSchema } from "./elicitation";
 import { ChatMessage, MessagePart, MessageStatus } from "./messages";
 import { UsageTotals } from "./usage";
@@ -24,6 +25,8 @@ export const SendMessage = z.object({
   clientMessageId: z.string().min(1).max(100),
   text: z.string().min(1).max(MAX_MESSAGE_CHARS),
   options: SendOptions.optional(),
+  // Artifact ids of attachments of this conversation (POST /api/conversations/:id/attachments).
+  attachments: AttachmentIds.optional(),
 });
 
 // ---- client → server ----

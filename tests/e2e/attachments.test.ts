@@ -6,7 +6,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { TITLE_INSTRUCTION } from "../../durable-objects/conversation/titles";
-import { PDF_TEXT, pdfBytes, PNG_BASE64, pngBytes } from "../support/attachment-files";
+import { PDF_TEXT, pdfBytes, PNG_BASE64 } from "../support/attachment-files";
 import { launchChromium, watchPage } from "./browser";
 import { type Stack, startStack } from "./stack";
 

@@ -127,6 +127,8 @@ export function App() {
       pinnedIds,
       setPinned: async (id, pin) => {
         await artifactApi.pin(id, pin);
+        // Shown at once; the list's reload confirms it.
+        setPinnedIds((ids) => new Set([...ids].filter((x) => x !== id).concat(pin ? [id] : [])));
         setPinRevision((n) => n + 1);
       },
     }),

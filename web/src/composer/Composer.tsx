@@ -28,6 +28,7 @@ import {
 } from "./attachments/dropped-files";
 import { type AttachmentUploader, attachmentUploader } from "./attachments/upload-attachment";
 import { useAttachmentDrafts } from "./attachments/use-attachment-drafts";
+import { usePageDropGuard } from "./attachments/use-page-drop-guard";
 import { type CatalogApi, catalogApi } from "./catalog-api";
 import { PromptForm } from "./PromptForm";
 import {
@@ -71,6 +72,7 @@ export function Composer(props: {
   );
   const files = useAttachmentDrafts(uploader, props.discardUpload ?? artifactApi.remove);
   const fileInput = useRef<HTMLInputElement>(null);
+  usePageDropGuard();
   const [dragging, setDragging] = useState(false);
   const uploading = files.drafts.some((d) => d.status === "uploading");
   const readyFiles = files.drafts.filter((d) => d.status === "ready").length;

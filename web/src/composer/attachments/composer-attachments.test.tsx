@@ -219,6 +219,15 @@ it("files dropped on the composer are attached; a drag of text is left to the te
   expect(textDrag.defaultPrevented).toBe(false);
 });
 
+it("a file dropped beside the composer does not take the browser away from the app", async () => {
+  const beside = document.createElement("div");
+  document.body.appendChild(beside);
+  const drop = await fire(beside, "drop", "dataTransfer", transfer([png("stray.png")]));
+  expect(drop.defaultPrevented).toBe(true);
+  expect(uploads).toHaveLength(0);
+  beside.remove();
+});
+
 it("a pasted image is attached; a paste with text pastes the text", async () => {
   const image = await fire(box(), "paste", "clipboardData", transfer([png("image.png")]));
   expect(image.defaultPrevented).toBe(true);

@@ -3,6 +3,7 @@
 // provider's own parts for them; the message shows them, the artifact pane lists them and they
 // pin from the message; a file over the size limit, dropped on the composer, gets the server's
 // clear refusal and nothing is stored.
+import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { TITLE_INSTRUCTION } from "../../durable-objects/conversation/titles";
@@ -11,6 +12,7 @@ import { launchChromium, watchPage } from "./browser";
 import { type Stack, startStack } from "./stack";
 
 const TURN_TIMEOUT = 60_000;
+const SCREENSHOTS = "test-results/screenshots";
 // Small enough for a test file to pass it; the README's default is 10 MiB.
 const MAX_BYTES = 64 * 1024;
 
@@ -23,6 +25,7 @@ beforeAll(async () => {
     vars: { ATTACHMENT_MAX_BYTES: String(MAX_BYTES) },
   });
   browser = await launchChromium();
+  mkdirSync(SCREENSHOTS, { recursive: true });
 });
 afterAll(async () => {
   await browser?.close();
@@ -97,7 +100,7 @@ function answerRequests(): string[] {
     .filter((body) => !body.includes(TITLE_INSTRUCTION));
 }
 
-async function attachAndSend(page: Page): Promise<void> {
+async function attachAndSend(page: Page, screenshots = false): Promise<void> {
   await pasteImage(page, "plot.png", PNG_BASE64);
   await pickFiles(page, [
     { name: "trial.pdf", mimeType: "application/pdf", buffer: Buffer.from(pdfBytes()) },
@@ -108,6 +111,7 @@ async function attachAndSend(page: Page): Promise<void> {
       .toContain("attached");
   const box = page.getByRole("textbox", { name: "Message" });
   await box.fill("What do these files show?");
+  if (screenshots) await page.screenshot({ path: `${SCREENSHOTS}/attachments-composer.png` });
   await box.press("Enter");
   await page
     .getByTestId("message-assistant")
@@ -120,7 +124,7 @@ it("an image and a PDF reach Anthropic as image and document blocks, show in the
   const watch = watchPage(page, stack.url);
   await newConversation(page, "anthropic");
   const before = answerRequests().length;
-  await attachAndSend(page);
+  await attachAndSend(page, true);
   expect(await page.getByRole("list", { name: "Files for the next message" }).count()).toBe(0);
 
   const request = JSON.parse(answerRequests().slice(before).at(-1)!) as {
@@ -178,6 +182,7 @@ it("an image and a PDF reach Anthropic as image and document blocks, show in the
       expect.stringMatching(/^plot\.pngAttached file$/),
     ]);
   expect(await page.getByTestId("pinned-note").textContent()).toContain("trial.pdf");
+  await page.screenshot({ path: `${SCREENSHOTS}/attachments-message.png` });
   expect(watch.outside).toEqual([]);
   await page.context().close();
 });
@@ -229,6 +234,7 @@ it("a file over the size limit, dropped on the composer, gets the server's words
     `/api/conversations/${id}/artifacts`,
   );
   expect(stored).toEqual([]);
+  await page.screenshot({ path: `${SCREENSHOTS}/attachments-refused.png` });
   // Removing the refused chips leaves a composer ready for a plain message.
   await chip(page, "oversized.txt").getByRole("button", { name: "Remove oversized.txt" }).click();
   await chip(page, "program.txt").getByRole("button", { name: "Remove program.txt" }).click();

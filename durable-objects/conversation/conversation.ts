@@ -4,10 +4,11 @@ import { Agent, type Connection, type ConnectionContext, type WSMessage } from "
 import { z } from "zod";
 import type { Env } from "../../shared/env";
 import { ConversationSettings, DEFAULT_MAX_STEPS } from "../protocol/rest";
-import { type ChatMessage } from "../protocol/messages";
+import { type AttachmentPart, type ChatMessage } from "../protocol/messages";
 import {
   type ApprovalAnswer,
   type ClientFrame,
+  type ErrorInfo,
   type NewServerEvent,
   type SendMessage,
   type ServerControl,
@@ -46,6 +47,7 @@ import {
 import { loadUserToolPolicies, setUserToolPolicy } from "./user-tool-policies";
 import type { ElicitationAnswer } from "../protocol/elicitation";
 import { type AnswerResult, elicitationTimeoutSeconds, Elicitations } from "./elicitations";
+import { resolveAttachments } from "./attachment-refs";
 
 /** Default step cap of the thinking loop (the reference's five). */
 
@@ -176,7 +178,8 @@ export class Conversation extends Agent<Env> {
           const limited = await overMessageLimit(this.env, userId);
           if (limited) return this.sendControl(connection, { type: "frame_error", error: limited });
         }
-        const ack = this.acceptMessage(frame);
+        const ack = await this.acceptSend(frame);
+        if ("error" in ack) return this.sendControl(connection, { type: "frame_error", ...ack });
         return this.sendControl(connection, ack);
       }
       case "cancel":
@@ -227,7 +230,7 @@ export class Conversation extends Agent<Env> {
       store: this.store,
       subscribers: this.#sse,
       gate: this.sseGate,
-      acceptMessage: (frame) => this.acceptMessage(frame),
+      acceptMessage: (frame) => this.acceptSend(frame),
     });
   }
 
@@ -243,8 +246,22 @@ export class Conversation extends Agent<Env> {
     return this.store.runningTurn() !== null || this.store.queuedCount() > 0;
   }
 
+  /** A send whose attachments are checked first (a resend of a stored message is not). */
+  async acceptSend(
+    frame: SendMessage,
+  ): Promise<Extract<ServerControl, { type: "ack" }> | { error: ErrorInfo }> {
+    if (!frame.attachments?.length || this.store.messageByClientId(frame.clientMessageId))
+      return this.acceptMessage(frame);
+    const resolved = await resolveAttachments(this.env.DB, this.name, frame.attachments);
+    if (!resolved.ok) return { error: resolved.error };
+    return this.acceptMessage(frame, resolved.parts);
+  }
+
   /** Stores a user message once per clientMessageId and queues its turn. */
-  acceptMessage(frame: SendMessage): Extract<ServerControl, { type: "ack" }> {
+  acceptMessage(
+    frame: SendMessage,
+    attachments: AttachmentPart[] = [],
+  ): Extract<ServerControl, { type: "ack" }> {
     const existing = this.store.messageByClientId(frame.clientMessageId);
     if (existing) {
       return {
@@ -262,7 +279,7 @@ export class Conversation extends Agent<Env> {
     const message: ChatMessage = {
       id: crypto.randomUUID(),
       role: "user",
-      content: [{ type: "text", text: frame.text }],
+      content: [{ type: "text", text: frame.text }, ...attachments],
       status: "complete",
       seq,
       clientMessageId: frame.clientMessageId,
@@ -281,6 +298,12 @@ export class Conversation extends Agent<Env> {
       createdAt: message.createdAt,
     });
     enqueue(this.store, { kind: "message", conversationId, message });
+    if (attachments.length > 0)
+      enqueue(this.store, {
+        kind: "artifact_link",
+        messageId: message.id,
+        artifactIds: attachments.map((a) => a.artifactId),
+      });
     enqueue(this.store, {
       kind: "touch",
       conversationId,

@@ -7,6 +7,11 @@ import type { NeutralMessage, NeutralPart } from "../providers/types";
 import { buildToolNameMap } from "../providers/tool-names";
 
 type ToolCallPart = Extract<MessagePart, { type: "tool_call" }>;
+type AttachmentPart = Extract<MessagePart, { type: "attachment" }>;
+
+const namedOnly = (p: AttachmentPart): NeutralPart[] => [
+  { type: "text", text: `[Attachment: ${p.name} (${p.contentType}), artifact ${p.artifactId}]` },
+];
 type ToolResultContent = Extract<NeutralPart, { type: "tool_result" }>["content"];
 
 /** What the tool-call record holds for a call (see loop-storage.ts). */
@@ -24,6 +29,8 @@ const COMPACT_HEAD_CHARS = 600;
 export function toNeutralHistory(
   messages: readonly ChatMessage[],
   resultOf: (callId: string) => StoredResult | undefined = () => undefined,
+  /** The parts an attachment becomes for this model (attachment-history.ts). */
+  attachmentParts: (part: AttachmentPart) => NeutralPart[] = namedOnly,
 ): NeutralMessage[] {
   const names = buildToolNameMap(
     messages.flatMap((m) =>
@@ -36,7 +43,12 @@ export function toNeutralHistory(
   for (const m of messages) {
     if (m.role === "user") {
       const text = textOf(m.content);
-      if (text) out.push({ role: "user", content: [{ type: "text", text }] });
+      const files = m.content.flatMap((p) => (p.type === "attachment" ? attachmentParts(p) : []));
+      if (text || files.length > 0)
+        out.push({
+          role: "user",
+          content: [...(text ? [{ type: "text" as const, text }] : []), ...files],
+        });
       continue;
     }
     out.push(...assistantMessages(m.content, resultOf, (p) => names.toSafe(p.server, p.tool)));

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { CompactReplay, LastEventId } from "../protocol/sse";
 import {
+  type ErrorInfo,
   SendMessage,
   type SendMessage as SendMessageFrame,
   type ServerControl,
@@ -23,7 +24,10 @@ export interface SseHost {
   subscribers: Set<SseSubscriber>;
   /** Ends the streams whose credential was revoked. */
   gate: SseGate;
-  acceptMessage(frame: SendMessageFrame): Extract<ServerControl, { type: "ack" }>;
+  /** Stores the message, or refuses it (an attachment that is not this conversation's). */
+  acceptMessage(
+    frame: SendMessageFrame,
+  ): Promise<Extract<ServerControl, { type: "ack" }> | { error: ErrorInfo }>;
 }
 
 const ChatBody = SendMessage.omit({ type: true });
@@ -61,7 +65,8 @@ export async function serveSseRequest(request: Request, host: SseHost): Promise<
     const body = ChatBody.safeParse(await request.json().catch(() => null));
     if (!body.success)
       return refuse(400, "validation_failed", `Invalid message: ${z.prettifyError(body.error)}`);
-    const ack = host.acceptMessage({ type: "send", ...body.data });
+    const ack = await host.acceptMessage({ type: "send", ...body.data });
+    if ("error" in ack) return refuse(400, ack.error.code, ack.error.message);
     const turn = host.store.turnForUserMessage(ack.messageId);
     if (!turn) return refuse(500, "internal", "The message was stored but its turn is missing.");
     return openSseStream(

@@ -36,6 +36,7 @@ import { languageInstruction } from "../loop/language";
 import { type StoredSummary, summaryPrompt } from "./summary";
 import { templateMessages, templateSystemSection } from "./template-prompt";
 import { routedStream } from "./model-route";
+import { attachmentConverter } from "./attachment-history";
 
 export interface ConversationInfo {
   id: string;
@@ -138,6 +139,13 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
           firstEventTimeoutMs: (conversation.settings.routeTimeoutSeconds ?? 60) * 1000,
         })
       : (p, request) => fitter.stream(p, request);
+  const attachments = await attachmentConverter({
+    env: input.env,
+    conversation,
+    history: input.history,
+    emit: input.emit,
+    announce: !input.resumed,
+  });
   return runThinkingLoop(
     {
       provider,
@@ -174,7 +182,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
         summaryPrompt(input.summary ?? null),
       history: [
         ...templateMessages(conversation.settings.template),
-        ...toNeutralHistory(input.history, input.toolResult),
+        ...toNeutralHistory(input.history, input.toolResult, attachments),
       ],
       maxSteps: input.maxSteps,
       maxTokens,

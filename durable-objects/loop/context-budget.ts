@@ -50,6 +50,8 @@ export function modelWindow(
 export const DEFAULT_CHARS_PER_TOKEN = 4;
 /** An image in a history is counted as this many tokens (providers charge roughly this). */
 const IMAGE_TOKENS = 1_000;
+/** The least a PDF document part is counted as (one page of text and its image). */
+const PDF_MIN_TOKENS = 1_500;
 /** Per-message overhead of the wire formats (role markers, separators). */
 const MESSAGE_OVERHEAD = 4;
 
@@ -88,6 +90,9 @@ function partChars(p: NeutralPart): number {
       return p.text.length;
     case "image":
       return IMAGE_TOKENS * DEFAULT_CHARS_PER_TOKEN;
+    // Providers charge a PDF by its pages (text and an image of each): roughly its base64 size.
+    case "document":
+      return Math.max(PDF_MIN_TOKENS * DEFAULT_CHARS_PER_TOKEN, p.data.length);
     case "tool_call":
       return p.name.length + JSON.stringify(p.arguments ?? {}).length;
     case "tool_result": {

@@ -28,7 +28,9 @@ export type NeutralPart =
         { type: "text"; text: string } | { type: "image"; mediaType: string; data: string }
       >;
       isError?: boolean;
-    };
+    }
+  /** A PDF the user attached, for the providers that read PDFs themselves (Anthropic, Gemini). */
+  | { type: "document"; mediaType: "application/pdf"; data: string /* base64 */; name: string };
 
 export interface NeutralMessage {
   role: "user" | "assistant" | "tool";

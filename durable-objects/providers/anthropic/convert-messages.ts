@@ -62,6 +62,12 @@ function toBlock(p: NeutralPart, role: "user" | "assistant"): Block | null {
               : [],
         ),
       };
+    case "document":
+      return {
+        type: "document",
+        source: { type: "base64", media_type: p.mediaType, data: p.data },
+        title: p.name,
+      };
   }
 }
 

@@ -46,6 +46,8 @@ function toParts(p: NeutralPart): Part[] {
           c.type === "image" ? [{ inlineData: { mimeType: c.mediaType, data: c.data } }] : [],
         ),
       ];
+    case "document":
+      return [{ inlineData: { mimeType: p.mediaType, data: p.data } }];
   }
 }
 

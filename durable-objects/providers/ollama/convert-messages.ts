@@ -57,7 +57,11 @@ export function toOllamaMessages(
       });
       for (const c of p.content) if (c.type === "image") images.push(c.data);
     }
-    const text = texts(m.content, "text").join("\n");
+    // The loop sends PDFs to Ollama as their text (loop/attachment-parts.ts); never as bytes.
+    const documents = m.content.flatMap((p) =>
+      p.type === "document" ? [`[PDF ${p.name}: not readable here as a file]`] : [],
+    );
+    const text = [...texts(m.content, "text"), ...documents].join("\n");
     if (text || images.length)
       out.push({ role: "user", content: text, ...(images.length > 0 && { images }) });
   }

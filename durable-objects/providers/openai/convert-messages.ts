@@ -63,6 +63,9 @@ export function toOpenAIMessages(
           if (c.type === "image") parts.push(imagePart(c.mediaType, c.data));
       } else if (p.type === "text" && p.text) parts.push({ type: "text", text: p.text });
       else if (p.type === "image") parts.push(imagePart(p.mediaType, p.data));
+      // The loop sends PDFs to OpenAI as their text (loop/attachment-parts.ts); never as bytes.
+      else if (p.type === "document")
+        parts.push({ type: "text", text: `[PDF ${p.name}: not readable here as a file]` });
     }
     if (parts.length === 0) continue;
     const only = parts.length === 1 ? parts[0] : undefined;

@@ -1,0 +1,130 @@
+// What a turn makes of the attachments in its history, with the real R2 and D1: the bytes for
+// models that take images and PDFs, the PDF's text for those that do not (and a notice, once),
+// and older files beyond what one request carries named instead of repeated.
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  attach,
+  PDF_TEXT,
+  pdfBytes,
+  PNG_BASE64,
+  pngBytes,
+} from "../../tests/support/attachment-fixtures";
+import { createConversation, createUser, type TestUser } from "../../tests/support/helpers";
+import type { AttachmentPart, ChatMessage } from "../protocol/messages";
+import type { NewServerEvent } from "../protocol/wire";
+import type { ProviderId } from "../providers/types";
+import { attachmentConverter } from "./attachment-history";
+
+let user: TestUser;
+beforeAll(async () => {
+  user = await createUser();
+});
+
+function userMessage(seq: number, parts: AttachmentPart[]): ChatMessage {
+  return {
+    id: crypto.randomUUID(),
+    role: "user",
+    content: [{ type: "text", text: "What is this?" }, ...parts],
+    status: "complete",
+    seq,
+    createdAt: Date.now(),
+  };
+}
+
+async function attachmentPart(
+  conversationId: string,
+  name: string,
+  bytes: Uint8Array<ArrayBuffer>,
+) {
+  const id = await attach(user, conversationId, name, bytes);
+  const row = await env.DB.prepare("SELECT metadata FROM artifacts WHERE id = ?")
+    .bind(id)
+    .first<{ metadata: string }>();
+  const { attachment } = JSON.parse(row!.metadata) as {
+    attachment: Omit<AttachmentPart, "type" | "artifactId">;
+  };
+  return { type: "attachment" as const, artifactId: id, ...attachment };
+}
+
+async function convert(
+  conversationId: string,
+  provider: ProviderId,
+  model: string,
+  history: ChatMessage[],
+) {
+  const notices: NewServerEvent[] = [];
+  const toParts = await attachmentConverter({
+    env,
+    conversation: {
+      id: conversationId,
+      userId: user.id,
+      provider,
+      model,
+      mode: "normal",
+      settings: {},
+    },
+    history,
+    emit: (e) => notices.push(e),
+    announce: true,
+  });
+  return { toParts, notices };
+}
+
+describe("attachments in a turn's history", () => {
+  it("gives Anthropic the image and PDF bytes from R2, and tells the user nothing", async () => {
+    const { id } = await createConversation(user);
+    const image = await attachmentPart(id, "blot.png", pngBytes());
+    const paper = await attachmentPart(id, "paper.pdf", pdfBytes());
+    const { toParts, notices } = await convert(id, "anthropic", "claude-haiku-4-5", [
+      userMessage(1, [image, paper]),
+    ]);
+    expect(toParts(image)).toContainEqual({
+      type: "image",
+      mediaType: "image/png",
+      data: PNG_BASE64,
+    });
+    expect(toParts(paper)).toContainEqual(
+      expect.objectContaining({
+        type: "document",
+        mediaType: "application/pdf",
+        name: "paper.pdf",
+      }),
+    );
+    expect(notices).toEqual([]);
+  }, 60_000);
+
+  it("gives a text-only model the PDF's text and the image's name, and says so once", async () => {
+    const { id } = await createConversation(user);
+    const image = await attachmentPart(id, "blot.png", pngBytes());
+    const paper = await attachmentPart(id, "paper.pdf", pdfBytes());
+    const { toParts, notices } = await convert(id, "ollama", "llama3.2:latest", [
+      userMessage(1, [image, paper]),
+    ]);
+    expect(JSON.stringify(toParts(paper))).toContain(PDF_TEXT);
+    expect(toParts(image)).toEqual([
+      expect.objectContaining({ type: "text", text: expect.stringContaining("cannot see images") }),
+    ]);
+    expect(notices).toEqual([
+      {
+        type: "notice",
+        level: "info",
+        message: expect.stringMatching(
+          /llama3\.2:latest cannot see images.*does not read PDF files/,
+        ),
+      },
+    ]);
+  }, 60_000);
+
+  it("names a deleted attachment instead of failing the turn", async () => {
+    const { id } = await createConversation(user);
+    const image = await attachmentPart(id, "blot.png", pngBytes());
+    await env.DB.prepare("DELETE FROM artifacts WHERE id = ?").bind(image.artifactId).run();
+    const { toParts } = await convert(id, "anthropic", "claude-haiku-4-5", [
+      userMessage(1, [image]),
+    ]);
+    expect(toParts(image)).toEqual([
+      { type: "text", text: expect.stringContaining("(This attachment was deleted.)") },
+    ]);
+  });
+});

@@ -1,0 +1,60 @@
+// The user's attachments in a turn's history: loaded for the conversation's model and turned into
+// the parts it takes (loop/attachment-parts.ts). When the new message's attachments go to the
+// model as text because it cannot take them as files, the user is told once, at the turn's start.
+import { attachmentParts, textInsteadNotice } from "../loop/attachment-parts";
+import { modelWindow } from "../loop/context-budget";
+import type { AttachmentPart, ChatMessage } from "../protocol/messages";
+import type { NewServerEvent } from "../protocol/wire";
+import { attachmentCapabilitiesOf } from "../providers/attachment-capabilities";
+import type { NeutralPart } from "../providers/types";
+import type { Env } from "../../shared/env";
+import { loadAttachments } from "./attachment-loader";
+import type { ConversationInfo } from "./turn";
+
+/** A text attachment may take this share of the model's window (in characters at 4 per token). */
+const TEXT_SHARE_OF_WINDOW = 1 / 4;
+const MAX_TEXT_CHARS = 200_000;
+
+export type AttachmentConverter = (part: AttachmentPart) => NeutralPart[];
+
+export async function attachmentConverter(input: {
+  env: Env;
+  conversation: ConversationInfo;
+  history: readonly ChatMessage[];
+  emit: (event: NewServerEvent) => void;
+  /** False for a turn picked up again: its start already told the user. */
+  announce: boolean;
+}): Promise<AttachmentConverter> {
+  const { conversation } = input;
+  const can = attachmentCapabilitiesOf(conversation.provider, conversation.model);
+  const window = modelWindow(conversation.provider, conversation.model, {
+    contextTokens: conversation.settings.contextWindow,
+  });
+  const maxTextChars = Math.min(
+    MAX_TEXT_CHARS,
+    Math.floor(window.contextTokens * 4 * TEXT_SHARE_OF_WINDOW),
+  );
+  const loaded = await loadAttachments({
+    d1: input.env.DB,
+    bucket: input.env.ARTIFACTS,
+    conversationId: conversation.id,
+    history: input.history,
+    can,
+    maxTextChars,
+  });
+  const convert = (part: AttachmentPart) =>
+    attachmentParts(loaded.get(part.artifactId) ?? { part }, can, maxTextChars);
+  const latest = input.history.findLast((m) => m.role === "user");
+  const textInstead = new Set(
+    (latest?.content ?? []).flatMap((p) =>
+      p.type === "attachment" ? (convert(p).textInstead ?? []) : [],
+    ),
+  );
+  if (input.announce && textInstead.size > 0)
+    input.emit({
+      type: "notice",
+      level: "info",
+      message: textInsteadNotice(conversation.model, textInstead),
+    });
+  return (part) => convert(part).parts;
+}

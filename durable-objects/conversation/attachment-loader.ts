@@ -1,0 +1,121 @@
+// Loads what a turn sends of the user's attachments, newest first: the bytes of images and PDFs
+// for models that take them (within what one request may carry; older ones beyond it are named,
+// not repeated), the text of text files, and the extracted text of PDFs for models that do not
+// read them.
+import type { LoadedAttachment } from "../loop/attachment-parts";
+import { ATTACHMENT_ARTIFACT_TYPE } from "../protocol/attachments";
+import type { AttachmentPart, ChatMessage } from "../protocol/messages";
+import type { AttachmentCapabilities } from "../providers/attachment-capabilities";
+import { pdfText } from "./pdf-text";
+
+const MiB = 1024 * 1024;
+/** Image and PDF bytes one model request carries at most (providers cap a request's size). */
+export const MAX_FILE_BYTES_PER_REQUEST = 15 * MiB;
+/** Anthropic takes images up to 5 MB; a larger one is named instead. */
+const MAX_IMAGE_BYTES = 5 * MiB;
+/** D1 binds at most 100 parameters per statement. */
+const IDS_PER_QUERY = 90;
+
+export interface AttachmentLoadInput {
+  d1: D1Database;
+  bucket: R2Bucket;
+  conversationId: string;
+  history: readonly ChatMessage[];
+  can: AttachmentCapabilities;
+  maxTextChars: number;
+}
+
+export async function loadAttachments(
+  input: AttachmentLoadInput,
+): Promise<Map<string, LoadedAttachment>> {
+  const newestFirst = input.history
+    .filter((m) => m.role === "user")
+    .reverse()
+    .flatMap((m) => m.content.filter((p): p is AttachmentPart => p.type === "attachment"));
+  const loaded = new Map<string, LoadedAttachment>();
+  if (newestFirst.length === 0) return loaded;
+  const keys = await r2Keys(input.d1, input.conversationId, newestFirst);
+  let fileBytesLeft = MAX_FILE_BYTES_PER_REQUEST;
+  const takeFile = (part: AttachmentPart) => {
+    if (part.size > fileBytesLeft) return false;
+    fileBytesLeft -= part.size;
+    return true;
+  };
+  for (const part of newestFirst) {
+    if (loaded.has(part.artifactId)) continue;
+    const key = keys.get(part.artifactId);
+    loaded.set(
+      part.artifactId,
+      key
+        ? await loadOne(input, part, key, takeFile).catch((err: unknown) => {
+            console.warn("could not load an attachment", part.artifactId, err);
+            return { part, unavailable: "(This attachment could not be read.)" };
+          })
+        : { part, unavailable: "(This attachment was deleted.)" },
+    );
+  }
+  return loaded;
+}
+
+async function loadOne(
+  input: AttachmentLoadInput,
+  part: AttachmentPart,
+  key: string,
+  takeFile: (part: AttachmentPart) => boolean,
+): Promise<LoadedAttachment> {
+  switch (part.kind) {
+    case "image":
+      if (!input.can.images) return { part };
+      if (part.size > MAX_IMAGE_BYTES)
+        return { part, unavailable: "(An image too large for the model to see: over 5 MiB.)" };
+      if (!takeFile(part))
+        return { part, unavailable: "(An image shown earlier in the conversation.)" };
+      return { part, base64: base64Of(await bytesOf(input.bucket, key)) };
+    case "pdf": {
+      if (input.can.pdfDocuments && takeFile(part))
+        return { part, base64: base64Of(await bytesOf(input.bucket, key)) };
+      return { part, text: await pdfText(await bytesOf(input.bucket, key)) };
+    }
+    case "text":
+    case "table":
+    case "json": {
+      // Enough bytes for the characters that can be shown (UTF-8 takes at most 4 per character).
+      const bytes = await bytesOf(input.bucket, key, input.maxTextChars * 4 + 4);
+      return { part, text: new TextDecoder().decode(bytes).replace(/^\uFEFF/, "") };
+    }
+  }
+}
+
+async function r2Keys(
+  d1: D1Database,
+  conversationId: string,
+  parts: readonly AttachmentPart[],
+): Promise<Map<string, string>> {
+  const ids = [...new Set(parts.map((p) => p.artifactId))];
+  const keys = new Map<string, string>();
+  for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
+    const chunk = ids.slice(i, i + IDS_PER_QUERY);
+    const rows = await d1
+      .prepare(
+        `SELECT id, r2_key FROM artifacts WHERE conversation_id = ? AND type = ? AND r2_key IS NOT NULL AND id IN (${chunk.map(() => "?").join(", ")})`,
+      )
+      .bind(conversationId, ATTACHMENT_ARTIFACT_TYPE, ...chunk)
+      .all<{ id: string; r2_key: string }>();
+    for (const row of rows.results) keys.set(row.id, row.r2_key);
+  }
+  return keys;
+}
+
+async function bytesOf(bucket: R2Bucket, key: string, length?: number): Promise<Uint8Array> {
+  const object = await bucket.get(key, length ? { range: { offset: 0, length } } : {});
+  if (!object) throw new Error(`attachment bytes missing in R2: ${key}`);
+  return new Uint8Array(await object.arrayBuffer());
+}
+
+function base64Of(bytes: Uint8Array): string {
+  let binary = "";
+  // In slices: spreading megabytes into one call would overflow the stack.
+  for (let i = 0; i < bytes.length; i += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}

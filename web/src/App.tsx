@@ -1,10 +1,11 @@
 // The signed-in app: conversations on the left, the open conversation in the middle, its
 // artifacts on the right when asked for.
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Artifact, Conversation, ProviderInfo } from "../../durable-objects/protocol/rest";
 import { api, ApiFailure, type User } from "./api";
 import { artifactApi } from "./artifacts/artifact-api";
 import { ArtifactPane } from "./artifacts/ArtifactPane";
+import { type Pins, PinsContext } from "./attachments/pins";
 import { SettingsPanel } from "./settings/SettingsPanel";
 import { forgetLanding, readLanding, sessionStore } from "./settings/sign-in-return";
 import { ChatView } from "./chat/ChatView";
@@ -37,6 +38,9 @@ export function App() {
   const [artifactCount, setArtifactCount] = useState(0);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [pinned, setPinned] = useState<string[]>([]);
+  const [pinnedIds, setPinnedIds] = useState<ReadonlySet<string>>(NO_PINS);
+  // Bumped by a pin made outside the pane (a file in a message), so the pane's list reloads.
+  const [pinRevision, setPinRevision] = useState(0);
   const settingsButton = useRef<HTMLButtonElement>(null);
   const phone = useMediaQuery(PHONE_QUERY);
   const desktop = useMediaQuery(DESKTOP_QUERY);
@@ -91,6 +95,7 @@ export function App() {
     setPaneOpen(false);
     setSettingsOpen(false);
     setPinned([]);
+    setPinnedIds(NO_PINS);
     // Before the sign-in settles (a start link's token is still being traded) the load would get
     // 401 and close the conversation the address names.
     if (!selected || auth.state !== "signed-in") return;
@@ -113,9 +118,21 @@ export function App() {
   );
 
   // Pinned artifacts go with the next message; the composer says which.
-  const showPinned = useCallback(
-    (items: Artifact[]) => setPinned(items.filter((a) => a.pinned).map((a) => a.title)),
-    [],
+  const showPinned = useCallback((items: Artifact[]) => {
+    setPinned(items.filter((a) => a.pinned).map((a) => a.title));
+    setPinnedIds(new Set(items.filter((a) => a.pinned).map((a) => a.id)));
+  }, []);
+  const pins = useMemo<Pins>(
+    () => ({
+      pinnedIds,
+      setPinned: async (id, pin) => {
+        await artifactApi.pin(id, pin);
+        // Shown at once; the list's reload confirms it.
+        setPinnedIds((ids) => new Set([...ids].filter((x) => x !== id).concat(pin ? [id] : [])));
+        setPinRevision((n) => n + 1);
+      },
+    }),
+    [pinnedIds],
   );
   useEffect(() => {
     // While the pane is open it loads the list itself and reports it through onItems.
@@ -128,7 +145,7 @@ export function App() {
     return () => {
       live = false;
     };
-  }, [selected, artifactCount, paneOpen, showPinned]);
+  }, [selected, artifactCount, pinRevision, paneOpen, showPinned]);
 
   const openArtifactById = useCallback((id: string) => {
     setOpenArtifact(id);
@@ -252,14 +269,16 @@ export function App() {
           />
         )}
         {selected ? (
-          <ChatView
-            key={selected}
-            conversationId={selected}
-            onOpenArtifact={openArtifactById}
-            onArtifactCount={setArtifactCount}
-            pinned={pinned}
-            onTitle={showTitle}
-          />
+          <PinsContext.Provider value={pins}>
+            <ChatView
+              key={selected}
+              conversationId={selected}
+              onOpenArtifact={openArtifactById}
+              onArtifactCount={setArtifactCount}
+              pinned={pinned}
+              onTitle={showTitle}
+            />
+          </PinsContext.Provider>
         ) : (
           <p className="centered muted">Create or pick a conversation.</p>
         )}
@@ -284,7 +303,7 @@ export function App() {
             conversationId={selected}
             openId={openArtifact}
             onOpen={setOpenArtifact}
-            refreshKey={artifactCount}
+            refreshKey={`${artifactCount}:${pinRevision}`}
             onItems={showPinned}
           />
         </div>
@@ -292,3 +311,5 @@ export function App() {
     </div>
   );
 }
+
+const NO_PINS: ReadonlySet<string> = new Set();

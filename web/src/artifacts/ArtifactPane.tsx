@@ -13,7 +13,8 @@ export interface ArtifactPaneProps {
   conversationId: string;
   openId: string | null;
   onOpen: (id: string | null) => void;
-  refreshKey: number;
+  /** Any change of it reloads the list. */
+  refreshKey: number | string;
   /** The conversation's artifacts whenever the pane learns of a change (load, pin, delete). */
   onItems?: (items: Artifact[]) => void;
 }

@@ -6,9 +6,17 @@ import {
   MARKDOWN,
   normalizeArtifactType,
 } from "../../../durable-objects/loop/artifact-types";
+import { ATTACHMENT_ARTIFACT_TYPE } from "../../../durable-objects/protocol/attachments";
 
 export type ArtifactKind =
-  "code" | "markdown" | "knowledge-graph" | "bibliography" | "image" | "json" | "text";
+  | "code"
+  | "markdown"
+  | "knowledge-graph"
+  | "bibliography"
+  | "image"
+  | "json"
+  | "text"
+  | "attachment";
 
 export function kindOf(type: string): ArtifactKind {
   const t = normalizeArtifactType(type);
@@ -16,6 +24,7 @@ export function kindOf(type: string): ArtifactKind {
   if (t === MARKDOWN) return "markdown";
   if (t === KNOWLEDGE_GRAPH) return "knowledge-graph";
   if (t === BIBLIOGRAPHY) return "bibliography";
+  if (t === ATTACHMENT_ARTIFACT_TYPE) return "attachment";
   if (t.startsWith("image/")) return "image";
   if (t === "application/json" || t.endsWith("+json")) return "json";
   return "text";
@@ -29,6 +38,7 @@ const LABELS: Record<ArtifactKind, string> = {
   image: "Image",
   json: "JSON",
   text: "Text",
+  attachment: "Attached file",
 };
 
 export function typeLabel(type: string, language?: string | null): string {

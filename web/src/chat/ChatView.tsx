@@ -37,20 +37,23 @@ export function ChatView(props: {
 
   const artifactCount =
     state?.transcript.messages.reduce(
-      (n, m) => n + m.content.filter((p) => p.type === "artifact").length,
+      (n, m) =>
+        n + m.content.filter((p) => p.type === "artifact" || p.type === "attachment").length,
       0,
     ) ?? 0;
   // Resources attached from the composer become artifacts before any answer names them.
   const [attachedArtifacts, setAttachedArtifacts] = useState(0);
-  const shownArtifacts = artifactCount + attachedArtifacts;
+  // So do uploaded files, before their message is sent.
+  const [uploadedFiles, setUploadedFiles] = useState(0);
+  const shownArtifacts = artifactCount + attachedArtifacts + uploadedFiles;
   useEffect(() => onArtifactCount?.(shownArtifacts), [shownArtifacts, onArtifactCount]);
   const title = state?.transcript.title;
   useEffect(() => {
     if (title) onTitle?.(title);
   }, [title, onTitle]);
 
-  const send = (text: string) => {
-    live.current?.send(text);
+  const send = (text: string, attachments: string[]) => {
+    live.current?.send(text, attachments);
     list.current?.scrollToEnd();
   };
   const transcript = state?.transcript;
@@ -155,6 +158,7 @@ export function ChatView(props: {
         onSend={send}
         onCancel={() => live.current?.cancel()}
         onArtifactsAttached={(n) => setAttachedArtifacts((count) => count + n)}
+        onUploadsChanged={setUploadedFiles}
       />
     </section>
   );

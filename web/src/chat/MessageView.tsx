@@ -6,6 +6,7 @@ import type { MessagePart } from "../../../durable-objects/protocol/messages";
 import type { Activity, TranscriptMessage } from "../../../durable-objects/protocol/transcript";
 import type { ApprovalAnswer } from "../../../durable-objects/protocol/wire";
 import { Markdown } from "../markdown/Markdown";
+import { MessageAttachments } from "../attachments/MessageAttachments";
 import { ApprovalCard } from "./ApprovalCard";
 import { ElicitationCard } from "./ElicitationCard";
 import type { ElicitationAnswer } from "../../../durable-objects/protocol/elicitation";
@@ -56,13 +57,19 @@ export const MessageView = memo(function MessageView(props: {
       aria-busy={streaming}
     >
       {message.role === "user" ? (
-        message.content.map((p, i) =>
-          p.type === "text" ? (
-            <p key={i} className="text">
-              {p.text}
-            </p>
-          ) : null,
-        )
+        <>
+          {message.content.map((p, i) =>
+            p.type === "text" ? (
+              <p key={i} className="text">
+                {p.text}
+              </p>
+            ) : null,
+          )}
+          <MessageAttachments
+            parts={message.content.filter((p) => p.type === "attachment")}
+            onOpenArtifact={props.onOpenArtifact}
+          />
+        </>
       ) : (
         <>
           {streaming && activity && activity.maxSteps > 0 && (
@@ -137,6 +144,7 @@ function Part(props: { part: MessagePart; onOpenArtifact: (id: string) => void }
         </button>
       );
     case "tool_call":
+    case "attachment":
       return null;
   }
 }

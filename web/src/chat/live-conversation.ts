@@ -49,8 +49,14 @@ export class LiveConversation {
     this.connect();
   }
 
-  send(text: string): void {
-    const frame: ClientFrame = { type: "send", clientMessageId: crypto.randomUUID(), text };
+  /** Sends a message, with the artifact ids of the files uploaded for it. */
+  send(text: string, attachments: readonly string[] = []): void {
+    const frame: ClientFrame = {
+      type: "send",
+      clientMessageId: crypto.randomUUID(),
+      text,
+      ...(attachments.length > 0 && { attachments: [...attachments] }),
+    };
     this.unacked.set(frame.clientMessageId, frame);
     this.write(frame);
   }

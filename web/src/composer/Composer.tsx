@@ -1,6 +1,15 @@
-// The message box: text, prompts of the MCP servers behind a leading `/`, and resources attached
-// to the next message. What is sent is exactly what the composer shows.
-import { type KeyboardEvent, useMemo, useState } from "react";
+// The message box: text, prompts of the MCP servers behind a leading `/`, resources attached
+// to the next message, and files (picker, drag and drop, paste) uploaded as attachments. What is
+// sent is exactly what the composer shows.
+import {
+  type ClipboardEvent,
+  type DragEvent,
+  type KeyboardEvent,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
 import {
   MAX_INLINE_RESOURCE_CHARS,
   type McpAttachment,
@@ -9,6 +18,17 @@ import {
   type McpPromptResult,
 } from "../../../durable-objects/protocol/rest";
 import { MAX_MESSAGE_CHARS } from "../../../durable-objects/protocol/wire";
+import { artifactApi } from "../artifacts/artifact-api";
+import { AttachmentChips } from "./attachments/AttachmentChips";
+import {
+  ACCEPTED_FILES,
+  carriesFiles,
+  droppedFiles,
+  pastedFiles,
+} from "./attachments/dropped-files";
+import { type AttachmentUploader, attachmentUploader } from "./attachments/upload-attachment";
+import { useAttachmentDrafts } from "./attachments/use-attachment-drafts";
+import { usePageDropGuard } from "./attachments/use-page-drop-guard";
 import { type CatalogApi, catalogApi } from "./catalog-api";
 import { PromptForm } from "./PromptForm";
 import {
@@ -29,17 +49,35 @@ export function messageText(draft: string, attachments: readonly McpAttachment[]
 export function Composer(props: {
   conversationId: string;
   busy: boolean;
-  onSend: (text: string) => void;
+  /** The text, and the artifact ids of the files uploaded for it. */
+  onSend: (text: string, attachments: string[]) => void;
   onCancel: () => void;
   /** Attaching made artifacts (too long, or binary): the artifact list has new entries. */
   onArtifactsAttached?: (count: number) => void;
+  /** How many uploaded files wait for the next message (they are artifacts already). */
+  onUploadsChanged?: (count: number) => void;
   /** The REST calls (tests pass their own). */
   api?: CatalogApi;
+  /** File uploads and deleting a removed one (tests pass their own). */
+  uploader?: AttachmentUploader;
+  discardUpload?: (artifactId: string) => Promise<unknown>;
 }) {
   const api = useMemo(
     () => props.api ?? catalogApi(props.conversationId),
     [props.api, props.conversationId],
   );
+  const uploader = useMemo(
+    () => props.uploader ?? attachmentUploader(props.conversationId),
+    [props.uploader, props.conversationId],
+  );
+  const files = useAttachmentDrafts(uploader, props.discardUpload ?? artifactApi.remove);
+  const fileInput = useRef<HTMLInputElement>(null);
+  usePageDropGuard();
+  const [dragging, setDragging] = useState(false);
+  const uploading = files.drafts.some((d) => d.status === "uploading");
+  const readyFiles = files.drafts.filter((d) => d.status === "ready").length;
+  const { onUploadsChanged } = props;
+  useEffect(() => onUploadsChanged?.(readyFiles), [readyFiles, onUploadsChanged]);
   const [draft, setDraft] = useState("");
   const [attachments, setAttachments] = useState<McpAttachment[]>([]);
   const [prompts, setPrompts] = useState<McpPromptList | "loading" | { error: string } | null>(
@@ -101,9 +139,10 @@ export function Composer(props: {
       .then(usePrompt, (err: unknown) => setNote(err instanceof Error ? err.message : String(err)));
   };
 
+  const canSend = !!message && !tooLong && !uploading;
   const send = () => {
-    if (!message || tooLong) return;
-    props.onSend(message);
+    if (!canSend) return;
+    props.onSend(message, files.take());
     setDraft("");
     setAttachments([]);
     setNote(null);
@@ -142,8 +181,35 @@ export function Composer(props: {
             : `No prompt matches “${query}”.`
           : null;
 
+  const onDragOver = (e: DragEvent) => {
+    if (!carriesFiles(e.dataTransfer)) return;
+    e.preventDefault();
+    e.dataTransfer.dropEffect = "copy";
+    setDragging(true);
+  };
+  const onDrop = (e: DragEvent) => {
+    setDragging(false);
+    const dropped = droppedFiles(e.dataTransfer);
+    if (dropped.length === 0) return;
+    e.preventDefault();
+    files.add(dropped);
+  };
+  const onPaste = (e: ClipboardEvent) => {
+    const pasted = pastedFiles(e.clipboardData);
+    if (pasted.length === 0) return;
+    e.preventDefault();
+    files.add(pasted);
+  };
+
   return (
-    <div className="composer-area">
+    <div
+      className={`composer-area ${dragging ? "dragging" : ""}`}
+      onDragOver={onDragOver}
+      onDragLeave={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
+      }}
+      onDrop={onDrop}
+    >
       {pickerOpen && (
         <PromptPicker
           items={items}
@@ -188,6 +254,7 @@ export function Composer(props: {
           ))}
         </ul>
       )}
+      <AttachmentChips drafts={files.drafts} onRemove={files.remove} />
       <div className="composer">
         <textarea
           aria-label="Message"
@@ -201,9 +268,31 @@ export function Composer(props: {
           value={draft}
           onChange={(e) => edit(e.target.value)}
           onKeyDown={onKey}
+          onPaste={onPaste}
           rows={3}
         />
         <div className="composer-actions">
+          <input
+            ref={fileInput}
+            type="file"
+            multiple
+            hidden
+            accept={ACCEPTED_FILES}
+            aria-label="Files to attach"
+            data-testid="attach-files-input"
+            onChange={(e) => {
+              files.add(Array.from(e.currentTarget.files ?? []));
+              // The same file can be chosen again after it was removed.
+              e.currentTarget.value = "";
+            }}
+          />
+          <button
+            type="button"
+            title="Attach images, PDFs, text, tables or JSON (or drop or paste them here)"
+            onClick={() => fileInput.current?.click()}
+          >
+            Attach files
+          </button>
           <button
             type="button"
             aria-expanded={resourcesOpen}
@@ -217,7 +306,7 @@ export function Composer(props: {
               Cancel
             </button>
           )}
-          <button type="button" className="primary" onClick={send} disabled={!message || tooLong}>
+          <button type="button" className="primary" onClick={send} disabled={!canSend}>
             Send
           </button>
         </div>
@@ -225,7 +314,11 @@ export function Composer(props: {
       <p id="composer-hint" className={`muted small composer-hint ${tooLong ? "error" : ""}`}>
         {tooLong
           ? `Too long: ${message.length} of ${MAX_MESSAGE_CHARS} characters. Shorten it, remove an attachment or split it into several messages.`
-          : "Enter sends, Shift+Enter starts a new line, / at the start offers your servers' prompts. A question asked while an answer is running waits its turn."}
+          : uploading
+            ? "Uploading your files… Send is ready once they are stored."
+            : readyFiles > 0 && !message
+              ? "Add a few words to go with the files: what should the model do with them?"
+              : "Enter sends, Shift+Enter starts a new line, / at the start offers your servers' prompts. A question asked while an answer is running waits its turn."}
       </p>
     </div>
   );

@@ -2,6 +2,7 @@
 // graph is opened, so the first page stays small.
 import { lazy, Suspense, type ComponentType } from "react";
 import { kindOf, type ArtifactKind } from "../artifact-kind";
+import { AttachmentViewer } from "./AttachmentViewer";
 import { BibliographyViewer } from "./BibliographyViewer";
 import { CodeViewer } from "./CodeViewer";
 import { ImageViewer } from "./ImageViewer";
@@ -30,6 +31,7 @@ const VIEWERS: Record<ArtifactKind, ComponentType<ViewerProps>> = {
   image: ImageViewer,
   json: JsonViewer,
   text: TextViewer,
+  attachment: AttachmentViewer,
 };
 
 export function viewerFor(type: string): ComponentType<ViewerProps> {

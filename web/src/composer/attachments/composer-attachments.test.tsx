@@ -1,0 +1,274 @@
+// @vitest-environment jsdom
+// Files in the composer: chosen in the picker, dropped on it or pasted; each a chip with its name,
+// size and upload progress, or the server's reason for refusing it; Send waits for uploads and
+// sends the stored files' ids with the text. The uploads are in memory here (the route itself is
+// tested in workers/api, the whole path in Chromium in tests/e2e/attachments.test.ts).
+import { act } from "react";
+import { createRoot, type Root } from "react-dom/client";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { ApiFailure } from "../../api";
+import { artifact } from "../../artifacts/test-artifact";
+import type { CatalogApi } from "../catalog-api";
+import { Composer } from "../Composer";
+import type { AttachmentUploader, UploadProgress } from "./upload-attachment";
+import { uploadFailure } from "./upload-attachment";
+
+declare global {
+  var IS_REACT_ACT_ENVIRONMENT: boolean;
+}
+globalThis.IS_REACT_ACT_ENVIRONMENT = true;
+
+/** An upload the test finishes by hand: report progress, then store or refuse the file. */
+interface PendingUpload {
+  file: File;
+  progress: UploadProgress;
+  signal: AbortSignal;
+  store: () => void;
+  refuse: (err: Error) => void;
+}
+
+let uploads: PendingUpload[];
+let discarded: string[];
+let sent: { text: string; attachments: string[] }[];
+let root: Root;
+let host: HTMLDivElement;
+
+const uploader: AttachmentUploader = (file, progress, signal) =>
+  new Promise((resolve, reject) => {
+    uploads.push({
+      file,
+      progress,
+      signal,
+      store: () =>
+        resolve(
+          artifact({
+            id: `art-${file.name}`,
+            type: "attachment",
+            title: file.name,
+            content: null,
+            size: file.size,
+          }),
+        ),
+      refuse: reject,
+    });
+  });
+
+const noCatalog = {} as CatalogApi;
+
+beforeEach(async () => {
+  uploads = [];
+  discarded = [];
+  sent = [];
+  host = document.createElement("div");
+  document.body.appendChild(host);
+  root = createRoot(host);
+  await act(async () =>
+    root.render(
+      <Composer
+        conversationId="c1"
+        busy={false}
+        onSend={(text, attachments) => sent.push({ text, attachments })}
+        onCancel={() => undefined}
+        api={noCatalog}
+        uploader={uploader}
+        discardUpload={async (id) => discarded.push(id)}
+      />,
+    ),
+  );
+});
+afterEach(async () => {
+  await act(async () => root.unmount());
+  host.remove();
+});
+
+const settle = () => act(() => new Promise((r) => setTimeout(r, 0)));
+const box = () => host.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message"]')!;
+const button = (name: string) =>
+  [...host.querySelectorAll("button")].find((b) => b.textContent === name)!;
+const sendButton = () => button("Send");
+const chips = () => [...host.querySelectorAll('[aria-label="Files for the next message"] li')];
+const hint = () => host.querySelector("#composer-hint")!.textContent;
+
+const png = (name = "plot.png", size = 2048) =>
+  new File([new Uint8Array(size)], name, { type: "image/png" });
+
+async function type(value: string) {
+  const el = box();
+  const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(el), "value")!.set!;
+  await act(async () => {
+    setter.call(el, value);
+    el.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+  await settle();
+}
+
+async function pick(...files: File[]) {
+  const input = host.querySelector<HTMLInputElement>('input[type="file"]')!;
+  Object.defineProperty(input, "files", { value: files, configurable: true });
+  await act(async () => {
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+  });
+  await settle();
+}
+
+/** A DataTransfer as a drop or paste carries it (jsdom has none of its own). */
+function transfer(files: File[], text = ""): Partial<DataTransfer> {
+  return {
+    types: [...(files.length > 0 ? ["Files"] : []), ...(text ? ["text/plain"] : [])],
+    files: files as unknown as FileList,
+    getData: (format: string) => (format === "text/plain" ? text : ""),
+    dropEffect: "none",
+  };
+}
+
+async function fire(target: Element, type: string, key: string, data: Partial<DataTransfer>) {
+  const event = new Event(type, { bubbles: true, cancelable: true });
+  Object.defineProperty(event, key, { value: data });
+  await act(async () => {
+    target.dispatchEvent(event);
+  });
+  await settle();
+  return event;
+}
+
+async function click(el: Element) {
+  await act(async () => (el as HTMLElement).click());
+  await settle();
+}
+
+it("the picker uploads a file at once: its chip shows name, size and progress, and Send waits for it", async () => {
+  const picker = button("Attach files");
+  expect(picker.getAttribute("title")).toMatch(/drop or paste/);
+  await pick(png("plot.png", 2048));
+  expect(uploads.map((u) => u.file.name)).toEqual(["plot.png"]);
+  expect(chips()[0]!.textContent).toContain("plot.png");
+  expect(chips()[0]!.textContent).toContain("2 KiB");
+
+  await act(async () => uploads[0]!.progress(0.4));
+  const bar = chips()[0]!.querySelector("progress")!;
+  expect(bar.getAttribute("aria-label")).toBe("Uploading plot.png");
+  expect(bar.value).toBeCloseTo(0.4);
+
+  await type("What does this plot show?");
+  expect(sendButton().disabled).toBe(true);
+  expect(hint()).toMatch(/Uploading your files/);
+
+  await act(async () => uploads[0]!.store());
+  await settle();
+  expect(chips()[0]!.querySelector("progress")).toBeNull();
+  expect(chips()[0]!.textContent).toContain("attached");
+  expect(sendButton().disabled).toBe(false);
+
+  await click(sendButton());
+  expect(sent).toEqual([{ text: "What does this plot show?", attachments: ["art-plot.png"] }]);
+  expect(chips()).toHaveLength(0);
+});
+
+it("a file the server refuses shows its words; the message goes without it", async () => {
+  await pick(png("huge.png"), png("ok.png"));
+  await act(async () => {
+    uploads[0]!.refuse(
+      uploadFailure(
+        413,
+        JSON.stringify({
+          error: {
+            code: "payload_too_large",
+            message:
+              "This file (12 MiB) is larger than the 10 MiB an attachment may be. Attach a smaller file, or split it.",
+          },
+        }),
+      ),
+    );
+    uploads[1]!.store();
+  });
+  await settle();
+  const alert = chips()[0]!.querySelector('[role="alert"]')!;
+  expect(alert.textContent).toBe(
+    "This file (12 MiB) is larger than the 10 MiB an attachment may be. Attach a smaller file, or split it.",
+  );
+  await type("Compare them");
+  await click(sendButton());
+  expect(sent).toEqual([{ text: "Compare them", attachments: ["art-ok.png"] }]);
+});
+
+it("removing a chip stops its upload, or deletes the file it already stored", async () => {
+  await pick(png("slow.png"), png("done.png"));
+  await act(async () => uploads[1]!.store());
+  await settle();
+  await click(host.querySelector('button[aria-label="Remove slow.png"]')!);
+  expect(uploads[0]!.signal.aborted).toBe(true);
+  await click(host.querySelector('button[aria-label="Remove done.png"]')!);
+  expect(discarded).toEqual(["art-done.png"]);
+  expect(chips()).toHaveLength(0);
+  await type("Nothing attached");
+  await click(sendButton());
+  expect(sent).toEqual([{ text: "Nothing attached", attachments: [] }]);
+});
+
+it("files dropped on the composer are attached; a drag of text is left to the text box", async () => {
+  const area = host.querySelector(".composer-area")!;
+  const over = await fire(area, "dragover", "dataTransfer", transfer([png("dropped.png")]));
+  expect(over.defaultPrevented).toBe(true);
+  expect(area.classList.contains("dragging")).toBe(true);
+  const drop = await fire(area, "drop", "dataTransfer", transfer([png("dropped.png")]));
+  expect(drop.defaultPrevented).toBe(true);
+  expect(area.classList.contains("dragging")).toBe(false);
+  expect(uploads.map((u) => u.file.name)).toEqual(["dropped.png"]);
+
+  const textDrag = await fire(area, "dragover", "dataTransfer", transfer([], "some words"));
+  expect(textDrag.defaultPrevented).toBe(false);
+});
+
+it("a file dropped beside the composer does not take the browser away from the app", async () => {
+  const beside = document.createElement("div");
+  document.body.appendChild(beside);
+  const drop = await fire(beside, "drop", "dataTransfer", transfer([png("stray.png")]));
+  expect(drop.defaultPrevented).toBe(true);
+  expect(uploads).toHaveLength(0);
+  beside.remove();
+});
+
+it("a pasted image is attached; a paste with text pastes the text", async () => {
+  const image = await fire(box(), "paste", "clipboardData", transfer([png("image.png")]));
+  expect(image.defaultPrevented).toBe(true);
+  expect(uploads.map((u) => u.file.name)).toEqual(["image.png"]);
+  // Cells copied from a spreadsheet bring a picture of themselves along.
+  const cells = await fire(box(), "paste", "clipboardData", transfer([png("cells.png")], "a\tb"));
+  expect(cells.defaultPrevented).toBe(false);
+  expect(uploads).toHaveLength(1);
+});
+
+it("a message carries at most ten files: the eleventh gets a chip saying so", async () => {
+  await pick(...Array.from({ length: 11 }, (_, i) => png(`f${i}.png`)));
+  expect(uploads).toHaveLength(10);
+  const last = chips().at(-1)!;
+  expect(last.textContent).toContain("f10.png");
+  expect(last.querySelector('[role="alert"]')!.textContent).toMatch(/at most 10 files/);
+});
+
+it("files alone cannot be sent: the hint asks for words to go with them", async () => {
+  await pick(png());
+  await act(async () => uploads[0]!.store());
+  await settle();
+  expect(sendButton().disabled).toBe(true);
+  expect(hint()).toMatch(/Add a few words to go with the files/);
+});
+
+it("an answer that is not the API's JSON still gives words a person can act on", () => {
+  expect(uploadFailure(413, "<html>Request Entity Too Large</html>").message).toBe(
+    "This file is too large to upload. Attach a smaller file.",
+  );
+  expect(uploadFailure(401, "").message).toBe("Your session has ended; sign in again.");
+  const typeRefused = uploadFailure(
+    415,
+    JSON.stringify({
+      error: {
+        code: "unsupported_media_type",
+        message: '"a.exe" is a program, which cannot be attached.',
+      },
+    }),
+  );
+  expect(typeRefused).toBeInstanceOf(ApiFailure);
+  expect(typeRefused.code).toBe("unsupported_media_type");
+  expect(typeRefused.message).toBe('"a.exe" is a program, which cannot be attached.');
+});

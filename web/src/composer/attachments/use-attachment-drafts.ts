@@ -1,0 +1,112 @@
+// The files attached to the next message, each uploading, ready or refused. A file uploads as
+// soon as it is attached, so Send only waits for what is still on its way; removing a chip stops
+// its upload or deletes the stored file (it was never sent, and it counts toward the quota).
+import { useCallback, useEffect, useRef, useState } from "react";
+import { MAX_ATTACHMENTS_PER_MESSAGE } from "../../../../durable-objects/protocol/attachments";
+import type { Artifact } from "../../../../durable-objects/protocol/rest";
+import { ApiFailure } from "../../api";
+import { type AttachmentUploader, UPLOAD_ABORTED } from "./upload-attachment";
+
+export type AttachmentDraft =
+  | { key: string; name: string; size: number; status: "uploading"; progress: number }
+  | { key: string; name: string; size: number; status: "ready"; artifact: Artifact }
+  | { key: string; name: string; size: number; status: "failed"; error: string };
+
+export interface AttachmentDrafts {
+  drafts: readonly AttachmentDraft[];
+  /** Uploads each file (beyond the per-message limit, a file gets a refused chip instead). */
+  add: (files: readonly File[]) => void;
+  /** Removes a chip: stops its upload, or deletes the file it stored. */
+  remove: (key: string) => void;
+  /** The stored files' artifact ids, for the message being sent; the chips are cleared. */
+  take: () => string[];
+}
+
+let nextKey = 0;
+
+export function useAttachmentDrafts(
+  upload: AttachmentUploader,
+  discard: (artifactId: string) => Promise<unknown>,
+): AttachmentDrafts {
+  const [drafts, setDrafts] = useState<readonly AttachmentDraft[]>([]);
+  const current = useRef(drafts);
+  current.current = drafts;
+  const uploads = useRef(new Map<string, AbortController>());
+
+  // Leaving the conversation stops what is still uploading.
+  useEffect(() => {
+    const running = uploads.current;
+    return () => running.forEach((c) => c.abort());
+  }, []);
+
+  const update = useCallback((key: string, next: AttachmentDraft) => {
+    setDrafts((all) => all.map((d) => (d.key === key ? next : d)));
+  }, []);
+
+  const add = useCallback(
+    (files: readonly File[]) => {
+      let room =
+        MAX_ATTACHMENTS_PER_MESSAGE - current.current.filter((d) => d.status !== "failed").length;
+      const added: AttachmentDraft[] = [];
+      for (const file of files) {
+        const base = {
+          key: `attachment-${++nextKey}`,
+          name: file.name || "pasted file",
+          size: file.size,
+        };
+        if (room-- <= 0) {
+          added.push({
+            ...base,
+            status: "failed",
+            error: `A message carries at most ${MAX_ATTACHMENTS_PER_MESSAGE} files; send these first, then attach the rest.`,
+          });
+          continue;
+        }
+        added.push({ ...base, status: "uploading", progress: 0 });
+        const controller = new AbortController();
+        uploads.current.set(base.key, controller);
+        upload(
+          file,
+          (progress) => update(base.key, { ...base, status: "uploading", progress }),
+          controller.signal,
+        ).then(
+          (artifact) => {
+            uploads.current.delete(base.key);
+            update(base.key, { ...base, status: "ready", artifact });
+          },
+          (err: unknown) => {
+            uploads.current.delete(base.key);
+            if (err instanceof ApiFailure && err.code === UPLOAD_ABORTED) return;
+            update(base.key, { ...base, status: "failed", error: refusalWords(err) });
+          },
+        );
+      }
+      setDrafts((all) => [...all, ...added]);
+    },
+    [upload, update],
+  );
+
+  const remove = useCallback(
+    (key: string) => {
+      const draft = current.current.find((d) => d.key === key);
+      uploads.current.get(key)?.abort();
+      uploads.current.delete(key);
+      if (draft?.status === "ready") void discard(draft.artifact.id).catch(() => undefined);
+      setDrafts((all) => all.filter((d) => d.key !== key));
+    },
+    [discard],
+  );
+
+  const take = useCallback(() => {
+    const ids = current.current.flatMap((d) => (d.status === "ready" ? [d.artifact.id] : []));
+    setDrafts([]);
+    return ids;
+  }, []);
+
+  return { drafts, add, remove, take };
+}
+
+function refusalWords(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  return String(err);
+}

@@ -18,6 +18,7 @@ import { overMessageLimit } from "./message-limit";
 import { overDailyAllowance, refuseChatOverAllowance } from "./daily-allowance";
 import { logTurnEnded } from "./operator-log";
 import { AuditLog } from "./audit-log";
+import { conversationTimings } from "./timings-log";
 import { enqueue, flushOutbox } from "./outbox";
 import { type SseSubscriber } from "./sse";
 import { SseGate } from "./sse-gate";
@@ -223,6 +224,8 @@ export class Conversation extends Agent<Env> {
       return new Response(this.audit.jsonLines(), {
         headers: { "content-type": "application/x-ndjson; charset=utf-8" },
       });
+    if (new URL(request.url).pathname.endsWith("/timings"))
+      return Response.json(conversationTimings(this.ctx.storage.sql));
     return serveSseRequest(request, {
       store: this.store,
       subscribers: this.#sse,
@@ -500,6 +503,7 @@ export class Conversation extends Agent<Env> {
         summary,
         pinned,
         maxSteps: options.maxSteps ?? conversation.settings.maxSteps ?? DEFAULT_MAX_STEPS,
+        queuedSince: turn.createdAt,
         signal: abort.signal,
         tools,
         calls: toolCallLog(this.store),

@@ -2,6 +2,7 @@
 // same fold, so "what a client shows" is one definition.
 import type { MessagePart, MessageStatus } from "./messages";
 import type { ElicitationAction, ElicitationContent, ElicitationSchema } from "./elicitation";
+import type { StepTimings } from "./timings";
 import type { UsageTotals } from "./usage";
 import type { ErrorInfo, ServerEvent } from "./wire";
 
@@ -70,6 +71,8 @@ export interface Activity {
   usage?: UsageTotals;
   /** When each tool call started and ended (server clock, ms), for the timeline's times. */
   callTimes?: Record<string, { startedAt: number; endedAt?: number }>;
+  /** Where each finished step's time went, in the order the steps ended. */
+  stepTimings?: StepTimings[];
 }
 
 export interface TranscriptMessage {
@@ -357,6 +360,12 @@ export function applyEvent(t: Transcript, e: ServerEvent): Transcript {
       break;
     case "summary_updated":
       next.summary = { text: e.text, upToSeq: e.upToSeq };
+      break;
+    case "step_timings":
+      editActivity(e.messageId, (a) => ({
+        ...a,
+        stepTimings: [...(a.stepTimings ?? []), e.timings],
+      }));
       break;
     default:
       break;

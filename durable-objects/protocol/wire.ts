@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { ElicitationAction, ElicitationContent, ElicitationSchema } from "./elicitation";
 import { ChatMessage, MessagePart, MessageStatus } from "./messages";
+import { StepTimings } from "./timings";
 import { UsageTotals } from "./usage";
 
 /** Largest client frame accepted, in bytes (UTF-8). */
@@ -267,6 +268,14 @@ export const ServerEvent = z.discriminatedUnion("type", [
     provider: z.string(),
     model: z.string(),
     failed: z.array(z.object({ provider: z.string(), model: z.string(), reason: z.string() })),
+  }),
+  // A step ended: where its time went (model, tools per server, retries, checkpoints; timings.ts).
+  z.object({
+    ...seqd,
+    type: z.literal("step_timings"),
+    turnId: z.string(),
+    messageId: z.string(),
+    timings: StepTimings,
   }),
 ]);
 export type ServerEvent = z.infer<typeof ServerEvent>;

@@ -1,6 +1,6 @@
 // The audit log as a user downloads it, in Debian's chromium against `wrangler dev`: a three-step
-// turn whose second step's tool call waits for approval, approved in the page; then the
-// conversation's "Download audit log" link, whose file is read back as JSON Lines.
+// turn whose second step's tool call waits for approval, approved in the page; the timeline's
+// step timings; then the conversation's "Download audit log" link, read back as JSON Lines.
 import { readFile } from "node:fs/promises";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -57,6 +57,22 @@ it("downloads the audit log of a turn with an approval from the client, as JSON 
   const answer = page.getByTestId("message-assistant").first();
   await answer.and(page.locator('[data-status="complete"]')).waitFor({ timeout: TURN_TIMEOUT });
   expect(await answer.textContent()).toContain("Listed the notes and deleted one.");
+
+  // The timeline shows each step's timings; the step parked at the approval counts the wait.
+  const steps = answer.getByTestId("step-timings");
+  await expect.poll(() => steps.count(), { timeout: TURN_TIMEOUT }).toBe(3);
+  expect(await steps.locator("summary").allTextContents()).toEqual([
+    expect.stringMatching(/^Step 1 took \d/),
+    expect.stringMatching(/^Step 2 took \d/),
+    expect.stringMatching(/^Step 3 took \d/),
+  ]);
+  const parked = steps.nth(1);
+  await parked.locator("summary").click();
+  expect(await parked.getAttribute("open")).not.toBeNull();
+  const phases = await parked.locator("li").allTextContents();
+  expect(phases).toContainEqual(expect.stringMatching(/^Model: .+: first token after \d/));
+  expect(phases).toContainEqual(expect.stringMatching(/^Tools on notes: 1 call, \d/));
+  expect(phases).toContainEqual(expect.stringMatching(/^Paused \(approval or restart\): \d/));
 
   const link = page.getByTestId("audit-download");
   const [download] = await Promise.all([

@@ -19,6 +19,7 @@ import { overMessageLimit } from "./message-limit";
 import { overDailyAllowance, refuseChatOverAllowance } from "./daily-allowance";
 import { logTurnEnded } from "./operator-log";
 import { AuditLog } from "./audit-log";
+import { conversationTimings } from "./timings-log";
 import { enqueue, flushOutbox } from "./outbox";
 import { type SseSubscriber } from "./sse";
 import { SseGate } from "./sse-gate";
@@ -325,6 +326,8 @@ export class Conversation extends Agent<Env> {
       });
     const sender = request.method === "POST" ? credentialFromHeader(request.headers) : null;
     const author = sender ? await this.authorOf(sender.userId) : undefined;
+    if (new URL(request.url).pathname.endsWith("/timings"))
+      return Response.json(conversationTimings(this.ctx.storage.sql));
     return serveSseRequest(request, {
       store: this.store,
       subscribers: this.#sse,
@@ -628,6 +631,7 @@ export class Conversation extends Agent<Env> {
         summary,
         pinned,
         maxSteps: options.maxSteps ?? conversation.settings.maxSteps ?? DEFAULT_MAX_STEPS,
+        queuedSince: turn.createdAt,
         signal: abort.signal,
         tools,
         calls: toolCallLog(this.store),

@@ -91,7 +91,7 @@ describe("a step routed with fallback", () => {
   it("skips a fallback this deployment has no key for, and names it", async () => {
     const { events } = await turn({
       route: [
-        { provider: "openai", model: "gpt-4o-mini" },
+        { provider: "gemini", model: "gemini-2.5-flash" },
         { provider: "anthropic", model: "claude-haiku-4-5" },
       ],
     });
@@ -99,11 +99,11 @@ describe("a step routed with fallback", () => {
     expect(served?.provider).toBe("anthropic");
     expect(served?.failed.map((f) => [f.provider, f.reason])).toEqual([
       ["ollama", expect.stringMatching(/connection to Ollama/)],
-      ["openai", "this deployment has no key for it."],
+      ["gemini", "this deployment has no key for it."],
     ]);
     expect(ofType(events, "notice").map((n) => n.message)).toContainEqual(
       expect.stringMatching(
-        /^Ollama \(llama3\.2:latest\) could not answer: .+ OpenAI \(gpt-4o-mini\) could not answer: this deployment has no key for it\. This step falls back to Anthropic \(claude-haiku-4-5\)\.$/,
+        /^Ollama \(llama3\.2:latest\) could not answer: .+ Gemini \(gemini-2\.5-flash\) could not answer: this deployment has no key for it\. This step falls back to Anthropic \(claude-haiku-4-5\)\.$/,
       ),
     );
     expect(fold(events).messages[1]!.status).toBe("complete");

@@ -36,6 +36,7 @@ import { languageInstruction } from "../loop/language";
 import { type StoredSummary, summaryPrompt } from "./summary";
 import { templateMessages, templateSystemSection } from "./template-prompt";
 import { routedStream } from "./model-route";
+import { StepTimer } from "../loop/step-timings";
 import { auditedAttempts, type TurnAudit } from "./audited-attempts";
 import { attachmentConverter } from "./attachment-history";
 
@@ -75,6 +76,8 @@ export interface TurnInput {
   /** Characters per token learned from this conversation's earlier calls to the model. */
   charsPerToken?: number;
   learnedCharsPerToken?: (ratio: number) => void;
+  /** When the user sent the message this turn answers (the step timings' `queuedMs`). */
+  queuedSince?: number;
 }
 
 export interface TurnOutcome {
@@ -117,6 +120,9 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     call: (...args) => input.tools.call(...args),
   };
   const maxTokens = conversation.settings.maxTokens ?? 4096;
+  const timer = new StepTimer(
+    input.queuedSince !== undefined ? { queuedSince: input.queuedSince } : {},
+  );
   const fitter = contextFitter({
     window: modelWindow(conversation.provider, conversation.model, {
       contextTokens: conversation.settings.contextWindow,
@@ -126,7 +132,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     charsPerToken: input.charsPerToken,
     ...(input.learnedCharsPerToken && { learnedCharsPerToken: input.learnedCharsPerToken }),
     emit: input.emit,
-    stream: streamWithRetries,
+    stream: (p, request) => streamWithRetries(p, request, { onRetry: timer.retried }),
   });
   const fallbacks = conversation.settings.route ?? [];
   const audit = input.audit && auditedAttempts(input.audit);
@@ -168,6 +174,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
       recordUsage: input.recordUsage,
       prices: modelPrices(input.env),
       ...(audit && { audit: audit.loopAudit }),
+      stepTimer: timer,
       ...(input.onModelCall && { onModelCall: input.onModelCall }),
       ...(input.approvals && { approvals: input.approvals }),
     },

@@ -18,6 +18,7 @@ import { conversationQuery, DEFAULT_MAX_TOOLS_PER_STEP, selectTools } from "./to
 import { DEFAULT_ANSWER_CAP_CHARS, StreamGuard, type StreamKind } from "./stream-guards";
 import type { LoopDeps, LoopInput, LoopOutcome, LoopState, PlannedToolCall } from "./types";
 import { meterModelCall } from "./usage-meter";
+import { StepTimer } from "./step-timings";
 import {
   type BudgetStop,
   budgetStop,
@@ -57,6 +58,20 @@ export async function runThinkingLoop(
   resumed?: LoopState,
 ): Promise<LoopOutcome> {
   const state = resumed ?? initialState(input.history);
+  // Every phase of a step is timed (step-timings.ts); a step's timings go out when it ends.
+  const timer = deps.stepTimer ?? new StepTimer(deps.now ? { now: deps.now } : {});
+  const timed = timer.instrument(deps, input, state, resumed !== undefined);
+  const outcome = await runLoop(timed, input, state, resumed !== undefined);
+  timer.turnEnded(timed, input, outcome);
+  return outcome;
+}
+
+async function runLoop(
+  deps: LoopDeps,
+  input: LoopInput,
+  state: LoopState,
+  resumed: boolean,
+): Promise<LoopOutcome> {
   if (state.final) return { content: state.final, status: "complete" };
   const { tools: catalog, warnings: failures, signIns = [] } = await deps.tools.catalog();
   if (failures.length > 0)
@@ -134,6 +149,7 @@ export async function runThinkingLoop(
       }
       state.step += 1;
       markStepStart(state);
+      deps.stepTimer?.stepStarted(state);
       deps.emit({
         type: "step_started",
         turnId: input.turnId,
@@ -187,6 +203,7 @@ export async function runThinkingLoop(
     state.pending = undefined;
     state.noProgressSteps = recordStepProgress(state, answers) ? 0 : state.noProgressSteps + 1;
     deps.checkpoint(state);
+    deps.stepTimer?.stepEnded(deps, input);
     if (
       state.noProgressSteps >= NO_PROGRESS_LIMIT ||
       state.formatterRepairs > MAX_FORMATTER_REPAIRS

@@ -14,6 +14,7 @@ import type { CallUsage, UsageTotals } from "../protocol/usage";
 import type { KnowledgeGraph } from "./knowledge-graph";
 import type { BudgetStop, TurnBudgets } from "./budgets";
 import type { PriceTable } from "./prices";
+import type { StepTimer, StepTimingsDraft } from "./step-timings";
 import type { DraftArtifact, ProcessedResult } from "./tool-results";
 
 export interface CatalogTool {
@@ -136,6 +137,8 @@ export interface LoopState {
   stepStart?: { tokens: number; costUsd: number; elapsedMs: number };
   /** The budget that ended the loop; the answer says so. */
   stoppedBy?: BudgetStop;
+  /** The current step's timings so far (see step-timings.ts). */
+  timings?: StepTimingsDraft | undefined;
 }
 
 /** Where a call that needs the user's approval stands. */
@@ -198,6 +201,8 @@ export interface LoopDeps {
   ) => { messages: NeutralMessage[]; system: string };
   /** Records a summary of each model response (the audit log). */
   audit?: ModelAudit;
+  /** Times each phase of each step (a new one per run unless the caller gives one). */
+  stepTimer?: StepTimer;
 }
 
 /** Requests are recorded by the stream (per model asked); the loop records each response. */

@@ -2,6 +2,7 @@
 // same fold, so "what a client shows" is one definition.
 import type { MessagePart, MessageStatus } from "./messages";
 import type { ElicitationAction, ElicitationContent, ElicitationSchema } from "./elicitation";
+import type { StepTimings } from "./timings";
 import type { UsageTotals } from "./usage";
 import type { ErrorInfo, ServerEvent } from "./wire";
 import { TranscriptDraft } from "./transcript-draft";
@@ -71,6 +72,8 @@ export interface Activity {
   usage?: UsageTotals;
   /** When each tool call started and ended (server clock, ms), for the timeline's times. */
   callTimes?: Record<string, { startedAt: number; endedAt?: number }>;
+  /** Where each finished step's time went, in the order the steps ended. */
+  stepTimings?: StepTimings[];
 }
 
 export interface TranscriptMessage {
@@ -389,6 +392,12 @@ function applyTo(draft: TranscriptDraft, e: ServerEvent): void {
           status: e.message.status,
         });
       }
+      break;
+    case "step_timings":
+      editActivity(e.messageId, (a) => ({
+        ...a,
+        stepTimings: [...(a.stepTimings ?? []), e.timings],
+      }));
       break;
     default:
       break;

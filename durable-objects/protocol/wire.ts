@@ -6,6 +6,7 @@ import { ElicitationAction, ElicitationContent, ElicitationSchema } from "./elic
 import { BranchRequest } from "./branches";
 import { ChatMessage, MessagePart, MessageStatus } from "./messages";
 import { ConversationRole } from "./sharing";
+import { StepTimings } from "./timings";
 import { UsageTotals } from "./usage";
 
 /** Largest client frame accepted, in bytes (UTF-8). */
@@ -281,6 +282,14 @@ export const ServerEvent = z.discriminatedUnion("type", [
   }),
   // A branch starts with the messages of its origin before the branch point, one event each.
   z.object({ ...seqd, type: z.literal("history_copied"), message: ChatMessage }),
+  // A step ended: where its time went (model, tools per server, retries, checkpoints; timings.ts).
+  z.object({
+    ...seqd,
+    type: z.literal("step_timings"),
+    turnId: z.string(),
+    messageId: z.string(),
+    timings: StepTimings,
+  }),
 ]);
 export type ServerEvent = z.infer<typeof ServerEvent>;
 export type ServerEventType = ServerEvent["type"];

@@ -9,6 +9,7 @@ import { startEverythingServer } from "./everything-server";
 import { startFaultyServer } from "./faulty-server";
 import { addAuditFixtures } from "./audit-fixtures";
 import { addGuardFixtures } from "./guard-fixtures";
+import { addTimingFixtures } from "./timing-fixtures";
 import { addContextFixtures, addTitleFixtures } from "./context-fixtures";
 import { addLoopFixtures } from "./loop-fixtures";
 import { addOAuthFixtures } from "./oauth-fixtures";
@@ -59,6 +60,7 @@ export default async function setup(project: TestProject) {
   mock.onMessage(/fifty deltas/, { content: FIFTY_DELTA_REPLY }, { chunkSize: 4 });
   addContextFixtures(mock);
   addAuditFixtures(mock);
+  addTimingFixtures(mock);
   addLoopFixtures(mock);
   addOAuthFixtures(mock);
   addUsageFixtures(mock);

@@ -1,5 +1,5 @@
-// Model turns that report usage in Anthropic's own format (`input_tokens`, `output_tokens`), for
-// the usage, cost and budget tests.
+// Model turns that report usage in the provider's own format (Anthropic's `input_tokens`,
+// `output_tokens`; OpenAI's with cached and reasoning tokens), for the usage, cost and budget tests.
 import type { LLMock } from "@copilotkit/aimock";
 
 // Fixtures on tool results come first: a later step's request still carries the first question.
@@ -17,4 +17,16 @@ export function addUsageFixtures(mock: LLMock): void {
       usage: { input_tokens: 1000, output_tokens: 200 },
     },
   );
+  // OpenAI's own breakdowns (prompt_tokens_details, completion_tokens_details): aimock sends
+  // them on its OpenRouter base, which the API tests use as OPENAI_BASE_URL.
+  mock.onMessage(/cached and reasoning question/, {
+    content: "Cached and reasoned.",
+    reasoning: "Weighing what the cache holds.",
+    usage: {
+      prompt_tokens: 1200,
+      completion_tokens: 300,
+      prompt_tokens_details: { cached_tokens: 800 },
+      completion_tokens_details: { reasoning_tokens: 120 },
+    },
+  });
 }

@@ -26,6 +26,10 @@ export default defineProject({
           // APP_ENV=production on top of these.
           MCP_REMOTE_TOKEN: "test-mcp-token",
           GRAPH_CONTEXT_SECRET: "test-graph-secret",
+          // aimock's OpenRouter base: OpenAI's Chat Completions wire format, with the usage
+          // breakdowns (cached and reasoning tokens) a fixture sets. Gemini has no key here.
+          OPENAI_API_KEY: "test-key",
+          OPENAI_BASE_URL: `${inject("aimockUrl")}/api/v1`,
           // Ollama is down in tests (nothing listens there): routing falls back from it.
           OLLAMA_BASE_URL: inject("closedPortUrl"),
           // Small attachment limits, so tests reach them with small files.

@@ -15,6 +15,7 @@ import { SignInNotices } from "./SignInNotice";
 import type { UsageTotals } from "../../../durable-objects/protocol/usage";
 import { UsageMeter } from "../usage/UsageMeter";
 import { ToolCalls } from "./ToolCalls";
+import { StepTimingsList } from "./StepTimings";
 
 type ToolCall = Extract<MessagePart, { type: "tool_call" }>;
 
@@ -98,6 +99,7 @@ export const MessageView = memo(function MessageView(props: {
               {...(props.onAnswerElicitation && { onAnswer: props.onAnswerElicitation })}
             />
           ))}
+          {activity?.stepTimings && <StepTimingsList timings={activity.stepTimings} />}
           {activity && <ActivityFooter activity={activity} />}
           {props.usage && <UsageMeter usage={props.usage} label="This answer" live={streaming} />}
         </>

@@ -27,6 +27,7 @@ import { requireSecrets } from "./config/required-secrets";
 import { openAiRoutes } from "./openai/routes";
 import { serveOpenApi } from "./openapi/document";
 import { auditRoutes } from "./routes/audit";
+import { timingsRoutes } from "./routes/timings";
 import { templateRoutes } from "./routes/templates";
 import { attachmentRoutes } from "./routes/attachments";
 import { branchRoutes } from "./routes/branches";
@@ -114,6 +115,7 @@ app.route("/v1", openAiRoutes);
 // The OpenAPI document at /api/openapi.json, with every route above described (openapi/).
 serveOpenApi(app);
 app.route("/api/conversations", auditRoutes);
+app.route("/api/conversations", timingsRoutes);
 app.use("/api/templates", requireUser);
 app.use("/api/templates/*", requireUser);
 app.route("/api/templates", templateRoutes);

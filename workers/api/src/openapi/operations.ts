@@ -37,6 +37,7 @@ import {
   ShareLink,
   UserRef,
 } from "../../../../durable-objects/protocol/sharing";
+import { ConversationTimings } from "../../../../durable-objects/protocol/timings";
 import { ConversationUsage, UserUsage } from "../../../../durable-objects/protocol/usage";
 import { ApprovalAnswer, SendMessage } from "../../../../durable-objects/protocol/wire";
 import { ModelObject } from "../openai/models";
@@ -254,6 +255,11 @@ export const OPERATIONS: Record<string, Operation> = {
     "usage",
     "The conversation's audit log as JSON Lines: model requests and responses, tool calls and results, approvals",
     { 200: { description: "application/x-ndjson, one audit entry per line, oldest first" } },
+  ),
+  "GET /api/conversations/:id/timings": op(
+    "usage",
+    "Where each step's time went: queued, model time to first token and stream time, retries and their waits, tool latency per call and per server, checkpoints, pauses",
+    { 200: json(ConversationTimings) },
   ),
   "GET /v1/models": op("openai", "OpenAI-compatible: the models", {
     200: json(z.object({ object: z.literal("list"), data: z.array(ModelObject) })),

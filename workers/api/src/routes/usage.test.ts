@@ -116,4 +116,38 @@ describe("usage and cost", () => {
     const long = await api(user, "/api/usage?from=2020-01-01&to=2026-01-01");
     expect((await errorOf(long)).message).toMatch(/at most 366 days/);
   });
+
+  it("counts cached and reasoning tokens as OpenAI reports them, live and in the totals, and prices cached input at its rate", async () => {
+    await freshUser();
+    const conv = await createConversation(user, { provider: "openai", model: "gpt-5-mini" });
+    const ws = await TestSocket.open(user, conv.id);
+    ws.send({ type: "resume", lastSeq: 0 });
+    ws.send({ type: "send", clientMessageId: "q", text: "cached and reasoning question" });
+    await ws.until(turnEnded, 30_000);
+    ws.close();
+    const answer = fold(ws.events()).messages[1]!;
+    expect(answer.status).toBe("complete");
+    expect(answer.content).toContainEqual({
+      type: "reasoning",
+      text: "Weighing what the cache holds.",
+    });
+    // gpt-5-mini: $0.25 in, $0.025 cached in, $2 out per million: 400 + 800 cached in, 300 out.
+    const expected = {
+      calls: 1,
+      inputTokens: 1200,
+      outputTokens: 300,
+      cachedTokens: 800,
+      reasoningTokens: 120,
+      unpricedCalls: 0,
+    };
+    const [live, ...more] = updates(ws.events());
+    expect(more).toEqual([]);
+    expect(live?.call).toMatchObject(expected);
+    expect(live?.call.costUsd).toBeCloseTo(0.00072, 10);
+
+    const usage = await usageOf(conv.id, 1);
+    expect(usage.total).toMatchObject(expected);
+    expect(usage.total.costUsd).toBeCloseTo(0.00072, 10);
+    expect(usage.messages).toEqual([{ messageId: answer.id, ...usage.total }]);
+  }, 60_000);
 });

@@ -138,6 +138,11 @@ export function App() {
     setDrawerOpen(false);
     drawerButton.current?.focus();
   }, []);
+  // Stable, so the open conversation's messages do not re-render with every change here.
+  const openConversation = useCallback((id: string) => {
+    setSelected(id);
+    setDrawerOpen(false);
+  }, []);
   const select = (id: string | null) => {
     setSelected(id);
     setDrawerOpen(false);
@@ -259,6 +264,7 @@ export function App() {
             onArtifactCount={setArtifactCount}
             pinned={pinned}
             onTitle={showTitle}
+            onOpenConversation={openConversation}
           />
         ) : (
           <p className="centered muted">Create or pick a conversation.</p>

@@ -127,7 +127,7 @@ describe("branches in the conversation list", () => {
     // The family is placed by its newest member (the branch), the branch right under its origin.
     expect(rows).toEqual([
       ["Tides", false],
-      ["↳ Tides, regenerated", true],
+      ["↳ Branch: Tides, regenerated", true],
       ["Plants", false],
     ]);
   });

@@ -94,9 +94,12 @@ export function ConversationList(props: {
                     <button type="button" className="link" onClick={() => props.onSelect(c.id)}>
                       <span className="title">
                         {depth > 0 && (
-                          <span className="muted" aria-label="Branch of the conversation above">
-                            ↳{" "}
-                          </span>
+                          <>
+                            <span className="muted" aria-hidden="true">
+                              ↳{" "}
+                            </span>
+                            <span className="visually-hidden">Branch: </span>
+                          </>
                         )}
                         {c.title}
                       </span>

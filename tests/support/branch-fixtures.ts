@@ -12,9 +12,18 @@ const lookup = (id: string, topic: string) => ({
 // Fixtures on tool results come first (a later step's request still carries the question); the
 // branch model's come before the origin's, whose last tool result they also match.
 export function addBranchFixtures(mock: LLMock): void {
+  // A branch kept only step 1 (alpha): its model asks for alpha again, which is reused.
+  mock.on(
+    { toolResultContains: "You already made this exact call", model: BRANCH_MODEL },
+    { content: "The branch reused the alpha lookup." },
+  );
   mock.on(
     { toolResultContains: "Found: beta facts", model: BRANCH_MODEL },
     { content: "The branch answers from both lookups." },
+  );
+  mock.on(
+    { toolResultContains: "Found: alpha facts", model: BRANCH_MODEL, userMessage: /step one/ },
+    lookup("lr1", "alpha"),
   );
   mock.on({ toolResultContains: "Found: beta facts" }, { content: "Alpha and beta, first model." });
   mock.on({ toolResultContains: "Found: alpha facts" }, lookup("lb2", "beta"));

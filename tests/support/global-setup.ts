@@ -50,6 +50,8 @@ export const FIFTY_DELTA_REPLY = Array.from(
 export default async function setup(project: TestProject) {
   const mock = new LLMock({ host: "127.0.0.1", port: 0, logLevel: "silent" });
   addTitleFixtures(mock);
+  // Before the loop's: a branch's reused call must not meet their generic repeat fixtures.
+  addBranchFixtures(mock);
   mock.onMessage(/long answer/, { content: LONG_REPLY }, { chunkSize: 12, latency: 8 });
   mock.onMessage(
     /slow answer/,
@@ -66,7 +68,6 @@ export default async function setup(project: TestProject) {
   addUsageFixtures(mock);
   addGuardFixtures(mock);
   mock.onMessage(/routed question/, { content: "Answered by the fallback model." });
-  addBranchFixtures(mock);
   mock.onMessage(/.*/, { content: "Hello! I am a mock model." });
   await mock.start();
   const everything = await startEverythingServer();

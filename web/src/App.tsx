@@ -155,6 +155,11 @@ export function App() {
     setDrawerOpen(false);
     drawerButton.current?.focus();
   }, []);
+  // Stable, so the open conversation's messages do not re-render with every change here.
+  const openConversation = useCallback((id: string) => {
+    setSelected(id);
+    setDrawerOpen(false);
+  }, []);
   const select = (id: string | null) => {
     setSelected(id);
     setDrawerOpen(false);
@@ -277,6 +282,7 @@ export function App() {
               onArtifactCount={setArtifactCount}
               pinned={pinned}
               onTitle={showTitle}
+              onOpenConversation={openConversation}
             />
           </PinsContext.Provider>
         ) : (

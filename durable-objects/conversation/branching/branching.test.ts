@@ -116,6 +116,29 @@ describe("a branch from a tool step", () => {
     expect(await runs()).toEqual(afterOrigin);
   }, 60_000);
 
+  it("reuses a kept result when the branch's model asks for the same call again", async () => {
+    const origin = await createConversation(user);
+    const first = await follow(origin.id, "branch three steps from step one");
+    const before = await runs();
+    const made = await branch(origin.id, {
+      messageId: first.messages[1]!.id,
+      step: 1,
+      model: BRANCH_MODEL,
+    });
+    const shown = await follow(made.id);
+    const calls = shown.messages[1]!.content.filter((p) => p.type === "tool_call");
+    expect(calls.map((c) => [c.arguments, c.status])).toEqual([
+      [{ topic: "alpha" }, "done"],
+      [{ topic: "alpha" }, "done"],
+    ]);
+    expect(calls[1]!.summary).toMatch(/^reused the earlier result: /);
+    expect(shown.messages[1]!.content).toContainEqual({
+      type: "text",
+      text: "The branch reused the alpha lookup.",
+    });
+    expect(await runs()).toEqual(before);
+  }, 60_000);
+
   it("says which steps exist when the step is past the answer's last", async () => {
     const origin = await createConversation(user);
     const first = await follow(origin.id, "branch three steps again");

@@ -12,6 +12,8 @@ import { UsageMeter } from "../usage/UsageMeter";
 import { useConversationUsage } from "../usage/use-conversation-usage";
 import { VirtualList, type VirtualListHandle } from "./VirtualList";
 import { TurnAnnouncer } from "./TurnAnnouncer";
+import { branchConversation, useAlternatives } from "./branch-api";
+import type { BranchAction } from "./MessageActions";
 import "./chat.css";
 
 export function ChatView(props: {
@@ -23,6 +25,8 @@ export function ChatView(props: {
   pinned?: readonly string[];
   /** Called when the model names the conversation (live, in every open tab). */
   onTitle?: (title: string) => void;
+  /** Opens another conversation: a branch just made, or another version of a message. */
+  onOpenConversation?: (conversationId: string) => void;
 }) {
   const { conversationId, onArtifactCount, onTitle } = props;
   const [state, setState] = useState<LiveState | null>(null);
@@ -77,6 +81,15 @@ export function ChatView(props: {
     (id: string, answer: ElicitationAnswer) => live.current?.answerElicitation(id, answer),
     [],
   );
+  const versions = useAlternatives(conversationId, !!transcript?.busy);
+  const { onOpenConversation } = props;
+  const branch = useCallback(
+    async (action: BranchAction) => {
+      const made = await branchConversation(conversationId, action);
+      onOpenConversation?.(made.id);
+    },
+    [conversationId, onOpenConversation],
+  );
   const renderMessage = useCallback(
     (m: TranscriptMessage) => (
       <MessageView
@@ -85,9 +98,19 @@ export function ChatView(props: {
         onOpenArtifact={onOpenArtifact}
         onAnswerApproval={answerApproval}
         onAnswerElicitation={answerElicitation}
+        versions={versions.get(m.order)}
+        {...(onOpenConversation && { onOpenConversation, onBranch: branch })}
       />
     ),
-    [usage, onOpenArtifact, answerApproval, answerElicitation],
+    [
+      usage,
+      onOpenArtifact,
+      answerApproval,
+      answerElicitation,
+      versions,
+      onOpenConversation,
+      branch,
+    ],
   );
 
   return (

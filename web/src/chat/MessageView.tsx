@@ -16,6 +16,9 @@ import type { UsageTotals } from "../../../durable-objects/protocol/usage";
 import { UsageMeter } from "../usage/UsageMeter";
 import { ToolCalls } from "./ToolCalls";
 import { StepTimingsList } from "./StepTimings";
+import type { MessageAlternatives } from "../../../durable-objects/protocol/branches";
+import { Alternatives } from "./Alternatives";
+import { type BranchAction, MessageActions } from "./MessageActions";
 
 type ToolCall = Extract<MessagePart, { type: "tool_call" }>;
 
@@ -46,8 +49,13 @@ export const MessageView = memo(function MessageView(props: {
   onOpenArtifact: (id: string) => void;
   onAnswerApproval?: (approvalId: string, answer: ApprovalAnswer) => boolean | undefined;
   onAnswerElicitation?: (id: string, answer: ElicitationAnswer) => boolean | undefined;
+  /** The versions of this message across branches (‹ n/m ›), when it has more than one. */
+  versions?: MessageAlternatives | undefined;
+  onOpenConversation?: (conversationId: string) => void;
+  /** Edit, Regenerate, Branch here and Branch after a step; without it, none are offered. */
+  onBranch?: (action: BranchAction) => Promise<void>;
 }) {
-  const { message } = props;
+  const { message, onBranch } = props;
   const activity = message.activity;
   const streaming = message.status === "streaming";
   return (
@@ -80,7 +88,16 @@ export const MessageView = memo(function MessageView(props: {
           )}
           {blocksOf(message.content, activity?.callSteps).map((b) =>
             b.kind === "calls" ? (
-              <ToolCalls key={b.key} calls={b.calls} activity={activity} />
+              <div key={b.key}>
+                <ToolCalls calls={b.calls} activity={activity} />
+                {onBranch && !streaming && (
+                  <BranchAfterStep
+                    messageId={message.id}
+                    step={activity?.callSteps[b.calls[0]!.callId]}
+                    onBranch={onBranch}
+                  />
+                )}
+              </div>
             ) : (
               <Part key={b.key} part={b.part} onOpenArtifact={props.onOpenArtifact} />
             ),
@@ -112,6 +129,10 @@ export const MessageView = memo(function MessageView(props: {
       {message.status !== "complete" && message.status !== "streaming" && (
         <p className="muted small">{STATUS_WORDS[message.status]}</p>
       )}
+      {props.versions && props.onOpenConversation && (
+        <Alternatives versions={props.versions} onOpen={props.onOpenConversation} />
+      )}
+      {onBranch && <MessageActions message={message} onBranch={onBranch} />}
     </article>
   );
 });
@@ -173,5 +194,27 @@ function ActivityFooter({ activity }: { activity: Activity }) {
         </p>
       )}
     </>
+  );
+}
+
+/** A tool step's own branch point: the branch keeps the answer up to this step and goes on. */
+function BranchAfterStep(props: {
+  messageId: string;
+  step: number | undefined;
+  onBranch: (action: BranchAction) => Promise<void>;
+}) {
+  const { step } = props;
+  // Steps are known from the live events; copied history shows its calls without them.
+  if (step === undefined) return null;
+  return (
+    <button
+      type="button"
+      className="link small branch-step"
+      onClick={() =>
+        void props.onBranch({ messageId: props.messageId, step }).catch(() => undefined)
+      }
+    >
+      Branch after step {step}
+    </button>
   );
 }

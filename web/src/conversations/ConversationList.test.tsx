@@ -90,3 +90,45 @@ describe("searching the conversation list", () => {
     );
   });
 });
+
+describe("branches in the conversation list", () => {
+  it("lists each branch under the conversation it was made from", async () => {
+    const origin = { ...conversation("c1", "Tides"), updatedAt: Date.now() - 60_000 };
+    const other = { ...conversation("c2", "Plants"), updatedAt: Date.now() - 30_000 };
+    const branch = {
+      ...conversation("c3", "Tides, regenerated"),
+      branchedFrom: { conversationId: "c1", messageId: "m2", step: 0, seq: 2 },
+    };
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(() =>
+        Promise.resolve(Response.json({ items: [branch, other, origin], nextCursor: null })),
+      ),
+    );
+    host = document.createElement("div");
+    document.body.appendChild(host);
+    root = createRoot(host);
+    act(() =>
+      root!.render(
+        <ConversationList
+          selected={null}
+          onSelect={() => undefined}
+          user={{ id: "u1", name: "Alice" }}
+          providers={[]}
+          onSignOut={() => undefined}
+        />,
+      ),
+    );
+    await settle();
+    const rows = [...host.querySelectorAll("li")].map((li) => [
+      li.querySelector(".title")!.textContent,
+      li.classList.contains("branch"),
+    ]);
+    // The family is placed by its newest member (the branch), the branch right under its origin.
+    expect(rows).toEqual([
+      ["Tides", false],
+      ["↳ Branch: Tides, regenerated", true],
+      ["Plants", false],
+    ]);
+  });
+});

@@ -8,6 +8,7 @@ import { api, type User } from "../api";
 import { ConfirmDialog, TextDialog } from "../ui/dialog";
 import { NewConversationForm } from "./NewConversationForm";
 import { groupByDate } from "./date-groups";
+import { nestBranches } from "./branch-nesting";
 import { lastActivity } from "./time";
 
 export function ConversationList(props: {
@@ -76,39 +77,57 @@ export function ConversationList(props: {
         onChange={(e) => setQuery(e.target.value)}
       />
       <div className="conversation-groups">
-        {groupByDate(items).map(({ group, items: inGroup }) => (
+        {groupByDate(nestBranches(items)).map(({ group, items: inGroup }) => (
           <section key={group} aria-label={group}>
             <h2 className="conversation-group">{group}</h2>
             <ul>
-              {inGroup.map((c) => (
-                <li key={c.id} className={c.id === props.selected ? "active" : ""}>
-                  <button type="button" className="link" onClick={() => props.onSelect(c.id)}>
-                    <span className="title">{c.title}</span>
-                    {c.snippet && <span className="snippet muted small">{c.snippet}</span>}
-                    <span className="muted small">
-                      <time dateTime={new Date(c.updatedAt).toISOString()}>
-                        {lastActivity(c.updatedAt)}
-                      </time>
-                      {" · "}
-                      {c.mode === "normal" ? c.provider : `${c.provider} · ${c.mode}`}
-                    </span>
-                  </button>
-                  <button
-                    type="button"
-                    aria-label={`Rename ${c.title}`}
-                    onClick={() => setAsking({ action: "rename", c })}
+              {inGroup
+                .flatMap((family) => family.rows)
+                .map(({ item: c, depth }) => (
+                  <li
+                    key={c.id}
+                    className={`${c.id === props.selected ? "active" : ""}${depth > 0 ? " branch" : ""}`}
+                    style={
+                      depth > 0 ? { paddingLeft: `${Math.min(depth, 4) * 0.9}rem` } : undefined
+                    }
                   >
-                    ✎
-                  </button>
-                  <button
-                    type="button"
-                    aria-label={`Delete ${c.title}`}
-                    onClick={() => setAsking({ action: "delete", c })}
-                  >
-                    ✕
-                  </button>
-                </li>
-              ))}
+                    <button type="button" className="link" onClick={() => props.onSelect(c.id)}>
+                      <span className="title">
+                        {depth > 0 && (
+                          <>
+                            <span className="muted" aria-hidden="true">
+                              ↳{" "}
+                            </span>
+                            <span className="visually-hidden">Branch: </span>
+                          </>
+                        )}
+                        {c.title}
+                      </span>
+                      {c.snippet && <span className="snippet muted small">{c.snippet}</span>}
+                      <span className="muted small">
+                        <time dateTime={new Date(c.updatedAt).toISOString()}>
+                          {lastActivity(c.updatedAt)}
+                        </time>
+                        {" · "}
+                        {c.mode === "normal" ? c.provider : `${c.provider} · ${c.mode}`}
+                      </span>
+                    </button>
+                    <button
+                      type="button"
+                      aria-label={`Rename ${c.title}`}
+                      onClick={() => setAsking({ action: "rename", c })}
+                    >
+                      ✎
+                    </button>
+                    <button
+                      type="button"
+                      aria-label={`Delete ${c.title}`}
+                      onClick={() => setAsking({ action: "delete", c })}
+                    >
+                      ✕
+                    </button>
+                  </li>
+                ))}
             </ul>
           </section>
         ))}

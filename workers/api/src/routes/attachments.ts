@@ -11,7 +11,7 @@ import { readUploadedFile } from "../attachments/read-upload";
 import { sniffAttachment } from "../attachments/sniff";
 import { attachmentBytesOf, storeAttachment } from "../attachments/store-attachment";
 import { getOwnedArtifact, toArtifact } from "../db/artifacts";
-import { getOwnedConversation } from "../db/conversations";
+import { conversationFor } from "../db/conversation-access";
 import { ApiError } from "../http/errors";
 import { parseParam } from "../http/validate";
 import { IdParam } from "./conversations";
@@ -22,7 +22,8 @@ const ACCEPTED =
 export const attachmentRoutes = new Hono<AppEnv>().post("/:id/attachments", async (c) => {
   const conversationId = parseParam(c, "id", IdParam);
   const user = c.get("user");
-  await getOwnedConversation(c.get("db"), user.id, conversationId);
+  // A participant may attach files as they may send; a viewer may not.
+  await conversationFor(c.get("db"), user.id, conversationId, "write");
   const limits = attachmentLimits(c.env);
   const { name, bytes } = await readUploadedFile(c, limits.maxBytes);
   if (bytes.length > limits.maxBytes) throw tooLarge(bytes.length, limits.maxBytes);

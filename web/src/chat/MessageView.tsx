@@ -44,6 +44,8 @@ export const MessageView = memo(function MessageView(props: {
   onOpenArtifact: (id: string) => void;
   onAnswerApproval?: (approvalId: string, answer: ApprovalAnswer) => boolean | undefined;
   onAnswerElicitation?: (id: string, answer: ElicitationAnswer) => boolean | undefined;
+  /** Who wrote a user message, when the conversation has several people. */
+  author?: string | undefined;
 }) {
   const { message } = props;
   const activity = message.activity;
@@ -55,6 +57,11 @@ export const MessageView = memo(function MessageView(props: {
       data-testid={`message-${message.role}`}
       aria-busy={streaming}
     >
+      {props.author && (
+        <p className="message-author muted small" data-testid="message-author">
+          {props.author}
+        </p>
+      )}
       {message.role === "user" ? (
         message.content.map((p, i) =>
           p.type === "text" ? (

@@ -35,6 +35,8 @@ export function Composer(props: {
   onArtifactsAttached?: (count: number) => void;
   /** The REST calls (tests pass their own). */
   api?: CatalogApi;
+  /** Whether there is a draft: others in a shared conversation see who is typing. */
+  onTyping?: (typing: boolean) => void;
 }) {
   const api = useMemo(
     () => props.api ?? catalogApi(props.conversationId),
@@ -80,6 +82,7 @@ export function Composer(props: {
     }
     setDraft(value);
     setHighlighted(0);
+    props.onTyping?.(value.trim().length > 0);
   };
 
   const usePrompt = (result: McpPromptResult) => {
@@ -104,6 +107,7 @@ export function Composer(props: {
   const send = () => {
     if (!message || tooLong) return;
     props.onSend(message);
+    props.onTyping?.(false);
     setDraft("");
     setAttachments([]);
     setNote(null);

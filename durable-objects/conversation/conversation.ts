@@ -186,7 +186,12 @@ export class Conversation extends Agent<Env> {
     }
     switch (frame.type) {
       case "resume": {
-        await this.rememberPerson(connection, frame.presence === true);
+        if (frame.presence)
+          connection.setState((s: MemberSocketState | null) => ({
+            ...s,
+            synced: s?.synced ?? false,
+            presence: true,
+          }));
         // Replay and marking the socket live happen with no await between: no event can slip by.
         let after = frame.lastSeq;
         for (;;) {
@@ -202,7 +207,11 @@ export class Conversation extends Agent<Env> {
           seq: Math.max(after, frame.lastSeq),
           busy: this.busy(),
         });
-        return broadcastPresence(() => this.getConnections());
+        // The name is read after the replay: catching up never waits for it.
+        void this.rememberName(connection).then(() =>
+          broadcastPresence(() => this.getConnections()),
+        );
+        return;
       }
       case "send": {
         // A resend of a stored message is not a new message: it is acknowledged, never counted.
@@ -281,16 +290,17 @@ export class Conversation extends Agent<Env> {
     return userId ? { userId } : {};
   }
 
-  /** A socket's name (for presence) and whether it wants presence frames, read once on resume. */
-  private async rememberPerson(connection: Connection, presence: boolean): Promise<void> {
+  /** A socket's person's name, for presence: read once per socket. */
+  private async rememberName(connection: Connection): Promise<void> {
     const state = stateOf(connection);
     const userId = state?.credential?.userId;
-    const name = state?.name ?? (userId ? await userName(this.env.DB, userId) : null);
+    if (state?.name !== undefined || !userId) return;
+    const name = await userName(this.env.DB, userId).catch(() => null);
+    if (name === null) return;
     connection.setState((s: MemberSocketState | null) => ({
       ...s,
       synced: s?.synced ?? false,
-      ...(name !== null && { name }),
-      presence: presence || s?.presence === true,
+      name,
     }));
   }
 

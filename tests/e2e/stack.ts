@@ -31,6 +31,8 @@ export interface Stack {
   stop(): Promise<void>;
   /** The process id of `wrangler dev` (its workerd runs as a child), while it runs. */
   pid(): number | undefined;
+  /** The users asked for with `moreUsers`, each with a token of their own. */
+  users: Array<{ id: string; name: string; token: string }>;
 }
 
 export interface StackOptions {
@@ -38,6 +40,8 @@ export interface StackOptions {
   vars?: Record<string, string>;
   /** Serve the static assets from here instead of web/dist (which a running `npm start` owns). */
   assetsDir?: string;
+  /** Names of users to create besides 'e2e' (several people in one conversation). */
+  moreUsers?: string[];
 }
 
 export async function freePort(): Promise<number> {
@@ -70,6 +74,11 @@ export async function startStack(
   wrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", state]);
   const token = `tc_${randomBytes(18).toString("base64url")}`;
   const userId = randomUUID();
+  const users = (options.moreUsers ?? []).map((name) => ({
+    id: randomUUID(),
+    name,
+    token: `tc_${randomBytes(18).toString("base64url")}`,
+  }));
   const hash = createHash("sha256").update(token).digest("hex");
   wrangler([
     "d1",
@@ -80,7 +89,8 @@ export async function startStack(
     state,
     "--yes",
     "--command",
-    `INSERT INTO users (id, name) VALUES ('${userId}', 'e2e'); INSERT INTO api_tokens (id, user_id, token_hash) VALUES ('${randomUUID()}', '${userId}', '${hash}');`,
+    `INSERT INTO users (id, name) VALUES ('${userId}', 'e2e'); INSERT INTO api_tokens (id, user_id, token_hash) VALUES ('${randomUUID()}', '${userId}', '${hash}');` +
+      users.map(userSql).join(""),
   ]);
 
   const port = await freePort();
@@ -191,5 +201,11 @@ export async function startStack(
     await startDev();
   };
   const pid = (): number | undefined => (dev as ChildProcess | null)?.pid;
-  return { url, token, mock, logs: () => output, restart, stop, pid };
+  return { url, token, mock, logs: () => output, restart, stop, pid, users };
+}
+
+/** The SQL that creates a user and their token (names are ours, never input). */
+function userSql(user: { id: string; name: string; token: string }): string {
+  const hash = createHash("sha256").update(user.token).digest("hex");
+  return ` INSERT INTO users (id, name) VALUES ('${user.id}', '${user.name}'); INSERT INTO api_tokens (id, user_id, token_hash) VALUES ('${randomUUID()}', '${user.id}', '${hash}');`;
 }

@@ -16,6 +16,10 @@ import { PaneResizer } from "./layout/PaneResizer";
 import { usePaneWidth } from "./layout/use-pane-width";
 import { DESKTOP_QUERY, PHONE_QUERY, useMediaQuery } from "./layout/use-media-query";
 import "./layout/layout.css";
+import type { MemberList } from "../../durable-objects/protocol/sharing";
+import { sharingApi } from "./sharing/sharing-api";
+import { ShareDialog } from "./sharing/ShareDialog";
+import { SharedWithMe } from "./sharing/SharedWithMe";
 
 type Auth =
   | { state: "checking" }
@@ -41,6 +45,9 @@ export function App() {
   const [pinnedIds, setPinnedIds] = useState<ReadonlySet<string>>(NO_PINS);
   // Bumped by a pin made outside the pane (a file in a message), so the pane's list reloads.
   const [pinRevision, setPinRevision] = useState(0);
+  // Your role in the open conversation and who else has it (null while loading).
+  const [membership, setMembership] = useState<MemberList | null>(null);
+  const [shareOpen, setShareOpen] = useState(false);
   const settingsButton = useRef<HTMLButtonElement>(null);
   const phone = useMediaQuery(PHONE_QUERY);
   const desktop = useMediaQuery(DESKTOP_QUERY);
@@ -96,6 +103,8 @@ export function App() {
     setSettingsOpen(false);
     setPinned([]);
     setPinnedIds(NO_PINS);
+    setMembership(null);
+    setShareOpen(false);
     // Before the sign-in settles (a start link's token is still being traded) the load would get
     // 401 and close the conversation the address names.
     if (!selected || auth.state !== "signed-in") return;
@@ -108,7 +117,12 @@ export function App() {
         ),
       )
       .catch(() => setSelected(null));
+    sharingApi
+      .members(selected)
+      .then(setMembership)
+      .catch(() => undefined);
   }, [selected, auth.state]);
+  const isOwner = membership?.role === "owner";
 
   // The model named the conversation: the header shows it at once (the list on its next refresh).
   const showTitle = useCallback(
@@ -210,6 +224,7 @@ export function App() {
           providers={providers}
           onSignOut={signOut}
           onRenamed={(c) => c.id === selected && setConversation(c)}
+          extra={<SharedWithMe selected={selected} onSelect={select} />}
         />
       </Drawer>
       {desktop && (
@@ -245,7 +260,17 @@ export function App() {
               {conversation.provider} · {conversation.model}
               {conversation.mode !== "normal" && ` · ${conversation.mode} mode`}
             </span>
+            {membership && !isOwner && (
+              <span className="muted small" data-testid="shared-by">
+                · shared by {membership.owner.name} · you are a {membership.role}
+              </span>
+            )}
             <span className="spacer" />
+            {isOwner && membership && (
+              <button type="button" data-testid="share-button" onClick={() => setShareOpen(true)}>
+                Share{membership.members.length > 0 && ` (${membership.members.length})`}
+              </button>
+            )}
             <button
               type="button"
               aria-pressed={paneOpen}
@@ -253,15 +278,30 @@ export function App() {
             >
               Artifacts{artifactCount > 0 && ` (${artifactCount})`}
             </button>
-            <button
-              type="button"
-              ref={settingsButton}
-              aria-expanded={settingsOpen}
-              onClick={() => setSettingsOpen((open) => !open)}
-            >
-              Settings
-            </button>
+            {/* Settings change the conversation: its owner's to change. */}
+            {(isOwner || !membership) && (
+              <button
+                type="button"
+                ref={settingsButton}
+                aria-expanded={settingsOpen}
+                onClick={() => setSettingsOpen((open) => !open)}
+              >
+                Settings
+              </button>
+            )}
           </header>
+        )}
+        {shareOpen && selected && (
+          <ShareDialog
+            conversationId={selected}
+            onClose={() => {
+              setShareOpen(false);
+              sharingApi
+                .members(selected)
+                .then(setMembership)
+                .catch(() => undefined);
+            }}
+          />
         )}
         {settingsOpen && conversation && (
           <SettingsPanel
@@ -283,6 +323,8 @@ export function App() {
               pinned={pinned}
               onTitle={showTitle}
               onOpenConversation={openConversation}
+              me={auth.user.id}
+              membership={membership}
             />
           </PinsContext.Provider>
         ) : (

@@ -15,6 +15,12 @@ import { TurnAnnouncer } from "./TurnAnnouncer";
 import { branchConversation, useAlternatives } from "./branch-api";
 import type { BranchAction } from "./MessageActions";
 import "./chat.css";
+import type { MemberList } from "../../../durable-objects/protocol/sharing";
+import { authorLabel, isShared } from "../sharing/author-label";
+import { PresenceBar } from "../sharing/PresenceBar";
+import { ViewerNotice } from "../sharing/ViewerNotice";
+import { useTyping } from "../sharing/use-typing";
+import "../sharing/sharing.css";
 
 export function ChatView(props: {
   conversationId: string;
@@ -27,6 +33,10 @@ export function ChatView(props: {
   onTitle?: (title: string) => void;
   /** Opens another conversation: a branch just made, or another version of a message. */
   onOpenConversation?: (conversationId: string) => void;
+  /** The signed-in user's id: their own messages say "You" in a shared conversation. */
+  me?: string;
+  /** Who has the conversation and the user's role (loaded by the app; presence updates it). */
+  membership?: MemberList | null;
 }) {
   const { conversationId, onArtifactCount, onTitle } = props;
   const [state, setState] = useState<LiveState | null>(null);
@@ -55,6 +65,18 @@ export function ChatView(props: {
   useEffect(() => {
     if (title) onTitle?.(title);
   }, [title, onTitle]);
+
+  const reportTyping = useCallback((typing: boolean) => live.current?.typing(typing), []);
+  const onTyping = useTyping(reportTyping);
+  // The live role wins: the owner may change it while the conversation is open.
+  const role = state?.presence?.you.role ?? props.membership?.role ?? "owner";
+  const revoked = state?.connection === "access-revoked";
+  const shared = isShared(
+    state?.transcript.messages ?? NO_MESSAGES,
+    state?.presence?.people.length ?? 0,
+    (props.membership?.members.length ?? 0) > 0 || role !== "owner",
+  );
+  const me = props.me ?? null;
 
   const send = (text: string, attachments: string[]) => {
     live.current?.send(text, attachments);
@@ -100,6 +122,7 @@ export function ChatView(props: {
         onAnswerElicitation={answerElicitation}
         versions={versions.get(m.order)}
         {...(onOpenConversation && { onOpenConversation, onBranch: branch })}
+        author={authorLabel(m, me, shared)}
       />
     ),
     [
@@ -110,6 +133,8 @@ export function ChatView(props: {
       versions,
       onOpenConversation,
       branch,
+      me,
+      shared,
     ],
   );
 
@@ -121,6 +146,13 @@ export function ChatView(props: {
         </div>
       )}
       {state?.connection === "signed-out" && <SignedOutBanner />}
+      {revoked && (
+        <div role="alert" className="banner warning" data-testid="access-revoked">
+          The owner stopped sharing this conversation with you. What you saw stays on screen;
+          nothing new arrives.
+        </div>
+      )}
+      <PresenceBar presence={state?.presence ?? null} />
       <TurnAnnouncer messages={transcript?.messages} ready={state?.connection === "online"} />
       {transcript?.notices.map((n) => (
         <div key={n.seq} role="status" className={`banner ${n.level}`}>
@@ -160,14 +192,16 @@ export function ChatView(props: {
       {conversationUsage.calls > 0 && (
         <div className="conversation-usage">
           <UsageMeter usage={conversationUsage} label="This conversation" />
-          <a
-            className="small"
-            href={`/api/conversations/${conversationId}/audit`}
-            download
-            data-testid="audit-download"
-          >
-            Download audit log (JSON Lines)
-          </a>
+          {role === "owner" && (
+            <a
+              className="small"
+              href={`/api/conversations/${conversationId}/audit`}
+              download
+              data-testid="audit-download"
+            >
+              Download audit log (JSON Lines)
+            </a>
+          )}
         </div>
       )}
       {props.pinned && props.pinned.length > 0 && (
@@ -175,14 +209,22 @@ export function ChatView(props: {
           📌 Sent with your next message: {props.pinned.join(", ")}
         </p>
       )}
-      <Composer
-        conversationId={conversationId}
-        busy={!!transcript?.busy}
-        onSend={send}
-        onCancel={() => live.current?.cancel()}
-        onArtifactsAttached={(n) => setAttachedArtifacts((count) => count + n)}
-        onUploadsChanged={setUploadedFiles}
-      />
+      {role === "viewer" || revoked ? (
+        <ViewerNotice
+          reason={revoked ? "revoked" : "viewer"}
+          owner={props.membership?.owner.name}
+        />
+      ) : (
+        <Composer
+          conversationId={conversationId}
+          busy={!!transcript?.busy}
+          onSend={send}
+          onCancel={() => live.current?.cancel()}
+          onArtifactsAttached={(n) => setAttachedArtifacts((count) => count + n)}
+          onUploadsChanged={setUploadedFiles}
+          onTyping={onTyping}
+        />
+      )}
     </section>
   );
 }

@@ -54,6 +54,8 @@ export const MessageView = memo(function MessageView(props: {
   onOpenConversation?: (conversationId: string) => void;
   /** Edit, Regenerate, Branch here and Branch after a step; without it, none are offered. */
   onBranch?: (action: BranchAction) => Promise<void>;
+  /** Who wrote a user message, when the conversation has several people. */
+  author?: string | undefined;
 }) {
   const { message, onBranch } = props;
   const activity = message.activity;
@@ -65,6 +67,11 @@ export const MessageView = memo(function MessageView(props: {
       data-testid={`message-${message.role}`}
       aria-busy={streaming}
     >
+      {props.author && (
+        <p className="message-author muted small" data-testid="message-author">
+          {props.author}
+        </p>
+      )}
       {message.role === "user" ? (
         <>
           {message.content.map((p, i) =>

@@ -15,17 +15,22 @@ import {
 } from "../../../durable-objects/protocol/wire";
 import type { ElicitationAnswer } from "../../../durable-objects/protocol/elicitation";
 
-export type Connection = "connecting" | "online" | "offline" | "signed-out";
+export type Connection = "connecting" | "online" | "offline" | "signed-out" | "access-revoked";
+export type Presence = Extract<ServerFrame, { type: "presence" }>;
 
 /** Close codes after which reconnecting cannot help: the conversation is gone, or the
  * session or token the socket was opened with was revoked (signed out, "sign out everywhere"). */
 const CONVERSATION_GONE = 4404;
 const CREDENTIAL_REVOKED = 4401;
+/** The owner stopped sharing the conversation with this user. */
+const ACCESS_REVOKED = 4403;
 
 export interface LiveState {
   transcript: Transcript;
   connection: Connection;
   error: string | null;
+  /** Who has the conversation open, and this user's own role in it (shared conversations). */
+  presence: Presence | null;
 }
 
 export class LiveConversation {
@@ -34,7 +39,9 @@ export class LiveConversation {
     transcript: emptyTranscript(),
     connection: "connecting",
     error: null,
+    presence: null,
   };
+  private typingNow = false;
   private unacked = new Map<string, ClientFrame>();
   private attempts = 0;
   private closed = false;
@@ -63,6 +70,13 @@ export class LiveConversation {
 
   cancel(): void {
     this.write({ type: "cancel" });
+  }
+
+  /** Tells the others in the conversation this user is (or stopped) typing; sent on change only. */
+  typing(typing: boolean): void {
+    if (this.typingNow === typing) return;
+    this.typingNow = typing;
+    this.write({ type: "typing", typing });
   }
 
   /**
@@ -131,7 +145,13 @@ export class LiveConversation {
     ws.addEventListener("open", () => {
       this.attempts = 0;
       // Finished answers come without their deltas (their message_completed has the text).
-      this.write({ type: "resume", lastSeq: this.state.transcript.lastSeq, compact: true });
+      this.write({
+        type: "resume",
+        lastSeq: this.state.transcript.lastSeq,
+        compact: true,
+        presence: true,
+      });
+      this.typingNow = false;
       for (const frame of this.unacked.values()) this.write(frame);
     });
     ws.addEventListener("message", (m) => {
@@ -141,11 +161,20 @@ export class LiveConversation {
       if (isServerEvent(frame)) this.set({ transcript: applyEvent(this.state.transcript, frame) });
       else if (frame.type === "synced") this.set({ connection: "online", error: null });
       else if (frame.type === "ack") this.unacked.delete(frame.clientMessageId);
-      else if (frame.type === "frame_error") this.set({ error: frame.error.message });
+      else if (frame.type === "presence") this.set({ presence: frame });
+      else if (frame.type === "frame_error") {
+        // A refused send (a viewer's) is not resent on the next connection.
+        if (frame.error.code === "forbidden") this.unacked.clear();
+        this.set({ error: frame.error.message });
+      }
     });
     ws.addEventListener("close", (e) => {
       if (this.closed || e.code === CONVERSATION_GONE) return;
       if (e.code === CREDENTIAL_REVOKED) return this.signedOut();
+      if (e.code === ACCESS_REVOKED) {
+        this.stop();
+        return this.set({ connection: "access-revoked", presence: null });
+      }
       this.set({ connection: "offline" });
       const delay = Math.min(500 * 2 ** this.attempts++, 8000);
       this.timer = setTimeout(() => this.connect(), delay);

@@ -61,6 +61,8 @@ export function Composer(props: {
   /** File uploads and deleting a removed one (tests pass their own). */
   uploader?: AttachmentUploader;
   discardUpload?: (artifactId: string) => Promise<unknown>;
+  /** Whether there is a draft: others in a shared conversation see who is typing. */
+  onTyping?: (typing: boolean) => void;
 }) {
   const api = useMemo(
     () => props.api ?? catalogApi(props.conversationId),
@@ -118,6 +120,7 @@ export function Composer(props: {
     }
     setDraft(value);
     setHighlighted(0);
+    props.onTyping?.(value.trim().length > 0);
   };
 
   const usePrompt = (result: McpPromptResult) => {
@@ -143,6 +146,7 @@ export function Composer(props: {
   const send = () => {
     if (!canSend) return;
     props.onSend(message, files.take());
+    props.onTyping?.(false);
     setDraft("");
     setAttachments([]);
     setNote(null);

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { type ReactNode, useCallback, useEffect, useState } from "react";
 import type {
   Conversation,
   ConversationListItem,
@@ -18,6 +18,8 @@ export function ConversationList(props: {
   providers: ProviderInfo[];
   onSignOut: () => void;
   onRenamed?: (c: Conversation) => void;
+  /** Shown under the user's own conversations (those shared with them). */
+  extra?: ReactNode;
 }) {
   const [creating, setCreating] = useState(false);
   const [items, setItems] = useState<ConversationListItem[]>([]);
@@ -152,6 +154,7 @@ export function ConversationList(props: {
           onCancel={() => setAsking(null)}
         />
       )}
+      {props.extra}
       <footer>
         <span className="muted small">{props.user.name}</span>
         <button type="button" className="link" onClick={props.onSignOut}>

@@ -1,0 +1,62 @@
+// What a read-only link shows: the conversation as it was when the link was made, to anyone with
+// the link, without signing in. Text is rendered like the chat (sanitised markdown).
+import { useEffect, useState } from "react";
+import type { SharedSnapshot } from "../../../durable-objects/protocol/sharing";
+import { Markdown } from "../markdown/Markdown";
+import { sharingApi } from "./sharing-api";
+import "./sharing.css";
+
+/** The token in a `/shared/<token>` address, or null for any other page. */
+export function sharedTokenOf(pathname: string): string | null {
+  const match = /^\/shared\/([^/]+)$/.exec(pathname);
+  return match?.[1] ? decodeURIComponent(match[1]) : null;
+}
+
+export function SharedSnapshotPage(props: { token: string }) {
+  const [snapshot, setSnapshot] = useState<SharedSnapshot | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => {
+    sharingApi
+      .snapshot(props.token)
+      .then(setSnapshot)
+      .catch((err: unknown) => setProblem(err instanceof Error ? err.message : String(err)));
+  }, [props.token]);
+  if (problem)
+    return (
+      <p role="alert" className="centered error">
+        {problem}
+      </p>
+    );
+  if (!snapshot) return <p className="centered muted">Loading…</p>;
+  return (
+    <main className="shared-snapshot" data-testid="shared-snapshot">
+      <h1>{snapshot.title}</h1>
+      <p className="muted small">
+        Shared by {snapshot.owner.name} on {new Date(snapshot.sharedAt).toLocaleString()} · read
+        only
+      </p>
+      {snapshot.messages.map((m) => (
+        <article key={m.id} className={`message ${m.role}`}>
+          {m.role === "user" && m.author && (
+            <p className="message-author muted small">{m.author.name}</p>
+          )}
+          {m.content.map((p, i) =>
+            p.type === "text" ? (
+              m.role === "user" ? (
+                <p key={i} className="text">
+                  {p.text}
+                </p>
+              ) : (
+                <Markdown key={i} text={p.text} />
+              )
+            ) : p.type === "artifact" ? (
+              <p key={i} className="muted small">
+                Artifact: {p.title}
+              </p>
+            ) : null,
+          )}
+        </article>
+      ))}
+    </main>
+  );
+}

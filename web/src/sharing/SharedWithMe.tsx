@@ -1,0 +1,43 @@
+// Conversations other people shared with you, under your own in the sidebar.
+import { useEffect, useState } from "react";
+import type { SharedConversation } from "../../../durable-objects/protocol/sharing";
+import { sharingApi } from "./sharing-api";
+
+export function SharedWithMe(props: { selected: string | null; onSelect: (id: string) => void }) {
+  const [items, setItems] = useState<SharedConversation[]>([]);
+  const { selected } = props;
+  // Reloaded when the selection changes: a new share shows up without a page reload.
+  useEffect(() => {
+    let live = true;
+    sharingApi
+      .sharedWithMe()
+      .then((r) => live && setItems(r.items))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [selected]);
+  if (items.length === 0) return null;
+  return (
+    <nav className="shared-with-me" aria-label="Shared with you" data-testid="shared-with-me">
+      <h2 className="small muted">Shared with you</h2>
+      <ul>
+        {items.map((s) => (
+          <li key={s.conversation.id}>
+            <button
+              type="button"
+              aria-current={s.conversation.id === selected}
+              onClick={() => props.onSelect(s.conversation.id)}
+            >
+              {s.conversation.title}
+              <span className="muted small">
+                {" "}
+                · {s.owner.name} · {s.role}
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

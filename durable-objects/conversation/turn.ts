@@ -36,6 +36,7 @@ import { languageInstruction } from "../loop/language";
 import { type StoredSummary, summaryPrompt } from "./summary";
 import { templateMessages, templateSystemSection } from "./template-prompt";
 import { routedStream } from "./model-route";
+import { unconfiguredProvider } from "../providers/unconfigured";
 
 export interface ConversationInfo {
   id: string;
@@ -92,14 +93,18 @@ export const NOT_CONFIGURED_MESSAGE = (provider: string) =>
 export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
   const { conversation } = input;
   const config = providerConfigFromEnv(input.env, conversation.provider);
-  if (!config) {
+  const fallbacks = conversation.settings.route ?? [];
+  // Without a key for its own provider, a conversation with a route goes to its fallbacks.
+  if (!config && fallbacks.length === 0) {
     return {
       content: [],
       status: "failed",
       error: { code: "not_configured", message: NOT_CONFIGURED_MESSAGE(conversation.provider) },
     };
   }
-  const native = createProvider(conversation.provider, config);
+  const native = config
+    ? createProvider(conversation.provider, config)
+    : unconfiguredProvider(conversation.provider, NOT_CONFIGURED_MESSAGE(conversation.provider));
   const provider =
     toolCallingOf(conversation.provider, conversation.model, conversation.settings.toolCalling) ===
     "prompt"
@@ -126,22 +131,23 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     emit: input.emit,
     stream: streamWithRetries,
   });
-  const fallbacks = conversation.settings.route ?? [];
-  const stream: LoopDeps["stream"] =
+  const routed: Pick<LoopDeps, "stream" | "routing"> =
     fallbacks.length > 0
       ? routedStream({
           env: input.env,
           turnId: input.turnId,
           models: [{ provider: conversation.provider, model: conversation.model }, ...fallbacks],
+          own: config ? provider : null,
+          localFirst: conversation.settings.localFirst ?? false,
           stream: (p, request) => fitter.stream(p, request),
           emit: input.emit,
           firstEventTimeoutMs: (conversation.settings.routeTimeoutSeconds ?? 60) * 1000,
         })
-      : (p, request) => fitter.stream(p, request);
+      : { stream: (p, request) => fitter.stream(p, request) };
   return runThinkingLoop(
     {
       provider,
-      stream,
+      ...routed,
       fitContext: (messages, system, toolDefs) => fitter.fitContext(messages, system, toolDefs),
       tools,
       calls: input.calls,

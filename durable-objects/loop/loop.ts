@@ -143,6 +143,20 @@ export async function runThinkingLoop(
       const result = await streamStep(deps, input, state, system, toolsForStep(), "auto");
       if (result.error)
         return result.error.code === "aborted" ? cancelled(state) : failed(state, result.error);
+      // "Local first": the local model's answer is a draft; a cloud model writes the answer.
+      if (!result.cut && !(deps.routing?.mayAnswer(state.step) ?? true)) {
+        const toolCalls = result.calls.filter((c) => c.name !== FORMATTER_TOOL);
+        if (toolCalls.length === 0) {
+          if (result.text)
+            state.messages = [
+              ...state.messages,
+              { role: "assistant", content: assistantParts(result.text, []) },
+            ];
+          deps.checkpoint(state);
+          break;
+        }
+        result.calls = toolCalls;
+      }
       if (result.calls.length === 0 || result.cut) {
         // A model that answers without tools is done: its text, already shown, is the answer.
         state.final = finalContent(state);
@@ -186,6 +200,9 @@ export async function runThinkingLoop(
     state.messages = [...state.messages, { role: "tool", content: answers.map((a) => a.part) }];
     state.pending = undefined;
     state.noProgressSteps = recordStepProgress(state, answers) ? 0 : state.noProgressSteps + 1;
+    // A model set aside for unusable calls: the next model starts afresh, not at the no-progress stop.
+    const unusable = answers.flatMap((a) => (a.unusable ? [a.unusable] : []));
+    if (deps.routing?.noteUnusableCalls(state.step, unusable)) state.noProgressSteps = 0;
     deps.checkpoint(state);
     if (
       state.noProgressSteps >= NO_PROGRESS_LIMIT ||

@@ -13,6 +13,7 @@ import { addLoopFixtures } from "./loop-fixtures";
 import { addOAuthFixtures } from "./oauth-fixtures";
 import { startProtectedServer } from "./oauth-protected-server";
 import { addUsageFixtures } from "./usage-fixtures";
+import { addRouteFixtures } from "./route-fixtures";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -58,6 +59,7 @@ export default async function setup(project: TestProject) {
   addUsageFixtures(mock);
   addGuardFixtures(mock);
   mock.onMessage(/routed question/, { content: "Answered by the fallback model." });
+  addRouteFixtures(mock);
   mock.onMessage(/.*/, { content: "Hello! I am a mock model." });
   await mock.start();
   const everything = await startEverythingServer();

@@ -100,9 +100,7 @@ export function noteUnusableCalls(route: StepRoute, step: number, reasons: strin
   const strikes = reasons.length === 0 ? 0 : (route.record.strikes.get(key) ?? 0) + 1;
   route.record.strikes.set(key, strikes);
   if (strikes < UNUSABLE_STEPS_LIMIT) return false;
-  const others = route.models.some(
-    (m) => keyOf(m) !== key && !route.record.setAside.has(keyOf(m)),
-  );
+  const others = route.models.some((m) => keyOf(m) !== key && !route.record.setAside.has(keyOf(m)));
   if (!others) return false;
   route.record.setAside.set(key, {
     reason: `it sent tool calls that could not be used ${strikes} steps in a row (${[...new Set(reasons)].join("; ")}).`,

@@ -28,6 +28,7 @@ import {
   TemplatePatch,
 } from "../../../../durable-objects/protocol/templates";
 import { ConversationUsage, UserUsage } from "../../../../durable-objects/protocol/usage";
+import { ProvidersHealth } from "../../../../durable-objects/protocol/provider-health";
 import { ApprovalAnswer, SendMessage } from "../../../../durable-objects/protocol/wire";
 import { ModelObject } from "../openai/models";
 import { ChatCompletionRequest } from "../openai/request";
@@ -294,5 +295,10 @@ export const OPERATIONS: Record<string, Operation> = {
     {
       204: noContent,
     },
+  ),
+  "GET /api/providers/health": op(
+    "models",
+    "Check each configured provider now: reachable, latency of the latest checks, Ollama's models",
+    { 200: json(ProvidersHealth) },
   ),
 };

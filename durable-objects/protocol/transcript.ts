@@ -70,7 +70,14 @@ export interface Activity {
   usage?: UsageTotals;
   /** When each tool call started and ended (server clock, ms), for the timeline's times. */
   callTimes?: Record<string, { startedAt: number; endedAt?: number }>;
+  /** With a route: the model that served each model call, and those that failed first. */
+  stepModels?: StepModel[];
 }
+
+export type StepModel = Omit<
+  Extract<ServerEvent, { type: "step_model" }>,
+  "type" | "turnId" | "at"
+>;
 
 export interface TranscriptMessage {
   id: string;
@@ -358,6 +365,14 @@ export function applyEvent(t: Transcript, e: ServerEvent): Transcript {
     case "summary_updated":
       next.summary = { text: e.text, upToSeq: e.upToSeq };
       break;
+    case "step_model": {
+      const { seq, step, provider, model, failed } = e;
+      editActivity(next.turnMessages[e.turnId], (a) => ({
+        ...a,
+        stepModels: [...(a.stepModels ?? []), { seq, step, provider, model, failed }],
+      }));
+      break;
+    }
     default:
       break;
   }

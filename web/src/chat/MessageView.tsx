@@ -14,6 +14,7 @@ import { SignInNotices } from "./SignInNotice";
 import type { UsageTotals } from "../../../durable-objects/protocol/usage";
 import { UsageMeter } from "../usage/UsageMeter";
 import { ToolCalls } from "./ToolCalls";
+import { StepModels } from "./StepModels";
 
 type ToolCall = Extract<MessagePart, { type: "tool_call" }>;
 
@@ -70,6 +71,7 @@ export const MessageView = memo(function MessageView(props: {
               Step {activity.step} of {activity.maxSteps}
             </p>
           )}
+          {activity?.stepModels && <StepModels entries={activity.stepModels} />}
           {blocksOf(message.content, activity?.callSteps).map((b) =>
             b.kind === "calls" ? (
               <ToolCalls key={b.key} calls={b.calls} activity={activity} />

@@ -109,6 +109,32 @@ describe("a step routed with fallback", () => {
     expect(fold(events).messages[1]!.status).toBe("complete");
   });
 
+  it("serves a conversation whose own provider has no key from its route", async () => {
+    // This deployment has no OpenAI key: without a route the turn would fail at once.
+    const conv = await createConversation(user, {
+      provider: "openai",
+      model: "gpt-4o-mini",
+      settings: { route: [{ provider: "anthropic", model: "claude-haiku-4-5" }] },
+    });
+    const ws = await TestSocket.open(user, conv.id);
+    ws.send({ type: "resume", lastSeq: 0 });
+    ws.send({ type: "send", clientMessageId: crypto.randomUUID(), text: "a routed question" });
+    await ws.until(turnEnded, 30_000);
+    ws.close();
+    const events = ws.events();
+    const [served] = ofType(events, "step_model");
+    expect(served).toMatchObject({ provider: "anthropic", model: "claude-haiku-4-5" });
+    expect(served!.failed).toEqual([
+      { provider: "openai", model: "gpt-4o-mini", reason: "this deployment has no key for it." },
+    ]);
+    const answer = fold(events).messages[1]!;
+    expect(answer.status).toBe("complete");
+    expect(answer.content).toContainEqual({
+      type: "text",
+      text: "Answered by the fallback model.",
+    });
+  });
+
   it("refuses a route naming an unknown provider", async () => {
     const res = await api(user, "/api/conversations", {
       method: "POST",

@@ -1,7 +1,14 @@
 // The conversation's route (settings.route) made concrete for one turn: fallback providers built
 // from this deployment's keys, and the timeline told which model served each step and why a
 // step fell back.
-import { type RouteModel, type StepRoute, streamRouted } from "../loop/step-route";
+import {
+  mayAnswer,
+  newRouteRecord,
+  noteUnusableCalls,
+  type RouteModel,
+  type StepRoute,
+  streamRouted,
+} from "../loop/step-route";
 import type { LoopDeps } from "../loop/types";
 import type { NewServerEvent } from "../protocol/wire";
 import { toolCallingOf } from "../providers/prompt-tools/capabilities";
@@ -23,6 +30,10 @@ export interface ModelRouteInput {
   turnId: string;
   /** The conversation's own model, then the fallbacks of its route. */
   models: RouteModel[];
+  /** The conversation's own provider, or null when this deployment has no key for it. */
+  own: ModelProvider | null;
+  /** Tool steps to the local model (Ollama) first, the final answer to a cloud model. */
+  localFirst: boolean;
   /** Streams one model with the retry policy. */
   stream: (
     provider: ModelProvider,
@@ -33,10 +44,14 @@ export interface ModelRouteInput {
   firstEventTimeoutMs: number;
 }
 
-/** The loop's stream for a conversation with fallbacks. */
-export function routedStream(input: ModelRouteInput): LoopDeps["stream"] {
+/** The loop's stream and routing rules for a conversation with a route. */
+export function routedStream(
+  input: ModelRouteInput,
+): Pick<LoopDeps, "stream"> & { routing: NonNullable<LoopDeps["routing"]> } {
   const route: StepRoute = {
     models: input.models,
+    localFirst: input.localFirst,
+    record: newRouteRecord(),
     providerFor: (m) => {
       const config = providerConfigFromEnv(input.env, m.provider);
       if (!config) return null;
@@ -62,5 +77,11 @@ export function routedStream(input: ModelRouteInput): LoopDeps["stream"] {
         failed,
       }),
   };
-  return (provider, request, step) => streamRouted(route, provider, request, step);
+  return {
+    stream: (_provider, request, step) => streamRouted(route, input.own, request, step),
+    routing: {
+      mayAnswer: (step) => mayAnswer(route, step),
+      noteUnusableCalls: (step, reasons) => noteUnusableCalls(route, step, reasons),
+    },
+  };
 }

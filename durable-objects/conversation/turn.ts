@@ -39,6 +39,7 @@ import { routedStream } from "./model-route";
 import { StepTimer } from "../loop/step-timings";
 import { auditedAttempts, type TurnAudit } from "./audited-attempts";
 import { attachmentConverter } from "./attachment-history";
+import { unconfiguredProvider } from "../providers/unconfigured";
 
 export interface ConversationInfo {
   id: string;
@@ -97,14 +98,18 @@ export const NOT_CONFIGURED_MESSAGE = (provider: string) =>
 export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
   const { conversation } = input;
   const config = providerConfigFromEnv(input.env, conversation.provider);
-  if (!config) {
+  const fallbacks = conversation.settings.route ?? [];
+  // Without a key for its own provider, a conversation with a route goes to its fallbacks.
+  if (!config && fallbacks.length === 0) {
     return {
       content: [],
       status: "failed",
       error: { code: "not_configured", message: NOT_CONFIGURED_MESSAGE(conversation.provider) },
     };
   }
-  const native = createProvider(conversation.provider, config);
+  const native = config
+    ? createProvider(conversation.provider, config)
+    : unconfiguredProvider(conversation.provider, NOT_CONFIGURED_MESSAGE(conversation.provider));
   const provider =
     toolCallingOf(conversation.provider, conversation.model, conversation.settings.toolCalling) ===
     "prompt"
@@ -134,22 +139,23 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     emit: input.emit,
     stream: (p, request) => streamWithRetries(p, request, { onRetry: timer.retried }),
   });
-  const fallbacks = conversation.settings.route ?? [];
   const audit = input.audit && auditedAttempts(input.audit);
   const ask = (p: ModelProvider, request: ModelRequest) => fitter.stream(p, request);
   const askOnce = audit ? audit.attempt(ask) : ask;
-  const routed: LoopDeps["stream"] =
+  const routed: Pick<LoopDeps, "stream" | "routing"> =
     fallbacks.length > 0
       ? routedStream({
           env: input.env,
           turnId: input.turnId,
           models: [{ provider: conversation.provider, model: conversation.model }, ...fallbacks],
+          own: config ? provider : null,
+          localFirst: conversation.settings.localFirst ?? false,
           stream: askOnce,
           emit: input.emit,
           firstEventTimeoutMs: (conversation.settings.routeTimeoutSeconds ?? 60) * 1000,
         })
-      : (p, request) => askOnce(p, request);
-  const stream = audit ? audit.step(routed) : routed;
+      : { stream: (p, request) => askOnce(p, request) };
+  const stream = audit ? audit.step(routed.stream) : routed.stream;
   const attachments = await attachmentConverter({
     env: input.env,
     conversation,
@@ -160,6 +166,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
   return runThinkingLoop(
     {
       provider,
+      ...routed,
       stream,
       fitContext: (messages, system, toolDefs) => fitter.fitContext(messages, system, toolDefs),
       tools,

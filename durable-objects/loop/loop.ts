@@ -159,6 +159,20 @@ async function runLoop(
       const result = await streamStep(deps, input, state, system, toolsForStep(), "auto");
       if (result.error)
         return result.error.code === "aborted" ? cancelled(state) : failed(state, result.error);
+      // "Local first": the local model's answer is a draft; a cloud model writes the answer.
+      if (!result.cut && !(deps.routing?.mayAnswer(state.step) ?? true)) {
+        const toolCalls = result.calls.filter((c) => c.name !== FORMATTER_TOOL);
+        if (toolCalls.length === 0) {
+          if (result.text)
+            state.messages = [
+              ...state.messages,
+              { role: "assistant", content: assistantParts(result.text, []) },
+            ];
+          deps.checkpoint(state);
+          break;
+        }
+        result.calls = toolCalls;
+      }
       if (result.calls.length === 0 || result.cut) {
         // A model that answers without tools is done: its text, already shown, is the answer.
         state.final = finalContent(state);
@@ -202,6 +216,9 @@ async function runLoop(
     state.messages = [...state.messages, { role: "tool", content: answers.map((a) => a.part) }];
     state.pending = undefined;
     state.noProgressSteps = recordStepProgress(state, answers) ? 0 : state.noProgressSteps + 1;
+    // A model set aside for unusable calls: the next model starts afresh, not at the no-progress stop.
+    const unusable = answers.flatMap((a) => (a.unusable ? [a.unusable] : []));
+    if (deps.routing?.noteUnusableCalls(state.step, unusable)) state.noProgressSteps = 0;
     deps.checkpoint(state);
     deps.stepTimer?.stepEnded(deps, input);
     if (

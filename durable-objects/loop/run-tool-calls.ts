@@ -177,6 +177,7 @@ async function runOne(
         true,
       ),
       fresh: false,
+      unusable: `no tool is named ${call.name}`,
     };
   }
   if (!args) {
@@ -187,6 +188,7 @@ async function runOne(
         true,
       ),
       fresh: false,
+      unusable: `the arguments for ${call.name} were not a JSON object`,
     };
   }
   if (checked && !checked.ok) {
@@ -198,6 +200,7 @@ async function runOne(
         true,
       ),
       fresh: false,
+      unusable: `invalid arguments for ${call.name}: ${checked.errors.replace(/\n/g, "; ")}`,
     };
   }
   if (policy === "never") {

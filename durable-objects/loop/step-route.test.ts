@@ -7,7 +7,15 @@ import type {
   ProviderErrorCode,
   StreamEvent,
 } from "../providers/types";
-import { isProviderDown, type RouteModel, type StepRoute, streamRouted } from "./step-route";
+import {
+  isProviderDown,
+  mayAnswer,
+  newRouteRecord,
+  noteUnusableCalls,
+  type RouteModel,
+  type StepRoute,
+  streamRouted,
+} from "./step-route";
 
 const ok = (text: string): StreamEvent[] => [
   { type: "text_delta", text },
@@ -45,6 +53,8 @@ async function run(
     stream: (p, r) => p.stream(r),
     firstEventTimeoutMs,
     knownDown: new Map(),
+    localFirst: false,
+    record: newRouteRecord(),
     onFallback: (step, failures, next) =>
       timeline.push(
         `step ${step}: ${failures.map((f) => `${f.provider} failed (${f.reason})`).join(", ")} → ${next.provider}`,
@@ -136,6 +146,8 @@ describe("the fallback rule", () => {
       stream: (p, r) => p.stream(r),
       firstEventTimeoutMs: 50,
       knownDown: new Map(),
+      localFirst: false,
+      record: newRouteRecord(),
       onFallback: () => {},
       onServed: (_step, _served, failed) => failedReasons.push(...failed.map((f) => f.reason)),
     };
@@ -163,6 +175,8 @@ describe("the fallback rule", () => {
       stream: (p, r) => p.stream(r),
       firstEventTimeoutMs: 5_000,
       knownDown: new Map(),
+      localFirst: false,
+      record: newRouteRecord(),
       onFallback: (step) => timeline.push(`step ${step}: fallback notice`),
       onServed: (step, served, failed) =>
         timeline.push(
@@ -182,5 +196,129 @@ describe("the fallback rule", () => {
       "step 1: anthropic after Ollama is unreachable.",
       "step 2: anthropic after down earlier in this turn: Ollama is unreachable.",
     ]);
+  });
+});
+
+/** A route over scripted providers that runs step after step, as one turn does. */
+function turnRoute(models: RouteModel[], localFirst = false) {
+  const asked: string[] = [];
+  const timeline: string[] = [];
+  const providerOf = (m: RouteModel) => scripted(m.provider, ok(`from ${m.provider}`), asked);
+  const route: StepRoute = {
+    models,
+    providerFor: providerOf,
+    stream: (p, r) => p.stream(r),
+    firstEventTimeoutMs: 5_000,
+    knownDown: new Map(),
+    localFirst,
+    record: newRouteRecord(),
+    onFallback: (step, failures, next) =>
+      timeline.push(
+        `step ${step}: ${failures.map((f) => `${f.provider} (${f.reason})`).join(", ")} → ${next.provider}`,
+      ),
+    onServed: () => {},
+  };
+  const step = async (n: number, answering = false) => {
+    const request: ModelRequest = {
+      model: models[0]!.model,
+      system: "",
+      messages: [],
+      tools: [],
+      toolChoice: answering ? { name: "response_formatter" } : "auto",
+    };
+    for await (const _ of streamRouted(route, providerOf(models[0]!), request, n));
+  };
+  return { route, asked, timeline, step };
+}
+
+describe("a model whose tool calls cannot be used", () => {
+  it("is set aside after two steps of them in a row, and the next step says why", async () => {
+    const { route, asked, timeline, step } = turnRoute([anthropic, openai]);
+    await step(1);
+    expect(noteUnusableCalls(route, 1, ["no tool is named lookup"])).toBe(false);
+    await step(2);
+    expect(noteUnusableCalls(route, 2, ["no tool is named lookup"])).toBe(true);
+    await step(3);
+    await step(4);
+    expect(asked).toEqual([
+      "anthropic:claude-haiku-4-5",
+      "anthropic:claude-haiku-4-5",
+      "openai:gpt-4o-mini",
+      "openai:gpt-4o-mini",
+    ]);
+    // Told once, on the step that first goes past it.
+    expect(timeline).toEqual([
+      "step 3: anthropic (it sent tool calls that could not be used 2 steps in a row (no tool is named lookup).) → openai",
+    ]);
+  });
+
+  it("starts counting again after a step whose calls could be used", async () => {
+    const { route, asked, step } = turnRoute([anthropic, openai]);
+    for (const [n, reasons] of [
+      [1, ["invalid arguments for echo: message: required"]],
+      [2, []],
+      [3, ["invalid arguments for echo: message: required"]],
+    ] as const) {
+      await step(n);
+      expect(noteUnusableCalls(route, n, [...reasons])).toBe(false);
+    }
+    expect(asked.every((a) => a.startsWith("anthropic"))).toBe(true);
+  });
+
+  it("is kept when no other model could take over", async () => {
+    const { route, step } = turnRoute([anthropic]);
+    await step(1);
+    noteUnusableCalls(route, 1, ["bad"]);
+    await step(2);
+    expect(noteUnusableCalls(route, 2, ["bad"])).toBe(false);
+  });
+});
+
+describe("local first", () => {
+  it("sends tool steps to the local model and the answer to the cloud model", async () => {
+    const { route, asked, step } = turnRoute([anthropic, ollama], true);
+    await step(1);
+    expect(mayAnswer(route, 1)).toBe(false);
+    await step(2, true);
+    expect(mayAnswer(route, 2)).toBe(true);
+    expect(asked).toEqual(["ollama:llama3.2", "anthropic:claude-haiku-4-5"]);
+  });
+
+  it("changes nothing without it: the conversation's own model serves every step", async () => {
+    const { route, asked, step } = turnRoute([anthropic, ollama]);
+    await step(1);
+    await step(2, true);
+    expect(mayAnswer(route, 1)).toBe(true);
+    expect(asked).toEqual(["anthropic:claude-haiku-4-5", "anthropic:claude-haiku-4-5"]);
+  });
+
+  it("lets the local model answer when the route has no cloud model", async () => {
+    const { route, step } = turnRoute([ollama], true);
+    await step(1);
+    expect(mayAnswer(route, 1)).toBe(true);
+  });
+});
+
+describe("a conversation whose own provider has no key", () => {
+  it("goes to its fallback and names its own model as unconfigured", async () => {
+    const asked: string[] = [];
+    const failed: string[] = [];
+    const route: StepRoute = {
+      models: [openai, anthropic],
+      providerFor: (m) => scripted(m.provider, ok("fallback"), asked),
+      stream: (p, r) => p.stream(r),
+      firstEventTimeoutMs: 5_000,
+      knownDown: new Map(),
+      localFirst: false,
+      record: newRouteRecord(),
+      onFallback: () => {},
+      onServed: (_s, _m, f) => failed.push(...f.map((x) => `${x.provider}: ${x.reason}`)),
+    };
+    const request: ModelRequest = { model: openai.model, system: "", messages: [], tools: [] };
+    const events: StreamEvent[] = [];
+    for await (const e of streamRouted(route, null, request, 1)) events.push(e);
+    expect(events).toEqual(ok("fallback"));
+    expect(asked).toEqual(["anthropic:claude-haiku-4-5"]);
+    expect(failed).toEqual(["openai: this deployment has no key for it."]);
   });
 });

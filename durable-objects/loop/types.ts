@@ -104,6 +104,8 @@ export interface PlannedToolCall {
 export interface CallAnswer {
   part: Extract<NeutralPart, { type: "tool_result" }>;
   fresh: boolean;
+  /** Why the call could not be used at all (unknown tool, arguments that fail the schema). */
+  unusable?: string;
 }
 
 export interface LoopState {
@@ -203,6 +205,18 @@ export interface LoopDeps {
   audit?: ModelAudit;
   /** Times each phase of each step (a new one per run unless the caller gives one). */
   stepTimer?: StepTimer;
+  /** The conversation's route (step-route.ts): absent, every model may answer and none is set aside. */
+  routing?: StepRouting;
+}
+
+export interface StepRouting {
+  /** Whether the model that served `step` may give the final answer ("local first": no). */
+  mayAnswer(step: number): boolean;
+  /**
+   * The step's tool calls that could not be used, one reason each (none: all could). True when
+   * the model is set aside for them and the next step goes to another model.
+   */
+  noteUnusableCalls(step: number, reasons: string[]): boolean;
 }
 
 /** Requests are recorded by the stream (per model asked); the loop records each response. */

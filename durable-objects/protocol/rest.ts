@@ -80,6 +80,9 @@ export const ConversationSettings = z
     // How long a routed step waits for a model to send anything before it falls back
     // (default 60 s): a tunnel can accept the connection and never answer.
     routeTimeoutSeconds: z.number().int().min(1).max(600).optional(),
+    // "Local first": steps that call tools go to the route's local model (Ollama) first, the
+    // final answer to a cloud model first.
+    localFirst: z.boolean().optional(),
   })
   .strict();
 export type ConversationSettings = z.infer<typeof ConversationSettings>;

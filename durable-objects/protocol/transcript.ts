@@ -74,7 +74,14 @@ export interface Activity {
   callTimes?: Record<string, { startedAt: number; endedAt?: number }>;
   /** Where each finished step's time went, in the order the steps ended. */
   stepTimings?: StepTimings[];
+  /** With a route: the model that served each model call, and those that failed first. */
+  stepModels?: StepModel[];
 }
+
+export type StepModel = Omit<
+  Extract<ServerEvent, { type: "step_model" }>,
+  "type" | "turnId" | "at"
+>;
 
 export interface TranscriptMessage {
   id: string;
@@ -399,6 +406,14 @@ function applyTo(draft: TranscriptDraft, e: ServerEvent): void {
         stepTimings: [...(a.stepTimings ?? []), e.timings],
       }));
       break;
+    case "step_model": {
+      const { seq, step, provider, model, failed } = e;
+      editActivity(next.turnMessages[e.turnId], (a) => ({
+        ...a,
+        stepModels: [...(a.stepModels ?? []), { seq, step, provider, model, failed }],
+      }));
+      break;
+    }
     default:
       break;
   }

@@ -323,3 +323,17 @@ export const shareLinks = sqliteTable(
   },
   (t) => [index("share_links_conversation_idx").on(t.conversationId)],
 );
+
+// The latest health checks of each model provider (GET /api/providers/health): whether it
+// answered and how fast. Deployment-wide, like the providers' keys; a few kept per provider.
+export const providerChecks = sqliteTable(
+  "provider_checks",
+  {
+    id: text("id").primaryKey(),
+    provider: text("provider").notNull(),
+    reachable: integer("reachable", { mode: "boolean" }).notNull(),
+    latencyMs: integer("latency_ms").notNull(),
+    checkedAt: createdAt(),
+  },
+  (t) => [index("provider_checks_provider_idx").on(t.provider, t.checkedAt)],
+);

@@ -36,8 +36,11 @@ export interface Stack {
 }
 
 export interface StackOptions {
-  /** Extra variables for the API worker (and its Durable Objects), e.g. APPROVAL_TTL_SECONDS. */
-  vars?: Record<string, string>;
+  /**
+   * Extra variables for the API worker (and its Durable Objects), e.g. APPROVAL_TTL_SECONDS; a
+   * function gets aimock's URL (e.g. to serve as OLLAMA_BASE_URL).
+   */
+  vars?: Record<string, string> | ((mockUrl: string) => Record<string, string>);
   /** Serve the static assets from here instead of web/dist (which a running `npm start` owns). */
   assetsDir?: string;
   /** Names of users to create besides 'e2e' (several people in one conversation). */
@@ -150,7 +153,9 @@ export async function startStack(
     "GRAPH_CONTEXT_SECRET:e2e-graph-secret",
     "--var",
     "MCP_REMOTE_TOKEN:e2e-mcp-token",
-    ...Object.entries(options.vars ?? {}).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
+    ...Object.entries(
+      typeof options.vars === "function" ? options.vars(mock.url) : (options.vars ?? {}),
+    ).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
   ];
   let output = "";
   let dev: ChildProcess | null = null;

@@ -17,6 +17,7 @@ import { startProtectedServer } from "./oauth-protected-server";
 import { addUsageFixtures } from "./usage-fixtures";
 import { addBranchFixtures } from "./branch-fixtures";
 import { startLookupServer } from "./lookup-server";
+import { addRouteFixtures } from "./route-fixtures";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -68,6 +69,7 @@ export default async function setup(project: TestProject) {
   addUsageFixtures(mock);
   addGuardFixtures(mock);
   mock.onMessage(/routed question/, { content: "Answered by the fallback model." });
+  addRouteFixtures(mock);
   mock.onMessage(/.*/, { content: "Hello! I am a mock model." });
   await mock.start();
   const everything = await startEverythingServer();

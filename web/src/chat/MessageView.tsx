@@ -19,6 +19,7 @@ import { StepTimingsList } from "./StepTimings";
 import type { MessageAlternatives } from "../../../durable-objects/protocol/branches";
 import { Alternatives } from "./Alternatives";
 import { type BranchAction, MessageActions } from "./MessageActions";
+import { StepModels } from "./StepModels";
 
 type ToolCall = Extract<MessagePart, { type: "tool_call" }>;
 
@@ -93,6 +94,7 @@ export const MessageView = memo(function MessageView(props: {
               Step {activity.step} of {activity.maxSteps}
             </p>
           )}
+          {activity?.stepModels && <StepModels entries={activity.stepModels} />}
           {blocksOf(message.content, activity?.callSteps).map((b) =>
             b.kind === "calls" ? (
               <div key={b.key}>

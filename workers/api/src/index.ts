@@ -72,6 +72,7 @@ app.use("/api/artifacts/*", requireUser);
 app.use("/api/mcp-servers/*", requireUser);
 app.use("/api/mcp-servers", requireUser);
 app.use("/api/providers", requireUser);
+app.use("/api/providers/*", requireUser);
 // Repeating these costs us (a row, an outbound request): each is limited per user.
 app.post("/api/conversations", rateLimit({ ...RATE_LIMITS.newConversation, key: byUser }));
 app.on(

@@ -39,6 +39,7 @@ import {
 } from "../../../../durable-objects/protocol/sharing";
 import { ConversationTimings } from "../../../../durable-objects/protocol/timings";
 import { ConversationUsage, UserUsage } from "../../../../durable-objects/protocol/usage";
+import { ProvidersHealth } from "../../../../durable-objects/protocol/provider-health";
 import { ApprovalAnswer, SendMessage } from "../../../../durable-objects/protocol/wire";
 import { ModelObject } from "../openai/models";
 import { ChatCompletionRequest } from "../openai/request";
@@ -391,5 +392,10 @@ export const OPERATIONS: Record<string, Operation> = {
     "The snapshot a read-only link shows (no sign-in: the signed token is the credential)",
     { 200: json(SharedSnapshot) },
     { security: [] },
+  ),
+  "GET /api/providers/health": op(
+    "models",
+    "Check each configured provider now: reachable, latency of the latest checks, Ollama's models",
+    { 200: json(ProvidersHealth) },
   ),
 };

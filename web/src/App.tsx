@@ -259,6 +259,7 @@ export function App() {
             onArtifactCount={setArtifactCount}
             pinned={pinned}
             onTitle={showTitle}
+            template={conversation?.id === selected ? conversation.settings.template : undefined}
           />
         ) : (
           <p className="centered muted">Create or pick a conversation.</p>

@@ -12,6 +12,8 @@ import { UsageMeter } from "../usage/UsageMeter";
 import { useConversationUsage } from "../usage/use-conversation-usage";
 import { VirtualList, type VirtualListHandle } from "./VirtualList";
 import { TurnAnnouncer } from "./TurnAnnouncer";
+import { TemplateStart } from "./TemplateStart";
+import type { TemplateContext } from "../../../durable-objects/protocol/template-context";
 import "./chat.css";
 
 export function ChatView(props: {
@@ -23,6 +25,8 @@ export function ChatView(props: {
   pinned?: readonly string[];
   /** Called when the model names the conversation (live, in every open tab). */
   onTitle?: (title: string) => void;
+  /** The template the conversation was made from: its starting messages open the conversation. */
+  template?: TemplateContext | undefined;
 }) {
   const { conversationId, onArtifactCount, onTitle } = props;
   const [state, setState] = useState<LiveState | null>(null);
@@ -107,6 +111,12 @@ export function ChatView(props: {
           <summary>Earlier in this conversation</summary>
           <p className="muted small">{transcript.summary.text}</p>
         </details>
+      )}
+      {props.template && (
+        <TemplateStart
+          template={props.template}
+          open={!!transcript && transcript.messages.length === 0}
+        />
       )}
       {/* The list follows the stream only while the reader is at its end; scrolling up to read
           stays put. */}

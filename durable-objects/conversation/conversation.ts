@@ -45,6 +45,7 @@ import {
 } from "./approvals";
 import { loadUserToolPolicies, setUserToolPolicy } from "./user-tool-policies";
 import type { ElicitationAnswer } from "../protocol/elicitation";
+import { announcePromptTools } from "./prompt-tools-notice";
 import { type AnswerResult, elicitationTimeoutSeconds, Elicitations } from "./elicitations";
 
 /** Default step cap of the thinking loop (the reference's five). */
@@ -461,6 +462,7 @@ export class Conversation extends Agent<Env> {
       // A turn picked up again after a restart was already announced.
       if (!turnStarted(this.store, turn))
         this.emitTurnStarted(turn, conversation.provider, conversation.model);
+      announcePromptTools(this.store, conversation, (e) => this.emit(e));
       const saver = artifactSaver({
         conversationId: this.name,
         messageId: turn.assistantMessageId,

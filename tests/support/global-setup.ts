@@ -13,6 +13,8 @@ import { addLoopFixtures } from "./loop-fixtures";
 import { addOAuthFixtures } from "./oauth-fixtures";
 import { startProtectedServer } from "./oauth-protected-server";
 import { addUsageFixtures } from "./usage-fixtures";
+import { startManyToolsServer } from "./many-tools-server";
+import { addToolCallingFixtures } from "./tool-calling-fixtures";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -26,6 +28,8 @@ declare module "vitest" {
     approvalUrl: string;
     /** A URL on 127.0.0.1 where nothing listens: a provider that is down (OLLAMA_BASE_URL). */
     closedPortUrl: string;
+    /** MCP servers with 150 tools each: `${manyToolsUrl}/<name>/mcp`. */
+    manyToolsUrl: string;
   }
 }
 
@@ -57,6 +61,7 @@ export default async function setup(project: TestProject) {
   addOAuthFixtures(mock);
   addUsageFixtures(mock);
   addGuardFixtures(mock);
+  addToolCallingFixtures(mock);
   mock.onMessage(/routed question/, { content: "Answered by the fallback model." });
   mock.onMessage(/.*/, { content: "Hello! I am a mock model." });
   await mock.start();
@@ -82,6 +87,8 @@ export default async function setup(project: TestProject) {
   project.provide("aimockUrl", mock.url);
   project.provide("everythingUrl", everything.url);
   project.provide("closedPortUrl", await closedPortUrl());
+  const manyTools = await startManyToolsServer();
+  project.provide("manyToolsUrl", manyTools.url);
   return async () => {
     await mock.stop();
     everything.stop();
@@ -89,6 +96,7 @@ export default async function setup(project: TestProject) {
     await changing.stop();
     await Promise.all(oauth.map((s) => s.stop()));
     await approval.stop();
+    await manyTools.stop();
   };
 }
 

@@ -47,6 +47,7 @@ import {
 } from "./approvals";
 import { loadUserToolPolicies, setUserToolPolicy } from "./user-tool-policies";
 import type { ElicitationAnswer } from "../protocol/elicitation";
+import { announcePromptTools } from "./prompt-tools-notice";
 import { type AnswerResult, elicitationTimeoutSeconds, Elicitations } from "./elicitations";
 import type { BranchRequest } from "../protocol/branches";
 import { BranchError, branchSource } from "./branching/branch-source";
@@ -602,6 +603,7 @@ export class Conversation extends Agent<Env> {
       // A turn picked up again after a restart was already announced.
       if (!turnStarted(this.store, turn))
         this.emitTurnStarted(turn, conversation.provider, conversation.model);
+      announcePromptTools(this.store, conversation, (e) => this.emit(e));
       const saver = artifactSaver({
         conversationId: this.name,
         messageId: turn.assistantMessageId,

@@ -105,10 +105,18 @@ const GeminiPart = z
     text: z.string().optional(),
     thoughtSignature: z.string().optional(),
     functionCall: z
-      .object({ id: z.string().optional(), name: z.string(), args: z.record(z.unknown()) })
+      .object({
+        id: z.string().optional(),
+        name: z.string(),
+        args: z.record(z.string(), z.unknown()),
+      })
       .optional(),
     functionResponse: z
-      .object({ id: z.string().optional(), name: z.string(), response: z.record(z.unknown()) })
+      .object({
+        id: z.string().optional(),
+        name: z.string(),
+        response: z.record(z.string(), z.unknown()),
+      })
       .optional(),
   })
   .passthrough();
@@ -160,7 +168,10 @@ const OllamaBody = z.object({
         tool_calls: z
           .array(
             z.object({
-              function: z.object({ name: z.string(), arguments: z.record(z.unknown()) }),
+              function: z.object({
+                name: z.string(),
+                arguments: z.record(z.string(), z.unknown()),
+              }),
             }),
           )
           .optional(),

@@ -38,7 +38,8 @@ export async function startWireRecorder(upstream: string) {
       });
       res.writeHead(answer.status, Object.fromEntries(answer.headers));
       // Streamed answers pass through as they arrive.
-      if (answer.body) for await (const chunk of answer.body) res.write(chunk);
+      const reader = answer.body?.getReader();
+      for (let r = await reader?.read(); r && !r.done; r = await reader!.read()) res.write(r.value);
       res.end();
     })().catch((err: unknown) => {
       res.destroy(err instanceof Error ? err : new Error(String(err)));

@@ -18,6 +18,8 @@ import { addUsageFixtures } from "./usage-fixtures";
 import { addBranchFixtures } from "./branch-fixtures";
 import { startLookupServer } from "./lookup-server";
 import { addRouteFixtures } from "./route-fixtures";
+import { startManyToolsServer } from "./many-tools-server";
+import { addToolCallingFixtures } from "./tool-calling-fixtures";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -33,6 +35,8 @@ declare module "vitest" {
     closedPortUrl: string;
     /** An MCP server with a read-only `lookup` tool that counts its runs (GET /runs). */
     lookupUrl: string;
+    /** MCP servers with 150 tools each: `${manyToolsUrl}/<name>/mcp`. */
+    manyToolsUrl: string;
   }
 }
 
@@ -68,6 +72,7 @@ export default async function setup(project: TestProject) {
   addOAuthFixtures(mock);
   addUsageFixtures(mock);
   addGuardFixtures(mock);
+  addToolCallingFixtures(mock);
   mock.onMessage(/routed question/, { content: "Answered by the fallback model." });
   addRouteFixtures(mock);
   mock.onMessage(/.*/, { content: "Hello! I am a mock model." });
@@ -96,6 +101,8 @@ export default async function setup(project: TestProject) {
   project.provide("closedPortUrl", await closedPortUrl());
   const lookupServer = await startLookupServer();
   project.provide("lookupUrl", lookupServer.url);
+  const manyTools = await startManyToolsServer();
+  project.provide("manyToolsUrl", manyTools.url);
   return async () => {
     await mock.stop();
     everything.stop();
@@ -104,6 +111,7 @@ export default async function setup(project: TestProject) {
     await Promise.all(oauth.map((s) => s.stop()));
     await approval.stop();
     await lookupServer.stop();
+    await manyTools.stop();
   };
 }
 

@@ -325,6 +325,7 @@ export function App() {
               onOpenConversation={openConversation}
               me={auth.user.id}
               membership={membership}
+              template={conversation?.id === selected ? conversation.settings.template : undefined}
             />
           </PinsContext.Provider>
         ) : (

@@ -14,6 +14,8 @@ import { VirtualList, type VirtualListHandle } from "./VirtualList";
 import { TurnAnnouncer } from "./TurnAnnouncer";
 import { branchConversation, useAlternatives } from "./branch-api";
 import type { BranchAction } from "./MessageActions";
+import { TemplateStart } from "./TemplateStart";
+import type { TemplateContext } from "../../../durable-objects/protocol/template-context";
 import "./chat.css";
 import type { MemberList } from "../../../durable-objects/protocol/sharing";
 import { authorLabel, isShared } from "../sharing/author-label";
@@ -37,6 +39,8 @@ export function ChatView(props: {
   me?: string;
   /** Who has the conversation and the user's role (loaded by the app; presence updates it). */
   membership?: MemberList | null;
+  /** The template the conversation was made from: its starting messages open the conversation. */
+  template?: TemplateContext | undefined;
 }) {
   const { conversationId, onArtifactCount, onTitle } = props;
   const [state, setState] = useState<LiveState | null>(null);
@@ -165,6 +169,12 @@ export function ChatView(props: {
           <summary>Earlier in this conversation</summary>
           <p className="muted small">{transcript.summary.text}</p>
         </details>
+      )}
+      {props.template && (
+        <TemplateStart
+          template={props.template}
+          open={!!transcript && transcript.messages.length === 0}
+        />
       )}
       {/* The list follows the stream only while the reader is at its end; scrolling up to read
           stays put. */}

@@ -1,11 +1,12 @@
 // Create or edit a template: name, description, system prompt (with variables), starting
-// messages and the defaults a new conversation takes.
+// messages and the defaults a new conversation takes, its servers and tools included.
 import { useId, useState } from "react";
 import type { ProviderInfo } from "../../../durable-objects/protocol/rest";
 import { TEMPLATE_VARIABLES } from "../../../durable-objects/protocol/templates";
 import type { TemplateInput } from "../../../durable-objects/protocol/templates";
 import { DialogFrame } from "../ui/dialog";
 import { inputFromForm, MAX_STARTING_MESSAGES, type TemplateForm } from "./template-form";
+import { TemplateServerFields } from "./TemplateServerFields";
 
 const VARIABLES = TEMPLATE_VARIABLES.map((v) => `{{${v}}}`).join(", ");
 
@@ -138,6 +139,7 @@ export function TemplateDialog(props: {
           />
         </label>
       </fieldset>
+      <TemplateServerFields value={form.servers} onChange={(servers) => set({ servers })} />
     </DialogFrame>
   );
 }

@@ -48,6 +48,7 @@ function fakeWorker() {
       const body = init?.body
         ? (JSON.parse(String(init.body)) as Record<string, unknown>)
         : undefined;
+      if (path.startsWith("/api/mcp-servers")) return mcpServers(path);
       if (method !== "GET") calls.push({ method, path, body });
       if (method === "GET") return Response.json({ items: [graph, ...own] });
       if (method === "POST") {
@@ -64,6 +65,34 @@ function fakeWorker() {
     }),
   );
   return calls;
+}
+
+/** The user's one MCP server ("papers", two tools) and the built-in one, as the worker lists them. */
+function mcpServers(path: string): Response {
+  if (path === "/api/mcp-servers")
+    return Response.json({
+      items: [
+        {
+          id: "s-1",
+          name: "papers",
+          url: "https://papers.example/mcp",
+          headers: {},
+          enabled: true,
+          timeoutMs: 30_000,
+          enabledTools: null,
+          createdAt: 0,
+          updatedAt: 0,
+          maxTotalTimeoutMs: 600_000,
+        },
+      ],
+    });
+  const tools = path.includes("/s-1/") ? ["search", "fetch_pdf"] : ["search_pubmed"];
+  return Response.json({
+    ok: true,
+    serverInfo: { name: "test", version: "1" },
+    protocolVersion: "2025-06-18",
+    tools: tools.map((name) => ({ name })),
+  });
 }
 
 let root: Root | null = null;
@@ -140,5 +169,32 @@ describe("Settings → Templates", () => {
     await click(dialogButton("Delete"));
     expect(calls[1]).toMatchObject({ method: "DELETE", path: "/api/templates/t-1" });
     expect(rows()).toEqual(["Knowledge-graph builder · built-inCopy"]);
+  });
+
+  it("sets which servers and which of their tools a conversation from the template uses", async () => {
+    const calls = fakeWorker();
+    await show();
+    await click(buttonIn("Mine", "Edit"));
+    const server = (name: string) =>
+      [...host.querySelectorAll("dialog li.server")].find(
+        (li) => li.querySelector("h4")?.textContent === name,
+      )!;
+    await act(async () => {}); // the server list arrives
+    const builtinUse = server("mcp-remote").querySelector<HTMLInputElement>("label input")!;
+    await click(builtinUse);
+    expect(builtinUse.checked).toBe(false);
+    await click([...server("papers").querySelectorAll("button")].at(-1)!);
+    const tool = (name: string) =>
+      [...server("papers").querySelectorAll(".tool-list label")]
+        .find((l) => l.textContent === name)!
+        .querySelector("input")!;
+    expect(tool("fetch_pdf").checked).toBe(true);
+    await click(tool("fetch_pdf"));
+    await click(dialogButton("Save template"));
+    expect(calls[0]).toMatchObject({
+      method: "PATCH",
+      path: "/api/templates/t-1",
+      body: { defaults: { blockedServers: ["mcp-remote"], enabledTools: { papers: ["search"] } } },
+    });
   });
 });

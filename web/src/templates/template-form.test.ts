@@ -16,7 +16,7 @@ const builtin: Template = {
 };
 
 describe("the template form", () => {
-  it("copies a built-in under a new name, keeping the defaults the dialog does not show", () => {
+  it("copies a built-in under a new name, keeping its servers and tools", () => {
     const input = inputFromForm(formFromTemplate(builtin));
     expect(input).toEqual({
       name: "Code helper (copy)",

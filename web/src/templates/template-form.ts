@@ -7,6 +7,8 @@ import type {
   TemplateInput,
 } from "../../../durable-objects/protocol/templates";
 
+export type ServerChoices = Pick<TemplateDefaults, "blockedServers" | "enabledTools">;
+
 export interface TemplateForm {
   name: string;
   description: string;
@@ -17,8 +19,8 @@ export interface TemplateForm {
   model: string;
   mode: ConversationMode | "";
   maxSteps: string;
-  /** Defaults this dialog does not edit (servers and tools, set over REST): kept as they were. */
-  kept: Pick<TemplateDefaults, "blockedServers" | "enabledTools">;
+  /** The servers a new conversation does not use, and per server the only tools it offers. */
+  servers: ServerChoices;
 }
 
 export const MAX_STARTING_MESSAGES = 10;
@@ -34,7 +36,7 @@ export function formFromTemplate(template: Template | null): TemplateForm {
     model: d.model ?? "",
     mode: d.mode ?? "",
     maxSteps: d.maxSteps !== undefined ? String(d.maxSteps) : "",
-    kept: {
+    servers: {
       ...(d.blockedServers && { blockedServers: d.blockedServers }),
       ...(d.enabledTools && { enabledTools: d.enabledTools }),
     },
@@ -56,7 +58,7 @@ export function inputFromForm(form: TemplateForm): TemplateInput | string {
     systemPrompt: form.systemPrompt,
     messages: messages.map((m) => ({ role: m.role, content: m.content.trim() })),
     defaults: {
-      ...form.kept,
+      ...form.servers,
       ...(form.provider && { provider: form.provider }),
       ...(form.provider && form.model.trim() && { model: form.model.trim() }),
       ...(form.mode && { mode: form.mode }),

@@ -73,12 +73,15 @@ export function replaySocketScript(path: string, frames: readonly string[]): str
       socket.close = () => { socket.readyState = 3; };
       socket.send = (data) => {
         if (!String(data).includes('"resume"')) return;
+        // When the replay was asked for and when its last frame was handed over (for the bench).
+        window.replayTimes = { resumed: performance.now(), delivered: 0 };
         const channel = new MessageChannel();
         let next = 0;
         channel.port1.onmessage = () => {
           for (let i = 0; i < ${BURST} && socket.readyState === 1 && next < frames.length; i++)
             socket.dispatchEvent(new MessageEvent("message", { data: frames[next++] }));
           if (next < frames.length) channel.port2.postMessage(null);
+          else window.replayTimes.delivered = performance.now();
         };
         channel.port2.postMessage(null);
       };

@@ -3,7 +3,7 @@
 // A socket can hang on a dead network for minutes, so the browser's offline and online events
 // drop it at once and reconnect as soon as the network is back.
 import {
-  applyEvent,
+  applyEvents,
   emptyTranscript,
   type Transcript,
 } from "../../../durable-objects/protocol/transcript";
@@ -12,8 +12,10 @@ import {
   type ClientFrame,
   isServerEvent,
   ServerFrame,
+  type ServerEvent,
 } from "../../../durable-objects/protocol/wire";
 import type { ElicitationAnswer } from "../../../durable-objects/protocol/elicitation";
+import { FrameBatch } from "./frame-batch";
 
 export type Connection = "connecting" | "online" | "offline" | "signed-out" | "access-revoked";
 export type Presence = Extract<ServerFrame, { type: "presence" }>;
@@ -24,6 +26,8 @@ const CONVERSATION_GONE = 4404;
 const CREDENTIAL_REVOKED = 4401;
 /** The owner stopped sharing the conversation with this user. */
 const ACCESS_REVOKED = 4403;
+/** While catching up, events are shown once the catch-up is complete, or this often until then. */
+const CATCH_UP_SHOWN_EVERY_MS = 500;
 
 export interface LiveState {
   transcript: Transcript;
@@ -46,6 +50,10 @@ export class LiveConversation {
   private attempts = 0;
   private closed = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Events are folded and shown once a frame, however many arrive in it. */
+  private readonly events = new FrameBatch<ServerEvent>((events) =>
+    this.set({ transcript: applyEvents(this.state.transcript, events) }),
+  );
 
   constructor(
     private readonly conversationId: string,
@@ -103,6 +111,7 @@ export class LiveConversation {
 
   private stop() {
     this.closed = true;
+    this.events.drop();
     clearTimeout(this.timer);
     removeEventListener("offline", this.dropped);
     removeEventListener("online", this.reconnectNow);
@@ -144,6 +153,8 @@ export class LiveConversation {
     this.ws = ws;
     ws.addEventListener("open", () => {
       this.attempts = 0;
+      this.events.flush();
+      this.events.holdMs = CATCH_UP_SHOWN_EVERY_MS;
       // Finished answers come without their deltas (their message_completed has the text).
       this.write({
         type: "resume",
@@ -158,9 +169,13 @@ export class LiveConversation {
       const parsed = ServerFrame.safeParse(JSON.parse(String(m.data)));
       if (!parsed.success) return;
       const frame = parsed.data;
-      if (isServerEvent(frame)) this.set({ transcript: applyEvent(this.state.transcript, frame) });
-      else if (frame.type === "synced") this.set({ connection: "online", error: null });
-      else if (frame.type === "ack") this.unacked.delete(frame.clientMessageId);
+      if (isServerEvent(frame)) return this.events.add(frame);
+      // What follows an event is shown after it ("synced" means the replay is on screen).
+      this.events.flush();
+      if (frame.type === "synced") {
+        this.events.holdMs = null;
+        this.set({ connection: "online", error: null });
+      } else if (frame.type === "ack") this.unacked.delete(frame.clientMessageId);
       else if (frame.type === "presence") this.set({ presence: frame });
       else if (frame.type === "frame_error") {
         // A refused send (a viewer's) is not resent on the next connection.

@@ -1,0 +1,37 @@
+// Catching up on a long conversation: the client folds the replayed events together and shows
+// them at once, and says it is online only once everything replayed is in the transcript.
+import { afterEach, expect, it, vi } from "vitest";
+import { conversationFrames } from "../../../tests/e2e/replay-conversation";
+import { type LiveState, LiveConversation } from "./live-conversation";
+import { type ReplayingSocketServer, startReplayingSocketServer } from "./replaying-socket-server";
+
+let server: ReplayingSocketServer | undefined;
+let live: LiveConversation | undefined;
+afterEach(async () => {
+  live?.close();
+  await server?.stop();
+  vi.unstubAllGlobals();
+});
+
+it("shows a catch-up of 2,500 events in a few updates, all of it before it says it is online", async () => {
+  // 1,000 messages: each question and answer is five events (question, turn, text, end).
+  server = await startReplayingSocketServer(conversationFrames(1_000));
+  vi.stubGlobal("location", { protocol: "http:", host: server.host });
+  vi.stubGlobal("addEventListener", () => undefined);
+  vi.stubGlobal("removeEventListener", () => undefined);
+  const states: LiveState[] = [];
+  live = new LiveConversation("c1", (s) => states.push(s));
+
+  await vi.waitFor(() => expect(states.at(-1)?.connection).toBe("online"), { timeout: 20_000 });
+  const online = states.find((s) => s.connection === "online")!;
+  expect(online.transcript.lastSeq).toBe(2_500);
+  expect(online.transcript.messages).toHaveLength(1_000);
+  expect(online.transcript.messages.at(-1)).toMatchObject({
+    role: "assistant",
+    status: "complete",
+    content: [{ type: "text", text: expect.stringContaining("A short answer") }],
+  });
+  // One transcript per event would be 2,500 renders of a growing list.
+  const shown = new Set(states.map((s) => s.transcript));
+  expect(shown.size).toBeLessThanOrEqual(5);
+});

@@ -62,8 +62,10 @@ export class StepTimer {
     const started = this.now();
     if (!resumed && this.queuedSince !== undefined)
       this.beforeFirstStep.queuedMs = Math.max(0, started - this.queuedSince);
-    // A finished turn's leftover figures were sent when it finished; an unreadable draft is dropped.
-    const draft = state.final ? null : StepTimingsDraft.safeParse(state.timings);
+    // Only a step stopped at its tool calls goes on: without pending calls the checkpointed step
+    // either ended (its figures were sent) or is run again from its start. An unreadable draft
+    // is dropped.
+    const draft = state.pending && !state.final ? StepTimingsDraft.safeParse(state.timings) : null;
     state.timings = draft?.success ? draft.data : undefined;
     if (state.timings?.savedAt !== undefined)
       state.timings.pausedMs += Math.max(0, started - state.timings.savedAt);

@@ -57,7 +57,10 @@ export const StepTimings = z.object({
   servers: z.array(ServerLatency),
   /** Saving the step's checkpoints. */
   checkpointMs: Ms,
-  /** Time the step stood still after a checkpoint: parked at an approval, or cut by a restart. */
+  /**
+   * Time the step stood still after a checkpoint: parked at an approval, or cut by a restart
+   * (the checkpoint it stopped at counts here, not in `checkpointMs`).
+   */
   pausedMs: Ms,
   /** From the step's start to its end, pauses included. */
   totalMs: Ms,

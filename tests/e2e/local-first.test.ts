@@ -1,10 +1,11 @@
 // "Local first" routing against the real app (`wrangler dev`): Ollama (aimock behind
 // OLLAMA_BASE_URL, standing in for the tunnel) serves the steps that call tools, through our MCP
 // worker; the cloud model (Anthropic, aimock too) writes the final answer. aimock's journal shows
-// which provider got which request.
+// which provider got which request. The providers' health reads the tunnel's models.
 import type { LLMock } from "@copilotkit/aimock";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { TITLE_INSTRUCTION } from "../../durable-objects/conversation/titles";
+import { ProvidersHealth } from "../../durable-objects/protocol/provider-health";
 import { applyEvent, emptyTranscript } from "../../durable-objects/protocol/transcript";
 import { ServerFrame, isServerEvent, type ServerEvent } from "../../durable-objects/protocol/wire";
 import { type Stack, startStack } from "./stack";
@@ -119,3 +120,13 @@ it("sends the tool steps to the local model and the final answer to the cloud mo
   );
   expect(answer.content).toContainEqual({ type: "text", text: CLOUD_ANSWER });
 }, 120_000);
+
+it("reports the Ollama tunnel reachable in the providers' health, with the models it offers", async () => {
+  const res = await fetch(`${stack.url}/api/providers/health`, { headers: auth() });
+  expect(res.status).toBe(200);
+  const { providers } = ProvidersHealth.parse(await res.json());
+  const ollama = providers.find((p) => p.id === "ollama");
+  expect(ollama).toMatchObject({ reachable: true });
+  // aimock's /api/tags names the models its fixtures match on.
+  expect(ollama!.models).toContain("qwen3:8b");
+});

@@ -1,11 +1,14 @@
-// The settings panel: this conversation's provider, model and step limit; which MCP servers and
-// tools it uses; the user's MCP server registry; signing out. Closes with its button or Escape.
+// The settings panel: this conversation's provider, model and step limit, and its route; which
+// MCP servers and tools it uses; the user's MCP server registry; signing out; the providers'
+// health. Closes with its button or Escape.
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { Conversation, McpServer, ProviderInfo } from "../../../durable-objects/protocol/rest";
 import { ApiFailure } from "../api";
 import { AccessSection } from "./AccessSection";
 import { ConversationSection } from "./ConversationSection";
 import { McpServersSection } from "./McpServersSection";
+import { ProviderHealthSection } from "./ProviderHealthSection";
+import { RouteSection } from "./RouteSection";
 import { settingsApi } from "./settings-api";
 import { TemplatesSection } from "../templates/TemplatesSection";
 import { ToolsSection } from "./ToolsSection";
@@ -76,6 +79,7 @@ function Panel(props: SettingsPanelProps) {
         providers={props.providers}
         save={save}
       />
+      <RouteSection conversation={props.conversation} providers={props.providers} save={save} />
       <ToolsSection conversation={props.conversation} servers={servers} save={save} />
       <McpServersSection servers={servers} loadError={loadError} onChanged={reload} />
       <section className="settings-section" aria-label="Account">
@@ -85,6 +89,7 @@ function Panel(props: SettingsPanelProps) {
       </section>
       <AccessSection onSignedOut={props.onSignOut} />
       <TemplatesSection providers={props.providers} />
+      <ProviderHealthSection />
     </section>
   );
 }

@@ -9,6 +9,7 @@ import {
   McpServerTest,
 } from "../../../durable-objects/protocol/rest";
 import { ToolPolicies, type ToolPolicy } from "../../../durable-objects/protocol/tool-policy";
+import { ProvidersHealth } from "../../../durable-objects/protocol/provider-health";
 import { apiRequest } from "../api";
 
 const UserToolPolicies = z.object({ policies: ToolPolicies });
@@ -56,6 +57,8 @@ export const settingsApi = {
     apiRequest(z.object({ revoked: z.boolean() }), `/api/mcp-servers/${id}/disconnect`, {
       method: "POST",
     }),
+  /** Checks every configured model provider now (GET /api/providers/health). */
+  providersHealth: () => apiRequest(ProvidersHealth, "/api/providers/health"),
   /** The user's own approval policies, for all their conversations. */
   toolPolicies: () => apiRequest(UserToolPolicies, "/api/tool-policies"),
   /** Sets (null: removes) the user's policy for a server's tools (tool omitted) or one tool. */

@@ -51,6 +51,7 @@ import { userName } from "../../shared/db/conversation-access";
 import { broadcastPresence, type MemberSocketState, stateOf } from "./presence";
 import { applyAccessChange, frameAccess, roleFromHeader } from "./member-access";
 import { credentialFromHeader } from "./socket-credential";
+import { ownerOverAllowance } from "./owner-allowance";
 
 /** Default step cap of the thinking loop (the reference's five). */
 
@@ -215,6 +216,13 @@ export class Conversation extends Agent<Env> {
             return this.sendControl(connection, { type: "frame_error", error: refused.error });
           const limited = await overMessageLimit(this.env, userId);
           if (limited) return this.sendControl(connection, { type: "frame_error", error: limited });
+          // The owner's own check was the one above.
+          const ownerRefused =
+            access.role === "owner"
+              ? null
+              : await ownerOverAllowance(this.env, () => this.ownerId(), userId);
+          if (ownerRefused)
+            return this.sendControl(connection, { type: "frame_error", error: ownerRefused.error });
         }
         const author = userId ? await this.authorOf(userId) : undefined;
         const ack = this.acceptMessage(frame, author);
@@ -290,6 +298,20 @@ export class Conversation extends Agent<Env> {
     broadcastPresence(() => this.getConnections());
   }
 
+  private async ownerId(): Promise<string> {
+    return (await this.loadConversation()).userId;
+  }
+
+  /** A chat request for a message already stored: acknowledged, never refused. */
+  private async isResend(request: Request): Promise<boolean> {
+    const body: unknown = await request
+      .clone()
+      .json()
+      .catch(() => null);
+    const id = z.object({ clientMessageId: z.string() }).safeParse(body);
+    return id.success && this.store.messageByClientId(id.data.clientMessageId) !== null;
+  }
+
   /** Who wrote a message: shown with it to everyone the conversation is shared with. */
   private async authorOf(userId: string): Promise<ChatMessage["author"]> {
     const name = await userName(this.env.DB, userId);
@@ -312,6 +334,17 @@ export class Conversation extends Agent<Env> {
       });
     const sender = request.method === "POST" ? credentialFromHeader(request.headers) : null;
     const author = sender ? await this.authorOf(sender.userId) : undefined;
+    if (sender && !(await this.isResend(request))) {
+      const ownerRefused = await ownerOverAllowance(this.env, () => this.ownerId(), sender.userId);
+      if (ownerRefused)
+        return Response.json(
+          { error: ownerRefused.error },
+          {
+            status: ownerRefused.status,
+            headers: { "retry-after": String(ownerRefused.retryAfterSeconds) },
+          },
+        );
+    }
     return serveSseRequest(request, {
       store: this.store,
       subscribers: this.#sse,

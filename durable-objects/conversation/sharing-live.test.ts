@@ -1,5 +1,6 @@
 // Several people live in one conversation over WebSockets: presence, authorship, two senders at
 // once, what a viewer may not do, and a removed member's socket closing at once.
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
 import { fold, TestSocket } from "../../tests/support/ws-client";
@@ -108,6 +109,30 @@ describe("several people in one conversation", () => {
     expect(errors[0]?.message).toMatch(/viewer/);
     expect(c.frames.some((f) => f.type === "ack")).toBe(false);
     c.close();
+  });
+
+  it("a participant cannot spend past the owner's daily allowance (answers are the owner's usage)", async () => {
+    const { owner, participant, id } = await people();
+    // The tests' allowance is 2000 tokens a day: the owner used 3000 today.
+    await env.DB.prepare(
+      "INSERT INTO usage (id, user_id, conversation_id, provider, model, input_tokens) VALUES (?, ?, ?, 'openai', 'gpt-test', 3000)",
+    )
+      .bind(crypto.randomUUID(), owner.id, id)
+      .run();
+    const b = await join(participant, id);
+    b.send({ type: "send", clientMessageId: "b-over", text: "one more?" });
+    await b.until((f) => f.some((x) => x.type === "frame_error"));
+    const refused = b.frames.find((f) => f.type === "frame_error");
+    expect(refused?.type === "frame_error" && refused.error.code).toBe("daily_allowance_exceeded");
+    expect(refused?.type === "frame_error" && refused.error.message).toMatch(/owner/);
+    expect(b.frames.some((f) => f.type === "ack")).toBe(false);
+
+    const sse = await api(participant, `/api/conversations/${id}/chat`, {
+      method: "POST",
+      json: { clientMessageId: "b-over-sse", text: "and over SSE?" },
+    });
+    expect(sse.status).toBe(429);
+    b.close();
   });
 
   it("removing a member closes their open socket at once; making them a viewer stops their sends", async () => {

@@ -493,13 +493,14 @@ export class Conversation extends Agent<Env> {
     by: { via: "websocket" | "rest"; userId?: string; role?: ConversationRole },
   ): Promise<DecideResult> {
     const { role, ...decider } = by;
-    const result = decide(this.approvals, (e) => this.emit(e), approvalId, answer, decider);
+    // "Always allow" becomes a policy of the owner's: only the owner may set it.
+    const mayRemember = role === undefined || role === "owner";
+    const effective = mayRemember || !answer.remember ? answer : { ...answer, remember: false };
+    const result = decide(this.approvals, (e) => this.emit(e), approvalId, effective, decider);
     if (!result.ok) return result;
     void this.dropExpiries([approvalId]);
     const { approval } = result;
-    // "Always allow" becomes a policy of the owner's: only the owner may set it.
-    const mayRemember = role === undefined || role === "owner";
-    if (answer.remember && answer.decision === "approve" && mayRemember) {
+    if (effective.remember && effective.decision === "approve") {
       await setUserToolPolicy(
         this.env.DB,
         approval.userId,

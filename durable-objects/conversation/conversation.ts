@@ -52,6 +52,7 @@ import { broadcastPresence, type MemberSocketState, stateOf } from "./presence";
 import { applyAccessChange, frameAccess, roleFromHeader } from "./member-access";
 import { credentialFromHeader } from "./socket-credential";
 import { ownerOverAllowance } from "./owner-allowance";
+import { MessageAuthors, withAuthorNames } from "./message-authors";
 
 /** Default step cap of the thinking loop (the reference's five). */
 
@@ -100,6 +101,12 @@ export class Conversation extends Agent<Env> {
     return (this.#sockets ??= new SocketGate(this.ctx.storage.sql, this.env.DB, () =>
       this.getConnections(),
     ));
+  }
+
+  #authors: MessageAuthors | undefined;
+  /** Who wrote each user message (message-authors.ts). */
+  get authors(): MessageAuthors {
+    return (this.#authors ??= new MessageAuthors(this.ctx.storage.sql));
   }
 
   #sseGate: SseGate | undefined;
@@ -396,6 +403,7 @@ export class Conversation extends Agent<Env> {
     };
     const isFirst = seq === 1;
     this.store.putMessage(message);
+    if (author) this.authors.remember(message.id, author);
     const opened = this.emit({ type: "user_message", message });
     this.store.addTurn({
       id: crypto.randomUUID(),
@@ -624,9 +632,12 @@ export class Conversation extends Agent<Env> {
         turnId: turn.id,
         conversation,
         assistantMessageId: turn.assistantMessageId,
-        history: this.store
-          .messages()
-          .filter((m) => m.seq < turn.assistantSeq && m.seq > (summary?.upToSeq ?? 0)),
+        history: withAuthorNames(
+          this.store
+            .messages()
+            .filter((m) => m.seq < turn.assistantSeq && m.seq > (summary?.upToSeq ?? 0)),
+          this.authors.all(),
+        ),
         summary,
         pinned,
         maxSteps: options.maxSteps ?? conversation.settings.maxSteps ?? DEFAULT_MAX_STEPS,
@@ -905,6 +916,7 @@ export class Conversation extends Agent<Env> {
     }
     this.#store = undefined;
     this.#audit = undefined;
+    this.#authors = undefined;
     // `destroy()` ends by aborting the object, which the runtime reports as an uncaught error
     // once per open socket or request. Storage is empty and the D1 row is gone, so nothing can
     // reach this instance again: it is simply left to be evicted.

@@ -1,13 +1,23 @@
 // Several people live in one conversation over WebSockets: presence, authorship, two senders at
 // once, what a viewer may not do, and a removed member's socket closing at once.
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
 import { fold, TestSocket } from "../../tests/support/ws-client";
 import type { ServerFrame } from "../protocol/wire";
 import { CLOSE_ACCESS_REVOKED } from "./member-access";
 
 type Presence = Extract<ServerFrame, { type: "presence" }>;
+
+/** Every model request aimock received, as JSON text (its journal is the witness). */
+async function modelRequests(): Promise<string[]> {
+  const res = await fetch(`${inject("aimockUrl")}/__aimock/journal?limit=5000`);
+  const journal = (await res.json()) as unknown;
+  const entries = (
+    Array.isArray(journal) ? journal : ((journal as { entries?: unknown[] }).entries ?? [])
+  ) as Array<{ body?: unknown }>;
+  return entries.map((e) => JSON.stringify(e.body ?? null));
+}
 
 async function people() {
   const suffix = crypto.randomUUID().slice(0, 8);
@@ -79,7 +89,7 @@ describe("several people in one conversation", () => {
   });
 
   it("two people sending at once: both messages are kept, each answered, in order", async () => {
-    const { owner, participant, id } = await people();
+    const { owner, participant, id, suffix } = await people();
     const a = await join(owner, id);
     const b = await join(participant, id);
     a.send({ type: "send", clientMessageId: "a-1", text: "first from the owner" });
@@ -93,6 +103,15 @@ describe("several people in one conversation", () => {
     // The participant's socket saw the same transcript.
     await b.until((f) => f.filter((x) => x.type === "turn_ended").length === 2);
     expect(fold(b.events()).messages.map((m) => m.id)).toEqual(t.messages.map((m) => m.id));
+    // The model can tell them apart: the second answer's request names each message's author.
+    const bodies = await modelRequests();
+    expect(
+      bodies.some(
+        (body) =>
+          body.includes(`[ada-${suffix}] first from the owner`) &&
+          body.includes(`[bo-${suffix}] first from the participant`),
+      ),
+    ).toBe(true);
     a.close();
     b.close();
   });

@@ -5,7 +5,8 @@ import { describe, expect, inject, it } from "vitest";
 import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
 import { fold, TestSocket } from "../../tests/support/ws-client";
 import type { ServerFrame } from "../protocol/wire";
-import { CLOSE_ACCESS_REVOKED } from "./member-access";
+import { isTurnEnd, SseReader } from "../../tests/support/sse-client";
+import { ACCESS_REVOKED_COMMENT, CLOSE_ACCESS_REVOKED } from "./member-access";
 
 type Presence = Extract<ServerFrame, { type: "presence" }>;
 
@@ -177,5 +178,28 @@ describe("several people in one conversation", () => {
     expect(c.closed).toBe(true);
     expect(c.closeCode).toBe(CLOSE_ACCESS_REVOKED);
     b.close();
+  });
+
+  it("removing a member ends their open event stream at once, with a comment saying why", async () => {
+    const { owner, viewer, id } = await people();
+    // A slow answer (about 4 s) keeps the stream following live events.
+    const owners = new SseReader(
+      await api(owner, `/api/conversations/${id}/chat`, {
+        method: "POST",
+        json: { clientMessageId: "slow-1", text: `slow answer please ${id}` },
+      }),
+    );
+    const listener = new SseReader(await api(viewer, `/api/conversations/${id}/events`));
+    await listener.until((f) => f.some((x) => x.event === "text_delta"));
+
+    const removed = await api(owner, `/api/conversations/${id}/members/${viewer.id}`, {
+      method: "DELETE",
+    });
+    expect(removed.status).toBe(204);
+    await listener.done(3_000);
+    expect(listener.comments).toContain(ACCESS_REVOKED_COMMENT);
+    expect(listener.events().some(isTurnEnd)).toBe(false);
+    await owners.done(30_000);
+    expect(owners.events().some(isTurnEnd)).toBe(true);
   });
 });

@@ -59,6 +59,8 @@ import { broadcastPresence, type MemberSocketState, stateOf } from "./presence";
 import { applyAccessChange, frameAccess, roleFromHeader } from "./member-access";
 import { credentialFromHeader } from "./socket-credential";
 import { resolveAttachments } from "./attachment-refs";
+import { ownerOverAllowance } from "./owner-allowance";
+import { MessageAuthors, withAuthorNames } from "./message-authors";
 
 /** Default step cap of the thinking loop (the reference's five). */
 
@@ -107,6 +109,12 @@ export class Conversation extends Agent<Env> {
     return (this.#sockets ??= new SocketGate(this.ctx.storage.sql, this.env.DB, () =>
       this.getConnections(),
     ));
+  }
+
+  #authors: MessageAuthors | undefined;
+  /** Who wrote each user message (message-authors.ts). */
+  get authors(): MessageAuthors {
+    return (this.#authors ??= new MessageAuthors(this.ctx.storage.sql));
   }
 
   #sseGate: SseGate | undefined;
@@ -223,6 +231,13 @@ export class Conversation extends Agent<Env> {
             return this.sendControl(connection, { type: "frame_error", error: refused.error });
           const limited = await overMessageLimit(this.env, userId);
           if (limited) return this.sendControl(connection, { type: "frame_error", error: limited });
+          // The owner's own check was the one above.
+          const ownerRefused =
+            access.role === "owner"
+              ? null
+              : await ownerOverAllowance(this.env, () => this.ownerId(), userId);
+          if (ownerRefused)
+            return this.sendControl(connection, { type: "frame_error", error: ownerRefused.error });
         }
         const author = userId ? await this.authorOf(userId) : undefined;
         const ack = await this.acceptSend(frame, author);
@@ -315,6 +330,20 @@ export class Conversation extends Agent<Env> {
     broadcastPresence(() => this.getConnections());
   }
 
+  private async ownerId(): Promise<string> {
+    return (await this.loadConversation()).userId;
+  }
+
+  /** A chat request for a message already stored: acknowledged, never refused. */
+  private async isResend(request: Request): Promise<boolean> {
+    const body: unknown = await request
+      .clone()
+      .json()
+      .catch(() => null);
+    const id = z.object({ clientMessageId: z.string() }).safeParse(body);
+    return id.success && this.store.messageByClientId(id.data.clientMessageId) !== null;
+  }
+
   /** Who wrote a message: shown with it to everyone the conversation is shared with. */
   private async authorOf(userId: string): Promise<ChatMessage["author"]> {
     const name = await userName(this.env.DB, userId);
@@ -339,6 +368,17 @@ export class Conversation extends Agent<Env> {
     const author = sender ? await this.authorOf(sender.userId) : undefined;
     if (new URL(request.url).pathname.endsWith("/timings"))
       return Response.json(conversationTimings(this.ctx.storage.sql));
+    if (sender && !(await this.isResend(request))) {
+      const ownerRefused = await ownerOverAllowance(this.env, () => this.ownerId(), sender.userId);
+      if (ownerRefused)
+        return Response.json(
+          { error: ownerRefused.error },
+          {
+            status: ownerRefused.status,
+            headers: { "retry-after": String(ownerRefused.retryAfterSeconds) },
+          },
+        );
+    }
     return serveSseRequest(request, {
       store: this.store,
       subscribers: this.#sse,
@@ -403,6 +443,7 @@ export class Conversation extends Agent<Env> {
     };
     const isFirst = seq === 1;
     this.store.putMessage(message);
+    if (author) this.authors.remember(message.id, author);
     const opened = this.emit({ type: "user_message", message });
     this.store.addTurn({
       id: crypto.randomUUID(),
@@ -506,13 +547,14 @@ export class Conversation extends Agent<Env> {
     by: { via: "websocket" | "rest"; userId?: string; role?: ConversationRole },
   ): Promise<DecideResult> {
     const { role, ...decider } = by;
-    const result = decide(this.approvals, (e) => this.emit(e), approvalId, answer, decider);
+    // "Always allow" becomes a policy of the owner's: only the owner may set it.
+    const mayRemember = role === undefined || role === "owner";
+    const effective = mayRemember || !answer.remember ? answer : { ...answer, remember: false };
+    const result = decide(this.approvals, (e) => this.emit(e), approvalId, effective, decider);
     if (!result.ok) return result;
     void this.dropExpiries([approvalId]);
     const { approval } = result;
-    // "Always allow" becomes a policy of the owner's: only the owner may set it.
-    const mayRemember = role === undefined || role === "owner";
-    if (answer.remember && answer.decision === "approve" && mayRemember) {
+    if (effective.remember && effective.decision === "approve") {
       await setUserToolPolicy(
         this.env.DB,
         approval.userId,
@@ -637,9 +679,12 @@ export class Conversation extends Agent<Env> {
         turnId: turn.id,
         conversation,
         assistantMessageId: turn.assistantMessageId,
-        history: this.store
-          .messages()
-          .filter((m) => m.seq < turn.assistantSeq && m.seq > (summary?.upToSeq ?? 0)),
+        history: withAuthorNames(
+          this.store
+            .messages()
+            .filter((m) => m.seq < turn.assistantSeq && m.seq > (summary?.upToSeq ?? 0)),
+          this.authors.all(),
+        ),
         summary,
         pinned,
         maxSteps: options.maxSteps ?? conversation.settings.maxSteps ?? DEFAULT_MAX_STEPS,
@@ -945,6 +990,7 @@ export class Conversation extends Agent<Env> {
     }
     this.#store = undefined;
     this.#audit = undefined;
+    this.#authors = undefined;
     // `destroy()` ends by aborting the object, which the runtime reports as an uncaught error
     // once per open socket or request. Storage is empty and the D1 row is gone, so nothing can
     // reach this instance again: it is simply left to be evicted.

@@ -1,12 +1,24 @@
 // Several people live in one conversation over WebSockets: presence, authorship, two senders at
 // once, what a viewer may not do, and a removed member's socket closing at once.
-import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:test";
+import { describe, expect, inject, it } from "vitest";
 import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
 import { fold, TestSocket } from "../../tests/support/ws-client";
 import type { ServerFrame } from "../protocol/wire";
-import { CLOSE_ACCESS_REVOKED } from "./member-access";
+import { isTurnEnd, SseReader } from "../../tests/support/sse-client";
+import { ACCESS_REVOKED_COMMENT, CLOSE_ACCESS_REVOKED } from "./member-access";
 
 type Presence = Extract<ServerFrame, { type: "presence" }>;
+
+/** Every model request aimock received, as JSON text (its journal is the witness). */
+async function modelRequests(): Promise<string[]> {
+  const res = await fetch(`${inject("aimockUrl")}/__aimock/journal?limit=5000`);
+  const journal = (await res.json()) as unknown;
+  const entries = (
+    Array.isArray(journal) ? journal : ((journal as { entries?: unknown[] }).entries ?? [])
+  ) as Array<{ body?: unknown }>;
+  return entries.map((e) => JSON.stringify(e.body ?? null));
+}
 
 async function people() {
   const suffix = crypto.randomUUID().slice(0, 8);
@@ -78,7 +90,7 @@ describe("several people in one conversation", () => {
   });
 
   it("two people sending at once: both messages are kept, each answered, in order", async () => {
-    const { owner, participant, id } = await people();
+    const { owner, participant, id, suffix } = await people();
     const a = await join(owner, id);
     const b = await join(participant, id);
     a.send({ type: "send", clientMessageId: "a-1", text: "first from the owner" });
@@ -92,6 +104,15 @@ describe("several people in one conversation", () => {
     // The participant's socket saw the same transcript.
     await b.until((f) => f.filter((x) => x.type === "turn_ended").length === 2);
     expect(fold(b.events()).messages.map((m) => m.id)).toEqual(t.messages.map((m) => m.id));
+    // The model can tell them apart: the second answer's request names each message's author.
+    const bodies = await modelRequests();
+    expect(
+      bodies.some(
+        (body) =>
+          body.includes(`[ada-${suffix}] first from the owner`) &&
+          body.includes(`[bo-${suffix}] first from the participant`),
+      ),
+    ).toBe(true);
     a.close();
     b.close();
   });
@@ -108,6 +129,30 @@ describe("several people in one conversation", () => {
     expect(errors[0]?.message).toMatch(/viewer/);
     expect(c.frames.some((f) => f.type === "ack")).toBe(false);
     c.close();
+  });
+
+  it("a participant cannot spend past the owner's daily allowance (answers are the owner's usage)", async () => {
+    const { owner, participant, id } = await people();
+    // The tests' allowance is 2000 tokens a day: the owner used 3000 today.
+    await env.DB.prepare(
+      "INSERT INTO usage (id, user_id, conversation_id, provider, model, input_tokens) VALUES (?, ?, ?, 'openai', 'gpt-test', 3000)",
+    )
+      .bind(crypto.randomUUID(), owner.id, id)
+      .run();
+    const b = await join(participant, id);
+    b.send({ type: "send", clientMessageId: "b-over", text: "one more?" });
+    await b.until((f) => f.some((x) => x.type === "frame_error"));
+    const refused = b.frames.find((f) => f.type === "frame_error");
+    expect(refused?.type === "frame_error" && refused.error.code).toBe("daily_allowance_exceeded");
+    expect(refused?.type === "frame_error" && refused.error.message).toMatch(/owner/);
+    expect(b.frames.some((f) => f.type === "ack")).toBe(false);
+
+    const sse = await api(participant, `/api/conversations/${id}/chat`, {
+      method: "POST",
+      json: { clientMessageId: "b-over-sse", text: "and over SSE?" },
+    });
+    expect(sse.status).toBe(429);
+    b.close();
   });
 
   it("removing a member closes their open socket at once; making them a viewer stops their sends", async () => {
@@ -133,5 +178,28 @@ describe("several people in one conversation", () => {
     expect(c.closed).toBe(true);
     expect(c.closeCode).toBe(CLOSE_ACCESS_REVOKED);
     b.close();
+  });
+
+  it("removing a member ends their open event stream at once, with a comment saying why", async () => {
+    const { owner, viewer, id } = await people();
+    // A slow answer (about 4 s) keeps the stream following live events.
+    const owners = new SseReader(
+      await api(owner, `/api/conversations/${id}/chat`, {
+        method: "POST",
+        json: { clientMessageId: "slow-1", text: `slow answer please ${id}` },
+      }),
+    );
+    const listener = new SseReader(await api(viewer, `/api/conversations/${id}/events`));
+    await listener.until((f) => f.some((x) => x.event === "text_delta"));
+
+    const removed = await api(owner, `/api/conversations/${id}/members/${viewer.id}`, {
+      method: "DELETE",
+    });
+    expect(removed.status).toBe(204);
+    await listener.done(3_000);
+    expect(listener.comments).toContain(ACCESS_REVOKED_COMMENT);
+    expect(listener.events().some(isTurnEnd)).toBe(false);
+    await owners.done(30_000);
+    expect(owners.events().some(isTurnEnd)).toBe(true);
   });
 });

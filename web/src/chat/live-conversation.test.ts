@@ -39,6 +39,15 @@ describe("LiveConversation", () => {
     expect(states.at(-1)?.connection).toBe("signed-out");
   });
 
+  it("stops when the owner stops sharing the conversation (4403), and says so", async () => {
+    const states = await connect([4403]);
+    await vi.waitFor(() => expect(states.at(-1)?.connection).toBe("access-revoked"), {
+      timeout: 5000,
+    });
+    await settle(1000);
+    expect(server!.connections()).toBe(1);
+  });
+
   it("stops when the conversation is gone (4404), as before", async () => {
     const states = await connect([4404]);
     await vi.waitFor(() => expect(server!.connections()).toBe(1));

@@ -42,7 +42,8 @@ export const approvalRoutes = new Hono<AppEnv>().post("/:id/approvals/:approvalI
       decision: answer.decision,
       note: a.note,
       decidedAt: a.decidedAt,
-      remembered: answer.remember === true && answer.decision === "approve",
+      // Only the owner's "always allow" becomes a policy.
+      remembered: answer.remember === true && answer.decision === "approve" && role === "owner",
     },
   });
 });

@@ -1,0 +1,64 @@
+// Who wrote each user message, kept in the object's SQLite so the model can tell people apart:
+// once a conversation has more than one writer, each user message it reads starts with its
+// author's name ("[bo] …"). A conversation with one writer reads exactly as before.
+import type { ChatMessage } from "../protocol/messages";
+
+type Author = NonNullable<ChatMessage["author"]>;
+
+export class MessageAuthors {
+  #ready = false;
+
+  constructor(private readonly sql: SqlStorage) {}
+
+  private ensure(): void {
+    if (this.#ready) return;
+    this.sql.exec(
+      "CREATE TABLE IF NOT EXISTS conv_message_authors (message_id TEXT PRIMARY KEY, user_id TEXT NOT NULL, name TEXT NOT NULL)",
+    );
+    this.#ready = true;
+  }
+
+  remember(messageId: string, author: Author): void {
+    this.ensure();
+    this.sql.exec(
+      "INSERT INTO conv_message_authors (message_id, user_id, name) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+      messageId,
+      author.id,
+      author.name,
+    );
+  }
+
+  all(): Map<string, Author> {
+    this.ensure();
+    const rows = this.sql
+      .exec<{ message_id: string; user_id: string; name: string }>(
+        "SELECT message_id, user_id, name FROM conv_message_authors",
+      )
+      .toArray();
+    return new Map(rows.map((r) => [r.message_id, { id: r.user_id, name: r.name }]));
+  }
+}
+
+/** The history as the model reads it: user messages named by author once several people write. */
+export function withAuthorNames(
+  history: ChatMessage[],
+  authors: ReadonlyMap<string, Author>,
+): ChatMessage[] {
+  const writers = new Set(
+    history.flatMap((m) => {
+      const author = m.role === "user" ? authors.get(m.id) : undefined;
+      return author ? [author.id] : [];
+    }),
+  );
+  if (writers.size < 2) return history;
+  return history.map((m) => {
+    const author = m.role === "user" ? authors.get(m.id) : undefined;
+    if (!author) return m;
+    const first = m.content.findIndex((p) => p.type === "text");
+    if (first < 0) return m;
+    const content = m.content.map((p, i) =>
+      i === first && p.type === "text" ? { ...p, text: `[${author.name}] ${p.text}` } : p,
+    );
+    return { ...m, content };
+  });
+}

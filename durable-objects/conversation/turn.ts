@@ -37,6 +37,7 @@ import { type StoredSummary, summaryPrompt } from "./summary";
 import { templateMessages, templateSystemSection } from "./template-prompt";
 import { routedStream } from "./model-route";
 import { attachmentConverter } from "./attachment-history";
+import { withAttachmentLinks } from "./attachment-link-tool";
 
 export interface ConversationInfo {
   id: string;
@@ -74,6 +75,8 @@ export interface TurnInput {
   /** Characters per token learned from this conversation's earlier calls to the model. */
   charsPerToken?: number;
   learnedCharsPerToken?: (ratio: number) => void;
+  /** Where the API worker answers: links to attachments for tools point there. */
+  apiBase?: string;
 }
 
 export interface TurnOutcome {
@@ -107,13 +110,19 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
       ? withPromptTools(native)
       : native;
   let names: ReturnType<typeof buildToolNameMap> | null = null;
+  // The model may ask for a link to an attachment, to hand a file to a tool.
+  const runner = withAttachmentLinks(input.tools, {
+    env: input.env,
+    history: input.history,
+    apiBase: input.apiBase ?? "",
+  });
   const tools: ToolRunner = {
     catalog: async () => {
-      const result = await input.tools.catalog();
+      const result = await runner.catalog();
       names = buildToolNameMap(result.tools.map((t) => ({ server: t.server, tool: t.tool })));
       return result;
     },
-    call: (...args) => input.tools.call(...args),
+    call: (...args) => runner.call(...args),
   };
   const maxTokens = conversation.settings.maxTokens ?? 4096;
   const fitter = contextFitter({

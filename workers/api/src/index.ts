@@ -29,6 +29,7 @@ import { serveOpenApi } from "./openapi/document";
 import { auditRoutes } from "./routes/audit";
 import { templateRoutes } from "./routes/templates";
 import { attachmentRoutes } from "./routes/attachments";
+import { attachmentLinkRoutes } from "./routes/attachment-links";
 
 export { Conversation } from "../../../durable-objects/conversation/conversation";
 export { RateLimitCounter } from "../../../durable-objects/rate-limit/rate-limit-counter";
@@ -108,5 +109,7 @@ app.use("/api/templates/*", requireUser);
 app.route("/api/templates", templateRoutes);
 // Files for a message (behind requireUser, as every /api/conversations/* route).
 app.route("/api/conversations", attachmentRoutes);
+// Links the model hands to MCP tools: the signature is the credential (no requireUser).
+app.route("/api/attachment-links", attachmentLinkRoutes);
 
 export default app;

@@ -320,4 +320,10 @@ export const OPERATIONS: Record<string, Operation> = {
       },
     },
   ),
+  "GET /api/attachment-links/:id": op(
+    "artifacts",
+    "An attachment's bytes through a short-lived signed link (for MCP tools; no credentials)",
+    { 200: { description: "The bytes, as a download." } },
+    { security: [] },
+  ),
 };

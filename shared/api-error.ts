@@ -16,7 +16,8 @@ export type ApiErrorCode =
   | "upstream_failed"
   | "internal"
   | "rate_limited"
-  | "quota_exceeded";
+  | "quota_exceeded"
+  | "invalid_attachment";
 
 export class ApiError extends Error {
   constructor(

@@ -15,6 +15,7 @@ import type { AttachmentPart, ChatMessage } from "../protocol/messages";
 import type { NewServerEvent } from "../protocol/wire";
 import type { ProviderId } from "../providers/types";
 import { attachmentConverter } from "./attachment-history";
+import { loadAttachments } from "./attachment-loader";
 
 let user: TestUser;
 beforeAll(async () => {
@@ -126,5 +127,25 @@ describe("attachments in a turn's history", () => {
     expect(toParts(image)).toEqual([
       { type: "text", text: expect.stringContaining("(This attachment was deleted.)") },
     ]);
+  });
+
+  it("sends the newest files within what one request carries, and names the older ones", async () => {
+    const { id } = await createConversation(user);
+    const older = await attachmentPart(id, "first.png", pngBytes());
+    const newer = await attachmentPart(id, "second.png", pngBytes());
+    const loaded = await loadAttachments({
+      d1: env.DB,
+      bucket: env.ARTIFACTS,
+      conversationId: id,
+      history: [userMessage(1, [older]), userMessage(3, [newer])],
+      can: { images: true, pdfDocuments: true },
+      maxTextChars: 1000,
+      fileBytesPerRequest: pngBytes().length,
+    });
+    expect(loaded.get(newer.artifactId)?.base64).toBe(PNG_BASE64);
+    expect(loaded.get(older.artifactId)).toEqual({
+      part: older,
+      unavailable: "(An image shown earlier in the conversation.)",
+    });
   });
 });

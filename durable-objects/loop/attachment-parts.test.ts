@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { AttachmentPart } from "../protocol/messages";
 import { attachmentParts } from "./attachment-parts";
+import { TokenEstimator } from "./context-budget";
 
 const part = (size: number): AttachmentPart => ({
   type: "attachment",
@@ -37,5 +38,24 @@ describe("text attachments for the model", () => {
     const text = textOf("before\n````\ninside\n````\nafter", 1000);
     expect(text.split("\n")[1]).toBe("`````");
     expect(text.endsWith("\n`````")).toBe(true);
+  });
+});
+
+describe("a PDF in the context budget", () => {
+  it("counts a few thousand tokens per page, not a token per base64 character", () => {
+    // A 300 KB PDF (about 10 pages): 400,000 base64 characters.
+    const tokens = new TokenEstimator().message({
+      role: "user",
+      content: [
+        {
+          type: "document",
+          mediaType: "application/pdf",
+          data: "A".repeat(400_000),
+          name: "a.pdf",
+        },
+      ],
+    });
+    expect(tokens).toBeGreaterThan(10_000);
+    expect(tokens).toBeLessThan(20_000);
   });
 });

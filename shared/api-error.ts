@@ -17,7 +17,8 @@ export type ApiErrorCode =
   | "internal"
   | "rate_limited"
   | "quota_exceeded"
-  | "forbidden";
+  | "forbidden"
+  | "invalid_attachment";
 
 export class ApiError extends Error {
   constructor(

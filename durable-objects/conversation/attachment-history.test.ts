@@ -1,7 +1,7 @@
 // What a turn makes of the attachments in its history, with the real R2 and D1: the bytes for
 // models that take images and PDFs, the PDF's text for those that do not (and a notice, once),
 // and older files beyond what one request carries named instead of repeated.
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   attach,
@@ -15,6 +15,10 @@ import type { AttachmentPart, ChatMessage } from "../protocol/messages";
 import type { NewServerEvent } from "../protocol/wire";
 import type { ProviderId } from "../providers/types";
 import { attachmentConverter } from "./attachment-history";
+import { AuditLog } from "./audit-log";
+import { checkpointable } from "./loop-storage";
+import type { Conversation } from "./conversation";
+import { loadAttachments } from "./attachment-loader";
 
 let user: TestUser;
 beforeAll(async () => {
@@ -125,6 +129,80 @@ describe("attachments in a turn's history", () => {
     ]);
     expect(toParts(image)).toEqual([
       { type: "text", text: expect.stringContaining("(This attachment was deleted.)") },
+    ]);
+  });
+
+  it("sends the newest files within what one request carries, and names the older ones", async () => {
+    const { id } = await createConversation(user);
+    const older = await attachmentPart(id, "first.png", pngBytes());
+    const newer = await attachmentPart(id, "second.png", pngBytes());
+    const loaded = await loadAttachments({
+      d1: env.DB,
+      bucket: env.ARTIFACTS,
+      conversationId: id,
+      history: [userMessage(1, [older]), userMessage(3, [newer])],
+      can: { images: true, pdfDocuments: true },
+      maxTextChars: 1000,
+      fileBytesPerRequest: pngBytes().length,
+    });
+    expect(loaded.get(newer.artifactId)?.base64).toBe(PNG_BASE64);
+    expect(loaded.get(older.artifactId)).toEqual({
+      part: older,
+      unavailable: "(An image shown earlier in the conversation.)",
+    });
+  });
+
+  it("keeps a full audit entry of a request with a large image small: its bytes as their size", async () => {
+    const { id } = await createConversation(user);
+    const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(id));
+    const big = "A".repeat(3 * 1024 * 1024);
+    const entries = await runInDurableObject(stub, (_instance: Conversation, state) => {
+      const audit = new AuditLog(state.storage.sql, true);
+      audit.modelRequest("turn-1", 1, "anthropic", {
+        model: "claude-haiku-4-5",
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "What is this?" },
+              { type: "image", mediaType: "image/png", data: big },
+              { type: "document", mediaType: "application/pdf", data: big, name: "a.pdf" },
+            ],
+          },
+        ],
+      });
+      return audit.jsonLines();
+    });
+    expect(entries.length).toBeLessThan(10_000);
+    expect(entries).toContain("What is this?");
+    expect(entries).toContain(`[${big.length} base64 characters]`);
+  });
+
+  it("keeps the bytes of images and PDFs out of a step's checkpoint (a row holds 2 MB at most)", () => {
+    const big = "A".repeat(3 * 1024 * 1024);
+    const state = checkpointable({
+      step: 1,
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "What is this?" },
+            { type: "image", mediaType: "image/png", data: big },
+            { type: "document", mediaType: "application/pdf", data: big, name: "a.pdf" },
+          ],
+        },
+      ],
+      shown: [],
+      artifactParts: [],
+      graphs: [],
+      noProgressSteps: 0,
+      formatterRepairs: 0,
+    });
+    expect(JSON.stringify(state).length).toBeLessThan(10_000);
+    expect(state.messages[0]?.content).toEqual([
+      { type: "text", text: "What is this?" },
+      { type: "text", text: "[image omitted after a restart]" },
+      { type: "text", text: "[PDF omitted after a restart]" },
     ]);
   });
 });

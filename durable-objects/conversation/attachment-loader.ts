@@ -9,8 +9,11 @@ import type { AttachmentCapabilities } from "../providers/attachment-capabilitie
 import { pdfText } from "./pdf-text";
 
 const MiB = 1024 * 1024;
-/** Image and PDF bytes one model request carries at most (providers cap a request's size). */
-export const MAX_FILE_BYTES_PER_REQUEST = 15 * MiB;
+/**
+ * Image and PDF bytes one model request carries at most: base64 makes them 4/3 larger, and
+ * Gemini takes 20 MB of inline data per request (Anthropic 32 MB).
+ */
+export const MAX_FILE_BYTES_PER_REQUEST = 12 * MiB;
 /** Anthropic takes images up to 5 MB; a larger one is named instead. */
 const MAX_IMAGE_BYTES = 5 * MiB;
 /** D1 binds at most 100 parameters per statement. */
@@ -23,6 +26,8 @@ export interface AttachmentLoadInput {
   history: readonly ChatMessage[];
   can: AttachmentCapabilities;
   maxTextChars: number;
+  /** MAX_FILE_BYTES_PER_REQUEST unless set (tests set less). */
+  fileBytesPerRequest?: number;
 }
 
 export async function loadAttachments(
@@ -35,7 +40,7 @@ export async function loadAttachments(
   const loaded = new Map<string, LoadedAttachment>();
   if (newestFirst.length === 0) return loaded;
   const keys = await r2Keys(input.d1, input.conversationId, newestFirst);
-  let fileBytesLeft = MAX_FILE_BYTES_PER_REQUEST;
+  let fileBytesLeft = input.fileBytesPerRequest ?? MAX_FILE_BYTES_PER_REQUEST;
   const takeFile = (part: AttachmentPart) => {
     if (part.size > fileBytesLeft) return false;
     fileBytesLeft -= part.size;

@@ -4,6 +4,7 @@
 // who decided. Kept in the Durable Object's SQLite, so deleting the conversation deletes it.
 import type { ModelRequest, ProviderId } from "../providers/types";
 import type { ServerEvent } from "../protocol/wire";
+import { auditedRequest } from "./audit-request";
 
 const SCHEMA = `CREATE TABLE IF NOT EXISTS conv_audit (
   seq INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, entry TEXT NOT NULL)`;
@@ -46,7 +47,7 @@ export class AuditLog {
         ...(request.maxTokens !== undefined && { maxTokens: request.maxTokens }),
         ...(request.temperature !== undefined && { temperature: request.temperature }),
       },
-      ...(this.fullRequests && { request: body }),
+      ...(this.fullRequests && { request: auditedRequest(body) }),
     });
   }
 

@@ -741,6 +741,7 @@ export class Conversation extends Agent<Env> {
             String(Number(this.store.getMeta("model_calls") ?? "0") + 1),
           ),
         ...historyOptions(this.store, conversation),
+        apiBase: this.store.getMeta("api_base") ?? "",
       });
     } catch (err) {
       console.error("turn failed", err);

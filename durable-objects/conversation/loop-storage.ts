@@ -16,10 +16,17 @@ export function toolCallLog(store: ConversationStore): ToolCallLog {
   };
 }
 
-/** A checkpoint row must stay well under the DO's 2 MB row limit: images are left out of it. */
+/**
+ * A checkpoint row must stay well under the DO's 2 MB row limit: images and attached PDFs are
+ * left out of it.
+ */
 export function checkpointable(state: LoopState): LoopState {
   const stripContent = <P extends { type: string }>(c: P): P | { type: "text"; text: string } =>
-    c.type === "image" ? { type: "text", text: IMAGE_OMITTED } : c;
+    c.type === "image"
+      ? { type: "text", text: IMAGE_OMITTED }
+      : c.type === "document"
+        ? { type: "text", text: PDF_OMITTED }
+        : c;
   const strip = (m: NeutralMessage): NeutralMessage => ({
     ...m,
     content: m.content.map((p) =>
@@ -45,6 +52,7 @@ export function checkpointable(state: LoopState): LoopState {
 }
 
 const IMAGE_OMITTED = "[image omitted after a restart]";
+const PDF_OMITTED = "[PDF omitted after a restart]";
 
 /**
  * Stores the loop's state with the last event shown at that point: a step run again after a

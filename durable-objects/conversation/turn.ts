@@ -40,6 +40,7 @@ import { StepTimer } from "../loop/step-timings";
 import { auditedAttempts, type TurnAudit } from "./audited-attempts";
 import { attachmentConverter } from "./attachment-history";
 import { unconfiguredProvider } from "../providers/unconfigured";
+import { withAttachmentLinks } from "./attachment-link-tool";
 
 export interface ConversationInfo {
   id: string;
@@ -79,6 +80,8 @@ export interface TurnInput {
   learnedCharsPerToken?: (ratio: number) => void;
   /** When the user sent the message this turn answers (the step timings' `queuedMs`). */
   queuedSince?: number;
+  /** Where the API worker answers: links to attachments for tools point there. */
+  apiBase?: string;
 }
 
 export interface TurnOutcome {
@@ -116,13 +119,19 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
       ? withPromptTools(native)
       : native;
   let names: ReturnType<typeof buildToolNameMap> | null = null;
+  // The model may ask for a link to an attachment, to hand a file to a tool.
+  const runner = withAttachmentLinks(input.tools, {
+    env: input.env,
+    history: input.history,
+    apiBase: input.apiBase ?? "",
+  });
   const tools: ToolRunner = {
     catalog: async () => {
-      const result = await input.tools.catalog();
+      const result = await runner.catalog();
       names = buildToolNameMap(result.tools.map((t) => ({ server: t.server, tool: t.tool })));
       return result;
     },
-    call: (...args) => input.tools.call(...args),
+    call: (...args) => runner.call(...args),
   };
   const maxTokens = conversation.settings.maxTokens ?? 4096;
   const timer = new StepTimer(

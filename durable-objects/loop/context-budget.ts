@@ -90,9 +90,12 @@ function partChars(p: NeutralPart): number {
       return p.text.length;
     case "image":
       return IMAGE_TOKENS * DEFAULT_CHARS_PER_TOKEN;
-    // Providers charge a PDF by its pages (text and an image of each): roughly its base64 size.
+    // Providers charge a PDF by its pages (text and an image of each, a few thousand tokens):
+    // about one token per 20 bytes of a typical PDF (its base64 is 4/3 of its bytes).
     case "document":
-      return Math.max(PDF_MIN_TOKENS * DEFAULT_CHARS_PER_TOKEN, p.data.length);
+      return (
+        Math.max(PDF_MIN_TOKENS, Math.ceil((p.data.length * 3) / 4 / 20)) * DEFAULT_CHARS_PER_TOKEN
+      );
     case "tool_call":
       return p.name.length + JSON.stringify(p.arguments ?? {}).length;
     case "tool_result": {

@@ -37,6 +37,7 @@ import {
   sharingRoutes,
   userDirectoryRoutes,
 } from "./routes/sharing";
+import { attachmentLinkRoutes } from "./routes/attachment-links";
 
 export { Conversation } from "../../../durable-objects/conversation/conversation";
 export { RateLimitCounter } from "../../../durable-objects/rate-limit/rate-limit-counter";
@@ -130,5 +131,7 @@ app.route("/api/shared-with-me", sharedWithMeRoutes);
 app.use("/api/users", requireUser);
 app.route("/api/users", userDirectoryRoutes);
 app.route("/api/shared", publicShareRoutes);
+// Links the model hands to MCP tools: the signature is the credential (no requireUser).
+app.route("/api/attachment-links", attachmentLinkRoutes);
 
 export default app;

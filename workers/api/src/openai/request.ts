@@ -2,6 +2,7 @@
 // clients commonly send (temperature, top_p, user, …) are accepted and ignored: the
 // conversation's settings decide them.
 import { z } from "zod";
+import { AttachmentIds } from "../../../../durable-objects/protocol/attachments";
 import { MAX_MESSAGE_CHARS } from "../../../../durable-objects/protocol/wire";
 import { ApiError } from "../http/errors";
 
@@ -19,6 +20,8 @@ export const ChatCompletionRequest = z.looseObject({
   model: z.string().min(1).max(240),
   messages: z.array(Message).min(1).max(500),
   stream: z.boolean().nullish(),
+  // Our extension: attachments of the conversation named by X-Conversation-Id, by artifact id.
+  attachments: AttachmentIds.optional(),
 });
 export type ChatCompletionRequest = z.infer<typeof ChatCompletionRequest>;
 

@@ -32,12 +32,19 @@ export const openAiRoutes = new Hono<AppEnv>()
     const body = await parseJsonBody(c, ChatCompletionRequest);
     const options = sendOptionsFor(body.model);
     const named = c.req.header(CONVERSATION_HEADER);
+    if (body.attachments?.length && named === undefined)
+      throw new ApiError(
+        400,
+        "bad_request",
+        `Attachments belong to a conversation: name it with the ${CONVERSATION_HEADER} header.`,
+      );
     const text = newMessageText(body.messages, named === undefined);
     const conversationId = await conversationFor(c, named, options.provider, options.model, text);
     const message: Omit<SendMessage, "type"> = {
       clientMessageId: crypto.randomUUID(),
       text,
       ...(options.provider && { options }),
+      ...(body.attachments && body.attachments.length > 0 && { attachments: body.attachments }),
     };
     const events = await sendToConversation(c, conversationId, message);
     const answer = {
@@ -111,7 +118,16 @@ async function sendToConversation(
     }),
   );
   if (!res.ok || !res.body) {
-    const problem = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
+    const problem = (await res.json().catch(() => null)) as {
+      error?: { code?: string; message?: string };
+    } | null;
+    // The conversation refused what was sent (an attachment that is not its own): say so as is.
+    if (res.status === 400 && problem?.error?.message)
+      throw new ApiError(
+        400,
+        problem.error.code === "invalid_attachment" ? "invalid_attachment" : "bad_request",
+        problem.error.message,
+      );
     throw new ApiError(
       502,
       "upstream_failed",

@@ -398,4 +398,10 @@ export const OPERATIONS: Record<string, Operation> = {
     "Check each configured provider now: reachable, latency of the latest checks, Ollama's models",
     { 200: json(ProvidersHealth) },
   ),
+  "GET /api/attachment-links/:id": op(
+    "artifacts",
+    "An attachment's bytes through a short-lived signed link (for MCP tools; no credentials)",
+    { 200: { description: "The bytes, as a download." } },
+    { security: [] },
+  ),
 };

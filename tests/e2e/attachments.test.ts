@@ -1,6 +1,7 @@
 // Attachments in Chromium against the real stack (issue 16): an image pasted and a PDF chosen in
-// the file picker go with a message, and the model request in aimock's journal carries each
-// provider's own parts for them; the message shows them, the artifact pane lists them and they
+// the file picker go with a message, and the model request carries each provider's own parts for
+// them (OpenAI's in aimock's journal; Anthropic's as sent, through a recording pass-through,
+// since the journal keeps only the text of an Anthropic request); the message shows them, the artifact pane lists them and they
 // pin from the message; a file over the size limit, dropped on the composer, gets the server's
 // clear refusal and nothing is stored.
 import { mkdirSync } from "node:fs";
@@ -9,6 +10,7 @@ import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { TITLE_INSTRUCTION } from "../../durable-objects/conversation/titles";
 import { PDF_TEXT, pdfBytes, PNG_BASE64 } from "../support/attachment-files";
 import { launchChromium, watchPage } from "./browser";
+import { type RecordingProxy, startRecordingProxy } from "./recording-proxy";
 import { type Stack, startStack } from "./stack";
 
 const TURN_TIMEOUT = 60_000;
@@ -20,16 +22,20 @@ vi.setConfig({ testTimeout: 240_000, hookTimeout: 240_000 });
 
 let stack: Stack;
 let browser: Browser;
+let anthropicWire: RecordingProxy;
 beforeAll(async () => {
+  anthropicWire = await startRecordingProxy();
   stack = await startStack((mock) => mock.onMessage(/.*/, { content: "I read both files." }), {
-    vars: { ATTACHMENT_MAX_BYTES: String(MAX_BYTES) },
+    vars: { ATTACHMENT_MAX_BYTES: String(MAX_BYTES), ANTHROPIC_BASE_URL: anthropicWire.url },
   });
+  anthropicWire.forwardTo(stack.mock.url);
   browser = await launchChromium();
   mkdirSync(SCREENSHOTS, { recursive: true });
 });
 afterAll(async () => {
   await browser?.close();
   await stack?.stop();
+  await anthropicWire?.stop();
 });
 
 async function signedIn(): Promise<Page> {
@@ -93,12 +99,11 @@ const chip = (page: Page, name: string) =>
   });
 
 /** The model requests of answers (the automatic title's request left out), newest last. */
-function answerRequests(): string[] {
-  return stack.mock
-    .getRequests()
-    .map((r) => JSON.stringify(r.body))
-    .filter((body) => !body.includes(TITLE_INSTRUCTION));
+function answerRequests(bodies: unknown[]): string[] {
+  return bodies.map((b) => JSON.stringify(b)).filter((body) => !body.includes(TITLE_INSTRUCTION));
 }
+const journal = () => answerRequests(stack.mock.getRequests().map((r) => r.body));
+const anthropicSent = () => answerRequests(anthropicWire.requests().map((r) => r.body));
 
 async function attachAndSend(page: Page, screenshots = false): Promise<void> {
   await pasteImage(page, "plot.png", PNG_BASE64);
@@ -123,11 +128,11 @@ it("an image and a PDF reach Anthropic as image and document blocks, show in the
   const page = await signedIn();
   const watch = watchPage(page, stack.url);
   await newConversation(page, "anthropic");
-  const before = answerRequests().length;
+  const before = anthropicSent().length;
   await attachAndSend(page, true);
   expect(await page.getByRole("list", { name: "Files for the next message" }).count()).toBe(0);
 
-  const request = JSON.parse(answerRequests().slice(before).at(-1)!) as {
+  const request = JSON.parse(anthropicSent().slice(before).at(-1)!) as {
     messages: { role: string; content: unknown }[];
   };
   const parts = request.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : []));
@@ -190,9 +195,9 @@ it("an image and a PDF reach Anthropic as image and document blocks, show in the
 it("the same files reach OpenAI as an image part and the PDF's text", async () => {
   const page = await signedIn();
   await newConversation(page, "openai");
-  const before = answerRequests().length;
+  const before = journal().length;
   await attachAndSend(page);
-  const sent = answerRequests().slice(before).at(-1)!;
+  const sent = journal().slice(before).at(-1)!;
   const request = JSON.parse(sent) as { messages: { role: string; content: unknown }[] };
   const parts = request.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : []));
   expect(parts).toContainEqual(

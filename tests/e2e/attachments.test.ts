@@ -45,10 +45,11 @@ async function signedIn(): Promise<Page> {
   return page;
 }
 
-async function newConversation(page: Page, provider: string): Promise<string> {
+async function newConversation(page: Page, provider: string, model?: string): Promise<string> {
   await page.getByRole("button", { name: "New conversation", exact: true }).click();
   const form = page.getByRole("form", { name: "New conversation" });
   await form.getByLabel("Provider", { exact: true }).selectOption(provider);
+  if (model) await form.getByLabel("Model", { exact: true }).fill(model);
   const before = new URL(page.url()).searchParams.get("c");
   await form.getByRole("button", { name: "Create" }).click();
   await page.waitForURL((url) => ![null, before].includes(url.searchParams.get("c")));
@@ -207,6 +208,34 @@ it("the same files reach OpenAI as an image part and the PDF's text", async () =
     }),
   );
   expect(sent).toContain(PDF_TEXT);
+  // The user is told, in the answer, that the model got the PDF as text.
+  await page
+    .getByTestId("turn-notice")
+    .filter({ hasText: "does not read PDF files: it was given their extracted text" })
+    .waitFor({ timeout: 15_000 });
+  await page.screenshot({ path: `${SCREENSHOTS}/attachments-text-instead.png` });
+  await page.context().close();
+});
+
+it("a model that cannot see gets the image's name, and the answer says so", async () => {
+  const page = await signedIn();
+  await newConversation(page, "openai", "gpt-3.5-turbo");
+  const before = journal().length;
+  await pasteImage(page, "plot.png", PNG_BASE64);
+  await expect
+    .poll(() => chip(page, "plot.png").textContent(), { timeout: 30_000 })
+    .toContain("attached");
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill("What does this plot show?");
+  await box.press("Enter");
+  await page
+    .getByTestId("turn-notice")
+    .filter({ hasText: "gpt-3.5-turbo cannot see images: it was given their names only" })
+    .waitFor({ timeout: TURN_TIMEOUT });
+  const sent = journal().slice(before).at(-1)!;
+  expect(sent).toContain("plot.png");
+  expect(sent).not.toContain("image_url");
+  expect(sent).not.toContain(PNG_BASE64);
   await page.context().close();
 });
 

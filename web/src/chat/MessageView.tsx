@@ -15,6 +15,7 @@ import { SignInNotices } from "./SignInNotice";
 import type { UsageTotals } from "../../../durable-objects/protocol/usage";
 import { UsageMeter } from "../usage/UsageMeter";
 import { ToolCalls } from "./ToolCalls";
+import { TurnNotices } from "./TurnNotices";
 
 type ToolCall = Extract<MessagePart, { type: "tool_call" }>;
 
@@ -152,6 +153,7 @@ function Part(props: { part: MessagePart; onOpenArtifact: (id: string) => void }
 function ActivityFooter({ activity }: { activity: Activity }) {
   return (
     <>
+      <TurnNotices log={activity.log} />
       <SignInNotices log={activity.log} />
       {activity.log.length > 0 && (
         <details className="tool-log">

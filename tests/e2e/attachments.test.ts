@@ -9,6 +9,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { TITLE_INSTRUCTION } from "../../durable-objects/conversation/titles";
 import { PDF_TEXT, pdfBytes, PNG_BASE64 } from "../support/attachment-files";
+import { axeViolations } from "./axe";
 import { launchChromium, watchPage } from "./browser";
 import { type RecordingProxy, startRecordingProxy } from "./recording-proxy";
 import { type Stack, startStack } from "./stack";
@@ -39,7 +40,11 @@ afterAll(async () => {
 });
 
 async function signedIn(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  // bypassCSP only so that the test can inject axe-core; the app's own scripts are unchanged.
+  const context = await browser.newContext({
+    viewport: { width: 1400, height: 900 },
+    bypassCSP: true,
+  });
   const page = await context.newPage();
   await page.goto(`${stack.url}/#token=${stack.token}`);
   return page;
@@ -117,7 +122,10 @@ async function attachAndSend(page: Page, screenshots = false): Promise<void> {
       .toContain("attached");
   const box = page.getByRole("textbox", { name: "Message" });
   await box.fill("What do these files show?");
-  if (screenshots) await page.screenshot({ path: `${SCREENSHOTS}/attachments-composer.png` });
+  if (screenshots) {
+    await page.screenshot({ path: `${SCREENSHOTS}/attachments-composer.png` });
+    expect(await axeViolations(page, "light")).toEqual([]);
+  }
   await box.press("Enter");
   await page
     .getByTestId("message-assistant")
@@ -175,10 +183,10 @@ it("an image and a PDF reach Anthropic as image and document blocks, show in the
   expect(file).toEqual({ type: "application/pdf", start: "%PDF-" });
 
   // Pinned from the message: the artifact pane lists both, the PDF pinned first.
-  await files.getByRole("button", { name: "Pin trial.pdf" }).click();
-  await expect
-    .poll(() => files.getByRole("button", { name: "Pin trial.pdf" }).getAttribute("aria-pressed"))
-    .toBe("true");
+  const pin = files.getByRole("button", { name: /^Pin(ned)? trial\.pdf$/ });
+  await pin.click();
+  await expect.poll(() => pin.getAttribute("aria-pressed")).toBe("true");
+  expect(await pin.textContent()).toBe("Pinned trial.pdf");
   await page.getByRole("button", { name: /^Artifacts/ }).click();
   const listed = page.getByRole("complementary", { name: "Artifacts" }).locator(".artifact-item");
   await expect
@@ -189,6 +197,8 @@ it("an image and a PDF reach Anthropic as image and document blocks, show in the
     ]);
   expect(await page.getByTestId("pinned-note").textContent()).toContain("trial.pdf");
   await page.screenshot({ path: `${SCREENSHOTS}/attachments-message.png` });
+  for (const scheme of ["light", "dark"] as const)
+    expect(await axeViolations(page, scheme)).toEqual([]);
   expect(watch.outside).toEqual([]);
   await page.context().close();
 });
@@ -232,6 +242,10 @@ it("a model that cannot see gets the image's name, and the answer says so", asyn
     .getByTestId("turn-notice")
     .filter({ hasText: "gpt-3.5-turbo cannot see images: it was given their names only" })
     .waitFor({ timeout: TURN_TIMEOUT });
+  await page
+    .getByTestId("message-assistant")
+    .and(page.locator('[data-status="complete"]'))
+    .waitFor({ timeout: TURN_TIMEOUT });
   const sent = journal().slice(before).at(-1)!;
   expect(sent).toContain("plot.png");
   expect(sent).not.toContain("image_url");
@@ -269,6 +283,7 @@ it("a file over the size limit, dropped on the composer, gets the server's words
   );
   expect(stored).toEqual([]);
   await page.screenshot({ path: `${SCREENSHOTS}/attachments-refused.png` });
+  expect(await axeViolations(page, "dark")).toEqual([]);
   // Removing the refused chips leaves a composer ready for a plain message.
   await chip(page, "oversized.txt").getByRole("button", { name: "Remove oversized.txt" }).click();
   await chip(page, "program.txt").getByRole("button", { name: "Remove program.txt" }).click();

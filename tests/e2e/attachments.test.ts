@@ -1,6 +1,7 @@
 // Attachments in Chromium against the real stack (issue 16): an image pasted and a PDF chosen in
-// the file picker go with a message, and the model request in aimock's journal carries each
-// provider's own parts for them; the message shows them, the artifact pane lists them and they
+// the file picker go with a message, and the model request carries each provider's own parts for
+// them (OpenAI's in aimock's journal; Anthropic's as sent, through a recording pass-through,
+// since the journal keeps only the text of an Anthropic request); the message shows them, the artifact pane lists them and they
 // pin from the message; a file over the size limit, dropped on the composer, gets the server's
 // clear refusal and nothing is stored.
 import { mkdirSync } from "node:fs";
@@ -8,7 +9,9 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { TITLE_INSTRUCTION } from "../../durable-objects/conversation/titles";
 import { PDF_TEXT, pdfBytes, PNG_BASE64 } from "../support/attachment-files";
+import { axeViolations } from "./axe";
 import { launchChromium, watchPage } from "./browser";
+import { type RecordingProxy, startRecordingProxy } from "./recording-proxy";
 import { type Stack, startStack } from "./stack";
 
 const TURN_TIMEOUT = 60_000;
@@ -20,29 +23,38 @@ vi.setConfig({ testTimeout: 240_000, hookTimeout: 240_000 });
 
 let stack: Stack;
 let browser: Browser;
+let anthropicWire: RecordingProxy;
 beforeAll(async () => {
+  anthropicWire = await startRecordingProxy();
   stack = await startStack((mock) => mock.onMessage(/.*/, { content: "I read both files." }), {
-    vars: { ATTACHMENT_MAX_BYTES: String(MAX_BYTES) },
+    vars: { ATTACHMENT_MAX_BYTES: String(MAX_BYTES), ANTHROPIC_BASE_URL: anthropicWire.url },
   });
+  anthropicWire.forwardTo(stack.mock.url);
   browser = await launchChromium();
   mkdirSync(SCREENSHOTS, { recursive: true });
 });
 afterAll(async () => {
   await browser?.close();
   await stack?.stop();
+  await anthropicWire?.stop();
 });
 
 async function signedIn(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  // bypassCSP only so that the test can inject axe-core; the app's own scripts are unchanged.
+  const context = await browser.newContext({
+    viewport: { width: 1400, height: 900 },
+    bypassCSP: true,
+  });
   const page = await context.newPage();
   await page.goto(`${stack.url}/#token=${stack.token}`);
   return page;
 }
 
-async function newConversation(page: Page, provider: string): Promise<string> {
+async function newConversation(page: Page, provider: string, model?: string): Promise<string> {
   await page.getByRole("button", { name: "New conversation", exact: true }).click();
   const form = page.getByRole("form", { name: "New conversation" });
   await form.getByLabel("Provider", { exact: true }).selectOption(provider);
+  if (model) await form.getByLabel("Model", { exact: true }).fill(model);
   const before = new URL(page.url()).searchParams.get("c");
   await form.getByRole("button", { name: "Create" }).click();
   await page.waitForURL((url) => ![null, before].includes(url.searchParams.get("c")));
@@ -93,12 +105,11 @@ const chip = (page: Page, name: string) =>
   });
 
 /** The model requests of answers (the automatic title's request left out), newest last. */
-function answerRequests(): string[] {
-  return stack.mock
-    .getRequests()
-    .map((r) => JSON.stringify(r.body))
-    .filter((body) => !body.includes(TITLE_INSTRUCTION));
+function answerRequests(bodies: unknown[]): string[] {
+  return bodies.map((b) => JSON.stringify(b)).filter((body) => !body.includes(TITLE_INSTRUCTION));
 }
+const journal = () => answerRequests(stack.mock.getRequests().map((r) => r.body));
+const anthropicSent = () => answerRequests(anthropicWire.requests().map((r) => r.body));
 
 async function attachAndSend(page: Page, screenshots = false): Promise<void> {
   await pasteImage(page, "plot.png", PNG_BASE64);
@@ -111,7 +122,10 @@ async function attachAndSend(page: Page, screenshots = false): Promise<void> {
       .toContain("attached");
   const box = page.getByRole("textbox", { name: "Message" });
   await box.fill("What do these files show?");
-  if (screenshots) await page.screenshot({ path: `${SCREENSHOTS}/attachments-composer.png` });
+  if (screenshots) {
+    await page.screenshot({ path: `${SCREENSHOTS}/attachments-composer.png` });
+    expect(await axeViolations(page, "light")).toEqual([]);
+  }
   await box.press("Enter");
   await page
     .getByTestId("message-assistant")
@@ -123,11 +137,11 @@ it("an image and a PDF reach Anthropic as image and document blocks, show in the
   const page = await signedIn();
   const watch = watchPage(page, stack.url);
   await newConversation(page, "anthropic");
-  const before = answerRequests().length;
+  const before = anthropicSent().length;
   await attachAndSend(page, true);
   expect(await page.getByRole("list", { name: "Files for the next message" }).count()).toBe(0);
 
-  const request = JSON.parse(answerRequests().slice(before).at(-1)!) as {
+  const request = JSON.parse(anthropicSent().slice(before).at(-1)!) as {
     messages: { role: string; content: unknown }[];
   };
   const parts = request.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : []));
@@ -169,10 +183,10 @@ it("an image and a PDF reach Anthropic as image and document blocks, show in the
   expect(file).toEqual({ type: "application/pdf", start: "%PDF-" });
 
   // Pinned from the message: the artifact pane lists both, the PDF pinned first.
-  await files.getByRole("button", { name: "Pin trial.pdf" }).click();
-  await expect
-    .poll(() => files.getByRole("button", { name: "Pin trial.pdf" }).getAttribute("aria-pressed"))
-    .toBe("true");
+  const pin = files.getByRole("button", { name: /^Pin(ned)? trial\.pdf$/ });
+  await pin.click();
+  await expect.poll(() => pin.getAttribute("aria-pressed")).toBe("true");
+  expect(await pin.textContent()).toBe("Pinned trial.pdf");
   await page.getByRole("button", { name: /^Artifacts/ }).click();
   const listed = page.getByRole("complementary", { name: "Artifacts" }).locator(".artifact-item");
   await expect
@@ -183,6 +197,8 @@ it("an image and a PDF reach Anthropic as image and document blocks, show in the
     ]);
   expect(await page.getByTestId("pinned-note").textContent()).toContain("trial.pdf");
   await page.screenshot({ path: `${SCREENSHOTS}/attachments-message.png` });
+  for (const scheme of ["light", "dark"] as const)
+    expect(await axeViolations(page, scheme)).toEqual([]);
   expect(watch.outside).toEqual([]);
   await page.context().close();
 });
@@ -190,9 +206,9 @@ it("an image and a PDF reach Anthropic as image and document blocks, show in the
 it("the same files reach OpenAI as an image part and the PDF's text", async () => {
   const page = await signedIn();
   await newConversation(page, "openai");
-  const before = answerRequests().length;
+  const before = journal().length;
   await attachAndSend(page);
-  const sent = answerRequests().slice(before).at(-1)!;
+  const sent = journal().slice(before).at(-1)!;
   const request = JSON.parse(sent) as { messages: { role: string; content: unknown }[] };
   const parts = request.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : []));
   expect(parts).toContainEqual(
@@ -202,6 +218,38 @@ it("the same files reach OpenAI as an image part and the PDF's text", async () =
     }),
   );
   expect(sent).toContain(PDF_TEXT);
+  // The user is told, in the answer, that the model got the PDF as text.
+  await page
+    .getByTestId("turn-notice")
+    .filter({ hasText: "does not read PDF files: it was given their extracted text" })
+    .waitFor({ timeout: 15_000 });
+  await page.screenshot({ path: `${SCREENSHOTS}/attachments-text-instead.png` });
+  await page.context().close();
+});
+
+it("a model that cannot see gets the image's name, and the answer says so", async () => {
+  const page = await signedIn();
+  await newConversation(page, "openai", "gpt-3.5-turbo");
+  const before = journal().length;
+  await pasteImage(page, "plot.png", PNG_BASE64);
+  await expect
+    .poll(() => chip(page, "plot.png").textContent(), { timeout: 30_000 })
+    .toContain("attached");
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill("What does this plot show?");
+  await box.press("Enter");
+  await page
+    .getByTestId("turn-notice")
+    .filter({ hasText: "gpt-3.5-turbo cannot see images: it was given their names only" })
+    .waitFor({ timeout: TURN_TIMEOUT });
+  await page
+    .getByTestId("message-assistant")
+    .and(page.locator('[data-status="complete"]'))
+    .waitFor({ timeout: TURN_TIMEOUT });
+  const sent = journal().slice(before).at(-1)!;
+  expect(sent).toContain("plot.png");
+  expect(sent).not.toContain("image_url");
+  expect(sent).not.toContain(PNG_BASE64);
   await page.context().close();
 });
 
@@ -235,6 +283,7 @@ it("a file over the size limit, dropped on the composer, gets the server's words
   );
   expect(stored).toEqual([]);
   await page.screenshot({ path: `${SCREENSHOTS}/attachments-refused.png` });
+  expect(await axeViolations(page, "dark")).toEqual([]);
   // Removing the refused chips leaves a composer ready for a plain message.
   await chip(page, "oversized.txt").getByRole("button", { name: "Remove oversized.txt" }).click();
   await chip(page, "program.txt").getByRole("button", { name: "Remove program.txt" }).click();

@@ -2,10 +2,10 @@
 // stack: a keyboard-only research conversation; phone, tablet and desktop layouts (screenshots in
 // test-results/screenshots, nothing scrolls sideways, the phone's drawer and artifact sheet);
 // resizable desktop panes that remember their width; axe-core on the main screens, light and dark.
-import { mkdirSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdirSync } from "node:fs";
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { axeViolations } from "./axe";
 import { launchChromium, watchPage } from "./browser";
 import { addResearchFixtures, RESEARCH_QUESTION } from "./research-fixtures";
 import { type Stack, startStack } from "./stack";
@@ -19,10 +19,6 @@ const PHONE: BrowserContextOptions = {
 };
 const TABLET: BrowserContextOptions = { viewport: { width: 820, height: 1180 }, hasTouch: true };
 const DESKTOP: BrowserContextOptions = { viewport: { width: 1400, height: 900 } };
-const AXE_SOURCE = readFileSync(
-  createRequire(import.meta.url).resolve("axe-core/axe.min.js"),
-  "utf8",
-);
 
 // Chromium at three sizes and a whole research turn: slower than the suite's default on a busy
 // machine.
@@ -92,24 +88,6 @@ async function tabTo(page: Page, name: RegExp, max = 80): Promise<void> {
     }
   }
   throw new Error(`Tab never reached ${name}`);
-}
-
-async function axeViolations(page: Page, scheme: "light" | "dark"): Promise<string[]> {
-  await page.emulateMedia({ colorScheme: scheme });
-  if (!(await page.evaluate(() => "axe" in window)))
-    await page.addScriptTag({ content: AXE_SOURCE });
-  const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (o: object) => Promise<unknown> } }).axe;
-    return (await axe.run({ resultTypes: ["violations"] })) as {
-      violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[];
-    };
-  });
-  return result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map(
-      (v) =>
-        `${scheme}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
-    );
 }
 
 it("runs a research conversation by keyboard alone, with visible focus", async () => {

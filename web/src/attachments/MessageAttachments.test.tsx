@@ -88,7 +88,7 @@ it("opens in the artifact pane, previews inline in a new tab and downloads as a 
   expect(download.getAttribute("href")).toBe("/api/artifacts/pdf-1/download?attachment=1");
   expect(download.getAttribute("download")).toBe("trial.pdf");
   // Without the app's pins there is nothing to pin with.
-  expect(doc.querySelector('button[aria-label="Pin trial.pdf"]')).toBeNull();
+  expect(doc.querySelector("button[aria-pressed]")).toBeNull();
 });
 
 it("pins and unpins through the app; a refusal is shown beside the button", async () => {
@@ -101,10 +101,15 @@ it("pins and unpins through the app; a refusal is shown beside the button", asyn
     },
   };
   await render(pins);
-  const pinImage = host.querySelector<HTMLButtonElement>('button[aria-label="Pin plot.png"]')!;
-  const pinPdf = host.querySelector<HTMLButtonElement>('button[aria-label="Pin trial.pdf"]')!;
+  const pinOf = (name: string) =>
+    [...host.querySelectorAll<HTMLButtonElement>("button[aria-pressed]")].find((b) =>
+      b.textContent?.endsWith(` ${name}`),
+    )!;
+  const pinImage = pinOf("plot.png");
+  const pinPdf = pinOf("trial.pdf");
   expect(pinImage.getAttribute("aria-pressed")).toBe("true");
-  expect(pinImage.textContent).toBe("Pinned");
+  expect(pinImage.textContent).toBe("Pinned plot.png");
+  expect(pinPdf.textContent).toBe("Pin trial.pdf");
   expect(pinPdf.getAttribute("aria-pressed")).toBe("false");
   await act(async () => pinImage.click());
   await act(async () => pinPdf.click());

@@ -104,12 +104,13 @@ function PinToggle(props: { artifactId: string; name: string }) {
       <button
         type="button"
         aria-pressed={pinned}
-        aria-label={`Pin ${props.name}`}
         title="Pinned files go with every message to the model"
         disabled={busy}
         onClick={toggle}
       >
         {pinned ? "Pinned" : "Pin"}
+        {/* The visible word starts the name, as speech input expects; the file says which. */}
+        <span className="visually-hidden"> {props.name}</span>
       </button>
       {error && (
         <span role="alert" className="error small">

@@ -20,6 +20,7 @@ import type { MessageAlternatives } from "../../../durable-objects/protocol/bran
 import { Alternatives } from "./Alternatives";
 import { type BranchAction, MessageActions } from "./MessageActions";
 import { StepModels } from "./StepModels";
+import { TurnNotices } from "./TurnNotices";
 
 type ToolCall = Extract<MessagePart, { type: "tool_call" }>;
 
@@ -184,6 +185,7 @@ function Part(props: { part: MessagePart; onOpenArtifact: (id: string) => void }
 function ActivityFooter({ activity }: { activity: Activity }) {
   return (
     <>
+      <TurnNotices log={activity.log} />
       <SignInNotices log={activity.log} />
       {activity.log.length > 0 && (
         <details className="tool-log">

@@ -1,6 +1,7 @@
 // What keeps the web client fast with a lot on screen, in Chromium against the real stack: a long
-// conversation keeps only a window of its messages in the page, and a large knowledge graph is
-// laid out in a Web Worker. (How fast is for the bench, scripts/bench/web.mjs, not for tests.)
+// conversation is all shown while only a window of its messages is in the page, a large knowledge
+// graph is laid out in a Web Worker and drawn a slice at a time, and the page paints before its
+// script runs. (How fast is for the bench, scripts/bench/web.mjs, not for tests.)
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { addBigGraphFixtures, BIG_GRAPH_ASK, BIG_GRAPH_NODES } from "./big-graph";
@@ -37,23 +38,67 @@ async function signedInPage(init?: string): Promise<Page> {
   return page;
 }
 
-it("a conversation of 2,000 messages opens at its end with only a window of them in the page, and scrolls to its start", async () => {
+it("a conversation of 10,000 messages is all shown: it opens at its end, with only a window of it in the page, and scrolls to its middle and its start", async () => {
   const id = await newConversation({ title: "long" });
   const page = await signedInPage(
-    replaySocketScript(`/api/conversations/${id}/ws`, conversationFrames(2_000)),
+    replaySocketScript(`/api/conversations/${id}/ws`, conversationFrames(10_000)),
   );
   await page.goto(`${stack.url}/?c=${id}`);
   const list = page.getByTestId("messages");
-  const last = list.getByText("Question 999: tell me something.");
-  await last.waitFor({ timeout: 60_000 });
-  await expect.poll(() => last.isVisible()).toBe(true);
+  // A question and its answer (ids u<n> and a<n> in the replay) on screen, the answer finished.
+  const turnShown = async (n: number) => {
+    const question = list.locator(`[data-key="u${n}"]`);
+    await expect.poll(() => question.isVisible(), { timeout: 20_000 }).toBe(true);
+    await expect(question.textContent()).resolves.toBe(`Question ${n}: tell me something.`);
+    const answer = list.locator(`[data-key="a${n}"] [data-testid="message-assistant"]`);
+    await expect(answer.getAttribute("data-status")).resolves.toBe("complete");
+    await expect(answer.textContent()).resolves.toContain("A short answer, in markdown");
+  };
+  await list.getByText("Question 4999: tell me something.").waitFor({ timeout: 60_000 });
+  await turnShown(4_999);
+  await expect(list.getAttribute("data-count")).resolves.toBe("10000");
   const inPage = () => list.locator("article").count();
   expect(await inPage()).toBeLessThan(100);
 
+  await list.evaluate((el) => (el.scrollTop = el.scrollHeight / 2));
+  // Halfway down: whichever questions the window holds there, they follow one another.
+  const middle = await list.evaluate(async (el) => {
+    const seen = () =>
+      [...el.querySelectorAll('[data-testid="message-user"]')].map((a) =>
+        Number(/Question (\d+):/.exec(a.textContent ?? "")?.[1]),
+      );
+    await new Promise(requestAnimationFrame);
+    await new Promise(requestAnimationFrame);
+    return seen();
+  });
+  expect(middle.length).toBeGreaterThan(0);
+  // The questions in the window are consecutive: none is missing or out of order.
+  expect(middle).toEqual(middle.map((_, i) => middle[0]! + i));
+  await turnShown(middle[Math.floor(middle.length / 2)]!);
+
   await list.evaluate((el) => (el.scrollTop = 0));
-  const first = list.getByText("Question 0: tell me something.");
-  await expect.poll(() => first.isVisible(), { timeout: 10_000 }).toBe(true);
+  await turnShown(0);
   expect(await inPage()).toBeLessThan(100);
+  await page.context().close();
+});
+
+it("paints its first words before any script has run, and checks the session with the request the page preloaded", async () => {
+  const noScript = await browser.newContext({ javaScriptEnabled: false });
+  const bare = await noScript.newPage();
+  await bare.goto(`${stack.url}/`);
+  await expect(bare.locator("#root").textContent()).resolves.toBe("Loading…");
+  await noScript.close();
+
+  const page = await signedInPage();
+  await page.reload();
+  await page.getByRole("button", { name: "New conversation", exact: true }).waitFor();
+  const sessionChecks = await page.evaluate(() =>
+    performance
+      .getEntriesByType("resource")
+      .filter((e) => new URL(e.name).pathname === "/api/session")
+      .map((e) => (e as PerformanceResourceTiming).initiatorType),
+  );
+  expect(sessionChecks).toEqual(["link"]);
   await page.context().close();
 });
 

@@ -48,6 +48,7 @@ async function request<T extends z.ZodType>(
 const User = z.object({ id: z.string(), name: z.string() });
 
 export const api = {
+  // index.html preloads this request (same URL, same credentials): the answer is there sooner.
   session: () => request(z.object({ user: User }), "/api/session"),
   signIn: (token: string) =>
     request(z.object({ user: User }), "/api/session", { method: "POST", json: { token } }),

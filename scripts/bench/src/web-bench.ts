@@ -9,10 +9,15 @@ import { addBigGraphFixtures } from "../../../tests/e2e/big-graph";
 import { benchGraph } from "./web-bench-graph";
 import { benchLongConversation } from "./web-bench-long";
 
-const dist = fileURLToPath(new URL("../../../web/dist/", import.meta.url));
-// Sizes of the long conversations to open, e.g. BENCH_WEB_MESSAGES=1000,10000; BENCH_WEB_GRAPH=0
-// skips the knowledge graph.
-const MESSAGES = (process.env.BENCH_WEB_MESSAGES ?? "1000,10000").split(",").map(Number);
+// Built by ../web.mjs (web/dist when run on its own).
+const dist =
+  process.env.BENCH_WEB_DIST ?? fileURLToPath(new URL("../../../web/dist/", import.meta.url));
+// Sizes of the long conversations to open, e.g. BENCH_WEB_MESSAGES=1000,10000 (0 for none);
+// BENCH_WEB_GRAPH=0 skips the knowledge graph.
+const MESSAGES = (process.env.BENCH_WEB_MESSAGES ?? "1000,10000")
+  .split(",")
+  .map(Number)
+  .filter((n) => n > 0);
 const GRAPH = process.env.BENCH_WEB_GRAPH !== "0";
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
@@ -44,7 +49,10 @@ const stack = await startStack(
     mock.onMessage(/.*/, { content: "A short answer, **in markdown**." });
     // The bench sends thousands of messages in a minute: lift the limits meant for people.
   },
-  { vars: { RATE_LIMIT_MESSAGE: "1000000/60", RATE_LIMIT_WS_TICKET: "1000000/60" } },
+  {
+    vars: { RATE_LIMIT_MESSAGE: "1000000/60", RATE_LIMIT_WS_TICKET: "1000000/60" },
+    assetsDir: dist,
+  },
 );
 const browser = await launchChromium();
 try {

@@ -1,6 +1,7 @@
 // The graph drawn as SVG: wheel and buttons zoom, dragging the background pans, dragging a
 // node moves it, a click or Enter on a node selects it. Nodes and links are memoised so that
-// moving one node redraws that node and its links, not the whole graph.
+// moving one node redraws that node and its links, not the whole graph; a large graph is first
+// drawn a slice per frame (use-progressive-draw.ts).
 import {
   memo,
   useCallback,
@@ -14,8 +15,9 @@ import {
   type RefObject,
 } from "react";
 import { boundsOf, type Point } from "./layout-graph";
-import { graphStyle, PAGE_COLOURS } from "./graph-style";
+import { graphStyle, PAGE_COLOURS, shortLabel } from "./graph-style";
 import type { GraphLink, GraphNode } from "./parse-graph";
+import { useProgressiveDraw } from "./use-progressive-draw";
 
 export const VIEW_WIDTH = 800;
 export const VIEW_HEIGHT = 560;
@@ -24,6 +26,9 @@ const MIN_ZOOM = 0.05;
 const MAX_ZOOM = 8;
 // Below this zoom, link labels would be unreadable clutter.
 const LINK_LABEL_ZOOM = 0.7;
+// Below this zoom, node labels (under 5 px high) and arrowheads are specks; painting them for a
+// large graph zoomed out to fit was most of the time it took to open (a freeze over 50 ms).
+const DETAIL_ZOOM = 0.45;
 
 export interface Transform {
   x: number;
@@ -186,6 +191,10 @@ export function GraphCanvas(props: GraphCanvasProps) {
   };
 
   const showLinkLabels = t.k >= LINK_LABEL_ZOOM;
+  const showDetail = t.k >= DETAIL_ZOOM;
+  const drawn = useProgressiveDraw(props.nodes.length, props.links.length);
+  const nodes = props.nodes.slice(0, drawn.nodes);
+  const links = props.links.slice(0, drawn.links);
   return (
     <div className="kg-canvas">
       <div className="artifact-toolbar" role="group" aria-label="Zoom">
@@ -235,7 +244,7 @@ export function GraphCanvas(props: GraphCanvasProps) {
         />
         <g className="kg-viewport" transform={`translate(${t.x},${t.y}) scale(${t.k})`}>
           <g className="kg-links">
-            {props.links.map((l, i) => {
+            {links.map((l, i) => {
               const a = positions.get(l.source);
               const b = positions.get(l.target);
               if (!a || !b) return null;
@@ -248,14 +257,14 @@ export function GraphCanvas(props: GraphCanvasProps) {
                   y2={b.y}
                   gap={props.radiusOf(l.target) + 2}
                   label={showLinkLabels ? l.type : null}
-                  marker={markerId}
+                  marker={showDetail ? markerId : null}
                 />
               );
             })}
           </g>
           {/* Labels under every circle: a long label never takes a click meant for a node. */}
           <g className="kg-labels">
-            {props.nodes.map((n) => {
+            {(showDetail ? nodes : []).map((n) => {
               const p = positions.get(n.id) ?? { x: 0, y: 0 };
               return (
                 <NodeLabel
@@ -270,7 +279,7 @@ export function GraphCanvas(props: GraphCanvasProps) {
             })}
           </g>
           <g className="kg-nodes">
-            {props.nodes.map((n) => {
+            {nodes.map((n) => {
               const p = positions.get(n.id) ?? { x: 0, y: 0 };
               return (
                 <NodeView
@@ -295,7 +304,6 @@ export function GraphCanvas(props: GraphCanvasProps) {
 }
 
 const round = (v: number) => Math.round(v * 10) / 10;
-const shortLabel = (s: string) => (s.length > 28 ? `${s.slice(0, 27)}…` : s);
 
 const NodeView = memo(function NodeView(props: {
   node: GraphNode;
@@ -372,7 +380,7 @@ const LinkView = memo(function LinkView(props: {
   y2: number;
   gap: number;
   label: string | null;
-  marker: string;
+  marker: string | null;
 }) {
   const { x1, y1, x2, y2 } = props;
   const len = Math.hypot(x2 - x1, y2 - y1) || 1;
@@ -387,7 +395,7 @@ const LinkView = memo(function LinkView(props: {
         y1={round(y1)}
         x2={round(ex)}
         y2={round(ey)}
-        markerEnd={`url(#${props.marker})`}
+        markerEnd={props.marker ? `url(#${props.marker})` : undefined}
       />
       {props.label && (
         <text className="kg-link-label" x={round((x1 + x2) / 2)} y={round((y1 + y2) / 2)}>

@@ -116,7 +116,11 @@ function LaidOutGraph({
     try {
       const file = exportableSvg(
         svg,
-        nodes.map((n) => positions.get(n.id) ?? { x: 0, y: 0 }),
+        nodes.map((n) => ({
+          ...(positions.get(n.id) ?? { x: 0, y: 0 }),
+          r: radius(n.id),
+          text: n.label,
+        })),
       );
       if (format === "svg") saveText(file.text, fileNameFor(title, "svg"), "image/svg+xml");
       else saveBlob(await svgToPng(file.text, file.width, file.height), fileNameFor(title, "png"));

@@ -1,16 +1,24 @@
 // The graph as a file: the SVG on screen, re-framed to the whole graph, with its colours
 // resolved (no CSS variables, no outside fonts), and as a PNG drawn from that SVG on a canvas.
 import { boundsOf, type Point } from "./layout-graph";
-import { graphStyle } from "./graph-style";
+import { graphStyle, shortLabel } from "./graph-style";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** A node's label where the file shows it (to the right of its circle). */
+export interface ExportLabel extends Point {
+  r: number;
+  text: string;
+}
 
 const PAD = 40;
 const MAX_PNG_SIDE = 4096;
 
 export function exportableSvg(
   svg: SVGSVGElement,
-  positions: Iterable<Point>,
+  labels: readonly ExportLabel[],
 ): { text: string; width: number; height: number } {
-  const b = boundsOf(positions);
+  const b = boundsOf(labels);
   const width = Math.ceil(b.width + 2 * PAD + 160); // room for labels to the right
   const height = Math.ceil(b.height + 2 * PAD);
   const clone = svg.cloneNode(true) as SVGSVGElement;
@@ -22,6 +30,10 @@ export function exportableSvg(
   clone.removeAttribute("style");
   clone.querySelector(".kg-viewport")?.removeAttribute("transform");
   clone.querySelector(".kg-background")?.remove();
+  // Zoomed out, the page leaves node labels out; the file always has them.
+  const labelGroup = clone.querySelector(".kg-labels");
+  if (labelGroup && !labelGroup.hasChildNodes())
+    for (const l of labels) labelGroup.appendChild(labelOf(l));
 
   const css = getComputedStyle(svg);
   const read = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
@@ -33,7 +45,7 @@ export function exportableSvg(
   };
   const style = clone.querySelector("style");
   if (style) style.textContent = graphStyle(colours);
-  const background = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+  const background = document.createElementNS(SVG_NS, "rect");
   background.setAttribute("x", String(b.x - PAD));
   background.setAttribute("y", String(b.y - PAD));
   background.setAttribute("width", String(width));
@@ -41,6 +53,21 @@ export function exportableSvg(
   background.setAttribute("fill", colours.bg);
   clone.insertBefore(background, clone.querySelector(".kg-viewport"));
   return { text: new XMLSerializer().serializeToString(clone), width, height };
+}
+
+function labelOf(l: ExportLabel): SVGGElement {
+  const g = document.createElementNS(SVG_NS, "g");
+  g.setAttribute("class", "kg-label");
+  g.setAttribute(
+    "transform",
+    `translate(${Math.round(l.x * 10) / 10},${Math.round(l.y * 10) / 10})`,
+  );
+  const text = document.createElementNS(SVG_NS, "text");
+  text.setAttribute("x", String(l.r + 4));
+  text.setAttribute("dy", "0.35em");
+  text.textContent = shortLabel(l.text);
+  g.appendChild(text);
+  return g;
 }
 
 export async function svgToPng(svgText: string, width: number, height: number): Promise<Blob> {

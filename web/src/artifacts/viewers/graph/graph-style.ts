@@ -25,3 +25,6 @@ export function graphStyle(c: GraphColours): string {
     `.kg-node.neighbour circle{stroke:${c.accent};stroke-width:1.5}`,
   ].join("\n");
 }
+
+/** A node's or link's label as drawn: long ones cut short. */
+export const shortLabel = (s: string) => (s.length > 28 ? `${s.slice(0, 27)}…` : s);

@@ -231,6 +231,52 @@ describe("edit and regenerate", () => {
     ws.close();
   });
 
+  it("regenerates over the WebSocket and edits over REST", async () => {
+    const origin = await createConversation(user);
+    const first = await follow(origin.id, "answer me twice");
+    const ws = await TestSocket.open(user, origin.id);
+    ws.send({ type: "resume", lastSeq: 0 });
+    await ws.until((frames) => frames.some((f) => f.type === "synced"));
+    ws.send({ type: "branch", messageId: first.messages[1]!.id, step: 0, model: BRANCH_MODEL });
+    await ws.until((frames) => frames.some((f) => f.type === "branched"));
+    const branched = ws.frames.find(
+      (f): f is Extract<ServerFrame, { type: "branched" }> => f.type === "branched",
+    )!;
+    ws.close();
+    const again = await follow(branched.conversationId);
+    expect(again.messages[1]!.content).toEqual([
+      { type: "text", text: "A second answer, from the branch model." },
+    ]);
+
+    const edited = await branch(origin.id, {
+      messageId: first.messages[0]!.id,
+      text: "an edited question",
+    });
+    const shown = await follow(edited.id);
+    expect(shown.messages.map((m) => m.content)).toEqual([
+      [{ type: "text", text: "an edited question" }],
+      [{ type: "text", text: "The answer to the edited question." }],
+    ]);
+  }, 60_000);
+
+  it("answers a question again when branched at it without new text", async () => {
+    const origin = await createConversation(user);
+    const first = await follow(origin.id, "answer me twice");
+    const made = await branch(origin.id, {
+      messageId: first.messages[0]!.id,
+      model: BRANCH_MODEL,
+    });
+    expect(made.branchedFrom?.seq).toBe(2);
+    const shown = await follow(made.id);
+    expect(shown.messages.map((m) => [m.role, m.status])).toEqual([
+      ["user", "complete"],
+      ["assistant", "complete"],
+    ]);
+    expect(shown.messages[1]!.content).toEqual([
+      { type: "text", text: "A second answer, from the branch model." },
+    ]);
+  }, 60_000);
+
   it("answers 404 for another user's conversation", async () => {
     const origin = await createConversation(user);
     const other = await createUser();

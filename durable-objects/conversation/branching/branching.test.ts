@@ -112,6 +112,11 @@ describe("a branch from a tool step", () => {
     const history = JSON.stringify(branchRequests[0]!.messages);
     expect(history).toContain("Found: alpha facts");
     expect(history).toContain("Found: beta facts");
+    // ...one step at a time, as the first model made them: a call, its result, the next call.
+    const roles = (branchRequests[0]!.messages as Array<{ role: string }>)
+      .map((m) => m.role)
+      .filter((r) => r !== "system");
+    expect(roles).toEqual(["user", "assistant", "tool", "assistant", "tool"]);
     // ...and the MCP server ran nothing more.
     expect(await runs()).toEqual(afterOrigin);
   }, 60_000);

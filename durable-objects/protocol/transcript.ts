@@ -366,6 +366,7 @@ export function applyEvent(t: Transcript, e: ServerEvent): Transcript {
           role: e.message.role,
           content: e.message.content,
           status: e.message.status,
+          ...(e.callSteps && { activity: { ...newActivity(), callSteps: e.callSteps } }),
         });
       }
       break;

@@ -144,6 +144,29 @@ describe("a branch from a tool step", () => {
     expect(await runs()).toEqual(before);
   }, 60_000);
 
+  it("branches a branch at an answer it copied, by that answer's steps", async () => {
+    const origin = await createConversation(user);
+    const first = await follow(origin.id, "branch three steps, then a branch of a branch");
+    const before = await runs();
+    const here = await branch(origin.id, { messageId: first.messages[1]!.id });
+    // The copied answer keeps the steps of its calls: the client offers a branch at each.
+    const ws = await TestSocket.open(user, here.id);
+    ws.send({ type: "resume", lastSeq: 0 });
+    await ws.until((frames) => frames.some((f) => f.type === "synced"));
+    ws.close();
+    const copied = fold(ws.events()).messages[1]!;
+    expect(Object.values(copied.activity?.callSteps ?? {})).toEqual([1, 2]);
+
+    const deeper = await branch(here.id, { messageId: copied.id, step: 2, model: BRANCH_MODEL });
+    expect(deeper.branchedFrom).toMatchObject({ conversationId: here.id, step: 2 });
+    const shown = await follow(deeper.id);
+    expect(shown.messages[1]!.content).toContainEqual({
+      type: "text",
+      text: "The branch answers from both lookups.",
+    });
+    expect(await runs()).toEqual(before);
+  }, 60_000);
+
   it("says which steps exist when the step is past the answer's last", async () => {
     const origin = await createConversation(user);
     const first = await follow(origin.id, "branch three steps again");

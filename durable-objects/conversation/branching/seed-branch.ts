@@ -73,9 +73,19 @@ export function seedBranch(host: SeedHost, input: unknown): void {
   if (store.getMeta(SEEDED)) return;
   store.setMeta(SEEDED, "1");
   store.setMeta(NAMED, "branch");
+  const steps = new Map(seed.toolCalls.map((c) => [c.id, c.step]));
   for (const message of seed.messages) {
     store.putMessage(message);
-    host.emit({ type: "history_copied", message });
+    const callSteps = Object.fromEntries(
+      message.content.flatMap((p) =>
+        p.type === "tool_call" && steps.has(p.callId) ? [[p.callId, steps.get(p.callId)!]] : [],
+      ),
+    );
+    host.emit({
+      type: "history_copied",
+      message,
+      ...(Object.keys(callSteps).length > 0 && { callSteps }),
+    });
   }
   const copiedTurn = `branch:${crypto.randomUUID()}`;
   for (const call of seed.toolCalls) store.copyToolCall(call, copiedTurn);

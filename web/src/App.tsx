@@ -265,6 +265,7 @@ export function App() {
             pinned={pinned}
             onTitle={showTitle}
             onOpenConversation={openConversation}
+            providers={providers}
           />
         ) : (
           <p className="centered muted">Create or pick a conversation.</p>

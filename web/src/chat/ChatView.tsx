@@ -1,6 +1,7 @@
 // The open conversation: its messages as they stream, the composer, and the connection's state.
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { ElicitationAnswer } from "../../../durable-objects/protocol/elicitation";
+import type { ProviderInfo } from "../../../durable-objects/protocol/rest";
 import type { TranscriptMessage } from "../../../durable-objects/protocol/transcript";
 import type { ApprovalAnswer } from "../../../durable-objects/protocol/wire";
 import { Composer } from "../composer/Composer";
@@ -27,6 +28,8 @@ export function ChatView(props: {
   onTitle?: (title: string) => void;
   /** Opens another conversation: a branch just made, or another version of a message. */
   onOpenConversation?: (conversationId: string) => void;
+  /** The providers an answer can be regenerated with. */
+  providers?: readonly ProviderInfo[];
 }) {
   const { conversationId, onArtifactCount, onTitle } = props;
   const [state, setState] = useState<LiveState | null>(null);
@@ -79,7 +82,7 @@ export function ChatView(props: {
     [],
   );
   const versions = useAlternatives(conversationId, !!transcript?.busy);
-  const { onOpenConversation } = props;
+  const { onOpenConversation, providers } = props;
   const branch = useCallback(
     async (action: BranchAction) => {
       const made = await branchConversation(conversationId, action);
@@ -96,6 +99,7 @@ export function ChatView(props: {
         onAnswerApproval={answerApproval}
         onAnswerElicitation={answerElicitation}
         versions={versions.get(m.order)}
+        providers={providers}
         {...(onOpenConversation && { onOpenConversation, onBranch: branch })}
       />
     ),
@@ -107,6 +111,7 @@ export function ChatView(props: {
       versions,
       onOpenConversation,
       branch,
+      providers,
     ],
   );
 

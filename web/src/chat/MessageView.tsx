@@ -15,6 +15,7 @@ import type { UsageTotals } from "../../../durable-objects/protocol/usage";
 import { UsageMeter } from "../usage/UsageMeter";
 import { ToolCalls } from "./ToolCalls";
 import type { MessageAlternatives } from "../../../durable-objects/protocol/branches";
+import type { ProviderInfo } from "../../../durable-objects/protocol/rest";
 import { Alternatives } from "./Alternatives";
 import { type BranchAction, MessageActions } from "./MessageActions";
 
@@ -52,6 +53,8 @@ export const MessageView = memo(function MessageView(props: {
   onOpenConversation?: (conversationId: string) => void;
   /** Edit, Regenerate, Branch here and Branch after a step; without it, none are offered. */
   onBranch?: (action: BranchAction) => Promise<void>;
+  /** The providers Regenerate with… offers. */
+  providers?: readonly ProviderInfo[] | undefined;
 }) {
   const { message, onBranch } = props;
   const activity = message.activity;
@@ -123,7 +126,9 @@ export const MessageView = memo(function MessageView(props: {
       {props.versions && props.onOpenConversation && (
         <Alternatives versions={props.versions} onOpen={props.onOpenConversation} />
       )}
-      {onBranch && <MessageActions message={message} onBranch={onBranch} />}
+      {onBranch && (
+        <MessageActions message={message} onBranch={onBranch} providers={props.providers} />
+      )}
     </article>
   );
 });

@@ -158,7 +158,7 @@ describe("edit, regenerate and branch", () => {
       ],
     });
     click("Regenerate with…");
-    const select = host.querySelector<HTMLSelectElement>('select[aria-label="Provider"]')!;
+    const select = host.querySelector('select[aria-label="Provider"]') as HTMLSelectElement;
     expect(select.value).toBe("anthropic");
     act(() => {
       select.value = "openai";

@@ -158,7 +158,9 @@ describe("edit, regenerate and branch", () => {
       ],
     });
     click("Regenerate with…");
-    const select = host.querySelector('select[aria-label="Provider"]') as HTMLSelectElement;
+    const select = [...host.querySelectorAll("select")].find(
+      (s) => s.getAttribute("aria-label") === "Provider",
+    )!;
     expect(select.value).toBe("anthropic");
     act(() => {
       select.value = "openai";

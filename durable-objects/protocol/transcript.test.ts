@@ -186,3 +186,40 @@ describe("approvals in the timeline", () => {
     });
   });
 });
+
+describe("a branch's copied history", () => {
+  it("shows the origin's messages in their order, with the step of each tool call", () => {
+    const copied = (id: string, role: "user" | "assistant", seq: number): NewServerEvent => ({
+      type: "history_copied",
+      message: {
+        id,
+        role,
+        content:
+          role === "user"
+            ? [{ type: "text", text: "question" }]
+            : [
+                {
+                  type: "tool_call",
+                  callId: "c1",
+                  server: "library",
+                  tool: "lookup",
+                  arguments: {},
+                  status: "done",
+                },
+                { type: "text", text: "answer" },
+              ],
+        status: "complete",
+        seq,
+        createdAt: 0,
+      },
+      ...(role === "assistant" && { callSteps: { c1: 1 } }),
+    });
+    const t = fold([copied("a1", "assistant", 2), copied("u1", "user", 1)]);
+    expect(t.messages.map((m) => [m.id, m.role, m.status])).toEqual([
+      ["u1", "user", "complete"],
+      ["a1", "assistant", "complete"],
+    ]);
+    expect(t.messages[1]?.activity?.callSteps).toEqual({ c1: 1 });
+    expect(t.busy).toBe(false);
+  });
+});

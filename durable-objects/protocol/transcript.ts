@@ -397,6 +397,7 @@ function applyTo(draft: TranscriptDraft, e: ServerEvent): void {
           role: e.message.role,
           content: e.message.content,
           status: e.message.status,
+          ...(e.callSteps && { activity: { ...newActivity(), callSteps: e.callSteps } }),
         });
       }
       break;

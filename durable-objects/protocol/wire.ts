@@ -280,8 +280,14 @@ export const ServerEvent = z.discriminatedUnion("type", [
     model: z.string(),
     failed: z.array(z.object({ provider: z.string(), model: z.string(), reason: z.string() })),
   }),
-  // A branch starts with the messages of its origin before the branch point, one event each.
-  z.object({ ...seqd, type: z.literal("history_copied"), message: ChatMessage }),
+  // A branch starts with the messages of its origin before the branch point, one event each;
+  // `callSteps` names the step of each of an answer's tool calls (a branch can be made at one).
+  z.object({
+    ...seqd,
+    type: z.literal("history_copied"),
+    message: ChatMessage,
+    callSteps: z.record(z.string(), z.number().int()).optional(),
+  }),
   // A step ended: where its time went (model, tools per server, retries, checkpoints; timings.ts).
   z.object({
     ...seqd,

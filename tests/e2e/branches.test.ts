@@ -61,7 +61,7 @@ it("regenerates an answer twice and moves between its three versions", async () 
   // One version so far: no switcher.
   expect(await position().count()).toBe(0);
 
-  await answerText().getByRole("button", { name: "Regenerate" }).click();
+  await answerText().getByRole("button", { name: "Regenerate", exact: true }).click();
   const second = await opened(origin, "Version 2 about tides.");
   await expect.poll(() => position().textContent(), { timeout: TURN_TIMEOUT }).toBe("2/2");
   // The question came along; the first answer stays in the origin.
@@ -69,7 +69,7 @@ it("regenerates an answer twice and moves between its three versions", async () 
     "tell me about tides",
   );
 
-  await answerText().getByRole("button", { name: "Regenerate" }).click();
+  await answerText().getByRole("button", { name: "Regenerate", exact: true }).click();
   const third = await opened(second, "Version 3 about tides.");
   await expect.poll(() => position().textContent(), { timeout: TURN_TIMEOUT }).toBe("3/3");
 

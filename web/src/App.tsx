@@ -326,6 +326,7 @@ export function App() {
               me={auth.user.id}
               membership={membership}
               template={conversation?.id === selected ? conversation.settings.template : undefined}
+              providers={providers}
             />
           </PinsContext.Provider>
         ) : (

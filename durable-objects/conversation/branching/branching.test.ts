@@ -112,6 +112,11 @@ describe("a branch from a tool step", () => {
     const history = JSON.stringify(branchRequests[0]!.messages);
     expect(history).toContain("Found: alpha facts");
     expect(history).toContain("Found: beta facts");
+    // ...one step at a time, as the first model made them: a call, its result, the next call.
+    const roles = (branchRequests[0]!.messages as Array<{ role: string }>)
+      .map((m) => m.role)
+      .filter((r) => r !== "system");
+    expect(roles).toEqual(["user", "assistant", "tool", "assistant", "tool"]);
     // ...and the MCP server ran nothing more.
     expect(await runs()).toEqual(afterOrigin);
   }, 60_000);
@@ -135,6 +140,29 @@ describe("a branch from a tool step", () => {
     expect(shown.messages[1]!.content).toContainEqual({
       type: "text",
       text: "The branch reused the alpha lookup.",
+    });
+    expect(await runs()).toEqual(before);
+  }, 60_000);
+
+  it("branches a branch at an answer it copied, by that answer's steps", async () => {
+    const origin = await createConversation(user);
+    const first = await follow(origin.id, "branch three steps, then a branch of a branch");
+    const before = await runs();
+    const here = await branch(origin.id, { messageId: first.messages[1]!.id });
+    // The copied answer keeps the steps of its calls: the client offers a branch at each.
+    const ws = await TestSocket.open(user, here.id);
+    ws.send({ type: "resume", lastSeq: 0 });
+    await ws.until((frames) => frames.some((f) => f.type === "synced"));
+    ws.close();
+    const copied = fold(ws.events()).messages[1]!;
+    expect(Object.values(copied.activity?.callSteps ?? {})).toEqual([1, 2]);
+
+    const deeper = await branch(here.id, { messageId: copied.id, step: 2, model: BRANCH_MODEL });
+    expect(deeper.branchedFrom).toMatchObject({ conversationId: here.id, step: 2 });
+    const shown = await follow(deeper.id);
+    expect(shown.messages[1]!.content).toContainEqual({
+      type: "text",
+      text: "The branch answers from both lookups.",
     });
     expect(await runs()).toEqual(before);
   }, 60_000);
@@ -230,6 +258,52 @@ describe("edit and regenerate", () => {
     });
     ws.close();
   });
+
+  it("regenerates over the WebSocket and edits over REST", async () => {
+    const origin = await createConversation(user);
+    const first = await follow(origin.id, "answer me twice");
+    const ws = await TestSocket.open(user, origin.id);
+    ws.send({ type: "resume", lastSeq: 0 });
+    await ws.until((frames) => frames.some((f) => f.type === "synced"));
+    ws.send({ type: "branch", messageId: first.messages[1]!.id, step: 0, model: BRANCH_MODEL });
+    await ws.until((frames) => frames.some((f) => f.type === "branched"));
+    const branched = ws.frames.find(
+      (f): f is Extract<ServerFrame, { type: "branched" }> => f.type === "branched",
+    )!;
+    ws.close();
+    const again = await follow(branched.conversationId);
+    expect(again.messages[1]!.content).toEqual([
+      { type: "text", text: "A second answer, from the branch model." },
+    ]);
+
+    const edited = await branch(origin.id, {
+      messageId: first.messages[0]!.id,
+      text: "an edited question",
+    });
+    const shown = await follow(edited.id);
+    expect(shown.messages.map((m) => m.content)).toEqual([
+      [{ type: "text", text: "an edited question" }],
+      [{ type: "text", text: "The answer to the edited question." }],
+    ]);
+  }, 60_000);
+
+  it("answers a question again when branched at it without new text", async () => {
+    const origin = await createConversation(user);
+    const first = await follow(origin.id, "answer me twice");
+    const made = await branch(origin.id, {
+      messageId: first.messages[0]!.id,
+      model: BRANCH_MODEL,
+    });
+    expect(made.branchedFrom?.seq).toBe(2);
+    const shown = await follow(made.id);
+    expect(shown.messages.map((m) => [m.role, m.status])).toEqual([
+      ["user", "complete"],
+      ["assistant", "complete"],
+    ]);
+    expect(shown.messages[1]!.content).toEqual([
+      { type: "text", text: "A second answer, from the branch model." },
+    ]);
+  }, 60_000);
 
   it("answers 404 for another user's conversation", async () => {
     const origin = await createConversation(user);

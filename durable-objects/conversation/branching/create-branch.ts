@@ -200,7 +200,7 @@ async function artifactCopies(
   }
   const kept = source.answer?.step ?? 0;
   return rows.flatMap((row): ArtifactCopy[] => {
-    const copy = { ...row, id: crypto.randomUUID(), pinned: row.pinned };
+    const copy = { ...row, id: crypto.randomUUID() };
     if (row.messageId !== continued) return [{ originId: row.id, row: copy }];
     const from = ArtifactStep.safeParse(JSON.parse(row.metadata)).data?.source;
     const inKeptStep = from?.origin === "tool" && (from.step ?? Infinity) <= kept;

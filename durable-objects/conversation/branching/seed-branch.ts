@@ -17,6 +17,8 @@ import { parseStoredResult, toNeutralHistory } from "../history";
 import { saveCheckpoint } from "../loop-storage";
 import type { ConversationStore, TurnRow } from "../store";
 import { templateMessages } from "../template-prompt";
+import { buildToolNameMap } from "../../providers/tool-names";
+import { keptStepMessages } from "./kept-steps";
 
 const ShownPart = z.discriminatedUnion("type", [TextPart, ReasoningPart, ToolCallPart]);
 
@@ -71,9 +73,19 @@ export function seedBranch(host: SeedHost, input: unknown): void {
   if (store.getMeta(SEEDED)) return;
   store.setMeta(SEEDED, "1");
   store.setMeta(NAMED, "branch");
+  const steps = new Map(seed.toolCalls.map((c) => [c.id, c.step]));
   for (const message of seed.messages) {
     store.putMessage(message);
-    host.emit({ type: "history_copied", message });
+    const callSteps = Object.fromEntries(
+      message.content.flatMap((p) =>
+        p.type === "tool_call" && steps.has(p.callId) ? [[p.callId, steps.get(p.callId)!]] : [],
+      ),
+    );
+    host.emit({
+      type: "history_copied",
+      message,
+      ...(Object.keys(callSteps).length > 0 && { callSteps }),
+    });
   }
   const copiedTurn = `branch:${crypto.randomUUID()}`;
   for (const call of seed.toolCalls) store.copyToolCall(call, copiedTurn);
@@ -121,7 +133,7 @@ function startAnswer(
     step: answer.step + 1,
     content: [...answer.shown, ...answer.artifactParts],
   });
-  const state = keptSteps(store, seed, answer, turn.assistantMessageId);
+  const state = keptSteps(store, seed, answer);
   saveCheckpoint(store, turn.id, state);
   const running = store.startNextTurn();
   if (running) host.startTurn(running, state);
@@ -132,22 +144,26 @@ function keptSteps(
   store: ConversationStore,
   seed: BranchSeed,
   answer: NonNullable<BranchSeed["answer"]>,
-  messageId: string,
 ): LoopState {
-  const partial: ChatMessage = {
-    id: messageId,
-    role: "assistant",
-    content: answer.shown,
-    status: "complete",
-    seq: seed.branchSeq,
-    createdAt: Date.now(),
-  };
-  const history = [...seed.messages.filter((m) => m.seq < seed.branchSeq), partial];
+  const earlier = seed.messages.filter((m) => m.seq < seed.branchSeq);
+  const resultOf = (id: string) => parseStoredResult(store.toolCall("id", id)?.result);
+  const steps = new Map(seed.toolCalls.map((c) => [c.id, c.step]));
+  const names = buildToolNameMap(
+    [...earlier.flatMap((m) => m.content), ...answer.shown].flatMap((p) =>
+      p.type === "tool_call" ? [{ server: p.server, tool: p.tool }] : [],
+    ),
+  );
   return {
     step: answer.step,
     messages: [
       ...templateMessages(seed.template),
-      ...toNeutralHistory(history, (id) => parseStoredResult(store.toolCall("id", id)?.result)),
+      ...toNeutralHistory(earlier, resultOf),
+      ...keptStepMessages(
+        answer.shown,
+        (id) => steps.get(id),
+        resultOf,
+        (server, tool) => names.toSafe(server, tool),
+      ),
     ],
     shown: answer.shown,
     artifactParts: answer.artifactParts,

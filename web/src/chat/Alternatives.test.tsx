@@ -4,6 +4,7 @@ import { act } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { MessageAlternatives } from "../../../durable-objects/protocol/branches";
+import type { ProviderInfo } from "../../../durable-objects/protocol/rest";
 import type { TranscriptMessage } from "../../../durable-objects/protocol/transcript";
 import type { BranchAction } from "./MessageActions";
 import { MessageView } from "./MessageView";
@@ -62,6 +63,7 @@ function show(
     versions?: MessageAlternatives;
     onOpenConversation?: (id: string) => void;
     onBranch?: (action: BranchAction) => Promise<void>;
+    providers?: ProviderInfo[];
   },
 ) {
   host = document.createElement("div");
@@ -75,6 +77,7 @@ function show(
         onOpenConversation={props.onOpenConversation ?? (() => undefined)}
         {...(props.versions && { versions: props.versions })}
         {...(props.onBranch && { onBranch: props.onBranch })}
+        providers={props.providers}
       />,
     ),
   );
@@ -143,6 +146,33 @@ describe("edit, regenerate and branch", () => {
       { messageId: "a1" },
       { messageId: "a1", step: 1 },
     ]);
+  });
+
+  it("regenerates with another provider and model", async () => {
+    const onBranch = vi.fn(async (_action: BranchAction) => undefined);
+    show(answer, {
+      onBranch,
+      providers: [
+        { id: "anthropic", configured: true, defaultModel: "claude-haiku-4-5", models: [] },
+        { id: "openai", configured: true, defaultModel: "gpt-4o-mini", models: ["gpt-4o"] },
+      ],
+    });
+    click("Regenerate with…");
+    const select = [...host.querySelectorAll("select")].find(
+      (s) => s.getAttribute("aria-label") === "Provider",
+    )!;
+    expect(select.value).toBe("anthropic");
+    act(() => {
+      select.value = "openai";
+      select.dispatchEvent(new Event("change", { bubbles: true }));
+    });
+    await act(async () => button("Regenerate with gpt-4o-mini").click());
+    expect(onBranch).toHaveBeenCalledWith({
+      messageId: "a1",
+      step: 0,
+      provider: "openai",
+      model: "gpt-4o-mini",
+    });
   });
 
   it("says why when the branch could not be made", async () => {

@@ -12,7 +12,7 @@ export function Alternatives(props: {
     if (target) props.onOpen(target.id);
   };
   return (
-    <nav className="alternatives small" aria-label="Versions of this message">
+    <div role="group" className="alternatives small" aria-label="Versions of this message">
       <button
         type="button"
         className="link"
@@ -34,6 +34,6 @@ export function Alternatives(props: {
       >
         ›
       </button>
-    </nav>
+    </div>
   );
 }

@@ -1,6 +1,7 @@
 // The open conversation: its messages as they stream, the composer, and the connection's state.
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { ElicitationAnswer } from "../../../durable-objects/protocol/elicitation";
+import type { ProviderInfo } from "../../../durable-objects/protocol/rest";
 import type { TranscriptMessage } from "../../../durable-objects/protocol/transcript";
 import type { ApprovalAnswer } from "../../../durable-objects/protocol/wire";
 import { Composer } from "../composer/Composer";
@@ -41,6 +42,8 @@ export function ChatView(props: {
   membership?: MemberList | null;
   /** The template the conversation was made from: its starting messages open the conversation. */
   template?: TemplateContext | undefined;
+  /** The providers an answer can be regenerated with. */
+  providers?: readonly ProviderInfo[];
 }) {
   const { conversationId, onArtifactCount, onTitle } = props;
   const [state, setState] = useState<LiveState | null>(null);
@@ -108,7 +111,7 @@ export function ChatView(props: {
     [],
   );
   const versions = useAlternatives(conversationId, !!transcript?.busy);
-  const { onOpenConversation } = props;
+  const { onOpenConversation, providers } = props;
   const branch = useCallback(
     async (action: BranchAction) => {
       const made = await branchConversation(conversationId, action);
@@ -125,6 +128,7 @@ export function ChatView(props: {
         onAnswerApproval={answerApproval}
         onAnswerElicitation={answerElicitation}
         versions={versions.get(m.order)}
+        providers={providers}
         {...(onOpenConversation && { onOpenConversation, onBranch: branch })}
         author={authorLabel(m, me, shared)}
       />
@@ -139,6 +143,7 @@ export function ChatView(props: {
       branch,
       me,
       shared,
+      providers,
     ],
   );
 

@@ -3,18 +3,26 @@
 import { useState } from "react";
 import type { BranchRequest } from "../../../durable-objects/protocol/branches";
 import { messageText } from "../../../durable-objects/protocol/messages";
+import { type ProviderInfo, RouteModel } from "../../../durable-objects/protocol/rest";
 import type { TranscriptMessage } from "../../../durable-objects/protocol/transcript";
+import { ProviderModelFields } from "../conversations/ProviderModelFields";
 import "./branches.css";
 
-export type BranchAction = Pick<BranchRequest, "messageId" | "step" | "text">;
+export type BranchAction = Pick<
+  BranchRequest,
+  "messageId" | "step" | "text" | "provider" | "model"
+>;
 
 export function MessageActions(props: {
   message: TranscriptMessage;
   /** Makes the branch and opens it; rejects with a message a person can read. */
   onBranch: (action: BranchAction) => Promise<void>;
+  /** The providers an answer can be made again with (Regenerate with…). */
+  providers?: readonly ProviderInfo[] | undefined;
 }) {
   const { message } = props;
   const [editing, setEditing] = useState<string | null>(null);
+  const [choosing, setChoosing] = useState<{ provider: string; model: string } | null>(null);
   const [working, setWorking] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const act = (action: BranchAction) => {
@@ -23,7 +31,10 @@ export function MessageActions(props: {
     props
       .onBranch(action)
       .then(
-        () => setEditing(null),
+        () => {
+          setEditing(null);
+          setChoosing(null);
+        },
         (err: unknown) => setError(err instanceof Error ? err.message : "The branch failed."),
       )
       .finally(() => setWorking(false));
@@ -61,6 +72,42 @@ export function MessageActions(props: {
       </form>
     );
 
+  if (choosing !== null)
+    return (
+      <form
+        className="message-edit"
+        aria-label="Regenerate with another model"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const provider = RouteModel.shape.provider.safeParse(choosing.provider);
+          if (provider.success)
+            act({ messageId: message.id, step: 0, provider: provider.data, model: choosing.model });
+          else setError(`Choose one of the providers listed (not “${choosing.provider}”).`);
+        }}
+      >
+        <ProviderModelFields
+          providers={[...(props.providers ?? [])]}
+          provider={choosing.provider}
+          model={choosing.model}
+          onChange={(provider, model) => setChoosing({ provider, model })}
+        />
+        <div className="message-actions">
+          <button type="submit" className="primary" disabled={working || !choosing.model}>
+            Regenerate with {choosing.model || "…"}
+          </button>
+          <button type="button" onClick={() => setChoosing(null)} disabled={working}>
+            Cancel
+          </button>
+        </div>
+        {error && (
+          <p role="alert" className="error small">
+            {error}
+          </p>
+        )}
+      </form>
+    );
+
+  const firstConfigured = props.providers?.find((p) => p.configured);
   return (
     <div className="message-actions small">
       {message.role === "user" ? (
@@ -90,6 +137,18 @@ export function MessageActions(props: {
           >
             Branch here
           </button>
+          {firstConfigured && (
+            <button
+              type="button"
+              className="link"
+              disabled={working}
+              onClick={() =>
+                setChoosing({ provider: firstConfigured.id, model: firstConfigured.defaultModel })
+              }
+            >
+              Regenerate with…
+            </button>
+          )}
         </>
       )}
       {error && (

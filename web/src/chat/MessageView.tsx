@@ -17,6 +17,7 @@ import { UsageMeter } from "../usage/UsageMeter";
 import { ToolCalls } from "./ToolCalls";
 import { StepTimingsList } from "./StepTimings";
 import type { MessageAlternatives } from "../../../durable-objects/protocol/branches";
+import type { ProviderInfo } from "../../../durable-objects/protocol/rest";
 import { Alternatives } from "./Alternatives";
 import { type BranchAction, MessageActions } from "./MessageActions";
 import { StepModels } from "./StepModels";
@@ -58,6 +59,8 @@ export const MessageView = memo(function MessageView(props: {
   onBranch?: (action: BranchAction) => Promise<void>;
   /** Who wrote a user message, when the conversation has several people. */
   author?: string | undefined;
+  /** The providers Regenerate with… offers. */
+  providers?: readonly ProviderInfo[] | undefined;
 }) {
   const { message, onBranch } = props;
   const activity = message.activity;
@@ -142,7 +145,9 @@ export const MessageView = memo(function MessageView(props: {
       {props.versions && props.onOpenConversation && (
         <Alternatives versions={props.versions} onOpen={props.onOpenConversation} />
       )}
-      {onBranch && <MessageActions message={message} onBranch={onBranch} />}
+      {onBranch && (
+        <MessageActions message={message} onBranch={onBranch} providers={props.providers} />
+      )}
     </article>
   );
 });

@@ -4,6 +4,7 @@ import type { ModelRequest, ToolDefinition } from "../providers/types";
 import { appendDelta, dropShown } from "./shown-content";
 import { DEFAULT_ANSWER_CAP_CHARS, StreamGuard, type StreamKind } from "./stream-guards";
 import type { LoopDeps, LoopInput, LoopState, PlannedToolCall } from "./types";
+import { unusedCallId } from "./unused-call-id";
 import { meterModelCall } from "./usage-meter";
 
 export interface StepResult {
@@ -85,7 +86,7 @@ async function readStream(
         break;
       case "tool_call":
         out.calls.push({
-          id: event.id,
+          id: unusedCallId(event.id, deps, state, out.calls),
           name: event.name,
           arguments: event.arguments,
           ...(event.argumentsError && { argumentsError: event.argumentsError }),

@@ -1,44 +1,21 @@
 // The thinking loop: the model reasons in steps, calls MCP tools, and hands its answer to the
 // response_formatter. Every step is checkpointed before the next begins; see README.md.
-import type { MessagePart } from "../protocol/messages";
-import type { ModelRequest, NeutralMessage, NeutralPart, ToolDefinition } from "../providers/types";
-import { KNOWLEDGE_GRAPH, normalizeArtifactType } from "./artifact-types";
-import {
-  checkFormatterOutput,
-  FORMATTER_TOOL,
-  formatterTool,
-  type FormatterOutput,
-} from "./formatter";
+import type { NeutralMessage, NeutralPart, ToolDefinition } from "../providers/types";
+import { budgetStop, markStepStart, stepCapStop, turnClock } from "./budgets";
+import { finish, formatted, MAX_FORMATTER_REPAIRS, withGraph } from "./final-answer";
+import { checkFormatterOutput, FORMATTER_TOOL, formatterTool } from "./formatter";
 import { findToolsTool, runFindTools } from "./find-tools";
-import { mergeKnowledgeGraphs } from "./knowledge-graph";
+import { cancelled, failed, stopFor } from "./loop-outcomes";
+import { streamStep } from "./model-step";
 import { runToolCalls } from "./run-tool-calls";
 import { recordStepProgress } from "./step-progress";
-import { appendDelta, dropShown, finalContent } from "./shown-content";
+import { finalContent } from "./shown-content";
 import { conversationQuery, DEFAULT_MAX_TOOLS_PER_STEP, selectTools } from "./tool-selection";
-import { DEFAULT_ANSWER_CAP_CHARS, StreamGuard, type StreamKind } from "./stream-guards";
 import type { LoopDeps, LoopInput, LoopOutcome, LoopState, PlannedToolCall } from "./types";
-import { meterModelCall } from "./usage-meter";
 import { StepTimer } from "./step-timings";
-import {
-  type BudgetStop,
-  budgetStop,
-  markStepStart,
-  stepCapStop,
-  turnClock,
-  withBudgetNote,
-} from "./budgets";
 
 export { TOOL_CONCURRENCY } from "./run-tool-calls";
-const MAX_FORMATTER_REPAIRS = 2;
 const NO_PROGRESS_LIMIT = 2;
-
-interface StepResult {
-  text: string;
-  calls: PlannedToolCall[];
-  error?: { code: string; message: string };
-  /** A guard stopped the stream (a loop, gibberish, the answer cap): the turn ends with what was kept. */
-  cut?: boolean;
-}
 
 export function initialState(history: NeutralMessage[]): LoopState {
   return {
@@ -242,215 +219,4 @@ function assistantParts(text: string, calls: PlannedToolCall[]): NeutralPart[] {
       ...(c.signature && { signature: c.signature }),
     })),
   ];
-}
-
-/** The loop ended without an answer: ask for the formatter explicitly, then fall back to plain text. */
-async function finish(
-  deps: LoopDeps,
-  input: LoopInput,
-  state: LoopState,
-  system: string,
-  toolDefs: ToolDefinition[],
-): Promise<LoopOutcome> {
-  while (state.formatterRepairs <= MAX_FORMATTER_REPAIRS) {
-    if (input.signal.aborted) return cancelled(state);
-    const result = await streamStep(deps, input, state, system, toolDefs, { name: FORMATTER_TOOL });
-    if (result.error)
-      return result.error.code === "aborted" ? cancelled(state) : failed(state, result.error);
-    const call = result.calls.find((c) => c.name === FORMATTER_TOOL);
-    const check = call ? checkFormatterOutput(call.arguments) : null;
-    if (check?.ok) {
-      state.final = withBudgetNote(state, await formatted(deps, state, check.value));
-      deps.checkpoint(state);
-      return { content: await withGraph(deps, state, state.final), status: "complete" };
-    }
-    state.formatterRepairs += 1;
-    if (!call) break;
-    state.messages = [
-      ...state.messages,
-      {
-        role: "assistant",
-        content: [{ type: "tool_call", id: call.id, name: call.name, arguments: call.arguments }],
-      },
-      {
-        role: "tool",
-        content: [
-          {
-            type: "tool_result",
-            callId: call.id,
-            name: FORMATTER_TOOL,
-            isError: true,
-            content: [{ type: "text", text: check && !check.ok ? check.errors : "invalid" }],
-          },
-        ],
-      },
-    ];
-    deps.checkpoint(state);
-  }
-  // No valid formatter output: the text the model streamed, already shown, is the answer.
-  state.final = withBudgetNote(state, finalContent(state));
-  deps.checkpoint(state);
-  return { content: await withGraph(deps, state, state.final), status: "complete" };
-}
-
-async function streamStep(
-  deps: LoopDeps,
-  input: LoopInput,
-  state: LoopState,
-  system: string,
-  tools: ToolDefinition[],
-  toolChoice: "auto" | { name: string },
-): Promise<StepResult> {
-  const out: StepResult = { text: "", calls: [] };
-  const guard = new StreamGuard(
-    { answerCapChars: input.answerCapChars ?? DEFAULT_ANSWER_CAP_CHARS },
-    streamedSoFar(state),
-  );
-  /** Shows a delta unless a guard cuts the stream there; true when it did. */
-  const show = (kind: StreamKind, delta: string): boolean => {
-    const cut = guard.feed(kind, delta);
-    const kept = cut ? delta.slice(0, Math.max(0, delta.length - cut.drop)) : delta;
-    if (kind === "text") out.text += kept;
-    appendDelta(state, kind, kept);
-    if (kept) deps.emit({ type: `${kind}_delta`, messageId: input.messageId, delta: kept });
-    if (!cut) return false;
-    const earlier = cut.drop - (delta.length - kept.length);
-    dropShown(state, kind, earlier);
-    if (kind === "text") out.text = out.text.slice(0, Math.max(0, out.text.length - earlier));
-    deps.emit({ type: "notice", level: "warning", message: cut.message });
-    out.cut = true;
-    return true;
-  };
-  deps.onModelCall?.();
-  const request = {
-    model: input.model,
-    system,
-    messages: state.messages,
-    tools,
-    toolChoice,
-    maxTokens: input.maxTokens,
-    ...(input.temperature !== undefined && { temperature: input.temperature }),
-    signal: input.signal,
-  };
-  const result = await readStream(deps, input, state, request, out, show);
-  deps.audit?.modelResponse(state.step, {
-    textChars: out.text.length,
-    reasoningChars: result.reasoningChars,
-    toolCalls: out.calls.map((c) => c.name),
-    ...(out.error && { error: out.error }),
-  });
-  return out;
-}
-
-/** Reads one model stream into `out`, showing deltas through `show` (which may cut it). */
-async function readStream(
-  deps: LoopDeps,
-  input: LoopInput,
-  state: LoopState,
-  request: ModelRequest,
-  out: StepResult,
-  show: (kind: StreamKind, delta: string) => boolean,
-): Promise<{ reasoningChars: number }> {
-  let reasoningChars = 0;
-  stream: for await (const event of deps.stream(deps.provider, request, state.step)) {
-    switch (event.type) {
-      case "text_delta":
-        if (show("text", event.text)) break stream;
-        break;
-      case "reasoning_delta":
-        reasoningChars += event.text.length;
-        if (show("reasoning", event.text)) break stream;
-        break;
-      case "tool_call":
-        out.calls.push({
-          id: event.id,
-          name: event.name,
-          arguments: event.arguments,
-          ...(event.argumentsError && { argumentsError: event.argumentsError }),
-          ...(event.signature && { signature: event.signature }),
-        });
-        break;
-      case "usage":
-        meterModelCall(deps, input, state, event);
-        break;
-      case "error":
-        if (event.error.code === "invalid_tool_arguments") break; // handled per call below
-        out.error = { code: event.error.code, message: event.error.message };
-        return { reasoningChars };
-      case "finish":
-        break;
-    }
-  }
-  return { reasoningChars };
-}
-
-/** Characters of text and reasoning the turn has streamed so far (for the answer cap). */
-function streamedSoFar(state: LoopState): number {
-  return state.shown.reduce((n, p) => n + (p.type === "tool_call" ? 0 : p.text.length), 0);
-}
-
-async function formatted(
-  deps: LoopDeps,
-  state: LoopState,
-  output: FormatterOutput,
-): Promise<MessagePart[]> {
-  const answer: MessagePart[] = [];
-  for (const item of output.conversation) {
-    if (item.type === "text") {
-      answer.push({ type: "text", text: item.content });
-      continue;
-    }
-    // The item's own content is a short description: the artifact's button stands for it.
-    const ref = await deps.saveArtifact(
-      {
-        type: normalizeArtifactType(item.artifact.type),
-        title: item.artifact.title,
-        content: item.artifact.content,
-        ...(item.artifact.language && { language: item.artifact.language }),
-        ...(item.content && { metadata: { description: item.content } }),
-      },
-      { step: state.step, origin: "formatter" },
-    );
-    answer.push({ type: "artifact", artifactId: ref.id, artifactType: ref.type, title: ref.title });
-  }
-  return finalContent(state, answer, output.thinking);
-}
-
-/** The knowledge graphs the turn's tools returned, merged into one artifact at the end. */
-async function withGraph(
-  deps: LoopDeps,
-  state: LoopState,
-  content: MessagePart[],
-): Promise<MessagePart[]> {
-  if (state.graphs.length === 0) return content;
-  const graph = mergeKnowledgeGraphs(state.graphs);
-  state.graphs = [];
-  const ref = await deps.saveArtifact(
-    { type: KNOWLEDGE_GRAPH, title: "Knowledge graph", content: JSON.stringify(graph, null, 2) },
-    { step: state.step, origin: "tool" },
-  );
-  const part: MessagePart = {
-    type: "artifact",
-    artifactId: ref.id,
-    artifactType: ref.type,
-    title: ref.title,
-  };
-  state.final = [...content, part];
-  deps.checkpoint(state);
-  return state.final;
-}
-
-/** A budget ends the loop: the user sees why in the timeline now and in the answer. */
-function stopFor(deps: LoopDeps, state: LoopState, stop: BudgetStop): void {
-  // A turn resumed after it stopped has said so already.
-  if (!state.stoppedBy) deps.emit({ type: "notice", level: "info", message: stop.message });
-  state.stoppedBy = stop;
-}
-
-function cancelled(state: LoopState): LoopOutcome {
-  return { content: finalContent(state), status: "cancelled" };
-}
-
-function failed(state: LoopState, error: { code: string; message: string }): LoopOutcome {
-  return { content: finalContent(state), status: "failed", error };
 }

@@ -8,7 +8,7 @@ import type { ProviderId } from "../../durable-objects/providers/types";
 import type { ServerFrame } from "../../durable-objects/protocol/wire";
 import { api, createConversation, createUser, type TestUser } from "../support/helpers";
 import { fold, TestSocket, turnEnded } from "../support/ws-client";
-import { echoed, pairMarker, switchPairs } from "./switch-fixtures";
+import { echoed, pairMarker, REUSED_CALL_ID, switchPairs } from "./switch-fixtures";
 import { carriedCalls, providerPath } from "./wire-checks";
 import type { WireRequest } from "./wire-recorder";
 
@@ -105,7 +105,7 @@ describe("switching provider mid-conversation", () => {
         providerPath[to].test(r.path),
       );
       expect(request).toBeDefined();
-      expect(carriedCalls[to](request!.body)).toEqual([
+      expect(carriedCalls[to](request!.body).map(({ id: _id, ...call }) => call)).toEqual([
         {
           name: "everything__echo",
           arguments: { message: echoed(marker) },
@@ -115,4 +115,35 @@ describe("switching provider mid-conversation", () => {
       expect(JSON.stringify(request!.body)).toContain(`The tool found the ${marker} finding.`);
     },
   );
+
+  it("keeps two turns' calls apart when the first provider gave both the same id", async () => {
+    const conv = await createConversation(user, { provider: "openai", model: MODEL.openai });
+    for (const turn of ["one", "two"]) {
+      const answer = await send(conv.id, `renumbered ${turn}: look it up`);
+      expect(answer?.status).toBe("complete");
+    }
+    const switched = await api(user, `/api/conversations/${conv.id}`, {
+      method: "PATCH",
+      json: { provider: "anthropic", model: MODEL.anthropic },
+    });
+    expect(switched.status).toBe(200);
+    expect((await send(conv.id, "renumbered three: and now?"))?.status).toBe("complete");
+
+    const [request] = (await recordedWith("renumbered three")).filter((r) =>
+      providerPath.anthropic.test(r.path),
+    );
+    // Each turn's call keeps its own result, under ids Anthropic accepts (unique ones).
+    const calls = carriedCalls.anthropic(request!.body);
+    expect(calls.map((c) => [c.arguments, c.result])).toEqual([
+      [
+        { message: "renumbered finding one" },
+        expect.stringContaining("Echo: renumbered finding one"),
+      ],
+      [
+        { message: "renumbered finding two" },
+        expect.stringContaining("Echo: renumbered finding two"),
+      ],
+    ]);
+    expect(calls[0]!.id).toBe(REUSED_CALL_ID.replace(/[^a-zA-Z0-9_-]/g, "_"));
+  });
 });

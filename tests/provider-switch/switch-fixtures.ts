@@ -9,6 +9,8 @@ export const switchPairs = PROVIDER_IDS.flatMap((from) =>
   PROVIDER_IDS.filter((to) => to !== from).map((to) => ({ from, to })),
 );
 
+export const REUSED_CALL_ID = "functions.everything__echo:0";
+
 export const pairMarker = (from: string, to: string) => `switch-${from}-to-${to}`;
 /** What the tool is asked to echo in turn 1; its result is "Echo: " followed by this. */
 export const echoed = (marker: string) => `finding of ${marker}`;
@@ -25,7 +27,7 @@ export function addSwitchFixtures(mock: LLMock): void {
           {
             // As OpenAI-compatible servers (vLLM and others) number calls: characters Anthropic
             // refuses in an id. Ollama's wire format has no ids (the adapter makes its own).
-            id: "functions.everything__echo:0",
+            id: REUSED_CALL_ID,
             name: "everything__echo",
             arguments: JSON.stringify({ message: echoed(marker) }),
           },
@@ -38,5 +40,25 @@ export function addSwitchFixtures(mock: LLMock): void {
     );
     mock.on({ userMessage: `${marker} second` }, { content: `Answered on ${to}.` });
   }
+  // An OpenAI-compatible server that numbers calls per answer: the same id in two turns.
+  for (const turn of ["one", "two"]) {
+    mock.on(
+      { userMessage: `renumbered ${turn}`, hasToolResult: false },
+      {
+        toolCalls: [
+          {
+            id: REUSED_CALL_ID,
+            name: "everything__echo",
+            arguments: JSON.stringify({ message: `renumbered finding ${turn}` }),
+          },
+        ],
+      },
+    );
+    mock.on(
+      { toolResultContains: `Echo: renumbered finding ${turn}` },
+      { content: `Found ${turn}.` },
+    );
+  }
+  mock.on({ userMessage: "renumbered three" }, { content: "Answered on anthropic." });
   mock.onMessage(/.*/, { content: "Unexpected request in the provider-switch tests." });
 }

@@ -5,6 +5,8 @@ import { z } from "zod";
 import type { ProviderId } from "../../durable-objects/providers/types";
 
 export interface CarriedCall {
+  /** The call's id where the wire format has one. */
+  id?: string;
   name: string;
   arguments: unknown;
   result: string;
@@ -36,6 +38,7 @@ function anthropic(body: unknown): CarriedCall[] {
       if (block.type !== "tool_use") continue;
       const id = String(block.id);
       if (!/^[a-zA-Z0-9_-]+$/.test(id)) fail(`tool_use id ${id} breaks Anthropic's id rule`);
+      if (found.some((f) => f.id === id)) fail(`tool_use id ${id} is used twice`);
       const next = messages[i + 1];
       const answers = typeof next?.content === "string" ? [] : (next?.content ?? []);
       const results = answers.filter((b) => b.type === "tool_result");
@@ -45,6 +48,7 @@ function anthropic(body: unknown): CarriedCall[] {
       const result = results.find((b) => b.tool_use_id === id);
       if (!result) fail(`tool_use ${id} has no tool_result in the next turn`);
       found.push({
+        id,
         name: String(block.name),
         arguments: block.input,
         result: JSON.stringify(result!.content),

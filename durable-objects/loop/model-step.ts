@@ -1,0 +1,112 @@
+// One model call of a step: the request, its stream read into text and tool calls, every delta
+// shown to the user unless a stream guard (a loop, gibberish, the answer cap) cuts it there.
+import type { ModelRequest, ToolDefinition } from "../providers/types";
+import { appendDelta, dropShown } from "./shown-content";
+import { DEFAULT_ANSWER_CAP_CHARS, StreamGuard, type StreamKind } from "./stream-guards";
+import type { LoopDeps, LoopInput, LoopState, PlannedToolCall } from "./types";
+import { unusedCallId } from "./unused-call-id";
+import { meterModelCall } from "./usage-meter";
+
+export interface StepResult {
+  text: string;
+  calls: PlannedToolCall[];
+  error?: { code: string; message: string };
+  /** A guard stopped the stream (a loop, gibberish, the answer cap): the turn ends with what was kept. */
+  cut?: boolean;
+}
+
+export async function streamStep(
+  deps: LoopDeps,
+  input: LoopInput,
+  state: LoopState,
+  system: string,
+  tools: ToolDefinition[],
+  toolChoice: "auto" | { name: string },
+): Promise<StepResult> {
+  const out: StepResult = { text: "", calls: [] };
+  const guard = new StreamGuard(
+    { answerCapChars: input.answerCapChars ?? DEFAULT_ANSWER_CAP_CHARS },
+    streamedSoFar(state),
+  );
+  /** Shows a delta unless a guard cuts the stream there; true when it did. */
+  const show = (kind: StreamKind, delta: string): boolean => {
+    const cut = guard.feed(kind, delta);
+    const kept = cut ? delta.slice(0, Math.max(0, delta.length - cut.drop)) : delta;
+    if (kind === "text") out.text += kept;
+    appendDelta(state, kind, kept);
+    if (kept) deps.emit({ type: `${kind}_delta`, messageId: input.messageId, delta: kept });
+    if (!cut) return false;
+    const earlier = cut.drop - (delta.length - kept.length);
+    dropShown(state, kind, earlier);
+    if (kind === "text") out.text = out.text.slice(0, Math.max(0, out.text.length - earlier));
+    deps.emit({ type: "notice", level: "warning", message: cut.message });
+    out.cut = true;
+    return true;
+  };
+  deps.onModelCall?.();
+  const request = {
+    model: input.model,
+    system,
+    messages: state.messages,
+    tools,
+    toolChoice,
+    maxTokens: input.maxTokens,
+    ...(input.temperature !== undefined && { temperature: input.temperature }),
+    signal: input.signal,
+  };
+  const result = await readStream(deps, input, state, request, out, show);
+  deps.audit?.modelResponse(state.step, {
+    textChars: out.text.length,
+    reasoningChars: result.reasoningChars,
+    toolCalls: out.calls.map((c) => c.name),
+    ...(out.error && { error: out.error }),
+  });
+  return out;
+}
+
+/** Reads one model stream into `out`, showing deltas through `show` (which may cut it). */
+async function readStream(
+  deps: LoopDeps,
+  input: LoopInput,
+  state: LoopState,
+  request: ModelRequest,
+  out: StepResult,
+  show: (kind: StreamKind, delta: string) => boolean,
+): Promise<{ reasoningChars: number }> {
+  let reasoningChars = 0;
+  stream: for await (const event of deps.stream(deps.provider, request, state.step)) {
+    switch (event.type) {
+      case "text_delta":
+        if (show("text", event.text)) break stream;
+        break;
+      case "reasoning_delta":
+        reasoningChars += event.text.length;
+        if (show("reasoning", event.text)) break stream;
+        break;
+      case "tool_call":
+        out.calls.push({
+          id: unusedCallId(event.id, deps, state, out.calls),
+          name: event.name,
+          arguments: event.arguments,
+          ...(event.argumentsError && { argumentsError: event.argumentsError }),
+          ...(event.signature && { signature: event.signature }),
+        });
+        break;
+      case "usage":
+        meterModelCall(deps, input, state, event);
+        break;
+      case "error":
+        if (event.error.code === "invalid_tool_arguments") break; // handled per call below
+        out.error = { code: event.error.code, message: event.error.message };
+        return { reasoningChars };
+      case "finish":
+        break;
+    }
+  }
+  return { reasoningChars };
+}
+
+/** Characters of text and reasoning the turn has streamed so far (for the answer cap). */
+function streamedSoFar(state: LoopState): number {
+  return state.shown.reduce((n, p) => n + (p.type === "tool_call" ? 0 : p.text.length), 0);
+}

@@ -110,10 +110,10 @@ describe("a step routed with fallback", () => {
   });
 
   it("serves a conversation whose own provider has no key from its route", async () => {
-    // This deployment has no OpenAI key: without a route the turn would fail at once.
+    // This deployment has no Gemini key: without a route the turn would fail at once.
     const conv = await createConversation(user, {
-      provider: "openai",
-      model: "gpt-4o-mini",
+      provider: "gemini",
+      model: "gemini-2.5-flash",
       settings: { route: [{ provider: "anthropic", model: "claude-haiku-4-5" }] },
     });
     const ws = await TestSocket.open(user, conv.id);
@@ -125,7 +125,11 @@ describe("a step routed with fallback", () => {
     const [served] = ofType(events, "step_model");
     expect(served).toMatchObject({ provider: "anthropic", model: "claude-haiku-4-5" });
     expect(served!.failed).toEqual([
-      { provider: "openai", model: "gpt-4o-mini", reason: "this deployment has no key for it." },
+      {
+        provider: "gemini",
+        model: "gemini-2.5-flash",
+        reason: "this deployment has no key for it.",
+      },
     ]);
     const answer = fold(events).messages[1]!;
     expect(answer.status).toBe("complete");

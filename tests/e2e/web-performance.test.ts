@@ -49,7 +49,10 @@ it("a conversation of 10,000 messages is all shown: it opens at its end, with on
   const turnShown = async (n: number) => {
     const question = list.locator(`[data-key="u${n}"]`);
     await expect.poll(() => question.isVisible(), { timeout: 20_000 }).toBe(true);
-    await expect(question.textContent()).resolves.toBe(`Question ${n}: tell me something.`);
+    // The question's own text (its message also holds actions such as Edit).
+    await expect(question.locator("p.text").textContent()).resolves.toBe(
+      `Question ${n}: tell me something.`,
+    );
     const answer = list.locator(`[data-key="a${n}"] [data-testid="message-assistant"]`);
     await expect(answer.getAttribute("data-status")).resolves.toBe("complete");
     await expect(answer.textContent()).resolves.toContain("A short answer, in markdown");

@@ -282,7 +282,8 @@ export const OPERATIONS: Record<string, Operation> = {
           name: "X-Conversation-Id",
           required: false,
           schema: { type: "string" },
-          description: "An existing conversation of yours; without it one is created.",
+          description:
+            "An existing conversation of yours or shared with you as a participant; without it one is created.",
         },
       ],
     },

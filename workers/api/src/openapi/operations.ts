@@ -399,4 +399,10 @@ export const OPERATIONS: Record<string, Operation> = {
     "Check each configured provider now: reachable, latency of the latest checks, Ollama's models",
     { 200: json(ProvidersHealth) },
   ),
+  "GET /api/shared/:token/artifacts/:artifactId/download": op(
+    "sharing",
+    "The bytes of an artifact a read-only link's snapshot lists (the signed token is the credential)",
+    { 200: { description: "The bytes, with Content-Disposition and a sandboxing CSP." } },
+    { security: [] },
+  ),
 };

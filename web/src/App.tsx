@@ -354,6 +354,7 @@ export function App() {
             onOpen={setOpenArtifact}
             refreshKey={`${artifactCount}:${pinRevision}`}
             onItems={showPinned}
+            canManage={membership === null || isOwner}
           />
         </div>
       )}

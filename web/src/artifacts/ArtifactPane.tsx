@@ -17,6 +17,8 @@ export interface ArtifactPaneProps {
   refreshKey: number | string;
   /** The conversation's artifacts whenever the pane learns of a change (load, pin, delete). */
   onItems?: (items: Artifact[]) => void;
+  /** Whether you may pin and delete them (the owner); members see why not. Default true. */
+  canManage?: boolean;
 }
 
 type Loaded<T> =
@@ -87,6 +89,7 @@ export function ArtifactPane(props: ArtifactPaneProps) {
           onBack={() => onOpen(null)}
           onChanged={changed}
           onDeleted={deleted}
+          canManage={props.canManage ?? true}
         />
       ) : (
         <>
@@ -111,6 +114,7 @@ function OpenArtifact(props: {
   onBack: () => void;
   onChanged: (a: Artifact) => void;
   onDeleted: (id: string) => void;
+  canManage: boolean;
 }) {
   const { open, openId } = props;
   const artifact = open.state === "ok" && open.value.id === openId ? open.value : undefined;
@@ -125,6 +129,7 @@ function OpenArtifact(props: {
           onBack={props.onBack}
           onChanged={props.onChanged}
           onDeleted={props.onDeleted}
+          canManage={props.canManage}
         />
       ) : (
         <div className="artifact-toolbar">

@@ -233,6 +233,7 @@ export function ChatView(props: {
           onArtifactsAttached={(n) => setAttachedArtifacts((count) => count + n)}
           onUploadsChanged={setUploadedFiles}
           onTyping={onTyping}
+          canUseMcpCatalog={role === "owner"}
         />
       )}
     </section>

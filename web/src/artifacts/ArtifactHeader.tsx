@@ -46,8 +46,8 @@ export function ArtifactHeader(props: {
       </div>
       {props.canManage === false && (
         <p className="artifact-note" data-testid="artifact-role-note">
-          Only the owner of this conversation can pin or delete its artifacts; you can read and
-          download them.
+          Only the owner of this conversation can pin, edit or delete its artifacts; you can read
+          and download them.
         </p>
       )}
       {error && (

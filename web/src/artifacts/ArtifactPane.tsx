@@ -4,6 +4,7 @@
 import { useCallback, useEffect, useState } from "react";
 import type { Artifact } from "../../../durable-objects/protocol/rest";
 import { artifactApi, failureWords } from "./artifact-api";
+import { ArtifactEditingAllowed } from "./artifact-editing";
 import { ArtifactHeader } from "./ArtifactHeader";
 import { ArtifactList } from "./ArtifactList";
 import { viewerFor } from "./viewers/viewer-for";
@@ -150,7 +151,9 @@ function OpenArtifact(props: {
           data-testid="artifact-viewer"
           data-artifact-type={artifact.type}
         >
-          <Viewer key={artifact.id} artifact={artifact} onSaved={props.onChanged} />
+          <ArtifactEditingAllowed.Provider value={props.canManage}>
+            <Viewer key={artifact.id} artifact={artifact} onSaved={props.onChanged} />
+          </ArtifactEditingAllowed.Provider>
         </div>
       )}
     </>

@@ -98,7 +98,7 @@ export const OPERATIONS: Record<string, Operation> = {
   }),
   "GET /api/conversations": op(
     "conversations",
-    "The user's conversations, newest activity first; `q` searches titles and message text",
+    "The user's conversations, newest activity first; `q` searches titles and message text; `include=shared` adds those shared with the user, each with `role`",
     { 200: json(Page(ConversationListItem)) },
   ),
   "POST /api/conversations": op(

@@ -2,6 +2,11 @@
 import { ClientFrame, MAX_CLIENT_FRAME_BYTES } from "../protocol/wire";
 import type { ErrorInfo } from "../protocol/wire";
 
+// Derived from the schema so the hint in the error cannot drift from the frames accepted.
+export const CLIENT_FRAME_TYPES: readonly string[] = ClientFrame.options.map(
+  (option) => option.shape.type.value,
+);
+
 export type FrameResult = { ok: true; frame: ClientFrame } | { ok: false; error: ErrorInfo };
 
 export function parseClientFrame(raw: string | ArrayBuffer | ArrayBufferView): FrameResult {
@@ -40,7 +45,7 @@ export function parseClientFrame(raw: string | ArrayBuffer | ArrayBufferView): F
       ok: false,
       error: {
         code: "invalid_frame",
-        message: `Invalid frame at ${where}: ${issue?.message ?? "unknown problem"}. Expected one of resume, send, cancel, ping, approval.`,
+        message: `Invalid frame at ${where}: ${issue?.message ?? "unknown problem"}. Expected one of ${CLIENT_FRAME_TYPES.join(", ")}.`,
       },
     };
   }

@@ -383,5 +383,9 @@ export const McpAttachment = z.object({
 export type McpAttachment = z.infer<typeof McpAttachment>;
 
 /** A row of the conversation list; `snippet` is the matching message text when `q` found one. */
-export const ConversationListItem = Conversation.extend({ snippet: z.string().optional() });
+export const ConversationListItem = Conversation.extend({
+  snippet: z.string().optional(),
+  // With `?include=shared`: yours ("owner"), or your role in one shared with you.
+  role: z.enum(["owner", "participant", "viewer"]).optional(),
+});
 export type ConversationListItem = z.infer<typeof ConversationListItem>;

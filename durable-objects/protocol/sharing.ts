@@ -2,7 +2,7 @@
 // who may do what (roles), members, read-only links and the snapshot a link shows.
 import { z } from "zod";
 import { ChatMessage } from "./messages";
-import { Conversation } from "./rest";
+import { Artifact, Conversation } from "./rest";
 
 /** A member's role; the owner is not a member but has every right. */
 export const MemberRole = z.enum(["viewer", "participant"]);
@@ -87,6 +87,8 @@ export const SharedSnapshot = z.object({
   sharedAt: z.number(),
   expiresAt: z.number().nullable(),
   messages: z.array(ChatMessage),
+  // The artifacts made up to the link (without content): GET /api/shared/:token/artifacts/:id/download.
+  artifacts: z.array(Artifact),
 });
 export type SharedSnapshot = z.infer<typeof SharedSnapshot>;
 

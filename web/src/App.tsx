@@ -355,6 +355,7 @@ export function App() {
             onOpen={setOpenArtifact}
             refreshKey={`${artifactCount}:${pinRevision}`}
             onItems={showPinned}
+            canManage={membership === null || isOwner}
           />
         </div>
       )}

@@ -10,6 +10,8 @@ export function ArtifactHeader(props: {
   onBack: () => void;
   onChanged: (artifact: Artifact) => void;
   onDeleted: (id: string) => void;
+  /** False for members: pinning and deleting are the owner's (the API answers 403). */
+  canManage?: boolean;
 }) {
   const { artifact } = props;
   const [busy, setBusy] = useState(false);
@@ -40,6 +42,25 @@ export function ArtifactHeader(props: {
         </div>
       </div>
       <div className="artifact-toolbar">
+        {props.canManage === false ? <ArtifactDownload id={artifact.id} /> : manageButtons()}
+      </div>
+      {props.canManage === false && (
+        <p className="artifact-note" data-testid="artifact-role-note">
+          Only the owner of this conversation can pin, edit or delete its artifacts; you can read
+          and download them.
+        </p>
+      )}
+      {error && (
+        <p role="alert" className="artifact-error">
+          {error}
+        </p>
+      )}
+    </header>
+  );
+
+  function manageButtons() {
+    return (
+      <>
         <button
           type="button"
           aria-pressed={artifact.pinned}
@@ -51,9 +72,7 @@ export function ArtifactHeader(props: {
         >
           {artifact.pinned ? "Pinned" : "Pin"}
         </button>
-        <a className="button-link" href={downloadUrl(artifact.id, true)} download>
-          Download
-        </a>
+        <ArtifactDownload id={artifact.id} />
         {confirming ? (
           <span className="artifact-confirm" role="group" aria-label="Confirm deletion">
             <span>Delete “{artifact.title}”?</span>
@@ -80,12 +99,15 @@ export function ArtifactHeader(props: {
             Delete
           </button>
         )}
-      </div>
-      {error && (
-        <p role="alert" className="artifact-error">
-          {error}
-        </p>
-      )}
-    </header>
+      </>
+    );
+  }
+}
+
+function ArtifactDownload(props: { id: string }) {
+  return (
+    <a className="button-link" href={downloadUrl(props.id, true)} download>
+      Download
+    </a>
   );
 }

@@ -4,6 +4,7 @@
 import { useCallback, useEffect, useState } from "react";
 import type { Artifact } from "../../../durable-objects/protocol/rest";
 import { artifactApi, failureWords } from "./artifact-api";
+import { ArtifactEditingAllowed } from "./artifact-editing";
 import { ArtifactHeader } from "./ArtifactHeader";
 import { ArtifactList } from "./ArtifactList";
 import { viewerFor } from "./viewers/viewer-for";
@@ -17,6 +18,8 @@ export interface ArtifactPaneProps {
   refreshKey: number | string;
   /** The conversation's artifacts whenever the pane learns of a change (load, pin, delete). */
   onItems?: (items: Artifact[]) => void;
+  /** Whether you may pin and delete them (the owner); members see why not. Default true. */
+  canManage?: boolean;
 }
 
 type Loaded<T> =
@@ -87,6 +90,7 @@ export function ArtifactPane(props: ArtifactPaneProps) {
           onBack={() => onOpen(null)}
           onChanged={changed}
           onDeleted={deleted}
+          canManage={props.canManage ?? true}
         />
       ) : (
         <>
@@ -111,6 +115,7 @@ function OpenArtifact(props: {
   onBack: () => void;
   onChanged: (a: Artifact) => void;
   onDeleted: (id: string) => void;
+  canManage: boolean;
 }) {
   const { open, openId } = props;
   const artifact = open.state === "ok" && open.value.id === openId ? open.value : undefined;
@@ -125,6 +130,7 @@ function OpenArtifact(props: {
           onBack={props.onBack}
           onChanged={props.onChanged}
           onDeleted={props.onDeleted}
+          canManage={props.canManage}
         />
       ) : (
         <div className="artifact-toolbar">
@@ -145,7 +151,9 @@ function OpenArtifact(props: {
           data-testid="artifact-viewer"
           data-artifact-type={artifact.type}
         >
-          <Viewer key={artifact.id} artifact={artifact} onSaved={props.onChanged} />
+          <ArtifactEditingAllowed.Provider value={props.canManage}>
+            <Viewer key={artifact.id} artifact={artifact} onSaved={props.onChanged} />
+          </ArtifactEditingAllowed.Provider>
         </div>
       )}
     </>

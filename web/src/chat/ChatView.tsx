@@ -238,6 +238,7 @@ export function ChatView(props: {
           onArtifactsAttached={(n) => setAttachedArtifacts((count) => count + n)}
           onUploadsChanged={setUploadedFiles}
           onTyping={onTyping}
+          canUseMcpCatalog={role === "owner"}
         />
       )}
     </section>

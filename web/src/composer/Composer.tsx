@@ -46,6 +46,9 @@ export function messageText(draft: string, attachments: readonly McpAttachment[]
   return [draft.trim(), ...attachments.map((a) => a.text)].filter(Boolean).join("\n\n");
 }
 
+export const MEMBER_CATALOG_REASON =
+  "Only the owner of this conversation can use its MCP servers' prompts and resources.";
+
 export function Composer(props: {
   conversationId: string;
   busy: boolean;
@@ -63,7 +66,10 @@ export function Composer(props: {
   discardUpload?: (artifactId: string) => Promise<unknown>;
   /** Whether there is a draft: others in a shared conversation see who is typing. */
   onTyping?: (typing: boolean) => void;
+  /** False for members of a shared conversation: its MCP prompts and resources are the owner's. */
+  canUseMcpCatalog?: boolean;
 }) {
+  const catalogAllowed = props.canUseMcpCatalog ?? true;
   const api = useMemo(
     () => props.api ?? catalogApi(props.conversationId),
     [props.api, props.conversationId],
@@ -91,7 +97,8 @@ export function Composer(props: {
   const [resourcesOpen, setResourcesOpen] = useState(false);
   const [note, setNote] = useState<string | null>(null);
 
-  const query = form || dismissed ? null : promptQuery(draft);
+  // A member's `/` is plain text: the API would refuse the owner's prompts (403).
+  const query = form || dismissed || !catalogAllowed ? null : promptQuery(draft);
   const items =
     query !== null && prompts && typeof prompts === "object" && "items" in prompts
       ? matchPrompts(prompts.items, query)
@@ -113,7 +120,7 @@ export function Composer(props: {
   };
 
   const edit = (value: string) => {
-    if (value.startsWith("/") && !draft.startsWith("/")) {
+    if (catalogAllowed && value.startsWith("/") && !draft.startsWith("/")) {
       setDismissed(false);
       setHighlighted(0);
       loadPrompts();
@@ -300,7 +307,8 @@ export function Composer(props: {
           <button
             type="button"
             aria-expanded={resourcesOpen}
-            title="Attach a resource of your MCP servers"
+            disabled={!catalogAllowed}
+            title={catalogAllowed ? "Attach a resource of your MCP servers" : MEMBER_CATALOG_REASON}
             onClick={() => setResourcesOpen(!resourcesOpen)}
           >
             Attach

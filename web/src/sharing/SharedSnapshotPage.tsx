@@ -4,6 +4,7 @@ import { useEffect, useState } from "react";
 import type { SharedSnapshot } from "../../../durable-objects/protocol/sharing";
 import { Markdown } from "../markdown/Markdown";
 import { sharingApi } from "./sharing-api";
+import { SnapshotArtifacts } from "./SnapshotArtifacts";
 import "./sharing.css";
 
 /** The token in a `/shared/<token>` address, or null for any other page. */
@@ -57,6 +58,7 @@ export function SharedSnapshotPage(props: { token: string }) {
           )}
         </article>
       ))}
+      <SnapshotArtifacts token={props.token} artifacts={snapshot.artifacts} />
     </main>
   );
 }

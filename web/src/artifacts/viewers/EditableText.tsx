@@ -1,6 +1,7 @@
 // A text artifact that can be edited in place: Edit opens a labelled textarea, Save sends the
 // new content (PATCH) and shows the server's words if it refuses, Cancel keeps the old text.
-import { useId, useState, type ReactNode } from "react";
+import { useContext, useId, useState, type ReactNode } from "react";
+import { ArtifactEditingAllowed } from "../artifact-editing";
 import { artifactApi, failureWords } from "../artifact-api";
 import type { ViewerProps } from "./viewer-props";
 
@@ -18,6 +19,7 @@ export function EditableText(
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const fieldId = useId();
+  const editable = useContext(ArtifactEditingAllowed);
 
   const save = async () => {
     if (draft === null) return;
@@ -72,9 +74,11 @@ export function EditableText(
   return (
     <>
       <div className="artifact-toolbar">
-        <button type="button" onClick={() => setDraft(text)}>
-          Edit
-        </button>
+        {editable && (
+          <button type="button" onClick={() => setDraft(text)}>
+            Edit
+          </button>
+        )}
         {props.actions}
       </div>
       {props.view(text)}

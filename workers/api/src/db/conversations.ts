@@ -8,7 +8,7 @@ import {
 import { notFound } from "../http/errors";
 import { ftsQueryOf, hasMatchingMessage, matchingSnippet } from "./message-search";
 import type { Db } from "../../../../shared/db/client";
-import { conversations } from "../../../../shared/db/schema";
+import { conversationMembers, conversations } from "../../../../shared/db/schema";
 
 type Row = typeof conversations.$inferSelect;
 
@@ -49,6 +49,8 @@ export interface ListOptions {
   limit: number;
   cursor?: string | undefined;
   q?: string | undefined;
+  /** Also the conversations shared with the user, each item naming the user's role. */
+  includeShared?: boolean | undefined;
 }
 
 const encodeCursor = (row: Row) => btoa(`${row.updatedAt}:${row.id}`);
@@ -68,12 +70,22 @@ export async function listConversations(db: Db, userId: string, opts: ListOption
   const rows = await db
     .select({
       row: conversations,
+      memberRole: conversationMembers.role,
       snippet: ftsQuery ? matchingSnippet(ftsQuery) : sql<null>`null`,
     })
     .from(conversations)
+    .leftJoin(
+      conversationMembers,
+      and(
+        eq(conversationMembers.conversationId, conversations.id),
+        eq(conversationMembers.userId, userId),
+      ),
+    )
     .where(
       and(
-        eq(conversations.userId, userId),
+        opts.includeShared
+          ? or(eq(conversations.userId, userId), eq(conversationMembers.userId, userId))
+          : eq(conversations.userId, userId),
         opts.q
           ? or(
               like(conversations.title, `%${opts.q.replace(/[%_]/g, "")}%`),
@@ -93,9 +105,12 @@ export async function listConversations(db: Db, userId: string, opts: ListOption
   const page = rows.slice(0, opts.limit);
   const last = page[page.length - 1];
   return {
-    items: page.map(({ row, snippet }) => ({
+    items: page.map(({ row, memberRole, snippet }) => ({
       ...toConversation(row),
       ...(snippet ? { snippet } : {}),
+      ...(opts.includeShared && {
+        role: row.userId === userId ? ("owner" as const) : (memberRole ?? "viewer"),
+      }),
     })),
     nextCursor: rows.length > opts.limit && last ? encodeCursor(last.row) : null,
   };

@@ -13,7 +13,8 @@ import { RATE_LIMITS } from "../../../../shared/rate-limit/limits";
 import type { AppEnv } from "../app-types";
 import { liveCredentialOf } from "../auth/websocket-auth";
 import { conversationStub } from "../conversation-lifecycle";
-import { createConversation, getOwnedConversation } from "../db/conversations";
+import { conversationFor as conversationWithRight } from "../db/conversation-access";
+import { createConversation } from "../db/conversations";
 import { ApiError } from "../http/errors";
 import { parseJsonBody } from "../http/validate";
 import { byUser, enforceRateLimit, rateLimit } from "../rate-limit/middleware";
@@ -78,7 +79,8 @@ async function conversationFor(
     const id = IdParam.safeParse(named);
     if (!id.success)
       throw new ApiError(400, "bad_request", `${CONVERSATION_HEADER} must be a conversation id.`);
-    return (await getOwnedConversation(c.get("db"), userId, id.data)).id;
+    // Members with the right to write (participants) may send too; a viewer gets 403.
+    return (await conversationWithRight(c.get("db"), userId, id.data, "write")).row.id;
   }
   await enforceRateLimit(c, RATE_LIMITS.newConversation, byUser);
   const chosen = (provider ??

@@ -98,7 +98,7 @@ export const OPERATIONS: Record<string, Operation> = {
   }),
   "GET /api/conversations": op(
     "conversations",
-    "The user's conversations, newest activity first; `q` searches titles and message text",
+    "The user's conversations, newest activity first; `q` searches titles and message text; `include=shared` adds those shared with the user, each with `role`",
     { 200: json(Page(ConversationListItem)) },
   ),
   "POST /api/conversations": op(
@@ -282,7 +282,8 @@ export const OPERATIONS: Record<string, Operation> = {
           name: "X-Conversation-Id",
           required: false,
           schema: { type: "string" },
-          description: "An existing conversation of yours; without it one is created.",
+          description:
+            "An existing conversation of yours or shared with you as a participant; without it one is created.",
         },
       ],
     },
@@ -402,6 +403,12 @@ export const OPERATIONS: Record<string, Operation> = {
     "artifacts",
     "An attachment's bytes through a short-lived signed link (for MCP tools; no credentials)",
     { 200: { description: "The bytes, as a download." } },
+    { security: [] },
+  ),
+  "GET /api/shared/:token/artifacts/:artifactId/download": op(
+    "sharing",
+    "The bytes of an artifact a read-only link's snapshot lists (the signed token is the credential)",
+    { 200: { description: "The bytes, with Content-Disposition and a sandboxing CSP." } },
     { security: [] },
   ),
 };

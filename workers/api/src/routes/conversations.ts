@@ -47,6 +47,8 @@ const ListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(30),
   cursor: z.string().max(200).optional(),
   q: z.string().max(200).optional(),
+  // `shared`: also the conversations shared with you, each with your role.
+  include: z.literal("shared").optional(),
 });
 
 const MessagesQuery = z.object({
@@ -56,8 +58,13 @@ const MessagesQuery = z.object({
 
 export const conversationRoutes = new Hono<AppEnv>()
   .get("/", async (c) => {
-    const q = parseQuery(c, ListQuery);
-    return c.json(await listConversations(c.get("db"), c.get("user").id, q));
+    const { include, ...q } = parseQuery(c, ListQuery);
+    return c.json(
+      await listConversations(c.get("db"), c.get("user").id, {
+        ...q,
+        includeShared: include === "shared",
+      }),
+    );
   })
   .post("/", async (c) => {
     const { templateId, ...request } = await parseJsonBody(c, CreateFromTemplateBody);

@@ -1,7 +1,7 @@
 // Sharing a conversation: its owner adds people of this instance as viewers or participants,
 // changes or removes them, and makes read-only links to a snapshot. Removing someone, or making
 // them a viewer, reaches their open sockets at once through the conversation's Durable Object.
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { z } from "zod";
 import {
   AddMember,
@@ -11,6 +11,7 @@ import {
   type SharedSnapshot,
 } from "../../../../durable-objects/protocol/sharing";
 import type { AppEnv } from "../app-types";
+import { downloadResponse } from "../artifact-download";
 import { conversationStub } from "../conversation-lifecycle";
 import { conversationFor } from "../db/conversation-access";
 import { getConversationRow } from "../db/conversations";
@@ -24,6 +25,7 @@ import {
   usersNamed,
 } from "../db/members";
 import { listMessages } from "../db/messages";
+import { snapshotArtifact, snapshotArtifacts } from "../db/snapshot-artifacts";
 import { createShareLink, listShareLinks, liveShareLink, revokeShareLink } from "../db/share-links";
 import type { Env } from "../../../../shared/env";
 import { ApiError, notFound } from "../http/errors";
@@ -125,8 +127,8 @@ export const userDirectoryRoutes = new Hono<AppEnv>().get("/", async (c) => {
 
 const TokenParam = z.string().min(1).max(2000);
 
-/** Mounted on /api/shared (public: the signed token is the credential). */
-export const publicShareRoutes = new Hono<AppEnv>().get("/:token", async (c) => {
+/** The link a token names, if it still works (not revoked, not expired, its conversation kept). */
+async function linkedSnapshot(c: Context<AppEnv>) {
   const db = c.get("db");
   const link = await liveShareLink(c.env, db, c.req.url, parseParam(c, "token", TokenParam));
   const gone = () =>
@@ -138,14 +140,36 @@ export const publicShareRoutes = new Hono<AppEnv>().get("/:token", async (c) => 
   if (!link) throw gone();
   const row = await getConversationRow(db, link.conversationId);
   if (!row) throw gone();
-  const snapshot: SharedSnapshot = {
-    title: row.title,
-    owner: await userRef(db, row.userId),
-    createdAt: row.createdAt,
-    sharedAt: link.createdAt,
-    expiresAt: link.expiresAt,
-    messages: await listMessages(db, row.id, 0, SNAPSHOT_MESSAGES, link.upToSeq),
-  };
-  c.header("cache-control", "private, no-store");
-  return c.json(snapshot);
-});
+  return { link, row, cut: { conversationId: row.id, createdAt: link.createdAt } };
+}
+
+/** Mounted on /api/shared (public: the signed token is the credential). */
+export const publicShareRoutes = new Hono<AppEnv>()
+  .get("/:token", async (c) => {
+    const db = c.get("db");
+    const { link, row, cut } = await linkedSnapshot(c);
+    const snapshot: SharedSnapshot = {
+      title: row.title,
+      owner: await userRef(db, row.userId),
+      createdAt: row.createdAt,
+      sharedAt: link.createdAt,
+      expiresAt: link.expiresAt,
+      messages: await listMessages(db, row.id, 0, SNAPSHOT_MESSAGES, link.upToSeq),
+      artifacts: await snapshotArtifacts(db, cut),
+    };
+    c.header("cache-control", "private, no-store");
+    return c.json(snapshot);
+  })
+  // An artifact the snapshot lists, as GET /api/artifacts/:id/download serves it to members.
+  .get("/:token/artifacts/:artifactId/download", async (c) => {
+    const { cut } = await linkedSnapshot(c);
+    const artifact = await snapshotArtifact(c.get("db"), cut, parseParam(c, "artifactId", IdParam));
+    const res = await downloadResponse(
+      c.env.ARTIFACTS,
+      artifact,
+      c.req.query("attachment") !== undefined,
+      c.req.query("inline") === "1",
+    );
+    res.headers.set("cache-control", "private, no-store");
+    return res;
+  });

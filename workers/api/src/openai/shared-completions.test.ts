@@ -1,0 +1,66 @@
+// /v1/chat/completions into a shared conversation (X-Conversation-Id): a participant may send
+// there as in the web client, a viewer is told why not, a stranger learns nothing.
+import { describe, expect, it } from "vitest";
+import {
+  api,
+  createConversation,
+  createUser,
+  errorOf,
+  type TestUser,
+} from "../../../../tests/support/helpers";
+
+async function sharedConversation() {
+  const suffix = crypto.randomUUID().slice(0, 8);
+  const owner = await createUser(`owner-${suffix}`);
+  const participant = await createUser(`participant-${suffix}`);
+  const viewer = await createUser(`viewer-${suffix}`);
+  const stranger = await createUser(`stranger-${suffix}`);
+  const conv = await createConversation(owner, { title: "Shared by API" });
+  for (const [user, role] of [
+    [participant, "participant"],
+    [viewer, "viewer"],
+  ] as const) {
+    const res = await api(owner, `/api/conversations/${conv.id}/members`, {
+      method: "PUT",
+      json: { user: user.id, role },
+    });
+    expect(res.status).toBe(200);
+  }
+  return { owner, participant, viewer, stranger, id: conv.id };
+}
+
+function complete(user: TestUser, conversationId: string, text: string) {
+  return api(user, "/v1/chat/completions", {
+    method: "POST",
+    headers: { "x-conversation-id": conversationId },
+    json: { model: "thinking-chat", messages: [{ role: "user", content: text }] },
+  });
+}
+
+describe("/v1/chat/completions in a shared conversation", () => {
+  it("lets a participant send, and the message lands in the owner's conversation", async () => {
+    const { owner, participant, id } = await sharedConversation();
+    const res = await complete(participant, id, "hello from the participant's SDK");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-conversation-id")).toBe(id);
+    const body = (await res.json()) as { choices: Array<{ message: { role: string } }> };
+    expect(body.choices[0]?.message.role).toBe("assistant");
+
+    const messages = await api(owner, `/api/conversations/${id}/messages`);
+    expect(messages.status).toBe(200);
+    const text = JSON.stringify(await messages.json());
+    expect(text).toContain("hello from the participant's SDK");
+  });
+
+  it("refuses a viewer with 403 saying to ask for the participant role", async () => {
+    const { viewer, id } = await sharedConversation();
+    const res = await complete(viewer, id, "may I?");
+    expect(res.status).toBe(403);
+    expect((await errorOf(res)).message).toMatch(/viewer.*participant/);
+  });
+
+  it("gives a stranger 404, as if the conversation did not exist", async () => {
+    const { stranger, id } = await sharedConversation();
+    expect((await complete(stranger, id, "hi")).status).toBe(404);
+  });
+});

@@ -1,7 +1,8 @@
 // Worker start-up: bundle size (raw and gzip) and `wrangler check startup` active CPU of each
 // worker, the median of BENCH_STARTUP_RUNS runs (20 by default; one sample is noise). The API
 // worker is bundled against an empty assets folder, so web/dist (which a running `npm start`
-// serves) is neither needed nor touched.
+// serves) is neither needed nor touched. BENCH_STARTUP_WITHOUT=unpdf,... adds a row for the API
+// worker with those packages swapped for an empty module: what they cost in size and start-up.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,22 +19,34 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 // A copy of the API worker's config beside the original (its relative paths still resolve).
 const assets = join(dir, "assets");
 const apiConfig = join(root, `wrangler.bench-startup-${process.pid}.toml`);
+const apiToml = readFileSync(join(root, "wrangler.toml"), "utf8").replace(
+  'directory = "web/dist"',
+  `directory = ${JSON.stringify(assets)}`,
+);
 spawnSync("mkdir", ["-p", assets]);
 writeFileSync(join(assets, "index.html"), "<!doctype html>");
-writeFileSync(
-  apiConfig,
-  readFileSync(join(root, "wrangler.toml"), "utf8").replace(
-    'directory = "web/dist"',
-    `directory = ${JSON.stringify(assets)}`,
-  ),
-);
+writeFileSync(apiConfig, apiToml);
+const workers = [
+  ["api", apiConfig],
+  ["mcp-remote", "workers/mcp-remote/wrangler.toml"],
+];
+const without = (process.env.BENCH_STARTUP_WITHOUT ?? "").split(",").filter(Boolean);
+const strippedConfig = join(root, `wrangler.bench-startup-${process.pid}-without.toml`);
+if (without.length > 0) {
+  const empty = join(dir, "empty-module.mjs");
+  writeFileSync(empty, "export {};\n");
+  const alias = without.map((pkg) => `${JSON.stringify(pkg)} = ${JSON.stringify(empty)}`);
+  // A top-level key: right after `main`, before the first table.
+  writeFileSync(
+    strippedConfig,
+    apiToml.replace(/^main = .*$/m, (main) => `${main}\nalias = { ${alias.join(", ")} }`),
+  );
+  workers.splice(1, 0, [`api without ${without.join(", ")}`, strippedConfig]);
+}
 
 try {
-  for (const [name, config] of [
-    ["api", apiConfig],
-    ["mcp-remote", "workers/mcp-remote/wrangler.toml"],
-  ]) {
-    const out = join(dir, name);
+  for (const [name, config] of workers) {
+    const out = join(dir, name.replace(/\W+/g, "-"));
     const built = run(["deploy", "--dry-run", "--outdir", out, "-c", config]);
     if (built.status !== 0) {
       console.log(`${name}: bundling failed\n${built.stderr}`);
@@ -45,7 +58,7 @@ try {
     );
     // check startup bundles with the default config unless handed a bundle (multipart, as
     // `wrangler deploy --outfile` writes it).
-    const bundle = join(dir, `${name}.bundle`);
+    const bundle = join(dir, `${name.replace(/\W+/g, "-")}.bundle`);
     const packed = run(["deploy", "--dry-run", "--outfile", bundle, "-c", config]);
     const samples = [];
     for (let i = 0; i < RUNS && packed.status === 0; i++) {
@@ -57,7 +70,7 @@ try {
         "--worker",
         bundle,
         "--outfile",
-        join(dir, `${name}.cpuprofile`),
+        join(dir, `${name.replace(/\W+/g, "-")}.cpuprofile`),
       ]);
       const active = /Active:\s*([\d.]+) ms/.exec(check.stdout + check.stderr);
       if (active) samples.push(Number(active[1]));
@@ -68,5 +81,6 @@ try {
   }
 } finally {
   rmSync(apiConfig, { force: true });
+  rmSync(strippedConfig, { force: true });
   rmSync(dir, { recursive: true, force: true });
 }

@@ -33,6 +33,8 @@ export interface Stack {
   pid(): number | undefined;
   /** The users asked for with `moreUsers`, each with a token of their own. */
   users: Array<{ id: string; name: string; token: string }>;
+  /** wrangler dev's DevTools port (127.0.0.1): benches read the workers' JS heap through it. */
+  inspectorPort: number;
 }
 
 export interface StackOptions {
@@ -206,7 +208,7 @@ export async function startStack(
     await startDev();
   };
   const pid = (): number | undefined => (dev as ChildProcess | null)?.pid;
-  return { url, token, mock, logs: () => output, restart, stop, pid, users };
+  return { url, token, mock, logs: () => output, restart, stop, pid, users, inspectorPort };
 }
 
 /** The SQL that creates a user and their token (names are ours, never input). */

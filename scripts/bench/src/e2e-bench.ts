@@ -91,6 +91,27 @@ interface Frame {
   seq?: number;
 }
 
+function errorCause(event: Event): string {
+  const { message, error } = event as Event & { message?: string; error?: unknown };
+  const cause = error instanceof Error ? (error.cause ?? error.message) : error;
+  return [message, cause === undefined ? "" : String(cause)].filter(Boolean).join(" / ");
+}
+
+/** How many failures of each kind (the message with digits blanked), most common first. */
+function failureKinds(errors: PromiseRejectedResult[]): string {
+  const counts = new Map<string, number>();
+  for (const e of errors) {
+    const kind = String(e.reason)
+      .replace(/[0-9a-f]{8,}|\d+/g, "#")
+      .slice(0, 160);
+    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `${n}× ${k}`)
+    .join("; ");
+}
+
 /** One conversation's socket: sends a message and times its first delta and its last event. */
 class Session {
   private frames: Frame[] = [];
@@ -114,7 +135,9 @@ class Session {
     );
     await new Promise((resolve, reject) => {
       ws.addEventListener("open", resolve);
-      ws.addEventListener("error", () => reject(new Error("websocket error")));
+      // undici's ErrorEvent carries the cause (a refused upgrade, a reset): say it, so a crowd's
+      // failures can be told apart.
+      ws.addEventListener("error", (e) => reject(new Error(`websocket error: ${errorCause(e)}`)));
     });
     const session = new Session(ws);
     ws.send(JSON.stringify({ type: "resume", lastSeq: 0 }));
@@ -207,8 +230,8 @@ async function crowd(size: number): Promise<void> {
   );
   const wall = performance.now() - started;
   const ok = results.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
-  const errors = results.filter((r) => r.status === "rejected");
-  const sample = errors[0]?.status === "rejected" ? ` (first: ${String(errors[0].reason)})` : "";
+  const errors = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+  const sample = errors.length > 0 ? ` (${failureKinds(errors)})` : "";
   console.log(
     `${size} new conversations at once: all done in ${wall.toFixed(0)} ms; create → turn ended ${fmt(ok)}; errors ${errors.length}${sample}`,
   );

@@ -3,9 +3,10 @@
 // BENCH_IDLE_WAIT_S how long they are left idle; BENCH_IDLE_VARS adds worker vars
 // ("NAME=value,NAME=value"), to compare settings in one run.
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { SseReader } from "../../../tests/support/sse-client";
 import { startStack } from "../../../tests/e2e/stack";
+import { jsHeapMiB } from "./js-heap";
 
 const CONVERSATIONS = Number(process.env.BENCH_IDLE_CONVERSATIONS ?? 100);
 const WAIT_S = Number(process.env.BENCH_IDLE_WAIT_S ?? 30);
@@ -16,8 +17,8 @@ const extraVars = Object.fromEntries(
     .map((kv) => kv.split("=") as [string, string]),
 );
 
-/** Resident memory (MiB) of every workerd process started under this one. */
-function workerdRssMiB(): number {
+/** Every workerd process started under this one. */
+function workerdProcesses(): Array<{ pid: number; rss: number }> {
   const out = execFileSync("ps", ["-e", "-o", "pid=,ppid=,rss=,comm="], { encoding: "utf8" });
   const rows = out
     .trim()
@@ -38,10 +39,25 @@ function workerdRssMiB(): number {
         grew = true;
       }
   }
-  const kib = rows
-    .filter((r) => mine.has(r.pid) && r.comm === "workerd")
-    .reduce((s, r) => s + r.rss, 0);
-  return kib / 1024;
+  return rows.filter((r) => mine.has(r.pid) && r.comm === "workerd");
+}
+
+/** Resident memory (MiB) of every workerd process started under this one. */
+const workerdRssMiB = (): number => workerdProcesses().reduce((s, r) => s + r.rss, 0) / 1024;
+
+/** SQLite files workerd holds open: each Durable Object keeps its database (and its cache). */
+function openSqliteFiles(): number {
+  let open = 0;
+  for (const { pid } of workerdProcesses()) {
+    for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+      try {
+        if (readlinkSync(`/proc/${pid}/fd/${fd}`).endsWith(".sqlite")) open++;
+      } catch {
+        // closed meanwhile
+      }
+    }
+  }
+  return open;
 }
 
 const stack = await startStack(
@@ -64,6 +80,8 @@ const call = (path: string, body?: unknown) =>
 try {
   await new Promise((r) => setTimeout(r, 3_000));
   const start = workerdRssMiB();
+  const heapStart = await jsHeapMiB(stack.inspectorPort);
+  const sqliteStart = openSqliteFiles();
   for (let i = 0; i < CONVERSATIONS; i++) {
     const { id } = (await (await call("/api/conversations", { title: `idle ${i}` })).json()) as {
       id: string;
@@ -75,6 +93,8 @@ try {
   const busy = workerdRssMiB();
   await new Promise((r) => setTimeout(r, WAIT_S * 1000));
   const idle = workerdRssMiB();
+  const heapIdle = await jsHeapMiB(stack.inspectorPort);
+  const sqliteIdle = openSqliteFiles();
   const vars = Object.keys(extraVars).length ? ` with ${JSON.stringify(extraVars)}` : "";
   console.log(
     `Runtime memory (workerd RSS) around ${CONVERSATIONS} one-turn conversations${vars}:`,
@@ -85,6 +105,14 @@ try {
   console.log(
     `  left behind per idle conversation: ${(((idle - start) * 1024) / CONVERSATIONS).toFixed(0)} KiB`,
   );
+  // The JS heap of the workers' isolate: what our objects (and the libraries') keep, plus garbage.
+  for (const [worker, after] of heapIdle) {
+    const before = heapStart.get(worker) ?? 0;
+    console.log(
+      `  JS heap of ${worker}: ${before.toFixed(1)} MiB → ${after.toFixed(1)} MiB (${(((after - before) * 1024) / CONVERSATIONS).toFixed(0)} KiB per conversation)`,
+    );
+  }
+  console.log(`  SQLite files workerd holds open: ${sqliteStart} → ${sqliteIdle}`);
   const load = readFileSync("/proc/loadavg", "utf8").split(" ")[0] ?? "?";
   console.log(`  (load average ${load}; local machine under wrangler dev)`);
 } finally {

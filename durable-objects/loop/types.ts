@@ -64,7 +64,10 @@ export interface ToolCallRecord {
   arguments: unknown;
   /** "error": the call never reached a result (transport, timeout); unlike "failed" it may be tried again. */
   status: "started" | "done" | "failed" | "error";
-  result?: Pick<ProcessedResult, "forModel" | "summary" | "isError">;
+  result?: Pick<ProcessedResult, "forModel" | "summary" | "isError"> & {
+    /** The artifacts the result was saved as: a shortened copy of it points to them. */
+    artifacts?: Array<Pick<ArtifactRef, "id" | "title">>;
+  };
 }
 
 /** Durable memory of tool calls across the conversation (for repeats and for resuming). */

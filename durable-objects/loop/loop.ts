@@ -9,6 +9,7 @@ import {
   formatterTool,
   type FormatterOutput,
 } from "./formatter";
+import { omittedNote } from "./context-fit";
 import { findToolsTool, runFindTools } from "./find-tools";
 import { mergeKnowledgeGraphs } from "./knowledge-graph";
 import { runToolCalls } from "./run-tool-calls";
@@ -128,8 +129,14 @@ async function runLoop(
   ];
   const fitted =
     !resumed && deps.fitContext ? deps.fitContext(state.messages, prompt, toolsCounted) : null;
-  if (fitted) state.messages = fitted.messages;
-  const system = fitted?.system ?? prompt;
+  if (fitted) {
+    state.messages = fitted.messages;
+    if (fitted.omittedMessages) state.omittedMessages = fitted.omittedMessages;
+  }
+  // A resumed turn's messages were fitted when it began: its prompt still names what was left out.
+  const system =
+    fitted?.system ??
+    (state.omittedMessages ? prompt + omittedNote(state.omittedMessages) : prompt);
 
   // A step checkpointed between its model call and its tool results continues at the calls.
   let resumedStep = state.pending !== undefined;

@@ -5,7 +5,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { createConversation, createUser, type TestUser } from "../../tests/support/helpers";
 import { fold, TestSocket, turnEnded } from "../../tests/support/ws-client";
-import type { ServerFrame } from "../protocol/wire";
+import type { ServerEvent } from "../protocol/wire";
 import { TITLE_INSTRUCTION } from "./titles";
 
 let user: TestUser;
@@ -28,7 +28,7 @@ async function titleModels(marker: string): Promise<string[]> {
     .map((e) => e.body?.model ?? "?");
 }
 
-async function askAndWaitForTitle(conversationId: string, text: string): Promise<ServerFrame[]> {
+async function askAndWaitForTitle(conversationId: string, text: string): Promise<ServerEvent[]> {
   const ws = await TestSocket.open(user, conversationId);
   ws.send({ type: "resume", lastSeq: 0 });
   ws.send({ type: "send", clientMessageId: crypto.randomUUID(), text });

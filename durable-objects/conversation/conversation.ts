@@ -805,8 +805,7 @@ export class Conversation extends Agent<Env> {
         env: this.env,
         store: this.store,
         conversationId: this.name,
-        provider: conversation.provider,
-        model: conversation.model,
+        conversation,
         emit: (e) => this.emit(e),
       });
     } catch (err) {

@@ -116,3 +116,25 @@ describe("the neutral history of stored messages", () => {
     expect(reads).toEqual(["c1", "c2"]);
   });
 });
+
+describe("a shortened result saved as an artifact", () => {
+  it("points to the artifact that holds it whole, by id", () => {
+    const long = "y".repeat(COMPACT_RESULT_CHARS + 1);
+    const history = toNeutralHistory(
+      [message("user", [text("q")]), message("assistant", [call("c1")])],
+      () => ({
+        forModel: [{ type: "text", text: long }],
+        summary: "many ys",
+        isError: false,
+        artifacts: [{ id: "art-42", title: "PubMed results" }],
+      }),
+    );
+    const [result] = history
+      .at(-1)!
+      .content.map((p) => (p.type === "tool_result" ? JSON.stringify(p.content) : ""));
+    expect(result).toContain(
+      'The full result is saved as the artifact \\"PubMed results\\" (artifact art-42); fetch it by its artifact id',
+    );
+    expect(result).not.toContain("kept with this call");
+  });
+});

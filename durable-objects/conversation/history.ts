@@ -19,6 +19,8 @@ export interface StoredResult {
   forModel: ToolResultContent;
   summary: string;
   isError: boolean;
+  /** The artifacts the result was saved as, which hold it whole. */
+  artifacts?: Array<{ id: string; title: string }>;
 }
 
 /** An earlier result longer than this is sent shortened. */
@@ -147,10 +149,18 @@ export function compactResult(
       type: "text",
       text:
         `${text.slice(0, COMPACT_HEAD_CHARS)}\n… [shortened: ${text.length} characters in all. ` +
-        `Summary: ${stored.summary}. The full result is kept with this call (${call.callId}) ` +
-        "and its artifacts; call the tool again if you need the rest.]",
+        `Summary: ${stored.summary}. ${fullResultPointer(call, stored)}]`,
     },
   ];
+}
+
+/** Where the rest is: the artifacts that hold it, by id, or else this call. */
+function fullResultPointer(call: ToolCallPart, stored: StoredResult): string {
+  const artifacts = stored.artifacts ?? [];
+  if (artifacts.length === 0)
+    return `The full result is kept with this call (${call.callId}); call the tool again if you need the rest.`;
+  const named = artifacts.map((a) => `"${a.title}" (artifact ${a.id})`).join(", ");
+  return `The full result is saved as ${artifacts.length === 1 ? "the artifact" : "the artifacts"} ${named}; fetch it by its artifact id if you need the rest.`;
 }
 
 const contentText = (c: ToolResultContent[number]) =>
@@ -177,6 +187,7 @@ const StoredResultSchema = z.object({
   ),
   summary: z.string(),
   isError: z.boolean(),
+  artifacts: z.array(z.object({ id: z.string(), title: z.string() })).optional(),
 });
 
 /** A tool-call record's result, checked (records outlive deploys that may change their shape). */

@@ -4,12 +4,11 @@
 // its event log), updated incrementally (the last summary plus the messages since), and sent
 // instead of the messages it covers; the messages themselves stay in D1 and on screen.
 import type { Env } from "../../shared/env";
-import { cheapModel } from "../loop/cheap-models";
 import { modelWindow, TokenEstimator } from "../loop/context-budget";
 import { type ChatMessage, messageText } from "../protocol/messages";
 import type { NewServerEvent } from "../protocol/wire";
-import { createProvider, providerConfigFromEnv } from "../providers/registry";
 import { streamWithRetries } from "../providers/retry";
+import { housekeepingModel } from "./housekeeping-model";
 import type { ConversationStore } from "./store";
 import type { ConversationInfo } from "./turn";
 
@@ -17,7 +16,7 @@ const SUMMARY = "summary_text";
 const SUMMARY_UPTO = "summary_upto_seq";
 /** The newest messages are never summarised: the model sees them as they were. */
 export const KEEP_RECENT_MESSAGES = 6;
-/** The older part is summarised once it passes this share of the model's window. */
+/** The older part is summarised once it passes this share of the model's window (unless set). */
 export const SUMMARY_THRESHOLD_SHARE = 0.25;
 
 export const SUMMARY_INSTRUCTION =
@@ -61,7 +60,11 @@ export function dueForSummary(
   const estimate = new TokenEstimator();
   const cost = older.map((m) => estimate.text(transcriptLine(m)));
   const tokens = cost.reduce((n, c) => n + c, 0);
-  if (tokens < window.contextTokens * SUMMARY_THRESHOLD_SHARE) return [];
+  const share =
+    conversation.settings.summaryThresholdPercent !== undefined
+      ? conversation.settings.summaryThresholdPercent / 100
+      : SUMMARY_THRESHOLD_SHARE;
+  if (tokens < window.contextTokens * share) return [];
   // One call reads at most this much; a longer backlog is condensed over the next answers.
   const limit = Math.min(window.contextTokens / 2, MAX_SUMMARY_INPUT_TOKENS);
   let end = 0;
@@ -90,12 +93,11 @@ export async function updateSummaryIfDue(input: SummarizeInput): Promise<void> {
   const due = dueForSummary(store.messages(), previous, conversation);
   const last = due.at(-1);
   if (!last) return;
-  const config = providerConfigFromEnv(input.env, conversation.provider);
-  if (!config) return;
-  const provider = createProvider(conversation.provider, config);
+  const writer = housekeepingModel(input.env, conversation);
+  if (!writer) return;
   let text = "";
-  for await (const event of streamWithRetries(provider, {
-    model: cheapModel(conversation.provider, conversation.model),
+  for await (const event of streamWithRetries(writer.provider, {
+    model: writer.model,
     system: SUMMARY_INSTRUCTION,
     messages: [
       {

@@ -2,15 +2,14 @@
 // language). The title is written only over the placeholder or the first-message title, so a
 // title the user set is never overwritten, and every open tab hears of it at once.
 import type { Env } from "../../shared/env";
-import { cheapModel } from "../loop/cheap-models";
 import { messageText, type ChatMessage } from "../protocol/messages";
 import type { NewServerEvent } from "../protocol/wire";
-import { createProvider, providerConfigFromEnv } from "../providers/registry";
 import { streamWithRetries } from "../providers/retry";
-import type { ProviderId } from "../providers/types";
-import { PLACEHOLDER_TITLE } from "./outbox";
 import { titleFromFirstMessage } from "./first-message-title";
+import { housekeepingModel, type HousekeepingModel } from "./housekeeping-model";
+import { PLACEHOLDER_TITLE } from "./outbox";
 import type { ConversationStore } from "./store";
+import type { ConversationInfo } from "./turn";
 
 const MAX_TITLE_CHARS = 80;
 const NAMED = "auto_title";
@@ -37,8 +36,7 @@ export interface NameConversationInput {
   env: Env;
   store: ConversationStore;
   conversationId: string;
-  provider: ProviderId;
-  model: string;
+  conversation: Pick<ConversationInfo, "provider" | "model" | "settings">;
   emit: (event: NewServerEvent) => void;
 }
 
@@ -51,9 +49,9 @@ export async function nameConversationOnce(input: NameConversationInput): Promis
   const answer = messages.find((m) => m.role === "assistant" && m.status === "complete");
   if (!question || !answer) return;
   store.setMeta(NAMED, "asked");
-  const config = providerConfigFromEnv(input.env, input.provider);
-  if (!config) return;
-  const title = await askForTitle(input, config, question, answer);
+  const writer = housekeepingModel(input.env, input.conversation);
+  if (!writer) return;
+  const title = await askForTitle(writer, question, answer);
   if (!title) return;
   const written = await input.env.DB.prepare(
     "UPDATE conversations SET title = ?1 WHERE id = ?2 AND title IN (?3, ?4)",
@@ -69,15 +67,13 @@ export async function nameConversationOnce(input: NameConversationInput): Promis
 }
 
 async function askForTitle(
-  input: NameConversationInput,
-  config: NonNullable<ReturnType<typeof providerConfigFromEnv>>,
+  writer: HousekeepingModel,
   question: ChatMessage,
   answer: ChatMessage,
 ): Promise<string> {
-  const provider = createProvider(input.provider, config);
   let text = "";
-  for await (const event of streamWithRetries(provider, {
-    model: cheapModel(input.provider, input.model),
+  for await (const event of streamWithRetries(writer.provider, {
+    model: writer.model,
     system: TITLE_INSTRUCTION,
     messages: [
       {

@@ -36,7 +36,7 @@ export interface ContextFitter {
     messages: NeutralMessage[],
     system: string,
     tools: ToolDefinition[],
-  ): { messages: NeutralMessage[]; system: string };
+  ): { messages: NeutralMessage[]; system: string; omittedMessages: number };
   stream(provider: ModelProvider, request: ModelRequest): AsyncIterable<StreamEvent>;
 }
 
@@ -69,6 +69,7 @@ export function contextFitter(options: ContextFitOptions): ContextFitter {
       return {
         messages: fitted.messages,
         system: fitted.omittedMessages > 0 ? system + omittedNote(fitted.omittedMessages) : system,
+        omittedMessages: fitted.omittedMessages,
       };
     },
     async *stream(provider, request) {

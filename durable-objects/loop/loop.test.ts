@@ -81,3 +81,53 @@ it("sends a tool call back to the model with the thought signature it came with"
   const call = requests[1]?.messages.flatMap((m) => m.content).find((p) => p.type === "tool_call");
   expect(call).toMatchObject({ id: "c1", name: "kb__lookup", signature: "sig-abc" });
 });
+
+it("records which artifacts a tool result was saved as, so a shortened copy can point to them", async () => {
+  const { provider } = scripted([
+    [
+      { type: "tool_call", id: "c1", name: "kb__lookup", arguments: { q: "x" } },
+      { type: "finish", reason: "tool_calls" },
+    ],
+    [
+      { type: "text_delta", text: "Saved." },
+      { type: "finish", reason: "stop" },
+    ],
+  ]);
+  const calls = memoryLog();
+  const deps: LoopDeps = {
+    provider,
+    stream: (p, r) => p.stream(r),
+    tools: {
+      catalog: async () => ({
+        tools: [
+          { server: "kb", tool: "lookup", description: "look up", inputSchema: { type: "object" } },
+        ],
+        warnings: [],
+      }),
+      call: async () => ({
+        ok: true,
+        result: {
+          content: [{ type: "text", text: "many rows" }],
+          artifacts: [{ type: "table", title: "All rows", content: "a,b\n1,2" }],
+        },
+      }),
+    },
+    calls,
+    toolNames: buildToolNameMap([{ server: "kb", tool: "lookup" }]),
+    saveArtifact: async (d) => ({ id: "art-7", type: d.type, title: d.title }),
+    checkpoint: () => undefined,
+    emit: () => undefined,
+    recordUsage: () => undefined,
+  };
+  await runThinkingLoop(deps, {
+    turnId: "t",
+    messageId: "m",
+    model: "gemini-3-pro",
+    system: "s",
+    history: [{ role: "user", content: [{ type: "text", text: "look it up" }] }],
+    maxSteps: 3,
+    maxTokens: 100,
+    signal: new AbortController().signal,
+  });
+  expect(calls.find("c1")?.result?.artifacts).toEqual([{ id: "art-7", title: "All rows" }]);
+});

@@ -4,6 +4,7 @@ import type { NeutralMessage, NeutralPart, ToolDefinition } from "../providers/t
 import { budgetStop, markStepStart, stepCapStop, turnClock } from "./budgets";
 import { finish, formatted, MAX_FORMATTER_REPAIRS, withGraph } from "./final-answer";
 import { checkFormatterOutput, FORMATTER_TOOL, formatterTool } from "./formatter";
+import { omittedNote } from "./context-fit";
 import { findToolsTool, runFindTools } from "./find-tools";
 import { cancelled, failed, stopFor } from "./loop-outcomes";
 import { streamStep } from "./model-step";
@@ -105,8 +106,14 @@ async function runLoop(
   ];
   const fitted =
     !resumed && deps.fitContext ? deps.fitContext(state.messages, prompt, toolsCounted) : null;
-  if (fitted) state.messages = fitted.messages;
-  const system = fitted?.system ?? prompt;
+  if (fitted) {
+    state.messages = fitted.messages;
+    if (fitted.omittedMessages) state.omittedMessages = fitted.omittedMessages;
+  }
+  // A resumed turn's messages were fitted when it began: its prompt still names what was left out.
+  const system =
+    fitted?.system ??
+    (state.omittedMessages ? prompt + omittedNote(state.omittedMessages) : prompt);
 
   // A step checkpointed between its model call and its tool results continues at the calls.
   let resumedStep = state.pending !== undefined;

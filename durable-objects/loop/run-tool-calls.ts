@@ -296,6 +296,7 @@ async function runOne(
     };
   }
   const processed = processToolResult(outcome.result, tool);
+  const saved: Array<{ id: string; title: string }> = [];
   for (const draft of processed.artifacts) {
     const ref = await deps.saveArtifact(draft, {
       server,
@@ -310,12 +311,14 @@ async function runOne(
       artifactType: ref.type,
       title: ref.title,
     });
+    saved.push({ id: ref.id, title: ref.title });
   }
   state.graphs.push(...processed.graphs);
   deps.calls.finish(call.id, processed.isError ? "failed" : "done", {
     forModel: processed.forModel,
     summary: processed.summary,
     isError: processed.isError,
+    ...(saved.length > 0 && { artifacts: saved }),
   });
   finishPart(processed.isError ? "failed" : "done", processed.summary);
   return {

@@ -64,7 +64,10 @@ export interface ToolCallRecord {
   arguments: unknown;
   /** "error": the call never reached a result (transport, timeout); unlike "failed" it may be tried again. */
   status: "started" | "done" | "failed" | "error";
-  result?: Pick<ProcessedResult, "forModel" | "summary" | "isError">;
+  result?: Pick<ProcessedResult, "forModel" | "summary" | "isError"> & {
+    /** The artifacts the result was saved as: a shortened copy of it points to them. */
+    artifacts?: Array<Pick<ArtifactRef, "id" | "title">>;
+  };
 }
 
 /** Durable memory of tool calls across the conversation (for repeats and for resuming). */
@@ -141,6 +144,8 @@ export interface LoopState {
   stoppedBy?: BudgetStop;
   /** The current step's timings so far (see step-timings.ts). */
   timings?: StepTimingsDraft | undefined;
+  /** Earlier messages left out when the turn began: a resumed turn's prompt still says so. */
+  omittedMessages?: number;
 }
 
 /** Where a call that needs the user's approval stands. */
@@ -200,7 +205,7 @@ export interface LoopDeps {
     messages: NeutralMessage[],
     system: string,
     tools: ToolDefinition[],
-  ) => { messages: NeutralMessage[]; system: string };
+  ) => { messages: NeutralMessage[]; system: string; omittedMessages?: number };
   /** Records a summary of each model response (the audit log). */
   audit?: ModelAudit;
   /** Times each phase of each step (a new one per run unless the caller gives one). */

@@ -83,6 +83,11 @@ export const ConversationSettings = z
     // "Local first": steps that call tools go to the route's local model (Ollama) first, the
     // final answer to a cloud model first.
     localFirst: z.boolean().optional(),
+    // The model that writes titles and summaries (unset: the cheap model of the first configured
+    // provider among the conversation's own and its route's).
+    housekeepingModel: RouteModel.optional(),
+    // The rolling summary starts once the older messages pass this share of the window (default 25).
+    summaryThresholdPercent: z.number().int().min(5).max(90).optional(),
   })
   .strict();
 export type ConversationSettings = z.infer<typeof ConversationSettings>;

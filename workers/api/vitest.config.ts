@@ -1,8 +1,11 @@
 import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
-import { defineProject } from "vitest/config";
+import { configDefaults, defineProject } from "vitest/config";
 
 const root = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+/** Test files that load PDF.js (unpdf); tests/pdf-attachments runs them. */
+export const PDF_TEST_FILES = ["durable-objects/conversation/attachment-history.test.ts"];
 
 export default defineProject({
   root: root("../.."),
@@ -52,6 +55,8 @@ export default defineProject({
   test: {
     name: "api",
     include: ["workers/api/src/**/*.test.ts", "durable-objects/conversation/**/*.test.ts"],
+    // Run in their own workerd by tests/pdf-attachments (see its config for why).
+    exclude: [...configDefaults.exclude, ...PDF_TEST_FILES],
     globalSetup: [root("../../tests/support/global-setup.ts")],
     setupFiles: [root("../../tests/support/apply-migrations.ts")],
     testTimeout: 20_000,

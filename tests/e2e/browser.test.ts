@@ -370,7 +370,7 @@ it("settings switch the model and step limit and choose our MCP worker's tools, 
   const settings = page.getByRole("dialog", { name: "Settings" });
   await settings.getByRole("combobox", { name: "Model" }).fill("claude-sonnet-4-5");
   await settings.getByRole("spinbutton", { name: "Step limit" }).fill("2");
-  await settings.getByRole("button", { name: "Save" }).click();
+  await settings.getByRole("button", { name: "Save", exact: true }).click();
   await expect
     .poll(() => page.locator(".conversation-header").textContent())
     .toContain("claude-sonnet-4-5");

@@ -18,6 +18,7 @@ import {
   setServerUsed,
 } from "./settings-state";
 import { TestResult } from "./TestResult";
+import { useServerTest } from "./use-server-test";
 import { type PolicyChange, ToolPolicyEditor } from "./ToolPolicyEditor";
 import { type PolicySets, withOverride } from "./tool-policy-state";
 import type { SaveConversation } from "./use-conversation-saver";
@@ -153,30 +154,12 @@ function ServerTools(props: {
   onPolicyChange: PolicyChange;
 }) {
   const { row, settings } = props;
-  const [result, setResult] = useState<McpServerTest | null>(null);
-  const [testing, setTesting] = useState(false);
+  const { result, testing, run: test } = useServerTest(row.test);
   const nameId = useId();
   const used = isServerUsed(settings, row.name);
   const allTools = result?.ok ? result.tools.map((t) => t.name) : [];
   const enabled = enabledToolsOf(settings, row.name, allTools, row.serverDefault);
   const chosen = settings.enabledTools?.[row.name];
-
-  const test = async () => {
-    setTesting(true);
-    try {
-      setResult(await row.test());
-    } catch (err) {
-      setResult({
-        ok: false,
-        error: {
-          code: "unreachable",
-          message: err instanceof ApiFailure ? err.message : "The test could not be run.",
-        },
-      });
-    } finally {
-      setTesting(false);
-    }
-  };
 
   return (
     <li className="server">

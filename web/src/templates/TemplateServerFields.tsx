@@ -2,8 +2,7 @@
 // a conversation from this template uses, and, after a test lists a server's tools, which of them
 // it offers the model. The same rules as a conversation's Tools settings (settings-state.ts).
 import { useEffect, useId, useState } from "react";
-import type { McpServer, McpServerTest } from "../../../durable-objects/protocol/rest";
-import { ApiFailure } from "../api";
+import type { McpServer } from "../../../durable-objects/protocol/rest";
 import { settingsApi } from "../settings/settings-api";
 import {
   enabledToolsOf,
@@ -12,6 +11,7 @@ import {
   setServerUsed,
 } from "../settings/settings-state";
 import { TestResult } from "../settings/TestResult";
+import { useServerTest } from "../settings/use-server-test";
 import { rowsOf } from "../settings/ToolsSection";
 import type { ServerChoices } from "./template-form";
 
@@ -69,25 +69,12 @@ function ServerChoice(props: {
   onChange: (value: ServerChoices) => void;
 }) {
   const { row, value } = props;
-  const [result, setResult] = useState<McpServerTest | null>(null);
-  const [testing, setTesting] = useState(false);
+  const { result, testing, run: listTools } = useServerTest(row.test);
   const nameId = useId();
   const used = isServerUsed(value, row.name);
   const allTools = result?.ok ? result.tools.map((t) => t.name) : [];
   const enabled = enabledToolsOf(value, row.name, allTools, row.serverDefault);
   const chosen = value.enabledTools?.[row.name];
-
-  const listTools = async () => {
-    setTesting(true);
-    try {
-      setResult(await row.test());
-    } catch (err) {
-      const message = err instanceof ApiFailure ? err.message : "The test could not be run.";
-      setResult({ ok: false, error: { code: "unreachable", message } });
-    } finally {
-      setTesting(false);
-    }
-  };
 
   return (
     <li className="server">

@@ -6,6 +6,7 @@ import type { Conversation, McpServer, ProviderInfo } from "../../../durable-obj
 import { ApiFailure } from "../api";
 import { AccessSection } from "./AccessSection";
 import { ConversationSection } from "./ConversationSection";
+import { HousekeepingSection } from "./HousekeepingSection";
 import { McpServersSection } from "./McpServersSection";
 import { ProviderHealthSection } from "./ProviderHealthSection";
 import { RouteSection } from "./RouteSection";
@@ -80,6 +81,11 @@ function Panel(props: SettingsPanelProps) {
         save={save}
       />
       <RouteSection conversation={props.conversation} providers={props.providers} save={save} />
+      <HousekeepingSection
+        conversation={props.conversation}
+        providers={props.providers}
+        save={save}
+      />
       <ToolsSection conversation={props.conversation} servers={servers} save={save} />
       <McpServersSection servers={servers} loadError={loadError} onChanged={reload} />
       <section className="settings-section" aria-label="Account">

@@ -1,0 +1,252 @@
+// See ../peer.mjs. Our app and Cloudflare's agents-starter side by side under `wrangler dev` (our
+// wrangler, so the same workerd), both streaming from one aimock at zero latency, each driven as
+// its own web client drives it, turns interleaved (ours, peer, peer, ours, …) so the machine's
+// load falls on both alike. Figures go to stdout as one table; nothing here asserts.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { startStack } from "../../../tests/e2e/stack";
+import { failureKinds, newConversation, pct, Session, type TurnTimes } from "./e2e-session";
+import { preparePeer, PeerSetupError, startPeer } from "./peer-app";
+import { PeerSession } from "./peer-client";
+import { assertThreeSteps, PLAIN_DELTAS, PROMPTS, peerBenchFixtures } from "./peer-fixtures";
+import { measureScripts, ourApiConfig } from "./peer-script";
+import { type AppName, FigureTable } from "./peer-table";
+
+const num = (name: string, fallback: number) => {
+  const raw = process.env[name];
+  return raw === undefined || raw === "" ? fallback : Number(raw);
+};
+/** Samples per latency figure (plain, three-step, first turn, catch-up), per app. */
+const RUNS = num("BENCH_PEER_RUNS", 15);
+/** New conversations started at once, and how many such crowds per app. */
+const CROWD = num("BENCH_PEER_CROWD", 50);
+const CROWD_ROUNDS = num("BENCH_PEER_CROWD_ROUNDS", 1);
+/** Plain turns stored before the catch-up is timed (20 × 50 deltas ≈ 1,100 events unmerged). */
+const CATCHUP_TURNS = num("BENCH_PEER_CATCHUP_TURNS", 20);
+/** `wrangler check startup` runs per script (the median is reported). */
+const STARTUP_RUNS = num("BENCH_PEER_STARTUP_RUNS", 7);
+
+let checkout;
+try {
+  checkout = preparePeer(process.env.PEER_DIR);
+} catch (e) {
+  if (!(e instanceof PeerSetupError)) throw e;
+  console.log(`peer bench not run: ${e.message}`);
+  process.exit(1);
+}
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ");
+console.log(
+  `ours vs agents-starter (${checkout.dir}); BENCH_PEER_RUNS=${RUNS} BENCH_PEER_CROWD=${CROWD} BENCH_PEER_CROWD_ROUNDS=${CROWD_ROUNDS} BENCH_PEER_CATCHUP_TURNS=${CATCHUP_TURNS} BENCH_PEER_STARTUP_RUNS=${STARTUP_RUNS}; load average ${load()}`,
+);
+console.log(`the peer runs patched to reach aimock:\n${checkout.patch}`);
+
+const table = new FigureTable();
+const work = mkdtempSync(join(tmpdir(), "bench-peer-"));
+const root = new URL("../../../", import.meta.url).pathname;
+
+/** Runs `ours` and `peer` `runs` times, alternating which goes first. */
+async function interleaved(
+  runs: number,
+  step: (app: AppName, i: number) => Promise<void>,
+): Promise<void> {
+  for (let i = 0; i < runs; i++) {
+    const order: AppName[] = i % 2 === 0 ? ["ours", "peer"] : ["peer", "ours"];
+    for (const app of order) await step(app, i);
+  }
+}
+
+function record(prefix: string, app: AppName, t: TurnTimes): void {
+  if (t.firstDelta !== null) table.add(`${prefix}: send → first text delta`, app, t.firstDelta);
+  table.add(`${prefix}: send → final event`, app, t.final);
+}
+
+// The script figures first: they need no server, and the servers' idle work does not disturb them.
+const ourConfig = ourApiConfig(root, work);
+try {
+  const scripts = measureScripts(
+    [
+      { name: "ours", config: ourConfig, cwd: root },
+      { name: "peer", config: checkout.ownConfig, cwd: checkout.dir },
+    ],
+    STARTUP_RUNS,
+    work,
+  );
+  const ours = scripts.get("ours");
+  const peer = scripts.get("peer");
+  if (ours && peer) {
+    const median = (xs: number[]) => (xs.length ? pct(xs, 50) : Number.NaN);
+    table.set(
+      "start-up CPU, `wrangler check startup`, median",
+      "ms",
+      median(ours.startupMs),
+      median(peer.startupMs),
+    );
+    table.note(
+      "start-up CPU, `wrangler check startup`, median",
+      `ours ${ours.startupMs.join(", ")}; peer ${peer.startupMs.join(", ")} (alternating)`,
+    );
+    table.set("script size, gzip", "KiB", ours.gzipKiB, peer.gzipKiB);
+    table.note(
+      "script size, gzip",
+      `raw ${ours.rawKiB.toFixed(0)} vs ${peer.rawKiB.toFixed(0)} KiB; ours is the API worker (our MCP worker is a second script, not counted)`,
+    );
+  }
+} finally {
+  rmSync(ourConfig, { force: true });
+}
+
+writeFileSync(join(work, "index.html"), "<!doctype html><title>bench</title>");
+const unlimited = "1000000/60";
+const stack = await startStack(peerBenchFixtures, {
+  assetsDir: work,
+  vars: {
+    RATE_LIMIT_NEW_CONVERSATION: unlimited,
+    RATE_LIMIT_MESSAGE: unlimited,
+    RATE_LIMIT_WS_TICKET: unlimited,
+  },
+});
+const peerApp = await startPeer(checkout, stack.mock.url).catch(async (e: unknown) => {
+  await stack.stop();
+  throw e;
+});
+/** Both apps answer with the same model through the same OpenAI chat-completions endpoint. */
+const OURS_MODEL = { provider: "openai", model: "gpt-4o-mini" };
+let names = 0;
+const newPeerName = () => `bench-${process.pid}-${names++}`;
+
+async function oursOpen(): Promise<Session> {
+  return Session.open(stack, (await newConversation(stack, OURS_MODEL)).id);
+}
+
+/** Turns in one conversation per app, one after another; the first of each is a warm-up. */
+async function repeatedTurns(
+  prefix: string,
+  ours: string,
+  peer: string,
+  check?: (from: number, app: string) => void,
+): Promise<void> {
+  const oursSession = await oursOpen();
+  const peerSession = await PeerSession.open(peerApp.url, newPeerName());
+  let from = stack.mock.getRequests().length;
+  await oursSession.turn(ours);
+  if (check) check(from, "ours");
+  from = stack.mock.getRequests().length;
+  await peerSession.turn(peer);
+  if (check) check(from, "the peer");
+  await interleaved(RUNS, async (app) =>
+    record(
+      prefix,
+      app,
+      app === "ours" ? await oursSession.turn(ours) : await peerSession.turn(peer),
+    ),
+  );
+  oursSession.close();
+  peerSession.close();
+}
+
+/** From "I want a new conversation" to its first answer's final event. */
+async function firstTurn(app: AppName, timeoutMs?: number): Promise<number> {
+  const started = performance.now();
+  if (app === "ours") {
+    const session = await oursOpen();
+    try {
+      await session.turn(PROMPTS.plain, timeoutMs);
+    } finally {
+      session.close();
+    }
+  } else {
+    const session = await PeerSession.open(peerApp.url, newPeerName());
+    try {
+      await session.turn(PROMPTS.plain, timeoutMs, false);
+    } finally {
+      session.close();
+    }
+  }
+  return performance.now() - started;
+}
+
+async function crowd(app: AppName): Promise<void> {
+  // wrangler dev runs every object on one thread: a crowd waits its turn.
+  const timeoutMs = Math.max(60_000, CROWD * 3_000);
+  const started = performance.now();
+  const results = await Promise.allSettled(
+    Array.from({ length: CROWD }, () => firstTurn(app, timeoutMs)),
+  );
+  const wall = performance.now() - started;
+  const figure = `${CROWD} new conversations at once: want → final event`;
+  for (const r of results) if (r.status === "fulfilled") table.add(figure, app, r.value);
+  const errors = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+  table.note(
+    figure,
+    `${app}: all done in ${wall.toFixed(0)} ms, errors ${errors.length}${errors.length ? ` (${failureKinds(errors)})` : ""}`,
+  );
+}
+
+/** Seeds one conversation per app with plain turns, then times reopening it RUNS times. */
+async function catchUp(): Promise<void> {
+  const figure = `reconnect catch-up, ${CATCHUP_TURNS} answers of ${PLAIN_DELTAS} deltas`;
+  const ours = await oursOpen();
+  const peerName = newPeerName();
+  const peer = await PeerSession.open(peerApp.url, peerName);
+  for (let i = 0; i < CATCHUP_TURNS; i++) {
+    await ours.turn(PROMPTS.plain);
+    await peer.turn(PROMPTS.plain);
+  }
+  ours.close();
+  peer.close();
+  let oursReceived = "";
+  let peerReceived = "";
+  await interleaved(RUNS, async (app) => {
+    const started = performance.now();
+    if (app === "ours") {
+      const session = await Session.open(stack, ours.conversationId, { compact: true });
+      table.add(figure, app, performance.now() - started);
+      const got = session.received();
+      oursReceived = `${got.frames} frames, ${(got.chars / 1024).toFixed(1)} KiB`;
+      session.close();
+    } else {
+      const got = await PeerSession.reopen(peerApp.url, peerName);
+      table.add(figure, app, performance.now() - started);
+      peerReceived = `${got.messages} messages, ${(got.chars / 1024).toFixed(1)} KiB`;
+      got.session.close();
+    }
+  });
+  table.note(
+    figure,
+    `ours: ticket + socket + resume (compact) → synced, ${oursReceived}; peer: socket and GET get-messages at once, ${peerReceived}`,
+  );
+}
+
+try {
+  console.log(`servers up (ours ${stack.url}, peer ${peerApp.url}); load average ${load()}`);
+  await repeatedTurns(`plain answer (${PLAIN_DELTAS} deltas)`, PROMPTS.plain, PROMPTS.plain);
+  await repeatedTurns(
+    "three-step turn (two tool calls, then the answer)",
+    PROMPTS.oursThreeSteps,
+    PROMPTS.peerThreeSteps,
+    (from, app) => assertThreeSteps(stack.mock, from, app),
+  );
+  await firstTurn("ours"); // warms our MCP worker's path and the first-turn code
+  await firstTurn("peer");
+  await interleaved(RUNS, async (app) =>
+    table.add("first turn of a new conversation: want → final event", app, await firstTurn(app)),
+  );
+  table.note(
+    "first turn of a new conversation: want → final event",
+    "ours: REST create + ticket + socket + resume → synced + send; peer: socket to a new agent name + send",
+  );
+  for (let round = 0; round < CROWD_ROUNDS; round++)
+    for (const app of (round % 2 === 0 ? ["ours", "peer"] : ["peer", "ours"]) as AppName[])
+      await crowd(app);
+  await catchUp();
+  console.log(`load average at the end ${load()}`);
+  table.print();
+} finally {
+  await peerApp.stop();
+  await stack.stop();
+  rmSync(work, { recursive: true, force: true });
+}

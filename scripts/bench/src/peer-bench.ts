@@ -6,11 +6,12 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { startStack } from "../../../tests/e2e/stack";
-import { failureKinds, newConversation, pct, Session, type TurnTimes } from "./e2e-session";
+import { failureKinds, newConversation, Session, type TurnTimes } from "./e2e-session";
+import { profileWhile, summarise } from "./cpu-profile";
 import { preparePeer, PeerSetupError, startPeer } from "./peer-app";
 import { PeerSession } from "./peer-client";
 import { assertThreeSteps, PLAIN_DELTAS, PROMPTS, peerBenchFixtures } from "./peer-fixtures";
-import { measureScripts, ourApiConfig } from "./peer-script";
+import { addScriptFigures } from "./peer-script";
 import { type AppName, FigureTable } from "./peer-table";
 
 const num = (name: string, fallback: number) => {
@@ -26,6 +27,13 @@ const CROWD_ROUNDS = num("BENCH_PEER_CROWD_ROUNDS", 1);
 const CATCHUP_TURNS = num("BENCH_PEER_CATCHUP_TURNS", 20);
 /** `wrangler check startup` runs per script (the median is reported). */
 const STARTUP_RUNS = num("BENCH_PEER_STARTUP_RUNS", 7);
+/**
+ * Turns per CPU profile; when set, the bench only profiles (ours unminified, so its functions
+ * have names): where each app's time goes.
+ */
+const PROFILE_TURNS = num("BENCH_PEER_PROFILE", 0);
+/** Where to keep the .cpuprofile files (DevTools opens them); not kept without it. */
+const PROFILE_DIR = process.env.BENCH_PEER_PROFILE_DIR;
 
 let checkout;
 try {
@@ -46,7 +54,6 @@ console.log(`the peer runs patched to reach aimock:\n${checkout.patch}`);
 
 const table = new FigureTable();
 const work = mkdtempSync(join(tmpdir(), "bench-peer-"));
-const root = new URL("../../../", import.meta.url).pathname;
 
 /** Runs `ours` and `peer` `runs` times, alternating which goes first. */
 async function interleaved(
@@ -65,39 +72,7 @@ function record(prefix: string, app: AppName, t: TurnTimes): void {
 }
 
 // The script figures first: they need no server, and the servers' idle work does not disturb them.
-const ourConfig = ourApiConfig(root, work);
-try {
-  const scripts = measureScripts(
-    [
-      { name: "ours", config: ourConfig, cwd: root },
-      { name: "peer", config: checkout.ownConfig, cwd: checkout.dir },
-    ],
-    STARTUP_RUNS,
-    work,
-  );
-  const ours = scripts.get("ours");
-  const peer = scripts.get("peer");
-  if (ours && peer) {
-    const median = (xs: number[]) => (xs.length ? pct(xs, 50) : Number.NaN);
-    table.set(
-      "start-up CPU, `wrangler check startup`, median",
-      "ms",
-      median(ours.startupMs),
-      median(peer.startupMs),
-    );
-    table.note(
-      "start-up CPU, `wrangler check startup`, median",
-      `ours ${ours.startupMs.join(", ")}; peer ${peer.startupMs.join(", ")} (alternating)`,
-    );
-    table.set("script size, gzip", "KiB", ours.gzipKiB, peer.gzipKiB);
-    table.note(
-      "script size, gzip",
-      `raw ${ours.rawKiB.toFixed(0)} vs ${peer.rawKiB.toFixed(0)} KiB; ours is the API worker (our MCP worker is a second script, not counted)`,
-    );
-  }
-} finally {
-  rmSync(ourConfig, { force: true });
-}
+if (PROFILE_TURNS === 0) addScriptFigures(table, checkout, STARTUP_RUNS, work);
 
 writeFileSync(join(work, "index.html"), "<!doctype html><title>bench</title>");
 const unlimited = "1000000/60";
@@ -108,6 +83,8 @@ const stack = await startStack(peerBenchFixtures, {
     RATE_LIMIT_MESSAGE: unlimited,
     RATE_LIMIT_WS_TICKET: unlimited,
   },
+  // A profile names our functions only when the script is not minified.
+  devArgs: PROFILE_TURNS > 0 ? ["--minify=false"] : [],
 });
 const peerApp = await startPeer(checkout, stack.mock.url).catch(async (e: unknown) => {
   await stack.stop();
@@ -221,8 +198,52 @@ async function catchUp(): Promise<void> {
   );
 }
 
-try {
-  console.log(`servers up (ours ${stack.url}, peer ${peerApp.url}); load average ${load()}`);
+/** CPU profiles of each app's workers over PROFILE_TURNS first turns, then plain turns. */
+async function profiles(): Promise<void> {
+  for (const app of ["ours", "peer"] as AppName[]) {
+    const port = app === "ours" ? stack.inspectorPort : peerApp.inspectorPort;
+    const plain = async () => {
+      const session =
+        app === "ours" ? await oursOpen() : await PeerSession.open(peerApp.url, newPeerName());
+      await session.turn(PROMPTS.plain);
+      return session;
+    };
+    const workloads: Array<[string, () => Promise<void>]> = [
+      [
+        "first turns",
+        async () => {
+          for (let i = 0; i < PROFILE_TURNS; i++) await firstTurn(app);
+        },
+      ],
+      [
+        "plain turns in one conversation",
+        async () => {
+          const session = await plain();
+          for (let i = 0; i < PROFILE_TURNS; i++) await session.turn(PROMPTS.plain);
+          session.close();
+        },
+      ],
+    ];
+    for (const [label, work] of workloads) {
+      const got = await profileWhile(port, work);
+      for (const [title, profile] of got) {
+        console.log(`\nCPU profile, ${app}, ${PROFILE_TURNS} ${label}, ${title}:`);
+        console.log(summarise(profile).join("\n"));
+        if (PROFILE_DIR) {
+          const file = join(
+            PROFILE_DIR,
+            `${app}-${label}-${title}.cpuprofile`.replace(/[^\w.-]+/g, "-"),
+          );
+          writeFileSync(file, JSON.stringify(profile.profile));
+          console.log(`  written to ${file}`);
+        }
+      }
+    }
+  }
+}
+
+/** Every latency figure, the apps interleaved. */
+async function figures(): Promise<void> {
   await repeatedTurns(`plain answer (${PLAIN_DELTAS} deltas)`, PROMPTS.plain, PROMPTS.plain);
   await repeatedTurns(
     "three-step turn (two tool calls, then the answer)",
@@ -243,8 +264,16 @@ try {
     for (const app of (round % 2 === 0 ? ["ours", "peer"] : ["peer", "ours"]) as AppName[])
       await crowd(app);
   await catchUp();
-  console.log(`load average at the end ${load()}`);
-  table.print();
+}
+
+try {
+  console.log(`servers up (ours ${stack.url}, peer ${peerApp.url}); load average ${load()}`);
+  if (PROFILE_TURNS > 0) await profiles();
+  else {
+    await figures();
+    console.log(`load average at the end ${load()}`);
+    table.print();
+  }
 } finally {
   await peerApp.stop();
   await stack.stop();

@@ -2,10 +2,12 @@
 // --dry-run` builds it (gzip size) and `wrangler check startup` (active CPU at start-up), both with
 // our wrangler and alternating between the apps so machine load falls on both alike.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { quietEnv, wranglerBin } from "./peer-app";
+import { pct } from "./e2e-session";
+import { type PeerCheckout, quietEnv, wranglerBin } from "./peer-app";
+import type { FigureTable } from "./peer-table";
 
 export interface ScriptTarget {
   name: string;
@@ -81,7 +83,7 @@ export function measureScripts(
 }
 
 /** Our API worker's config with an empty assets folder (web/dist is not needed nor touched). */
-export function ourApiConfig(root: string, workDir: string): string {
+function ourApiConfig(root: string, workDir: string): string {
   const assets = join(workDir, "assets");
   mkdirSync(assets, { recursive: true });
   writeFileSync(join(assets, "index.html"), "<!doctype html>");
@@ -94,4 +96,42 @@ export function ourApiConfig(root: string, workDir: string): string {
     ),
   );
   return config;
+}
+
+/** Adds the start-up CPU and script size rows: our API worker and the peer as it would deploy. */
+export function addScriptFigures(
+  table: FigureTable,
+  peer: PeerCheckout,
+  runs: number,
+  workDir: string,
+): void {
+  const root = new URL("../../../", import.meta.url).pathname;
+  const ourConfig = ourApiConfig(root, workDir);
+  try {
+    const scripts = measureScripts(
+      [
+        { name: "ours", config: ourConfig, cwd: root },
+        { name: "peer", config: peer.ownConfig, cwd: peer.dir },
+      ],
+      runs,
+      workDir,
+    );
+    const ours = scripts.get("ours");
+    const theirs = scripts.get("peer");
+    if (!ours || !theirs) return;
+    const median = (xs: number[]) => (xs.length ? pct(xs, 50) : Number.NaN);
+    const startup = "start-up CPU, `wrangler check startup`, median";
+    table.set(startup, "ms", median(ours.startupMs), median(theirs.startupMs));
+    table.note(
+      startup,
+      `ours ${ours.startupMs.join(", ")}; peer ${theirs.startupMs.join(", ")} (alternating)`,
+    );
+    table.set("script size, gzip", "KiB", ours.gzipKiB, theirs.gzipKiB);
+    table.note(
+      "script size, gzip",
+      `raw ${ours.rawKiB.toFixed(0)} vs ${theirs.rawKiB.toFixed(0)} KiB; ours is the API worker (our MCP worker is a second script, not counted)`,
+    );
+  } finally {
+    rmSync(ourConfig, { force: true });
+  }
 }

@@ -114,15 +114,28 @@ async function repeatedTurns(
   from = stack.mock.getRequests().length;
   await peerSession.turn(peer);
   if (check) check(from, "the peer");
-  await interleaved(RUNS, async (app) =>
-    record(
-      prefix,
-      app,
-      app === "ours" ? await oursSession.turn(ours) : await peerSession.turn(peer),
-    ),
-  );
+  await interleaved(RUNS, async (app) => {
+    const t = await atMock(`${prefix}: send → model request at aimock`, app, () =>
+      app === "ours" ? oursSession.turn(ours) : peerSession.turn(peer),
+    );
+    record(prefix, app, t);
+  });
   oursSession.close();
   peerSession.close();
+}
+
+/**
+ * Runs one turn and adds how long after its start the model's first request reached aimock (by
+ * aimock's clock, in this process: the app's own work before it asks the model). Turns must not
+ * overlap for this to name the right request.
+ */
+async function atMock<T>(figure: string, app: AppName, run: () => Promise<T>): Promise<T> {
+  const before = stack.mock.getRequests().length;
+  const started = Date.now();
+  const result = await run();
+  const request = stack.mock.getRequests()[before];
+  if (request) table.add(figure, app, request.timestamp - started);
+  return result;
 }
 
 /** From "I want a new conversation" to its first answer's final event. */
@@ -254,7 +267,13 @@ async function figures(): Promise<void> {
   await firstTurn("ours"); // warms our MCP worker's path and the first-turn code
   await firstTurn("peer");
   await interleaved(RUNS, async (app) =>
-    table.add("first turn of a new conversation: want → final event", app, await firstTurn(app)),
+    table.add(
+      "first turn of a new conversation: want → final event",
+      app,
+      await atMock("first turn of a new conversation: want → model request at aimock", app, () =>
+        firstTurn(app),
+      ),
+    ),
   );
   table.note(
     "first turn of a new conversation: want → final event",

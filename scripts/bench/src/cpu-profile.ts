@@ -103,7 +103,7 @@ function kindOf(frame: z.infer<typeof CallFrame>): string {
 }
 
 /** Self time by kind, by package and by function, the largest first, as printable lines. */
-export function summarise({ profile, lineOwners: owners }: Profiled, top = 15): string[] {
+export function summarise({ profile, lineOwners: owners }: Profiled, top = 20): string[] {
   const byNode = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
   const selfByFunction = new Map<string, number>();
   const selfByKind = new Map<string, number>();
@@ -114,12 +114,13 @@ export function summarise({ profile, lineOwners: owners }: Profiled, top = 15): 
     const ms = (profile.timeDeltas[i] ?? 0) / 1000;
     if (!frame) return;
     total += ms;
+    const pkg = owners.get(frame.scriptId)?.[frame.lineNumber];
     const name = frame.functionName || "(anonymous)";
-    const fn = frame.url ? `${name} ${frame.url}:${frame.lineNumber + 1}` : name;
+    const where = frame.url ? ` ${frame.url}:${frame.lineNumber + 1}` : "";
+    const fn = `${name}${where}${pkg ? ` [${pkg}]` : ""}`;
     selfByFunction.set(fn, (selfByFunction.get(fn) ?? 0) + ms);
     const kind = kindOf(frame);
     selfByKind.set(kind, (selfByKind.get(kind) ?? 0) + ms);
-    const pkg = owners.get(frame.scriptId)?.[frame.lineNumber];
     if (pkg) selfByPackage.set(pkg, (selfByPackage.get(pkg) ?? 0) + ms);
   });
   const rank = (m: Map<string, number>, n: number) =>

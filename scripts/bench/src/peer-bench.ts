@@ -215,30 +215,29 @@ async function catchUp(): Promise<void> {
 async function profiles(): Promise<void> {
   for (const app of ["ours", "peer"] as AppName[]) {
     const port = app === "ours" ? stack.inspectorPort : peerApp.inspectorPort;
-    const plain = async () => {
-      const session =
-        app === "ours" ? await oursOpen() : await PeerSession.open(peerApp.url, newPeerName());
-      await session.turn(PROMPTS.plain);
-      return session;
-    };
-    const workloads: Array<[string, () => Promise<void>]> = [
+    // Each workload: what it opens untimed, then the profiled turns.
+    const workloads: Array<[string, () => Promise<() => Promise<void>>]> = [
       [
         "first turns",
-        async () => {
+        async () => async () => {
           for (let i = 0; i < PROFILE_TURNS; i++) await firstTurn(app);
         },
       ],
       [
-        "plain turns in one conversation",
+        "plain turns in one conversation (after its first)",
         async () => {
-          const session = await plain();
-          for (let i = 0; i < PROFILE_TURNS; i++) await session.turn(PROMPTS.plain);
-          session.close();
+          const session =
+            app === "ours" ? await oursOpen() : await PeerSession.open(peerApp.url, newPeerName());
+          await session.turn(PROMPTS.plain);
+          return async () => {
+            for (let i = 0; i < PROFILE_TURNS; i++) await session.turn(PROMPTS.plain);
+            session.close();
+          };
         },
       ],
     ];
-    for (const [label, work] of workloads) {
-      const got = await profileWhile(port, work);
+    for (const [label, prepare] of workloads) {
+      const got = await profileWhile(port, await prepare());
       for (const [title, profile] of got) {
         console.log(`\nCPU profile, ${app}, ${PROFILE_TURNS} ${label}, ${title}:`);
         console.log(summarise(profile).join("\n"));

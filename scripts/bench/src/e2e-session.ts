@@ -2,7 +2,6 @@
 // conversation and get a socket ticket, then the socket as the web client uses it. Frames are
 // only JSON-parsed, not validated: the benches time the server, not the client's checks.
 import type { Stack } from "../../../tests/e2e/stack";
-import type { SendOptions } from "../../../durable-objects/protocol/wire";
 
 /** What a bench needs of a running app: its address and a user's token. */
 export type AppAddress = Pick<Stack, "url" | "token">;
@@ -130,7 +129,7 @@ export class Session {
   }
 
   /** Sends `text`; resolves with ms from the send to the first text delta and to the turn's end. */
-  async turn(text: string, timeoutMs = 60_000, options?: SendOptions): Promise<TurnTimes> {
+  async turn(text: string, timeoutMs = 60_000): Promise<TurnTimes> {
     const from = this.frames.length;
     const sent = performance.now();
     let firstDelta: number | null = null;
@@ -138,14 +137,7 @@ export class Session {
       () => (firstDelta ??= performance.now() - sent),
       () => undefined, // a turn without text is reported by its end
     );
-    this.ws.send(
-      JSON.stringify({
-        type: "send",
-        clientMessageId: crypto.randomUUID(),
-        text,
-        ...(options ? { options } : {}),
-      }),
-    );
+    this.ws.send(JSON.stringify({ type: "send", clientMessageId: crypto.randomUUID(), text }));
     await this.until((f) => f.type === "turn_ended" || f.type === "turn_failed", from, timeoutMs);
     const final = performance.now() - sent;
     const failed = this.frames.slice(from).find((f) => f.type === "turn_failed");

@@ -41,7 +41,8 @@ try {
 } catch (e) {
   if (!(e instanceof PeerSetupError)) throw e;
   console.log(`peer bench not run: ${e.message}`);
-  process.exit(1);
+  // Skipped, not failed, when no peer was named: `npm run bench` runs every bench.
+  process.exit(process.env.PEER_DIR ? 1 : 0);
 }
 const load = () =>
   loadavg()

@@ -19,10 +19,10 @@ const num = (name: string, fallback: number) => {
   return raw === undefined || raw === "" ? fallback : Number(raw);
 };
 /** Samples per latency figure (plain, three-step, first turn, catch-up), per app. */
-const RUNS = num("BENCH_PEER_RUNS", 15);
+const RUNS = num("BENCH_PEER_RUNS", 20);
 /** New conversations started at once, and how many such crowds per app. */
 const CROWD = num("BENCH_PEER_CROWD", 50);
-const CROWD_ROUNDS = num("BENCH_PEER_CROWD_ROUNDS", 1);
+const CROWD_ROUNDS = num("BENCH_PEER_CROWD_ROUNDS", 2);
 /** Plain turns stored before the catch-up is timed (20 × 50 deltas ≈ 1,100 events unmerged). */
 const CATCHUP_TURNS = num("BENCH_PEER_CATCHUP_TURNS", 20);
 /** `wrangler check startup` runs per script (the median is reported). */

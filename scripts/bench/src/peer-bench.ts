@@ -169,12 +169,21 @@ async function crowd(app: AppName): Promise<void> {
   );
   const wall = performance.now() - started;
   const figure = `${CROWD} new conversations at once: want → final event`;
+  const logs = app === "ours" ? stack.logs() : peerApp.logs();
   for (const r of results) if (r.status === "fulfilled") table.add(figure, app, r.value);
   const errors = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
   table.note(
     figure,
     `${app}: all done in ${wall.toFixed(0)} ms, errors ${errors.length}${errors.length ? ` (${failureKinds(errors)})` : ""}`,
   );
+  // What the app logged while the crowd ran, for failures the client only sees as "failed".
+  if (errors.length > 0) {
+    const logged = (app === "ours" ? stack.logs() : peerApp.logs()).slice(logs.length);
+    const lines = logged.split("\n").filter((l) => /error|fail|exceed/i.test(l));
+    console.log(
+      `${app}'s log during the crowd, error lines (last 5):\n${lines.slice(-5).join("\n")}`,
+    );
+  }
 }
 
 /** Seeds one conversation per app with plain turns, then times reopening it RUNS times. */

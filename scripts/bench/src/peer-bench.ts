@@ -163,13 +163,13 @@ async function firstTurn(app: AppName, timeoutMs?: number): Promise<number> {
 async function crowd(app: AppName): Promise<void> {
   // wrangler dev runs every object on one thread: a crowd waits its turn.
   const timeoutMs = Math.max(60_000, CROWD * 3_000);
+  const logs = app === "ours" ? stack.logs() : peerApp.logs();
   const started = performance.now();
   const results = await Promise.allSettled(
     Array.from({ length: CROWD }, () => firstTurn(app, timeoutMs)),
   );
   const wall = performance.now() - started;
   const figure = `${CROWD} new conversations at once: want → final event`;
-  const logs = app === "ours" ? stack.logs() : peerApp.logs();
   for (const r of results) if (r.status === "fulfilled") table.add(figure, app, r.value);
   const errors = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
   table.note(

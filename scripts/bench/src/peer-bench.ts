@@ -221,7 +221,10 @@ async function catchUp(): Promise<void> {
   );
 }
 
-/** CPU profiles of each app's workers over PROFILE_TURNS first turns, then plain turns. */
+/**
+ * CPU profiles of each app's workers over PROFILE_TURNS first turns one after another, as many
+ * at once, then as many plain turns in one conversation.
+ */
 async function profiles(): Promise<void> {
   for (const app of ["ours", "peer"] as AppName[]) {
     const port = app === "ours" ? stack.inspectorPort : peerApp.inspectorPort;
@@ -231,6 +234,14 @@ async function profiles(): Promise<void> {
         "first turns",
         async () => async () => {
           for (let i = 0; i < PROFILE_TURNS; i++) await firstTurn(app);
+        },
+      ],
+      [
+        "new conversations at once",
+        async () => async () => {
+          await Promise.allSettled(
+            Array.from({ length: PROFILE_TURNS }, () => firstTurn(app, 120_000)),
+          );
         },
       ],
       [

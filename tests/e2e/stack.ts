@@ -47,6 +47,8 @@ export interface StackOptions {
   assetsDir?: string;
   /** Names of users to create besides 'e2e' (several people in one conversation). */
   moreUsers?: string[];
+  /** More arguments for `wrangler dev` (e.g. `--minify=false` for a readable CPU profile). */
+  devArgs?: string[];
 }
 
 export async function freePort(): Promise<number> {
@@ -158,6 +160,7 @@ export async function startStack(
     ...Object.entries(
       typeof options.vars === "function" ? options.vars(mock.url) : (options.vars ?? {}),
     ).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
+    ...(options.devArgs ?? []),
   ];
   let output = "";
   let dev: ChildProcess | null = null;

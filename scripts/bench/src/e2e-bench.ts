@@ -6,6 +6,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LLMock } from "@copilotkit/aimock";
 import { startStack } from "../../../tests/e2e/stack";
+import {
+  failureKinds,
+  fmt,
+  newConversation as ourNewConversation,
+  Session,
+  type TurnTimes,
+} from "./e2e-session";
 
 const num = (name: string, fallback: number) => {
   const raw = process.env[name];
@@ -23,13 +30,6 @@ const MEMORY_CONVERSATIONS = num("BENCH_E2E_MEMORY_CONVERSATIONS", 400);
 const DELTAS = 50;
 const CHUNK = 4;
 const PLAIN = "x".repeat(DELTAS * CHUNK);
-
-const pct = (xs: number[], p: number) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? 0;
-const fmt = (xs: number[]) =>
-  xs.length === 0
-    ? "no samples"
-    : `p50 ${pct(xs, 50).toFixed(1)} ms, p99 ${pct(xs, 99).toFixed(1)} ms (n=${xs.length})`;
 
 function fixtures(mock: LLMock): void {
   // The three-step turn: fetch two articles, draw a chart, answer. Later steps first: aimock
@@ -76,122 +76,11 @@ const stack = await startStack(fixtures, {
   },
 });
 
-const api = async <T>(path: string, body?: unknown): Promise<T> => {
-  const res = await fetch(`${stack.url}${path}`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${stack.token}`, "content-type": "application/json" },
-    body: JSON.stringify(body ?? {}),
-  });
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-};
-
-interface Frame {
-  type: string;
-  seq?: number;
-}
-
-function errorCause(event: Event): string {
-  const { message, error } = event as Event & { message?: string; error?: unknown };
-  const cause = error instanceof Error ? (error.cause ?? error.message) : error;
-  return [message, cause === undefined ? "" : String(cause)].filter(Boolean).join(" / ");
-}
-
-/** How many failures of each kind (the message with digits blanked), most common first. */
-function failureKinds(errors: PromiseRejectedResult[]): string {
-  const counts = new Map<string, number>();
-  for (const e of errors) {
-    const kind = String(e.reason)
-      .replace(/[0-9a-f]{8,}|\d+/g, "#")
-      .slice(0, 160);
-    counts.set(kind, (counts.get(kind) ?? 0) + 1);
-  }
-  return [...counts]
-    .sort((a, b) => b[1] - a[1])
-    .map(([k, n]) => `${n}× ${k}`)
-    .join("; ");
-}
-
-/** One conversation's socket: sends a message and times its first delta and its last event. */
-class Session {
-  private frames: Frame[] = [];
-  private listeners = new Set<() => void>();
-  private constructor(private readonly ws: WebSocket) {
-    ws.addEventListener("message", (m) => {
-      this.frames.push(JSON.parse(String(m.data)) as Frame);
-      for (const l of this.listeners) l();
-    });
-    ws.addEventListener("close", () => {
-      for (const l of this.listeners) l();
-    });
-  }
-
-  static async open(conversationId: string): Promise<Session> {
-    const { ticket } = await api<{ ticket: string }>(
-      `/api/conversations/${conversationId}/ws-ticket`,
-    );
-    const ws = new WebSocket(
-      `${stack.url.replace("http", "ws")}/api/conversations/${conversationId}/ws?ticket=${encodeURIComponent(ticket)}`,
-    );
-    await new Promise((resolve, reject) => {
-      ws.addEventListener("open", resolve);
-      // undici's ErrorEvent carries the cause (a refused upgrade, a reset): say it, so a crowd's
-      // failures can be told apart.
-      ws.addEventListener("error", (e) => reject(new Error(`websocket error: ${errorCause(e)}`)));
-    });
-    const session = new Session(ws);
-    ws.send(JSON.stringify({ type: "resume", lastSeq: 0 }));
-    await session.until((f) => f.type === "synced");
-    return session;
-  }
-
-  private until(match: (f: Frame) => boolean, from = 0, timeoutMs = 60_000): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const check = () => {
-        if (this.frames.slice(from).some(match)) done(resolve);
-        else if (this.ws.readyState === WebSocket.CLOSED) done(() => reject(new Error("closed")));
-      };
-      const timer = setTimeout(() => done(() => reject(new Error("timed out"))), timeoutMs);
-      const done = (then: () => void) => {
-        clearTimeout(timer);
-        this.listeners.delete(check);
-        then();
-      };
-      this.listeners.add(check);
-      check();
-    });
-  }
-
-  /** Sends `text`; resolves with ms from the send to the first text delta and to the turn's end. */
-  async turn(
-    text: string,
-    timeoutMs = 60_000,
-  ): Promise<{ firstDelta: number | null; final: number }> {
-    const from = this.frames.length;
-    const sent = performance.now();
-    let firstDelta: number | null = null;
-    this.until((f) => f.type === "text_delta", from, timeoutMs).then(
-      () => (firstDelta ??= performance.now() - sent),
-      () => undefined, // a turn without text is reported by its end
-    );
-    this.ws.send(JSON.stringify({ type: "send", clientMessageId: crypto.randomUUID(), text }));
-    await this.until((f) => f.type === "turn_ended" || f.type === "turn_failed", from, timeoutMs);
-    const final = performance.now() - sent;
-    const failed = this.frames.slice(from).find((f) => f.type === "turn_failed");
-    if (failed) throw new Error(`turn failed: ${JSON.stringify(failed)}`);
-    return { firstDelta, final };
-  }
-
-  close(): void {
-    this.ws.close();
-  }
-}
-
-const newConversation = () => api<{ id: string }>("/api/conversations", { title: "bench" });
+const newConversation = () => ourNewConversation(stack);
 
 /** Turns in one conversation, one after another (the first is a warm-up and not counted). */
 async function repeatedTurns(label: string, text: string) {
-  const session = await Session.open((await newConversation()).id);
+  const session = await Session.open(stack, (await newConversation()).id);
   await session.turn(text);
   const first: number[] = [];
   const final: number[] = [];
@@ -206,10 +95,8 @@ async function repeatedTurns(label: string, text: string) {
 }
 
 /** A new conversation: create it, open its socket, send; timed from the send. */
-async function firstTurn(
-  timeoutMs?: number,
-): Promise<{ firstDelta: number | null; final: number }> {
-  const session = await Session.open((await newConversation()).id);
+async function firstTurn(timeoutMs?: number): Promise<TurnTimes> {
+  const session = await Session.open(stack, (await newConversation()).id);
   try {
     return await session.turn("plain", timeoutMs);
   } finally {

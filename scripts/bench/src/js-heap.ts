@@ -6,10 +6,10 @@ import { z } from "zod";
 const Targets = z.array(z.object({ title: z.string(), webSocketDebuggerUrl: z.string() }));
 const HeapUsage = z.object({ result: z.object({ usedSize: z.number(), totalSize: z.number() }) });
 
-/** Sends CDP commands one at a time over one socket; resolves with each reply. */
-async function inspect<T>(
+/** Sends CDP commands over one socket; resolves with each reply. */
+export async function inspect<T>(
   url: string,
-  use: (send: (method: string) => Promise<unknown>) => Promise<T>,
+  use: (send: (method: string, params?: object) => Promise<unknown>) => Promise<T>,
 ) {
   // Miniflare's inspector proxy wants a local Origin from a client that names itself (undici's
   // WebSocket takes headers in its options; the DOM type does not know them).
@@ -24,7 +24,7 @@ async function inspect<T>(
     const reply = JSON.parse(String(m.data)) as { id?: number };
     if (reply.id !== undefined) pending.get(reply.id)?.(reply);
   });
-  const send = (method: string) =>
+  const send = (method: string, params: object = {}) =>
     new Promise<unknown>((resolve, reject) => {
       const id = next++;
       const timer = setTimeout(() => reject(new Error(`${method}: no reply in 15 s`)), 15_000);
@@ -32,7 +32,7 @@ async function inspect<T>(
         clearTimeout(timer);
         resolve(reply);
       });
-      ws.send(JSON.stringify({ id, method, params: {} }));
+      ws.send(JSON.stringify({ id, method, params }));
     });
   try {
     return await use(send);
@@ -41,11 +41,16 @@ async function inspect<T>(
   }
 }
 
+/** The workers `wrangler dev`'s inspector offers, each with its title and debugger socket. */
+export async function inspectorTargets(inspectorPort: number) {
+  const list = await fetch(`http://127.0.0.1:${inspectorPort}/json`);
+  return Targets.parse(await list.json());
+}
+
 /** MiB of JS heap in use per worker (garbage included), keyed by its title. */
 export async function jsHeapMiB(inspectorPort: number): Promise<Map<string, number>> {
-  const list = await fetch(`http://127.0.0.1:${inspectorPort}/json`);
   const heaps = new Map<string, number>();
-  for (const target of Targets.parse(await list.json())) {
+  for (const target of await inspectorTargets(inspectorPort)) {
     const used = await inspect(target.webSocketDebuggerUrl, async (send) => {
       // workerd does not answer HeapProfiler.collectGarbage: the figure includes garbage.
       await send("Runtime.enable");

@@ -1,0 +1,151 @@
+// A WebSocket client of our app for the end-to-end benches (e2e, peer): REST to create a
+// conversation and get a socket ticket, then the socket as the web client uses it. Frames are
+// only JSON-parsed, not validated: the benches time the server, not the client's checks.
+import type { Stack } from "../../../tests/e2e/stack";
+
+/** What a bench needs of a running app: its address and a user's token. */
+export type AppAddress = Pick<Stack, "url" | "token">;
+
+export interface Frame {
+  type: string;
+  seq?: number;
+}
+
+export const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? 0;
+export const fmt = (xs: number[]) =>
+  xs.length === 0
+    ? "no samples"
+    : `p50 ${pct(xs, 50).toFixed(1)} ms, p99 ${pct(xs, 99).toFixed(1)} ms (n=${xs.length})`;
+
+export async function postJson<T>(app: AppAddress, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${app.url}${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${app.token}`, "content-type": "application/json" },
+    body: JSON.stringify(body ?? {}),
+  });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** A new conversation, titled "bench" (its first answer still asks the model for a title). */
+export const newConversation = (app: AppAddress, body: Record<string, unknown> = {}) =>
+  postJson<{ id: string }>(app, "/api/conversations", { title: "bench", ...body });
+
+export function errorCause(event: Event): string {
+  const { message, error } = event as Event & { message?: string; error?: unknown };
+  const cause = error instanceof Error ? (error.cause ?? error.message) : error;
+  return [message, cause === undefined ? "" : String(cause)].filter(Boolean).join(" / ");
+}
+
+/** How many failures of each kind (the message with digits blanked), most common first. */
+export function failureKinds(errors: PromiseRejectedResult[]): string {
+  const counts = new Map<string, number>();
+  for (const e of errors) {
+    const kind = String(e.reason)
+      .replace(/[0-9a-f]{8,}|\d+/g, "#")
+      .slice(0, 160);
+    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `${n}× ${k}`)
+    .join("; ");
+}
+
+export interface TurnTimes {
+  firstDelta: number | null;
+  final: number;
+}
+
+/** One conversation's socket: sends a message and times its first delta and its last event. */
+export class Session {
+  private frames: Frame[] = [];
+  private bytes = 0;
+  private listeners = new Set<() => void>();
+  private constructor(
+    private readonly ws: WebSocket,
+    readonly conversationId: string,
+  ) {
+    ws.addEventListener("message", (m) => {
+      const data = String(m.data);
+      this.bytes += data.length;
+      this.frames.push(JSON.parse(data) as Frame);
+      for (const l of this.listeners) l();
+    });
+    ws.addEventListener("close", () => {
+      for (const l of this.listeners) l();
+    });
+  }
+
+  /**
+   * Gets a ticket, opens the socket and catches up from sequence 0 (`compact` as the web client
+   * asks); resolves once the server says the client is synced.
+   */
+  static async open(
+    app: AppAddress,
+    conversationId: string,
+    { compact = false }: { compact?: boolean } = {},
+  ): Promise<Session> {
+    const { ticket } = await postJson<{ ticket: string }>(
+      app,
+      `/api/conversations/${conversationId}/ws-ticket`,
+    );
+    const ws = new WebSocket(
+      `${app.url.replace("http", "ws")}/api/conversations/${conversationId}/ws?ticket=${encodeURIComponent(ticket)}`,
+    );
+    await new Promise((resolve, reject) => {
+      ws.addEventListener("open", resolve);
+      // undici's ErrorEvent carries the cause (a refused upgrade, a reset): say it, so a crowd's
+      // failures can be told apart.
+      ws.addEventListener("error", (e) => reject(new Error(`websocket error: ${errorCause(e)}`)));
+    });
+    const session = new Session(ws, conversationId);
+    ws.send(JSON.stringify({ type: "resume", lastSeq: 0, ...(compact ? { compact } : {}) }));
+    await session.until((f) => f.type === "synced");
+    return session;
+  }
+
+  /** Frames and characters received so far (after `open`: what the catch-up took). */
+  received(): { frames: number; chars: number } {
+    return { frames: this.frames.length, chars: this.bytes };
+  }
+
+  private until(match: (f: Frame) => boolean, from = 0, timeoutMs = 60_000): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        if (this.frames.slice(from).some(match)) done(resolve);
+        else if (this.ws.readyState === WebSocket.CLOSED) done(() => reject(new Error("closed")));
+      };
+      const timer = setTimeout(() => done(() => reject(new Error("timed out"))), timeoutMs);
+      const done = (then: () => void) => {
+        clearTimeout(timer);
+        this.listeners.delete(check);
+        then();
+      };
+      this.listeners.add(check);
+      check();
+    });
+  }
+
+  /** Sends `text`; resolves with ms from the send to the first text delta and to the turn's end. */
+  async turn(text: string, timeoutMs = 60_000): Promise<TurnTimes> {
+    const from = this.frames.length;
+    const sent = performance.now();
+    let firstDelta: number | null = null;
+    this.until((f) => f.type === "text_delta", from, timeoutMs).then(
+      () => (firstDelta ??= performance.now() - sent),
+      () => undefined, // a turn without text is reported by its end
+    );
+    this.ws.send(JSON.stringify({ type: "send", clientMessageId: crypto.randomUUID(), text }));
+    await this.until((f) => f.type === "turn_ended" || f.type === "turn_failed", from, timeoutMs);
+    const final = performance.now() - sent;
+    const failed = this.frames.slice(from).find((f) => f.type === "turn_failed");
+    if (failed) throw new Error(`turn failed: ${JSON.stringify(failed)}`);
+    return { firstDelta, final };
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+}

@@ -8,6 +8,7 @@ import {
   Artifact,
   Conversation,
   ConversationListItem,
+  CreatedConversation,
   McpAttachment,
   McpAttachRequest,
   McpCompletionRequest,
@@ -103,8 +104,8 @@ export const OPERATIONS: Record<string, Operation> = {
   ),
   "POST /api/conversations": op(
     "conversations",
-    "Start a conversation (with templateId: from a template, its defaults under what you set)",
-    { 201: json(Conversation, "Created") },
+    "Start a conversation (with templateId: from a template, its defaults under what you set); `socket` is a ticket for its first WebSocket",
+    { 201: json(CreatedConversation, "Created") },
   ),
   "GET /api/conversations/:id": op("conversations", "One conversation", {
     200: json(Conversation),

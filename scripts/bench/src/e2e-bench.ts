@@ -116,7 +116,7 @@ function failureKinds(errors: PromiseRejectedResult[]): string {
 class Session {
   private frames: Frame[] = [];
   private listeners = new Set<() => void>();
-  private constructor(private readonly ws: WebSocket) {
+  private constructor(readonly ws: WebSocket) {
     ws.addEventListener("message", (m) => {
       this.frames.push(JSON.parse(String(m.data)) as Frame);
       for (const l of this.listeners) l();
@@ -131,19 +131,40 @@ class Session {
     const ticket =
       given ??
       (await api<{ ticket: string }>(`/api/conversations/${conversationId}/ws-ticket`)).ticket;
-    const ws = new WebSocket(
-      `${stack.url.replace("http", "ws")}/api/conversations/${conversationId}/ws?ticket=${encodeURIComponent(ticket)}`,
+    const session = await Session.connect(
+      new WebSocket(
+        `${stack.url.replace("http", "ws")}/api/conversations/${conversationId}/ws?ticket=${encodeURIComponent(ticket)}`,
+      ),
     );
+    session.ws.send(JSON.stringify({ type: "resume", lastSeq: 0 }));
+    await session.until((f) => f.type === "synced");
+    return session;
+  }
+
+  /**
+   * A socket that creates its conversation (`?new=1` on a fresh id), as the peer's client opens a
+   * socket to a new agent name: no request before it. The resume goes out with the first send.
+   */
+  static async create(): Promise<Session> {
+    const session = await Session.connect(
+      new WebSocket(
+        `${stack.url.replace("http", "ws")}/api/conversations/${crypto.randomUUID()}/ws?new=1`,
+        // undici's WebSocket takes headers in its options (the DOM type does not know them).
+        { headers: { authorization: `Bearer ${stack.token}` } } as unknown as string[],
+      ),
+    );
+    session.ws.send(JSON.stringify({ type: "resume", lastSeq: 0 }));
+    return session;
+  }
+
+  private static async connect(ws: WebSocket): Promise<Session> {
     await new Promise((resolve, reject) => {
       ws.addEventListener("open", resolve);
       // undici's ErrorEvent carries the cause (a refused upgrade, a reset): say it, so a crowd's
       // failures can be told apart.
       ws.addEventListener("error", (e) => reject(new Error(`websocket error: ${errorCause(e)}`)));
     });
-    const session = new Session(ws);
-    ws.send(JSON.stringify({ type: "resume", lastSeq: 0 }));
-    await session.until((f) => f.type === "synced");
-    return session;
+    return new Session(ws);
   }
 
   private until(match: (f: Frame) => boolean, from = 0, timeoutMs = 60_000): Promise<void> {
@@ -212,15 +233,16 @@ async function repeatedTurns(label: string, text: string) {
 }
 
 /**
- * A new conversation: create it, open its socket, send. `firstDelta` and `final` are timed from
- * the send, `whole` from the create request (what a user waits for, as the peer's client that
- * just opens a socket to a new name and sends).
+ * A new conversation: a socket that creates it (or, with `open`, POST then a socket), then a send.
+ * `firstDelta` and `final` are timed from the send, `whole` from the first request (what a user
+ * waits for, as the peer's client that just opens a socket to a new name and sends).
  */
 async function firstTurn(
   timeoutMs?: number,
+  open: () => Promise<Session> = () => Session.create(),
 ): Promise<{ firstDelta: number | null; final: number; whole: number }> {
   const started = performance.now();
-  const session = await openNew();
+  const session = await open();
   try {
     const turn = await session.turn("plain", timeoutMs);
     return { ...turn, whole: performance.now() - started };
@@ -245,7 +267,7 @@ async function crowd(size: number): Promise<void> {
   const errors = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
   const sample = errors.length > 0 ? ` (${failureKinds(errors)})` : "";
   console.log(
-    `${size} new conversations at once: all done in ${wall.toFixed(0)} ms; create → turn ended ${fmt(ok)}; errors ${errors.length}${sample}`,
+    `${size} new conversations at once: all done in ${wall.toFixed(0)} ms; socket open → turn ended ${fmt(ok)}; errors ${errors.length}${sample}`,
   );
 }
 
@@ -317,7 +339,10 @@ try {
   }
   console.log(`first turn of a new conversation: send → first delta ${fmt(firstDelta)}`);
   console.log(`first turn of a new conversation: send → final event ${fmt(final)}`);
-  console.log(`first turn of a new conversation: create → final event ${fmt(whole)}`);
+  console.log(`first turn of a new conversation: socket open → final event ${fmt(whole)}`);
+  const viaPost: number[] = [];
+  for (let i = 0; i < RUNS; i++) viaPost.push((await firstTurn(undefined, openNew)).whole);
+  console.log(`first turn of a new conversation: POST create → final event ${fmt(viaPost)}`);
   for (const size of CROWDS) await crowd(size);
   if (MEMORY_CONVERSATIONS > 0) await memory(MEMORY_CONVERSATIONS);
 } finally {

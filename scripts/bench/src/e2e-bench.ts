@@ -308,7 +308,7 @@ async function memory(conversations: number): Promise<void> {
   let errors = 0;
   for (let done = 0; done < conversations; done += batch) {
     const n = Math.min(batch, conversations - done);
-    const results = await Promise.allSettled(Array.from({ length: n }, firstTurn));
+    const results = await Promise.allSettled(Array.from({ length: n }, () => firstTurn()));
     errors += results.filter((r) => r.status === "rejected").length;
   }
   // Let idle work (outbox flushes, closed sockets) settle before reading.

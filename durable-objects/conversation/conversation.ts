@@ -15,7 +15,8 @@ import {
   type ServerEvent,
 } from "../protocol/wire";
 import { SocketGate, type SocketState, withoutAbort } from "./socket-gate";
-import { refuseChatOverAllowance } from "./daily-allowance";
+import { overMessageLimit } from "./message-limit";
+import { overDailyAllowance, refuseChatOverAllowance } from "./daily-allowance";
 import { logTurnEnded } from "./operator-log";
 import { AuditLog } from "./audit-log";
 import { conversationTimings } from "./timings-log";
@@ -60,8 +61,6 @@ import { credentialFromHeader } from "./socket-credential";
 import { resolveAttachments } from "./attachment-refs";
 import { ownerOverAllowance } from "./owner-allowance";
 import { MessageAuthors, withAuthorNames } from "./message-authors";
-import { admitNewMessage } from "./send-admission";
-import { FreshRead } from "./fresh-read";
 
 /** Default step cap of the thinking loop (the reference's five). */
 
@@ -88,8 +87,6 @@ export class Conversation extends Agent<Env> {
   #deltas = new DeltaCoalescer((e) => this.publish(e));
   #flushing = false;
   #mcp: ConnectionPool = new Map();
-  /** The conversation's row as read when the last message arrived, for the turn it starts. */
-  #conversationRead = new FreshRead(() => this.loadConversation(), 1_000);
   /** The pending check that closes idle MCP connections, if one is scheduled. */
   #mcpIdleCheck: string | null = null;
   /** MCP handshakes made by this instance (figures for tests and the bench). */
@@ -228,21 +225,21 @@ export class Conversation extends Agent<Env> {
       case "send": {
         // A resend of a stored message is not a new message: it is acknowledged, never counted.
         const userId = (connection.state as SocketState | null)?.credential?.userId;
-        let author: ChatMessage["author"];
         if (userId && !this.store.messageByClientId(frame.clientMessageId)) {
-          // The turn this message starts uses this read of the conversation (fresh-read.ts).
-          this.#conversationRead.refresh().catch(() => undefined);
-          const admission = await admitNewMessage({
-            env: this.env,
-            userId,
-            role: access.role,
-            ownerId: () => this.#conversationRead.get().then((c) => c.userId),
-            authorOf: (id) => this.authorOf(id),
-          });
-          if (!admission.ok)
-            return this.sendControl(connection, { type: "frame_error", error: admission.error });
-          author = admission.author;
-        } else author = userId ? await this.authorOf(userId) : undefined;
+          const refused = await overDailyAllowance(this.env, userId);
+          if (refused)
+            return this.sendControl(connection, { type: "frame_error", error: refused.error });
+          const limited = await overMessageLimit(this.env, userId);
+          if (limited) return this.sendControl(connection, { type: "frame_error", error: limited });
+          // The owner's own check was the one above.
+          const ownerRefused =
+            access.role === "owner"
+              ? null
+              : await ownerOverAllowance(this.env, () => this.ownerId(), userId);
+          if (ownerRefused)
+            return this.sendControl(connection, { type: "frame_error", error: ownerRefused.error });
+        }
+        const author = userId ? await this.authorOf(userId) : undefined;
         const ack = await this.acceptSend(frame, author);
         if ("error" in ack) return this.sendControl(connection, { type: "frame_error", ...ack });
         this.setTyping(connection, false);
@@ -372,7 +369,6 @@ export class Conversation extends Agent<Env> {
     if (new URL(request.url).pathname.endsWith("/timings"))
       return Response.json(conversationTimings(this.ctx.storage.sql));
     if (sender && !(await this.isResend(request))) {
-      this.#conversationRead.refresh().catch(() => undefined);
       const ownerRefused = await ownerOverAllowance(this.env, () => this.ownerId(), sender.userId);
       if (ownerRefused)
         return Response.json(
@@ -639,7 +635,7 @@ export class Conversation extends Agent<Env> {
     this.#abort = abort;
     let outcome: TurnOutcome;
     try {
-      const stored = await this.#conversationRead.get();
+      const stored = await this.loadConversation();
       const options = turn.options;
       const conversation: ConversationInfo = {
         ...stored,

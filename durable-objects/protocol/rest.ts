@@ -394,3 +394,14 @@ export const ConversationListItem = Conversation.extend({
   role: z.enum(["owner", "participant", "viewer"]).optional(),
 });
 export type ConversationListItem = z.infer<typeof ConversationListItem>;
+
+/** A single-use WebSocket ticket: opens one socket on its conversation within 20 s. */
+export const SocketTicket = z.object({ ticket: z.string(), expiresAt: z.number() });
+export type SocketTicket = z.infer<typeof SocketTicket>;
+
+/**
+ * What POST /api/conversations answers: the conversation, and a ticket for its first socket, so
+ * the client's next request can be the upgrade itself (no round trip for a ticket).
+ */
+export const CreatedConversation = Conversation.extend({ socket: SocketTicket });
+export type CreatedConversation = z.infer<typeof CreatedConversation>;

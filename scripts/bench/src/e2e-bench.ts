@@ -6,13 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LLMock } from "@copilotkit/aimock";
 import { startStack } from "../../../tests/e2e/stack";
-import {
-  failureKinds,
-  fmt,
-  newConversation as ourNewConversation,
-  Session,
-  type TurnTimes,
-} from "./e2e-session";
+import { failureKinds, fmt, newConversation as ourNewConversation, Session } from "./e2e-session";
 
 const num = (name: string, fallback: number) => {
   const raw = process.env[name];
@@ -76,11 +70,15 @@ const stack = await startStack(fixtures, {
   },
 });
 
-const newConversation = () => ourNewConversation(stack);
+/** POST create (its answer carries the first socket's ticket), then the socket. */
+const openNew = async () => {
+  const { id, socket } = await ourNewConversation(stack);
+  return Session.open(stack, id, { ticket: socket?.ticket });
+};
 
 /** Turns in one conversation, one after another (the first is a warm-up and not counted). */
 async function repeatedTurns(label: string, text: string) {
-  const session = await Session.open(stack, (await newConversation()).id);
+  const session = await openNew();
   await session.turn(text);
   const first: number[] = [];
   const final: number[] = [];
@@ -94,11 +92,20 @@ async function repeatedTurns(label: string, text: string) {
   console.log(`${label}: send → final event ${fmt(final)}`);
 }
 
-/** A new conversation: create it, open its socket, send; timed from the send. */
-async function firstTurn(timeoutMs?: number): Promise<TurnTimes> {
-  const session = await Session.open(stack, (await newConversation()).id);
+/**
+ * A new conversation: a socket that creates it (or, with `open`, POST then a socket), then a send.
+ * `firstDelta` and `final` are timed from the send, `whole` from the first request (what a user
+ * waits for, as the peer's client that just opens a socket to a new name and sends).
+ */
+async function firstTurn(
+  timeoutMs?: number,
+  open: () => Promise<Session> = () => Session.create(stack),
+): Promise<{ firstDelta: number | null; final: number; whole: number }> {
+  const started = performance.now();
+  const session = await open();
   try {
-    return await session.turn("plain", timeoutMs);
+    const turn = await session.turn("plain", timeoutMs);
+    return { ...turn, whole: performance.now() - started };
   } finally {
     session.close();
   }
@@ -120,7 +127,7 @@ async function crowd(size: number): Promise<void> {
   const errors = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
   const sample = errors.length > 0 ? ` (${failureKinds(errors)})` : "";
   console.log(
-    `${size} new conversations at once: all done in ${wall.toFixed(0)} ms; create → turn ended ${fmt(ok)}; errors ${errors.length}${sample}`,
+    `${size} new conversations at once: all done in ${wall.toFixed(0)} ms; socket open → turn ended ${fmt(ok)}; errors ${errors.length}${sample}`,
   );
 }
 
@@ -161,7 +168,7 @@ async function memory(conversations: number): Promise<void> {
   let errors = 0;
   for (let done = 0; done < conversations; done += batch) {
     const n = Math.min(batch, conversations - done);
-    const results = await Promise.allSettled(Array.from({ length: n }, firstTurn));
+    const results = await Promise.allSettled(Array.from({ length: n }, () => firstTurn()));
     errors += results.filter((r) => r.status === "rejected").length;
   }
   // Let idle work (outbox flushes, closed sockets) settle before reading.
@@ -183,13 +190,19 @@ try {
   await firstTurn(); // warms the isolates and the MCP worker
   const firstDelta: number[] = [];
   const final: number[] = [];
+  const whole: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     const t = await firstTurn();
     if (t.firstDelta !== null) firstDelta.push(t.firstDelta);
     final.push(t.final);
+    whole.push(t.whole);
   }
   console.log(`first turn of a new conversation: send → first delta ${fmt(firstDelta)}`);
   console.log(`first turn of a new conversation: send → final event ${fmt(final)}`);
+  console.log(`first turn of a new conversation: socket open → final event ${fmt(whole)}`);
+  const viaPost: number[] = [];
+  for (let i = 0; i < RUNS; i++) viaPost.push((await firstTurn(undefined, openNew)).whole);
+  console.log(`first turn of a new conversation: POST create → final event ${fmt(viaPost)}`);
   for (const size of CROWDS) await crowd(size);
   if (MEMORY_CONVERSATIONS > 0) await memory(MEMORY_CONVERSATIONS);
 } finally {

@@ -30,7 +30,10 @@ export async function postJson<T>(app: AppAddress, path: string, body?: unknown)
 
 /** A new conversation, titled "bench" (its first answer still asks the model for a title). */
 export const newConversation = (app: AppAddress, body: Record<string, unknown> = {}) =>
-  postJson<{ id: string }>(app, "/api/conversations", { title: "bench", ...body });
+  postJson<{ id: string; socket?: { ticket: string } }>(app, "/api/conversations", {
+    title: "bench",
+    ...body,
+  });
 
 export function errorCause(event: Event): string {
   const { message, error } = event as Event & { message?: string; error?: unknown };
@@ -79,31 +82,58 @@ export class Session {
   }
 
   /**
-   * Gets a ticket, opens the socket and catches up from sequence 0 (`compact` as the web client
-   * asks); resolves once the server says the client is synced.
+   * Opens the socket with `ticket` (the one a create answer carries) or a fresh one, and catches
+   * up from sequence 0 (`compact` as the web client asks); resolves once the server says the
+   * client is synced.
    */
   static async open(
     app: AppAddress,
     conversationId: string,
-    { compact = false }: { compact?: boolean } = {},
+    { compact = false, ticket }: { compact?: boolean; ticket?: string } = {},
   ): Promise<Session> {
-    const { ticket } = await postJson<{ ticket: string }>(
-      app,
-      `/api/conversations/${conversationId}/ws-ticket`,
+    const given =
+      ticket ??
+      (await postJson<{ ticket: string }>(app, `/api/conversations/${conversationId}/ws-ticket`))
+        .ticket;
+    const session = await Session.connect(
+      new WebSocket(
+        `${app.url.replace("http", "ws")}/api/conversations/${conversationId}/ws?ticket=${encodeURIComponent(given)}`,
+      ),
+      conversationId,
     );
-    const ws = new WebSocket(
-      `${app.url.replace("http", "ws")}/api/conversations/${conversationId}/ws?ticket=${encodeURIComponent(ticket)}`,
+    session.ws.send(
+      JSON.stringify({ type: "resume", lastSeq: 0, ...(compact ? { compact } : {}) }),
     );
+    await session.until((f) => f.type === "synced");
+    return session;
+  }
+
+  /**
+   * A socket that creates its conversation (`?new=1` on a fresh id), as the peer's client opens a
+   * socket to a new agent name: no request before it. The resume goes out with the first send.
+   */
+  static async create(app: AppAddress): Promise<Session> {
+    const id = crypto.randomUUID();
+    const session = await Session.connect(
+      new WebSocket(
+        `${app.url.replace("http", "ws")}/api/conversations/${id}/ws?new=1`,
+        // undici's WebSocket takes headers in its options (the DOM type does not know them).
+        { headers: { authorization: `Bearer ${app.token}` } } as unknown as string[],
+      ),
+      id,
+    );
+    session.ws.send(JSON.stringify({ type: "resume", lastSeq: 0 }));
+    return session;
+  }
+
+  private static async connect(ws: WebSocket, conversationId: string): Promise<Session> {
     await new Promise((resolve, reject) => {
       ws.addEventListener("open", resolve);
       // undici's ErrorEvent carries the cause (a refused upgrade, a reset): say it, so a crowd's
       // failures can be told apart.
       ws.addEventListener("error", (e) => reject(new Error(`websocket error: ${errorCause(e)}`)));
     });
-    const session = new Session(ws, conversationId);
-    ws.send(JSON.stringify({ type: "resume", lastSeq: 0, ...(compact ? { compact } : {}) }));
-    await session.until((f) => f.type === "synced");
-    return session;
+    return new Session(ws, conversationId);
   }
 
   /** Frames and characters received so far (after `open`: what the catch-up took). */

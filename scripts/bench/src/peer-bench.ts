@@ -96,8 +96,10 @@ const OURS_MODEL = { provider: "openai", model: "gpt-4o-mini" };
 let names = 0;
 const newPeerName = () => `bench-${process.pid}-${names++}`;
 
+/** As the web client: REST create (its answer carries the first socket's ticket), then the socket. */
 async function oursOpen(): Promise<Session> {
-  return Session.open(stack, (await newConversation(stack, OURS_MODEL)).id);
+  const { id, socket } = await newConversation(stack, OURS_MODEL);
+  return Session.open(stack, id, { ticket: socket?.ticket });
 }
 
 /** Turns in one conversation per app, one after another; the first of each is a warm-up. */

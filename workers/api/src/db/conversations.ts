@@ -180,3 +180,27 @@ export async function getConversationRow(db: Db, id: string): Promise<Row | null
   const rows = await db.select().from(conversations).where(eq(conversations.id, id)).limit(1);
   return rows[0] ?? null;
 }
+
+/**
+ * Creates the conversation under an id the client chose, unless that id is taken (by anyone):
+ * whether it did. The caller checks access to a taken id as for any other conversation.
+ */
+export async function createConversationIfAbsent(
+  db: Db,
+  id: string,
+  input: NewConversation,
+): Promise<boolean> {
+  const now = Date.now();
+  const rows = await db
+    .insert(conversations)
+    .values({
+      id,
+      ...input,
+      settings: JSON.stringify(input.settings),
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoNothing()
+    .returning({ id: conversations.id });
+  return rows.length > 0;
+}

@@ -8,6 +8,7 @@ import {
   Artifact,
   Conversation,
   ConversationListItem,
+  CreatedConversation,
   McpAttachment,
   McpAttachRequest,
   McpCompletionRequest,
@@ -103,8 +104,8 @@ export const OPERATIONS: Record<string, Operation> = {
   ),
   "POST /api/conversations": op(
     "conversations",
-    "Start a conversation (with templateId: from a template, its defaults under what you set)",
-    { 201: json(Conversation, "Created") },
+    "Start a conversation (with templateId: from a template, its defaults under what you set); `socket` is a ticket for its first WebSocket",
+    { 201: json(CreatedConversation, "Created") },
   ),
   "GET /api/conversations/:id": op("conversations", "One conversation", {
     200: json(Conversation),
@@ -141,9 +142,13 @@ export const OPERATIONS: Record<string, Operation> = {
   "POST /api/conversations/:id/ws-ticket": op("realtime", "A single-use WebSocket ticket (20 s)", {
     200: json(z.object({ ticket: z.string(), expiresAt: z.number() })),
   }),
-  "GET /api/conversations/:id/ws": op("realtime", "Open the conversation's WebSocket (upgrade)", {
-    101: { description: "Switching protocols; frames are durable-objects/protocol/wire.ts" },
-  }),
+  "GET /api/conversations/:id/ws": op(
+    "realtime",
+    "Open the conversation's WebSocket (upgrade); with `?new=1` and a fresh UUID as :id, the socket creates the conversation (optional `provider`, `model`, `mode`)",
+    {
+      101: { description: "Switching protocols; frames are durable-objects/protocol/wire.ts" },
+    },
+  ),
   "POST /api/conversations/:id/approvals/:approvalId": op(
     "realtime",
     "Approve or deny a parked tool call",

@@ -21,6 +21,7 @@ import { deleteConversationEverywhere } from "../conversation-lifecycle";
 import { ProviderIdSchema } from "./providers";
 import { applyTemplate } from "../templates/conversation-from-template";
 import { findTemplate } from "../templates/find-template";
+import { firstSocketOf } from "./first-socket";
 
 export const IdParam = z.string().min(1).max(100);
 
@@ -82,7 +83,7 @@ export const conversationRoutes = new Hono<AppEnv>()
       mode: body.mode ?? "normal",
       settings: body.settings ?? {},
     });
-    return c.json(conversation, 201);
+    return c.json({ ...conversation, socket: await firstSocketOf(c, conversation.id) }, 201);
   })
   .get("/:id", async (c) => {
     const id = parseParam(c, "id", IdParam);

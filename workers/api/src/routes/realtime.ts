@@ -16,6 +16,7 @@ import { parseJsonBody, parseParam } from "../http/validate";
 import { RATE_LIMITS } from "../../../../shared/rate-limit/limits";
 import { byUser, rateLimit } from "../rate-limit/middleware";
 import { IdParam } from "./conversations";
+import { asksForNewConversation, openNewConversation } from "./new-conversation-socket";
 
 const ChatBody = SendMessage.omit({ type: true });
 
@@ -35,8 +36,12 @@ export const realtimeRoutes = new Hono<AppEnv>()
       throw new ApiError(403, "forbidden_origin", `Origin ${origin} may not open this WebSocket.`);
     }
     const { credential, ticket } = await authenticateUpgrade(c, id);
-    const { role } = await conversationFor(c.get("db"), credential.userId, id, "read");
-    const stub = await conversationStub(c.env, id);
+    const { role, stub } = asksForNewConversation(c)
+      ? await openNewConversation(c, id, credential.userId)
+      : {
+          role: (await conversationFor(c.get("db"), credential.userId, id, "read")).role,
+          stub: await conversationStub(c.env, id),
+        };
     if (ticket && !(await stub.claimTicket(ticket.id, ticket.expiresAt)))
       throw new ApiError(
         401,

@@ -1,0 +1,114 @@
+import { createExecutionContext, env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { Conversation } from "../../../../durable-objects/protocol/rest";
+import {
+  api,
+  BASE,
+  createConversation,
+  createUser,
+  errorOf,
+  type TestUser,
+} from "../../../../tests/support/helpers";
+import { fold, TestSocket, turnEnded } from "../../../../tests/support/ws-client";
+import app from "../index";
+
+const bearer = (user: TestUser) => ({ authorization: `Bearer ${user.token}` });
+
+/** The upgrade as a client sends it, answered by the real worker. */
+const upgrade = (user: TestUser, id: string, query = "?new=1") =>
+  api(user, `/api/conversations/${id}/ws${query}`, { headers: { upgrade: "websocket" } });
+
+describe("a socket that creates its conversation (?new=1)", () => {
+  it("opens on a fresh id, and the first message sent on it is answered and stored as the user's", async () => {
+    const user = await createUser();
+    const id = crypto.randomUUID();
+    const ws = await TestSocket.openWith(id, bearer(user), "?new=1&mode=tools");
+    ws.send({ type: "resume", lastSeq: 0 });
+    ws.send({ type: "send", clientMessageId: "first", text: "hello there" });
+    await ws.until(turnEnded);
+    const t = fold(ws.events());
+    expect(t.messages.map((m) => [m.role, m.status])).toEqual([
+      ["user", "complete"],
+      ["assistant", "complete"],
+    ]);
+    ws.close();
+    const res = await api(user, `/api/conversations/${id}`);
+    expect(res.status).toBe(200);
+    const conversation = Conversation.parse(await res.json());
+    expect(conversation.mode).toBe("tools");
+    const list = (await (await api(user, "/api/conversations")).json()) as {
+      items: Array<{ id: string }>;
+    };
+    expect(list.items.map((c) => c.id)).toContain(id);
+  });
+
+  it("opening it again (a reconnect with the same URL) reaches the same conversation", async () => {
+    const user = await createUser();
+    const id = crypto.randomUUID();
+    const first = await TestSocket.openWith(id, bearer(user), "?new=1");
+    first.send({ type: "resume", lastSeq: 0 });
+    first.send({ type: "send", clientMessageId: "m1", text: "hello there" });
+    await first.until(turnEnded);
+    first.close();
+    const again = await TestSocket.openWith(id, bearer(user), "?new=1");
+    again.send({ type: "resume", lastSeq: 0 });
+    await again.until((f) => f.some((x) => x.type === "synced"));
+    expect(fold(again.events()).messages).toHaveLength(2);
+    again.close();
+  });
+
+  it("a stranger's conversation id answers 404 and is left as it was", async () => {
+    const owner = await createUser();
+    const stranger = await createUser();
+    const conv = await createConversation(owner, { title: "mine" });
+    const res = await upgrade(stranger, conv.id);
+    expect(res.status).toBe(404);
+    const row = await env.DB.prepare("SELECT user_id, title FROM conversations WHERE id = ?")
+      .bind(conv.id)
+      .first<{ user_id: string; title: string }>();
+    expect(row).toEqual({ user_id: owner.id, title: "mine" });
+  });
+
+  it("needs a signed-in caller, and an id of the client's own making (a UUID)", async () => {
+    const user = await createUser();
+    expect((await upgrade({ id: "x", token: "tc_wrong" }, crypto.randomUUID())).status).toBe(401);
+    const res = await upgrade(user, "not-a-uuid");
+    expect(res.status).toBe(400);
+    expect((await errorOf(res)).message).toMatch(/must be a UUID/);
+    const count = await env.DB.prepare("SELECT COUNT(*) AS n FROM conversations WHERE user_id = ?")
+      .bind(user.id)
+      .first<{ n: number }>();
+    expect(count?.n).toBe(0);
+  });
+
+  it("counts against the same limit as POST /api/conversations", async () => {
+    const user = await createUser();
+    const vars = { RATE_LIMIT_NEW_CONVERSATION: "2/60" };
+    const call = (path: string, init: RequestInit) =>
+      Promise.resolve(
+        app.fetch(
+          new Request(BASE + path, {
+            ...init,
+            headers: { ...bearer(user), ...(init.headers as Record<string, string>) },
+          }),
+          { ...env, ...vars },
+          createExecutionContext(),
+        ),
+      );
+    const created = await call("/api/conversations", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(created.status).toBe(201);
+    const open = (id: string) =>
+      call(`/api/conversations/${id}/ws?new=1`, { headers: { upgrade: "websocket" } });
+    const socket = await open(crypto.randomUUID());
+    expect(socket.status).toBe(101);
+    socket.webSocket?.accept();
+    socket.webSocket?.close();
+    const refused = await open(crypto.randomUUID());
+    expect(refused.status).toBe(429);
+    expect((await errorOf(refused)).message).toMatch(/new conversations/);
+  });
+});

@@ -29,6 +29,7 @@ writeFileSync(apiConfig, apiToml);
 const workers = [
   ["api", apiConfig],
   ["mcp-remote", "workers/mcp-remote/wrangler.toml"],
+  ["pdf-text", "workers/pdf-text/wrangler.toml"],
 ];
 const without = (process.env.BENCH_STARTUP_WITHOUT ?? "").split(",").filter(Boolean);
 const strippedConfig = join(root, `wrangler.bench-startup-${process.pid}-without.toml`);

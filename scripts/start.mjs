@@ -1,5 +1,5 @@
 // npm start: build the web client, apply D1 migrations locally, make sure a local user exists,
-// then run both workers under `wrangler dev` with local D1, R2 and Durable Objects (.wrangler/).
+// then run the three workers under `wrangler dev` with local D1, R2 and Durable Objects (.wrangler/).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
@@ -89,13 +89,15 @@ console.log(
   `  Open ${url}/#token=${token}\n  (or sign in with the token ${token}; it is kept in .wrangler/local-token)`,
 );
 
-step(`Starting both workers on ${url}`);
+step(`Starting the workers on ${url}`);
 const dev = wranglerSpawn([
   "dev",
   "-c",
   "wrangler.toml",
   "-c",
   "workers/mcp-remote/wrangler.toml",
+  "-c",
+  "workers/pdf-text/wrangler.toml",
   "--ip",
   "127.0.0.1",
   "--port",

@@ -139,6 +139,7 @@ describe("attachments in a turn's history", () => {
     const loaded = await loadAttachments({
       d1: env.DB,
       bucket: env.ARTIFACTS,
+      pdfTextService: env.PDF_TEXT,
       conversationId: id,
       history: [userMessage(1, [older]), userMessage(3, [newer])],
       can: { images: true, pdfDocuments: true },

@@ -37,6 +37,7 @@ export async function attachmentConverter(input: {
   const loaded = await loadAttachments({
     d1: input.env.DB,
     bucket: input.env.ARTIFACTS,
+    pdfTextService: input.env.PDF_TEXT,
     conversationId: conversation.id,
     history: input.history,
     can,

@@ -22,6 +22,8 @@ const IDS_PER_QUERY = 90;
 export interface AttachmentLoadInput {
   d1: D1Database;
   bucket: R2Bucket;
+  /** workers/pdf-text (the PDF_TEXT binding): the text of PDFs for models that do not read them. */
+  pdfTextService: Fetcher;
   conversationId: string;
   history: readonly ChatMessage[];
   can: AttachmentCapabilities;
@@ -79,7 +81,7 @@ async function loadOne(
     case "pdf": {
       if (input.can.pdfDocuments && takeFile(part))
         return { part, base64: base64Of(await bytesOf(input.bucket, key)) };
-      return { part, text: await pdfText(await bytesOf(input.bucket, key)) };
+      return { part, text: await pdfText(input.pdfTextService, await bytesOf(input.bucket, key)) };
     }
     case "text":
     case "table":
@@ -111,7 +113,11 @@ async function r2Keys(
   return keys;
 }
 
-async function bytesOf(bucket: R2Bucket, key: string, length?: number): Promise<Uint8Array> {
+async function bytesOf(
+  bucket: R2Bucket,
+  key: string,
+  length?: number,
+): Promise<Uint8Array<ArrayBuffer>> {
   const object = await bucket.get(key, length ? { range: { offset: 0, length } } : {});
   if (!object) throw new Error(`attachment bytes missing in R2: ${key}`);
   return new Uint8Array(await object.arrayBuffer());

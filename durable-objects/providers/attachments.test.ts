@@ -3,7 +3,7 @@
 // image and the PDF's text for Ollama's vision models; a text-only model gets text alone. The
 // SDKs talk to aimock; the bodies they sent and aimock's journal are the witnesses.
 import { beforeAll, describe, expect, it } from "vitest";
-import { pdfText } from "../conversation/pdf-text";
+import { extractPdfText } from "../../shared/extract-pdf-text";
 import { attachmentParts, type LoadedAttachment } from "../loop/attachment-parts";
 import { attachmentCapabilitiesOf } from "./attachment-capabilities";
 import { recordingFetch, run, textOf } from "./test/harness";
@@ -44,7 +44,7 @@ async function loadedPdf(): Promise<LoadedAttachment> {
     },
     base64: bytesToBase64(bytes),
     // What the loader extracts for models that do not read PDFs (unpdf, here in workerd).
-    text: await pdfText(bytes),
+    text: await extractPdfText(bytes),
   };
 }
 

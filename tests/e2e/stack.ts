@@ -137,6 +137,8 @@ export async function startStack(
     apiConfig,
     "-c",
     mcpConfig,
+    "-c",
+    "workers/pdf-text/wrangler.toml",
     "--ip",
     "127.0.0.1",
     "--port",

@@ -10,6 +10,8 @@ import { OPERATIONS } from "./operations";
 
 export const OPENAPI_PATH = "/api/openapi.json";
 
+let serverEventSchema: unknown;
+
 export function serveOpenApi(app: Hono<AppEnv>): void {
   for (const [key, operation] of Object.entries(OPERATIONS)) {
     const [method, path] = key.split(" ") as [string, string];
@@ -44,9 +46,13 @@ export function serveOpenApi(app: Hono<AppEnv>): void {
             },
             session: { type: "apiKey", in: "cookie", name: "session" },
           },
-          // The event types of the event stream (POST …/chat, GET …/events, the WebSocket).
+          // The event types of the event stream (POST …/chat, GET …/events, the WebSocket),
+          // converted when the document is first asked for, not at start-up.
           schemas: {
-            ServerEvent: z.toJSONSchema(ServerEvent, { unrepresentable: "any" }) as never,
+            get ServerEvent() {
+              serverEventSchema ??= z.toJSONSchema(ServerEvent, { unrepresentable: "any" });
+              return serverEventSchema as never;
+            },
           },
         },
         security: [{ bearer: [] }, { session: [] }],

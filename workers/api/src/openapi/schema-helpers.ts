@@ -45,14 +45,21 @@ export const eventStream = (description: string) => ({
 
 type RequestBody = NonNullable<Operation["requestBody"]>;
 
-/** A JSON request body described by the zod schema the route parses it with. */
+/**
+ * A JSON request body described by the zod schema the route parses it with. Converted to JSON
+ * Schema when the document is first asked for, not when the worker starts (OPERATIONS is built
+ * at start-up; most isolates never serve the document).
+ */
 export const body = (schema: z.ZodType): RequestBody => {
-  const jsonSchema = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" });
+  let jsonSchema: unknown;
+  const media = {
+    get schema() {
+      jsonSchema ??= z.toJSONSchema(schema, { io: "input", unrepresentable: "any" });
+      return jsonSchema;
+    },
+  };
   // zod writes JSON Schema 2020-12 (what OpenAPI 3.1 uses); openapi-types types `type` narrower.
-  return {
-    required: true,
-    content: { "application/json": { schema: jsonSchema } },
-  } as unknown as RequestBody;
+  return { required: true, content: { "application/json": media } } as unknown as RequestBody;
 };
 
 /** A list answer: {items: T[]}. */

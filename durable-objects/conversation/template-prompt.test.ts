@@ -4,6 +4,7 @@ import { describe, expect, inject, it } from "vitest";
 import { api, createConversation, createUser } from "../../tests/support/helpers";
 import { TestSocket, turnEnded } from "../../tests/support/ws-client";
 import { fillTemplateVariables } from "./template-prompt";
+import { detectLanguage } from "../loop/language";
 
 // aimock's journal holds requests in its own shape: the system prompt is the "system" message.
 interface JournalRequest {
@@ -96,12 +97,14 @@ describe("a conversation started from a template", () => {
 });
 
 describe("fillTemplateVariables", () => {
-  it("writes the date and time in UTC and the language of the latest message", () => {
+  it("writes the date and time in UTC and the language of the latest message", async () => {
     const filled = fillTemplateVariables("{{date}} {{ time }} {{lang}} {{provider}}/{{model}}", {
       model: "m",
       provider: "p",
       now: new Date("2026-03-04T05:06:07Z"),
-      latestUserText: "Bonjour, pouvez-vous m'expliquer comment fonctionne la photosynthèse ?",
+      language: await detectLanguage(
+        "Bonjour, pouvez-vous m'expliquer comment fonctionne la photosynthèse ?",
+      ),
     });
     expect(filled).toBe("2026-03-04 05:06 UTC French p/m");
   });

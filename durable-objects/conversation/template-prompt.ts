@@ -1,6 +1,6 @@
 // A templated conversation's part of each model request: the template's system prompt with its
 // variables filled for this request, and its starting messages ahead of the conversation's own.
-import { detectLanguage } from "../loop/language";
+import type { Language } from "../loop/language";
 import type { TemplateContext } from "../protocol/template-context";
 import type { NeutralMessage } from "../providers/types";
 
@@ -9,7 +9,8 @@ export interface TemplateVariables {
   provider: string;
   /** When the request is made; date and time are written in UTC. */
   now: Date;
-  latestUserText: string;
+  /** The language of the user's latest message, when it could be told. */
+  language: Language | null;
 }
 
 /** Fills {{model}}, {{provider}}, {{date}}, {{time}} and {{lang}}; other braces stay as written. */
@@ -20,7 +21,7 @@ export function fillTemplateVariables(prompt: string, vars: TemplateVariables): 
     provider: vars.provider,
     date: iso.slice(0, 10),
     time: `${iso.slice(11, 16)} UTC`,
-    lang: detectLanguage(vars.latestUserText)?.name ?? "the language of the user's messages",
+    lang: vars.language?.name ?? "the language of the user's messages",
   };
   return prompt.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => values[name] ?? whole);
 }

@@ -32,7 +32,7 @@ import { turnBudgets } from "./turn-budgets";
 import { type StoredResult, toNeutralHistory } from "./history";
 import { contextFitter } from "../loop/context-fit";
 import { modelWindow } from "../loop/context-budget";
-import { languageInstruction } from "../loop/language";
+import { detectLanguage, languageInstruction } from "../loop/language";
 import { type StoredSummary, summaryPrompt } from "./summary";
 import { templateMessages, templateSystemSection } from "./template-prompt";
 import { routedStream } from "./model-route";
@@ -172,6 +172,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     emit: input.emit,
     announce: !input.resumed,
   });
+  const language = await detectLanguage(latestUserText(input.history));
   return runThinkingLoop(
     {
       provider,
@@ -204,9 +205,9 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
           model: conversation.model,
           provider: conversation.provider,
           now: new Date(),
-          latestUserText: latestUserText(input.history),
+          language,
         }) +
-        languageInstruction(latestUserText(input.history)) +
+        languageInstruction(language) +
         summaryPrompt(input.summary ?? null),
       history: [
         ...templateMessages(conversation.settings.template),

@@ -1,7 +1,27 @@
-import { describe, expect, it } from "vitest";
-import { detectLanguage, languageInstruction } from "./language";
+import { describe, expect, it, vi } from "vitest";
+
+// Records when franc is loaded: it builds its trigram tables then, which must not happen at start-up.
+const loads = vi.hoisted(() => ({ franc: 0 }));
+vi.mock("franc-min", async (original) => {
+  loads.franc++;
+  return original();
+});
+
+const { detectLanguage, languageInstruction } = await import("./language");
 
 describe("language parity", () => {
+  it("loads franc only when a message needs its trigrams", async () => {
+    expect(loads.franc).toBe(0);
+    // A short message decided by its script or its function words needs no trigrams.
+    expect((await detectLanguage("光合作用是如何进行的？"))?.name).toBe("Chinese");
+    expect((await detectLanguage("What is the dose of the drug?"))?.name).toBe("English");
+    expect(loads.franc).toBe(0);
+    // A long one is decided by trigrams.
+    const long = "Kannst du mir bitte erklären, wie die Photosynthese in Pflanzen funktioniert? ";
+    expect((await detectLanguage(long.repeat(4)))?.name).toBe("German");
+    expect(loads.franc).toBe(1);
+  });
+
   it.each([
     ["Bonjour, pouvez-vous m'expliquer comment fonctionne la photosynthèse ?", "French"],
     ["Kannst du mir bitte erklären, wie die Photosynthese funktioniert?", "German"],
@@ -10,17 +30,21 @@ describe("language parity", () => {
     ["Объясни, пожалуйста, как работает фотосинтез у растений.", "Russian"],
     ["光合作用是如何进行的？", "Chinese"],
     ["光合成はどのように働きますか？", "Japanese"],
-  ])("detects %s as %s", (text, name) => {
-    expect(detectLanguage(text)?.name).toBe(name);
+  ])("detects %s as %s", async (text, name) => {
+    expect((await detectLanguage(text))?.name).toBe(name);
   });
 
-  it("gives a French message the French instruction", () => {
-    const prompt = languageInstruction("Quels sont les effets secondaires de la metformine ?");
+  it("gives a French message the French instruction", async () => {
+    const prompt = languageInstruction(
+      await detectLanguage("Quels sont les effets secondaires de la metformine ?"),
+    );
     expect(prompt).toContain("The user's latest message is in French");
     expect(prompt).toContain("Réponds en français.");
   });
 
-  it("falls back to the general rule when a message is too short to tell", () => {
-    expect(languageInstruction("ok")).toContain("in the language of the user's latest message");
+  it("falls back to the general rule when a message is too short to tell", async () => {
+    expect(languageInstruction(await detectLanguage("ok"))).toContain(
+      "in the language of the user's latest message",
+    );
   });
 });

@@ -1,9 +1,9 @@
 // Language parity: the answer is in the language of the user's latest message. The language is
 // detected from trigrams (franc-min, no service to call) among the languages people commonly
 // write to us in, and the system prompt names it, in English and in that language.
-import { franc } from "franc-min";
+import type { franc as Franc } from "franc-min";
 
-interface Language {
+export interface Language {
   name: string;
   /** The instruction in the language itself: a model follows it more reliably. */
   instruction: string;
@@ -71,20 +71,26 @@ function byFunctionWords(text: string): string | null {
   return best && best.hits >= 2 && !tie ? best.code : null;
 }
 
+let francLoading: Promise<typeof Franc> | null = null;
+/**
+ * franc builds its trigram tables for every language when it is loaded (tens of milliseconds of
+ * CPU): it is loaded by the first message that needs trigrams, not at every worker start-up.
+ */
+const loadFranc = () => (francLoading ??= import("franc-min").then((m) => m.franc));
+
 /** The language of a message, or null when it is too short or too mixed to tell. */
-export function detectLanguage(text: string): Language | null {
+export async function detectLanguage(text: string): Promise<Language | null> {
   const sample = text.slice(0, 2_000);
   for (const [script, code] of SCRIPTS) if (script.test(sample)) return LANGUAGES[code] ?? null;
   // Trigrams decide long messages; short ones are decided by their function words when clear.
   const code =
     (sample.length < 200 && byFunctionWords(sample)) ||
-    franc(sample, { only: CANDIDATES, minLength: 8 });
+    (await loadFranc())(sample, { only: CANDIDATES, minLength: 8 });
   return LANGUAGES[code] ?? null;
 }
 
-/** The system prompt's paragraph on the answer's language. */
-export function languageInstruction(latestUserText: string): string {
-  const language = detectLanguage(latestUserText);
+/** The system prompt's paragraph on the answer's language (of the user's latest message). */
+export function languageInstruction(language: Language | null): string {
   if (!language)
     return "## Language\n\nAnswer in the language of the user's latest message unless they ask otherwise.";
   return (

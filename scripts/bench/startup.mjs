@@ -37,10 +37,12 @@ if (without.length > 0) {
   const empty = join(dir, "empty-module.mjs");
   writeFileSync(empty, "export {};\n");
   const alias = without.map((pkg) => `${JSON.stringify(pkg)} = ${JSON.stringify(empty)}`);
-  // A top-level key: right after `main`, before the first table.
+  // Into the config's own [alias] table when it has one, else a top-level key right after `main`.
   writeFileSync(
     strippedConfig,
-    apiToml.replace(/^main = .*$/m, (main) => `${main}\nalias = { ${alias.join(", ")} }`),
+    /^\[alias\]$/m.test(apiToml)
+      ? apiToml.replace(/^\[alias\]$/m, `[alias]\n${alias.join("\n")}`)
+      : apiToml.replace(/^main = .*$/m, (main) => `${main}\nalias = { ${alias.join(", ")} }`),
   );
   workers.splice(1, 0, [`api without ${without.join(", ")}`, strippedConfig]);
 }

@@ -52,7 +52,7 @@ import { BranchError, branchSource } from "./branching/branch-source";
 import { type BranchSeed, seedBranch } from "./branching/seed-branch";
 import type { SourceResult } from "./branching/create-branch";
 import type { ConversationRole } from "../protocol/sharing";
-import { userName } from "../../shared/db/conversation-access";
+import { roleInConversation, userName } from "../../shared/db/conversation-access";
 import { broadcastPresence, type MemberSocketState, stateOf } from "./presence";
 import { applyAccessChange, frameAccess, roleFromHeader } from "./member-access";
 import { credentialFromHeader } from "./socket-credential";
@@ -84,6 +84,11 @@ export class Conversation extends Agent<Env> {
   #mcpIdleCheck: string | null = null;
   /** MCP handshakes made by this instance (figures for tests and the bench). */
   readonly mcpCounters: McpCounters = { initialize: 0, toolsList: 0 };
+  /** A new message's role read and checks (send-checks.ts), started as its frame arrived. */
+  #sendReads = new WeakMap<
+    ClientFrame,
+    { role?: Promise<ConversationRole | null>; checks: Promise<SendChecks | null> }
+  >();
   /** A new message's turn gets its D1 reads made while the message is checked. */
   #earlyRead = new EarlyTurnReads(() => readTurnContext(this.env, this.name));
 
@@ -149,7 +154,12 @@ export class Conversation extends Agent<Env> {
   }
 
   override onMessage(connection: Connection, raw: WSMessage): void {
-    this.sockets.receive(connection, raw, (frame) => this.handleFrame(connection, frame));
+    this.sockets.receive(
+      connection,
+      raw,
+      (frame) => this.handleFrame(connection, frame),
+      (frame) => this.prepareFrame(connection, frame),
+    );
   }
 
   // Defining this handler means `agents` installs none of its own: hand the rest on to it.
@@ -178,9 +188,11 @@ export class Conversation extends Agent<Env> {
   }
 
   private async handleFrame(connection: Connection, frame: ClientFrame): Promise<void> {
-    // A new message's checks go out at once, beside the access check.
-    const checks = frame.type === "send" ? this.startSendChecks(connection, frame) : null;
-    const access = await frameAccess(this.env.DB, this.name, connection, frame);
+    // A new message's reads and checks went out as the frame arrived (prepareFrame).
+    const early = this.#sendReads.get(frame);
+    const checks =
+      frame.type === "send" ? (early?.checks ?? this.startSendChecks(connection, frame)) : null;
+    const access = await frameAccess(this.env.DB, this.name, connection, frame, early?.role);
     if (!access.ok) {
       // A socket closed for lost access has nobody left to tell.
       try {
@@ -285,6 +297,22 @@ export class Conversation extends Agent<Env> {
   }
 
   /**
+   * A new message's reads go out while the socket's credential is checked again: the sender's
+   * role, the checks and the turn's context, together rather than one after another.
+   */
+  private prepareFrame(connection: Connection, frame: ClientFrame): void {
+    if (frame.type !== "send") return;
+    const userId = stateOf(connection)?.credential?.userId;
+    const role = userId ? roleInConversation(this.env.DB, this.name, userId) : undefined;
+    // A frame refused for its credential never awaits it: its failure is not unhandled.
+    role?.catch(() => undefined);
+    this.#sendReads.set(frame, {
+      ...(role && { role }),
+      checks: this.startSendChecks(connection, frame),
+    });
+  }
+
+  /**
    * A new message's checks (send-checks.ts), and its turn's D1 reads when the turn will start
    * at once (early-turn-reads.ts). A resend of a stored message is not a new message: it is
    * acknowledged, never counted (null).
@@ -302,7 +330,7 @@ export class Conversation extends Agent<Env> {
       ownerId: () => this.ownerId(),
       authorOf: (id) => this.authorOf(id),
     });
-    // A frame refused for access never awaits its checks: their failure is not unhandled.
+    // A frame refused (credential, access) never awaits its checks: their failure is not unhandled.
     checks.catch(() => undefined);
     return checks;
   }

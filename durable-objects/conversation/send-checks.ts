@@ -1,10 +1,11 @@
 // What a new message sent over a WebSocket waits for before it is stored: the sender's daily
 // allowance, the owner's (for a participant's message), the per-user message limit and the
-// sender's name. They do not depend on each other, so they go out together, beside the frame's
-// access check, instead of one round trip after another. A message the sender may not send is
-// still refused, with the same error as before: the allowance's, then the limit's, then the
-// owner's. (Going out together, a message refused for the allowance also counts against the
-// message limit; the sender is refused either way.)
+// sender's name. They do not depend on each other, so they go out together as the frame arrives,
+// beside the re-check of the socket's credential and the frame's access check, instead of one
+// round trip after another. A message the sender may not send is still refused, with the same
+// error as before: the allowance's, then the limit's, then the owner's. (Going out together, a
+// message refused for the allowance, or on a socket whose credential was just revoked, also
+// counts against the sender's message limit; it is refused either way.)
 import type { Env } from "../../shared/env";
 import type { ChatMessage } from "../protocol/messages";
 import type { ErrorInfo } from "../protocol/wire";

@@ -66,12 +66,14 @@ export class SocketGate {
   /**
    * A client frame, in order per socket: a valid one is handled after re-checking the socket's
    * credential; a malformed one is answered with `frame_error` and counted, never logged one
-   * line per frame.
+   * line per frame. `prepare` sees a valid frame first, so the reads and checks the frame will
+   * need go out while its credential is re-checked; nothing is stored or sent before it holds.
    */
   receive(
     connection: Connection,
     raw: WSMessage,
     handle: (frame: ClientFrame) => void | Promise<void>,
+    prepare?: (frame: ClientFrame) => void,
   ): void {
     const previous = this.#queues.get(connection.id) ?? Promise.resolve();
     const next = previous
@@ -82,6 +84,7 @@ export class SocketGate {
           this.countInvalid(parsed.error);
           return send(connection, { type: "frame_error", error: parsed.error });
         }
+        prepare?.(parsed.frame);
         if (await this.stillLive(connection)) await handle(parsed.frame);
       })
       .catch((err: unknown) => console.warn("websocket: a frame could not be handled", err));

@@ -52,7 +52,7 @@ import { BranchError, branchSource } from "./branching/branch-source";
 import { type BranchSeed, seedBranch } from "./branching/seed-branch";
 import type { SourceResult } from "./branching/create-branch";
 import type { ConversationRole } from "../protocol/sharing";
-import { roleInConversation, userName } from "../../shared/db/conversation-access";
+import { userName } from "../../shared/db/conversation-access";
 import { broadcastPresence, type MemberSocketState, stateOf } from "./presence";
 import { applyAccessChange, frameAccess, roleFromHeader } from "./member-access";
 import { credentialFromHeader } from "./socket-credential";
@@ -62,6 +62,7 @@ import { MessageAuthors, withAuthorNames } from "./message-authors";
 import { checkSend, type SendChecks } from "./send-checks";
 import { EarlyTurnReads } from "./early-turn-reads";
 import { readTurnContext } from "./turn-reads";
+import { sendBatch } from "./send-batch";
 import { CONVERSATION_ROW_SQL, conversationFromRow, TurnSetupError } from "./conversation-row";
 
 /** Default step cap of the thinking loop (the reference's five). */
@@ -297,38 +298,48 @@ export class Conversation extends Agent<Env> {
   }
 
   /**
-   * A new message's reads go out while the socket's credential is checked again: the sender's
-   * role, the checks and the turn's context, together rather than one after another.
+   * A new message's reads go out with the re-check of the socket's credential, in one D1 batch
+   * (send-batch.ts): the sender's role and name and the turn's context; its checks beside them.
+   * Answers whether the credential holds. A resend of a stored message needs none of it.
    */
-  private prepareFrame(connection: Connection, frame: ClientFrame): void {
-    if (frame.type !== "send") return;
-    const userId = stateOf(connection)?.credential?.userId;
-    const role = userId ? roleInConversation(this.env.DB, this.name, userId) : undefined;
-    // A frame refused for its credential never awaits it: its failure is not unhandled.
-    role?.catch(() => undefined);
+  private prepareFrame(connection: Connection, frame: ClientFrame): Promise<boolean> | undefined {
+    if (frame.type !== "send") return undefined;
+    const credential = stateOf(connection)?.credential;
+    if (!credential || this.store.messageByClientId(frame.clientMessageId)) return undefined;
+    const batch = sendBatch(this.env, this.name, credential, !this.busy());
+    if (batch.turn) this.#earlyRead.start(frame.clientMessageId, batch.turn);
     this.#sendReads.set(frame, {
-      ...(role && { role }),
-      checks: this.startSendChecks(connection, frame),
+      role: batch.role,
+      checks: this.startSendChecks(connection, frame, batch.name),
     });
+    return batch.live;
   }
 
   /**
-   * A new message's checks (send-checks.ts), and its turn's D1 reads when the turn will start
-   * at once (early-turn-reads.ts). A resend of a stored message is not a new message: it is
-   * acknowledged, never counted (null).
+   * A new message's checks (send-checks.ts); `nameRead`, the sender's name when it was read in
+   * the frame's batch. A resend of a stored message is not a new message: it is acknowledged,
+   * never counted (null).
    */
-  private startSendChecks(connection: Connection, frame: SendMessage): Promise<SendChecks | null> {
+  private startSendChecks(
+    connection: Connection,
+    frame: SendMessage,
+    nameRead?: Promise<string | null>,
+  ): Promise<SendChecks | null> {
     const state = stateOf(connection);
     const userId = state?.credential?.userId;
     if (!userId || this.store.messageByClientId(frame.clientMessageId))
       return Promise.resolve(null);
-    if (!this.busy()) this.#earlyRead.start(frame.clientMessageId);
     const checks = checkSend({
       env: this.env,
       senderId: userId,
       senderOwns: state?.role === "owner",
       ownerId: () => this.ownerId(),
-      authorOf: (id) => this.authorOf(id),
+      authorOf: nameRead
+        ? async (id) => {
+            const name = await nameRead;
+            return name === null ? undefined : { id, name };
+          }
+        : (id) => this.authorOf(id),
     });
     // A frame refused (credential, access) never awaits its checks: their failure is not unhandled.
     checks.catch(() => undefined);

@@ -13,9 +13,8 @@ export class EarlyTurnReads {
 
   constructor(private readonly load: () => Promise<TurnReads>) {}
 
-  /** A new message arrived: its turn's read starts now. */
-  start(clientMessageId: string): void {
-    const read = this.load();
+  /** A new message arrived: its turn's read starts now (or went out in `read` already). */
+  start(clientMessageId: string, read: Promise<TurnReads> = this.load()): void {
     // A failure is the turn's to report, when it takes the read; never an unhandled rejection.
     read.catch(() => undefined);
     this.#pending = { clientMessageId, read };

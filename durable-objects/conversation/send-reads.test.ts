@@ -20,7 +20,7 @@ const isTitleWrite = (trip: D1Trip) =>
 const readsConversationRow = (trip: D1Trip) =>
   trip.sql.some((s) => /FROM conversations WHERE id = \?/i.test(s));
 
-it("a new message's checks and its turn's D1 reads go out together, before the message is written to D1, and the row is read once per turn", async () => {
+it("a new message's checks and its turn's D1 reads go out together, mostly in one batch, before the message is written to D1, and the row is read once per turn", async () => {
   const user = await createUser();
   const conv = await createConversation(user);
   // Every D1 round trip made from here on is noted, in order (the object's env is the test's).
@@ -58,6 +58,9 @@ it("a new message's checks and its turn's D1 reads go out together, before the m
   expect(needed.map((t) => t !== undefined)).toEqual(SEND_READS.map(() => true));
   const firstAnswer = Math.min(...needed.map((t) => t?.answered ?? Infinity));
   expect(needed.map((t) => t!.started < firstAnswer)).toEqual(SEND_READS.map(() => true));
+  // D1 answers one query at a time: all but the allowance (another table's sums) are one batch.
+  const [credential, role, , name, context] = needed;
+  expect(new Set([credential, role, name, context]).size).toBe(1);
   // The turn's context came before the write of the message, not behind it.
   expect(reads.filter(readsConversationRow)).toHaveLength(1);
   // The title and the summary use the row the turn read.

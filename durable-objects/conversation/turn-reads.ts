@@ -26,13 +26,22 @@ const PINNED_SQL =
   "SELECT title, type, content FROM artifacts WHERE conversation_id = ?1 AND pinned = 1 AND content IS NOT NULL ORDER BY position";
 
 export async function readTurnContext(env: Env, conversationId: string): Promise<TurnReads> {
-  const db = env.DB;
-  const [row, pinned, policies, servers] = await db.batch([
+  return turnReadsFrom(env, await env.DB.batch(turnReadStatements(env.DB, conversationId)));
+}
+
+/** The statements of `readTurnContext`, to go in a larger batch (send-batch.ts). */
+export function turnReadStatements(db: D1Database, conversationId: string): D1PreparedStatement[] {
+  return [
     db.prepare(CONVERSATION_ROW_SQL).bind(conversationId),
     db.prepare(PINNED_SQL).bind(conversationId),
     db.prepare(userPoliciesSql(OWNER)).bind(conversationId),
     db.prepare(userServersSql(OWNER)).bind(conversationId),
-  ]);
+  ];
+}
+
+/** The answers to `turnReadStatements`, in their order. */
+export function turnReadsFrom(env: Env, results: readonly D1Result[]): TurnReads {
+  const [row, pinned, policies, servers] = results;
   return {
     conversation: conversationFromRow(row?.results[0]),
     pinned: (pinned?.results ?? []).flatMap((r): PinnedArtifact[] => {

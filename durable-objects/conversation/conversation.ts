@@ -3,7 +3,7 @@
 import { Agent, type Connection, type ConnectionContext, type WSMessage } from "agents";
 import { z } from "zod";
 import type { Env } from "../../shared/env";
-import { ConversationSettings, DEFAULT_MAX_STEPS } from "../protocol/rest";
+import { DEFAULT_MAX_STEPS } from "../protocol/rest";
 import { type AttachmentPart, type ChatMessage } from "../protocol/messages";
 import {
   type ApprovalAnswer,
@@ -15,8 +15,7 @@ import {
   type ServerEvent,
 } from "../protocol/wire";
 import { SocketGate, type SocketState, withoutAbort } from "./socket-gate";
-import { overMessageLimit } from "./message-limit";
-import { overDailyAllowance, refuseChatOverAllowance } from "./daily-allowance";
+import { refuseChatOverAllowance } from "./daily-allowance";
 import { logTurnEnded } from "./operator-log";
 import { AuditLog } from "./audit-log";
 import { conversationTimings } from "./timings-log";
@@ -26,7 +25,6 @@ import { SseGate } from "./sse-gate";
 import { DeltaCoalescer, isDelta } from "./delta-coalescer";
 import { serveSseRequest } from "./sse-requests";
 import { ConversationStore, hasConversationTables, type TurnRow } from "./store";
-import type { PinnedArtifact } from "../loop/prompts";
 import type { LoopState } from "../loop/types";
 import { artifactSaver } from "./artifacts";
 import { historyOptions } from "./history-options";
@@ -45,7 +43,7 @@ import {
   decide,
   type DecideResult,
 } from "./approvals";
-import { loadUserToolPolicies, setUserToolPolicy } from "./user-tool-policies";
+import { setUserToolPolicy } from "./user-tool-policies";
 import type { ElicitationAnswer } from "../protocol/elicitation";
 import { announcePromptTools } from "./prompt-tools-notice";
 import { type AnswerResult, elicitationTimeoutSeconds, Elicitations } from "./elicitations";
@@ -61,19 +59,15 @@ import { credentialFromHeader } from "./socket-credential";
 import { resolveAttachments } from "./attachment-refs";
 import { ownerOverAllowance } from "./owner-allowance";
 import { MessageAuthors, withAuthorNames } from "./message-authors";
+import { checkSend, type SendChecks } from "./send-checks";
+import { EarlyTurnReads } from "./early-turn-reads";
+import { readTurnContext } from "./turn-reads";
+import { sendBatch } from "./send-batch";
+import { CONVERSATION_ROW_SQL, conversationFromRow, TurnSetupError } from "./conversation-row";
 
 /** Default step cap of the thinking loop (the reference's five). */
 
 type ConnState = SocketState;
-
-const ConversationRow = z.object({
-  id: z.string(),
-  user_id: z.string(),
-  provider: z.enum(["anthropic", "openai", "gemini", "ollama"]),
-  model: z.string(),
-  mode: z.enum(["normal", "graph", "tools"]),
-  settings: z.string(),
-});
 
 export class Conversation extends Agent<Env> {
   static override options = { sendIdentityOnConnect: false };
@@ -91,6 +85,13 @@ export class Conversation extends Agent<Env> {
   #mcpIdleCheck: string | null = null;
   /** MCP handshakes made by this instance (figures for tests and the bench). */
   readonly mcpCounters: McpCounters = { initialize: 0, toolsList: 0 };
+  /** A new message's role read and checks (send-checks.ts), started as its frame arrived. */
+  #sendReads = new WeakMap<
+    ClientFrame,
+    { role?: Promise<ConversationRole | null>; checks: Promise<SendChecks | null> }
+  >();
+  /** A new message's turn gets its D1 reads made while the message is checked. */
+  #earlyRead = new EarlyTurnReads(() => readTurnContext(this.env, this.name));
 
   get store(): ConversationStore {
     return (this.#store ??= new ConversationStore(this.ctx.storage.sql));
@@ -154,7 +155,12 @@ export class Conversation extends Agent<Env> {
   }
 
   override onMessage(connection: Connection, raw: WSMessage): void {
-    this.sockets.receive(connection, raw, (frame) => this.handleFrame(connection, frame));
+    this.sockets.receive(
+      connection,
+      raw,
+      (frame) => this.handleFrame(connection, frame),
+      (frame) => this.prepareFrame(connection, frame),
+    );
   }
 
   // Defining this handler means `agents` installs none of its own: hand the rest on to it.
@@ -183,7 +189,11 @@ export class Conversation extends Agent<Env> {
   }
 
   private async handleFrame(connection: Connection, frame: ClientFrame): Promise<void> {
-    const access = await frameAccess(this.env.DB, this.name, connection, frame);
+    // A new message's reads and checks went out as the frame arrived (prepareFrame).
+    const early = this.#sendReads.get(frame);
+    const checks =
+      frame.type === "send" ? (early?.checks ?? this.startSendChecks(connection, frame)) : null;
+    const access = await frameAccess(this.env.DB, this.name, connection, frame, early?.role);
     if (!access.ok) {
       // A socket closed for lost access has nobody left to tell.
       try {
@@ -223,25 +233,16 @@ export class Conversation extends Agent<Env> {
         return;
       }
       case "send": {
-        // A resend of a stored message is not a new message: it is acknowledged, never counted.
-        const userId = (connection.state as SocketState | null)?.credential?.userId;
-        if (userId && !this.store.messageByClientId(frame.clientMessageId)) {
-          const refused = await overDailyAllowance(this.env, userId);
-          if (refused)
-            return this.sendControl(connection, { type: "frame_error", error: refused.error });
-          const limited = await overMessageLimit(this.env, userId);
-          if (limited) return this.sendControl(connection, { type: "frame_error", error: limited });
-          // The owner's own check was the one above.
-          const ownerRefused =
-            access.role === "owner"
-              ? null
-              : await ownerOverAllowance(this.env, () => this.ownerId(), userId);
-          if (ownerRefused)
-            return this.sendControl(connection, { type: "frame_error", error: ownerRefused.error });
+        const checked = await checks;
+        if (checked?.refused) {
+          this.#earlyRead.drop();
+          return this.sendControl(connection, { type: "frame_error", error: checked.refused });
         }
-        const author = userId ? await this.authorOf(userId) : undefined;
-        const ack = await this.acceptSend(frame, author);
-        if ("error" in ack) return this.sendControl(connection, { type: "frame_error", ...ack });
+        const ack = await this.acceptSend(frame, checked?.author);
+        if ("error" in ack) {
+          this.#earlyRead.drop();
+          return this.sendControl(connection, { type: "frame_error", ...ack });
+        }
         this.setTyping(connection, false);
         return this.sendControl(connection, ack);
       }
@@ -294,6 +295,55 @@ export class Conversation extends Agent<Env> {
       case "typing":
         return this.setTyping(connection, frame.typing);
     }
+  }
+
+  /**
+   * A new message's reads go out with the re-check of the socket's credential, in one D1 batch
+   * (send-batch.ts): the sender's role and name and the turn's context; its checks beside them.
+   * Answers whether the credential holds. A resend of a stored message needs none of it.
+   */
+  private prepareFrame(connection: Connection, frame: ClientFrame): Promise<boolean> | undefined {
+    if (frame.type !== "send") return undefined;
+    const credential = stateOf(connection)?.credential;
+    if (!credential || this.store.messageByClientId(frame.clientMessageId)) return undefined;
+    const batch = sendBatch(this.env, this.name, credential, !this.busy());
+    if (batch.turn) this.#earlyRead.start(frame.clientMessageId, batch.turn);
+    this.#sendReads.set(frame, {
+      role: batch.role,
+      checks: this.startSendChecks(connection, frame, batch.name),
+    });
+    return batch.live;
+  }
+
+  /**
+   * A new message's checks (send-checks.ts); `nameRead`, the sender's name when it was read in
+   * the frame's batch. A resend of a stored message is not a new message: it is acknowledged,
+   * never counted (null).
+   */
+  private startSendChecks(
+    connection: Connection,
+    frame: SendMessage,
+    nameRead?: Promise<string | null>,
+  ): Promise<SendChecks | null> {
+    const state = stateOf(connection);
+    const userId = state?.credential?.userId;
+    if (!userId || this.store.messageByClientId(frame.clientMessageId))
+      return Promise.resolve(null);
+    const checks = checkSend({
+      env: this.env,
+      senderId: userId,
+      senderOwns: state?.role === "owner",
+      ownerId: () => this.ownerId(),
+      authorOf: nameRead
+        ? async (id) => {
+            const name = await nameRead;
+            return name === null ? undefined : { id, name };
+          }
+        : (id) => this.authorOf(id),
+    });
+    // A frame refused (credential, access) never awaits its checks: their failure is not unhandled.
+    checks.catch(() => undefined);
+    return checks;
   }
 
   private sendControl(connection: Connection, frame: ServerControl): void {
@@ -445,8 +495,9 @@ export class Conversation extends Agent<Env> {
     this.store.putMessage(message);
     if (author) this.authors.remember(message.id, author);
     const opened = this.emit({ type: "user_message", message });
+    const turnId = crypto.randomUUID();
     this.store.addTurn({
-      id: crypto.randomUUID(),
+      id: turnId,
       userMessageId: message.id,
       assistantMessageId: crypto.randomUUID(),
       assistantSeq: seq + 1,
@@ -467,7 +518,12 @@ export class Conversation extends Agent<Env> {
       at: message.createdAt,
       ...(isFirst && { title: titleFromFirstMessage(frame.text) }),
     });
-    void this.flushOutboxTask();
+    // A turn that starts now writes the message to D1 once its own reads are out (runTurn): the
+    // write would hold them up. The message waits in the outbox meanwhile, safe from restarts.
+    if (queued) {
+      this.#earlyRead.drop();
+      void this.flushOutboxTask();
+    } else this.#earlyRead.claim(frame.clientMessageId, turnId);
     this.pump();
     return {
       type: "ack",
@@ -634,8 +690,10 @@ export class Conversation extends Agent<Env> {
     const abort = new AbortController();
     this.#abort = abort;
     let outcome: TurnOutcome;
+    let stored: ConversationInfo | undefined;
     try {
-      const stored = await this.loadConversation();
+      const reads = await this.#earlyRead.forTurn(turn.id);
+      stored = reads.conversation;
       const options = turn.options;
       const conversation: ConversationInfo = {
         ...stored,
@@ -653,9 +711,9 @@ export class Conversation extends Agent<Env> {
         store: this.store,
         emit: (e) => this.emit(e),
       });
-      // The loop, the provider SDKs and the MCP client load on the first turn, not at start-up;
-      // the turn's D1 reads go out meanwhile, at once.
-      const [{ runTurn }, tools, pinned, userPolicies, { storedSummary }] = await Promise.all([
+      const { pinned, userPolicies } = reads;
+      // The loop, the provider SDKs and the MCP client load on the first turn, not at start-up.
+      const [{ runTurn }, tools, { storedSummary }] = await Promise.all([
         import("./turn"),
         import("./tool-runner").then(({ createToolRunner }) =>
           createToolRunner({
@@ -666,12 +724,13 @@ export class Conversation extends Agent<Env> {
             counters: this.mcpCounters,
             apiBase: this.store.getMeta("api_base") ?? "",
             elicit: this.elicitationBridge(turn, conversation),
+            registry: reads.servers,
           }),
         ),
-        this.pinnedArtifacts(),
-        loadUserToolPolicies(this.env.DB, conversation.userId),
         import("./summary"),
       ]);
+      // The turn's reads are done: the outbox (the user's message) goes to D1 now.
+      void this.flushOutboxTask();
       // Messages the rolling summary covers go to the model as that summary.
       const summary = storedSummary(this.store);
       outcome = await runTurn({
@@ -777,18 +836,23 @@ export class Conversation extends Agent<Env> {
     });
     this.completeTurn(turn, { ...outcome, status: outcome.status });
     void this.scheduleMcpIdleCheck();
-    if (outcome.status === "complete") void this.keepAliveWhile(() => this.afterAnswer());
+    if (outcome.status === "complete") void this.keepAliveWhile(() => this.afterAnswer(stored));
   }
 
-  /** Housekeeping after a complete answer: the title, then the rolling summary. */
-  private async afterAnswer(): Promise<void> {
-    await this.nameConversation();
+  /**
+   * Housekeeping after a complete answer: the title, then the rolling summary. They use the row
+   * the turn read (no D1 read after every answer, in the way of the next message's reads).
+   */
+  private async afterAnswer(read?: ConversationInfo): Promise<void> {
+    const conversation = read ?? (await this.loadConversation().catch(() => undefined));
+    if (!conversation) return;
+    await this.nameConversation(conversation);
     try {
       const { updateSummaryIfDue } = await import("./summary");
       await updateSummaryIfDue({
         env: this.env,
         store: this.store,
-        conversation: await this.loadConversation(),
+        conversation,
         emit: (e) => this.emit(e),
       });
     } catch (err) {
@@ -797,10 +861,9 @@ export class Conversation extends Agent<Env> {
   }
 
   /** After the first complete answer, a cheap model names the conversation (see titles.ts). */
-  private async nameConversation(): Promise<void> {
+  private async nameConversation(conversation: ConversationInfo): Promise<void> {
     try {
       const { nameConversationOnce } = await import("./titles");
-      const conversation = await this.loadConversation();
       await nameConversationOnce({
         env: this.env,
         store: this.store,
@@ -823,15 +886,6 @@ export class Conversation extends Agent<Env> {
       provider,
       model,
     });
-  }
-
-  private async pinnedArtifacts(): Promise<PinnedArtifact[]> {
-    const rows = await this.env.DB.prepare(
-      "SELECT title, type, content FROM artifacts WHERE conversation_id = ? AND pinned = 1 AND content IS NOT NULL ORDER BY position",
-    )
-      .bind(this.name)
-      .all<PinnedArtifact>();
-    return rows.results;
   }
 
   private completeTurn(turn: TurnRow, outcome: FinalOutcome): void {
@@ -867,23 +921,9 @@ export class Conversation extends Agent<Env> {
   }
 
   private async loadConversation(): Promise<ConversationInfo> {
-    const row = await this.env.DB.prepare(
-      "SELECT id, user_id, provider, model, mode, settings FROM conversations WHERE id = ?",
-    )
-      .bind(this.name)
-      .first();
-    const parsed = ConversationRow.safeParse(row);
-    if (!parsed.success)
-      throw new TurnSetupError("not_found", "This conversation no longer exists.");
-    const settings = ConversationSettings.safeParse(JSON.parse(parsed.data.settings));
-    return {
-      id: parsed.data.id,
-      userId: parsed.data.user_id,
-      provider: parsed.data.provider,
-      model: parsed.data.model,
-      mode: parsed.data.mode,
-      settings: settings.success ? settings.data : {},
-    };
+    return conversationFromRow(
+      await this.env.DB.prepare(CONVERSATION_ROW_SQL).bind(this.name).first(),
+    );
   }
 
   // ---------- outbox ----------
@@ -1009,14 +1049,5 @@ export class Conversation extends Agent<Env> {
     await endAllSessions({ env: this.env, store: this.store, pool: this.#mcp, userId }).catch(
       (err: unknown) => console.warn("could not end MCP sessions", err),
     );
-  }
-}
-
-class TurnSetupError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
   }
 }

@@ -36,12 +36,17 @@ const Row = z.object({
   enabled_tools: z.string().nullable(),
 });
 
+/** A user's enabled servers; `user` is SQL for the user's id (a parameter, or a subquery). */
+export const userServersSql = (user = "?1") =>
+  `SELECT id, name, url, headers, timeout_ms, max_total_ms, enabled_tools FROM mcp_servers WHERE user_id = ${user} AND enabled = 1 ORDER BY name`;
+
 export async function serversForUser(env: Env, userId: string): Promise<ServerConfig[]> {
-  const rows = await env.DB.prepare(
-    "SELECT id, name, url, headers, timeout_ms, max_total_ms, enabled_tools FROM mcp_servers WHERE user_id = ? AND enabled = 1 ORDER BY name",
-  )
-    .bind(userId)
-    .all();
+  const rows = await env.DB.prepare(userServersSql()).bind(userId).all();
+  return serversFromRows(env, rows.results);
+}
+
+/** Our own server, then the user's registry rows (from `userServersSql`). */
+export function serversFromRows(env: Env, results: readonly unknown[]): ServerConfig[] {
   const servers: ServerConfig[] = [
     {
       name: BUILTIN_SERVER,
@@ -53,7 +58,7 @@ export async function serversForUser(env: Env, userId: string): Promise<ServerCo
       builtin: true,
     },
   ];
-  for (const raw of rows.results) {
+  for (const raw of results) {
     const row = Row.safeParse(raw);
     if (!row.success || row.data.name === BUILTIN_SERVER) continue;
     const headers = z.record(z.string(), z.string()).safeParse(JSON.parse(row.data.headers));

@@ -34,20 +34,22 @@ export type FrameAccess = { ok: true; role: Role } | { ok: false; error: ErrorIn
 
 /**
  * Whether the socket may send this frame now. A user who lost the conversation has their socket
- * closed; a viewer gets a `forbidden` frame_error that says why.
+ * closed; a viewer gets a `forbidden` frame_error that says why. `roleRead`: the user's role,
+ * when its read went out already (as a new message arrived).
  */
 export async function frameAccess(
   db: D1Database,
   conversationId: string,
   connection: Connection,
   frame: ClientFrame,
+  roleRead?: Promise<Role | null>,
 ): Promise<FrameAccess> {
   const state = stateOf(connection);
   const userId = state?.credential?.userId;
   const known = state?.role;
   if (!userId || !known) return { ok: false, error: revokedError };
   if (!WRITING_FRAMES.has(frame.type)) return { ok: true, role: known };
-  const role = await roleInConversation(db, conversationId, userId);
+  const role = await (roleRead ?? roleInConversation(db, conversationId, userId));
   if (!role) {
     closeRevoked(connection);
     return { ok: false, error: revokedError };

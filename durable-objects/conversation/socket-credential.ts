@@ -21,20 +21,26 @@ export async function credentialIsLive(
   credential: SocketCredential,
   now = Date.now(),
 ): Promise<boolean> {
-  const row = credential.sessionId
-    ? await db
+  return (await credentialStatement(db, credential, now).first()) !== null;
+}
+
+/** The read behind `credentialIsLive`, for a batch: the credential holds when it finds a row. */
+export function credentialStatement(
+  db: D1Database,
+  credential: SocketCredential,
+  now = Date.now(),
+): D1PreparedStatement {
+  return credential.sessionId
+    ? db
         .prepare(
           "SELECT 1 AS ok FROM sessions s JOIN api_tokens t ON t.id = s.token_id WHERE s.id = ? AND s.user_id = ? AND s.token_id = ? AND s.expires_at > ? AND (t.expires_at IS NULL OR t.expires_at > ?)",
         )
         .bind(credential.sessionId, credential.userId, credential.tokenId, now, now)
-        .first()
-    : await db
+    : db
         .prepare(
           "SELECT 1 AS ok FROM api_tokens WHERE id = ? AND user_id = ? AND (expires_at IS NULL OR expires_at > ?)",
         )
-        .bind(credential.tokenId, credential.userId, now)
-        .first();
-  return row !== null;
+        .bind(credential.tokenId, credential.userId, now);
 }
 
 /** The header's credential, or null when it is missing or malformed. */

@@ -66,12 +66,15 @@ export class SocketGate {
   /**
    * A client frame, in order per socket: a valid one is handled after re-checking the socket's
    * credential; a malformed one is answered with `frame_error` and counted, never logged one
-   * line per frame.
+   * line per frame. `prepare` sees a valid frame first, so the reads and checks the frame will
+   * need go out with the re-check of its credential (it may read the credential itself, in one
+   * batch with them, and answer whether it holds); nothing is stored or sent before it holds.
    */
   receive(
     connection: Connection,
     raw: WSMessage,
     handle: (frame: ClientFrame) => void | Promise<void>,
+    prepare?: (frame: ClientFrame) => Promise<boolean> | undefined,
   ): void {
     const previous = this.#queues.get(connection.id) ?? Promise.resolve();
     const next = previous
@@ -82,7 +85,8 @@ export class SocketGate {
           this.countInvalid(parsed.error);
           return send(connection, { type: "frame_error", error: parsed.error });
         }
-        if (await this.stillLive(connection)) await handle(parsed.frame);
+        const live = prepare?.(parsed.frame);
+        if (await this.stillLive(connection, live)) await handle(parsed.frame);
       })
       .catch((err: unknown) => console.warn("websocket: a frame could not be handled", err));
     this.#queues.set(connection.id, next);
@@ -130,9 +134,9 @@ export class SocketGate {
     }
   }
 
-  private async stillLive(connection: Connection): Promise<boolean> {
+  private async stillLive(connection: Connection, read?: Promise<boolean>): Promise<boolean> {
     const credential = (connection.state as SocketState | null)?.credential;
-    if (credential && (await credentialIsLive(this.db, credential))) return true;
+    if (credential && (await (read ?? credentialIsLive(this.db, credential)))) return true;
     closeRevoked(connection);
     return false;
   }

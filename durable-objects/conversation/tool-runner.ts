@@ -121,6 +121,8 @@ export async function createToolRunner(opts: {
   apiBase: string;
   /** Puts a server's question during a call to the turn's user (elicitations.ts). */
   elicit?: ElicitationBridge;
+  /** The owner's servers, when the turn read them already (turn-reads.ts). */
+  registry?: ServerConfig[];
 }): Promise<ToolRunner> {
   const { env, conversation, store, pool } = opts;
   const breakerOpts = {
@@ -148,9 +150,9 @@ export async function createToolRunner(opts: {
       : `The MCP server '${s.name}' failed repeatedly and is skipped for ${Math.ceil(d.retryInMs / 1000)} s.`;
   };
   const blocked = new Set(conversation.settings.blockedServers ?? []);
-  // Both are D1 reads: one round trip's wait, not two.
+  // Side by side; the registry usually came with the turn's other D1 reads (turn-reads.ts).
   const [registry, box] = await Promise.all([
-    serversForUser(env, conversation.userId),
+    opts.registry ?? serversForUser(env, conversation.userId),
     secretBox(env).catch(() => null),
   ]);
   // Sessions with servers that left the registry (removed, disabled or moved) end here, at the

@@ -5,11 +5,17 @@ import { ToolPolicy, type ToolPolicies } from "../protocol/tool-policy";
 
 const Row = z.object({ server: z.string(), tool: z.string(), policy: ToolPolicy });
 
+/** A user's policies; `user` is SQL for the user's id (a parameter, or a subquery). */
+export const userPoliciesSql = (user = "?1") =>
+  `SELECT server, tool, policy FROM tool_policies WHERE user_id = ${user}`;
+
 export async function loadUserToolPolicies(db: D1Database, userId: string): Promise<ToolPolicies> {
-  const { results } = await db
-    .prepare("SELECT server, tool, policy FROM tool_policies WHERE user_id = ?")
-    .bind(userId)
-    .all();
+  const { results } = await db.prepare(userPoliciesSql()).bind(userId).all();
+  return policiesFromRows(results);
+}
+
+/** The policies in rows of `userPoliciesSql` (unreadable rows are left out). */
+export function policiesFromRows(results: readonly unknown[]): ToolPolicies {
   const out: ToolPolicies = {};
   for (const raw of results) {
     const row = Row.safeParse(raw);

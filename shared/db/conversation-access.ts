@@ -9,24 +9,37 @@ export async function roleInConversation(
   conversationId: string,
   userId: string,
 ): Promise<ConversationRole | null> {
-  const row = await db
+  return roleFromRow(await roleStatement(db, conversationId, userId).first());
+}
+
+/** The read behind `roleInConversation`, for a batch; its first row goes to `roleFromRow`. */
+export function roleStatement(db: D1Database, conversationId: string, userId: string) {
+  return db
     .prepare(
       `SELECT CASE WHEN c.user_id = ?1 THEN 'owner' ELSE m.role END AS role
          FROM conversations c
          LEFT JOIN conversation_members m ON m.conversation_id = c.id AND m.user_id = ?1
         WHERE c.id = ?2`,
     )
-    .bind(userId, conversationId)
-    .first<{ role: string | null }>();
-  const parsed = ConversationRole.safeParse(row?.role);
+    .bind(userId, conversationId);
+}
+
+export function roleFromRow(row: unknown): ConversationRole | null {
+  const parsed = ConversationRole.safeParse((row as { role?: unknown } | null)?.role);
   return parsed.success ? parsed.data : null;
 }
 
 /** A user's display name, or null for a user who no longer exists. */
 export async function userName(db: D1Database, userId: string): Promise<string | null> {
-  const row = await db
-    .prepare("SELECT name FROM users WHERE id = ?")
-    .bind(userId)
-    .first<{ name: string }>();
-  return row?.name ?? null;
+  return nameFromRow(await userNameStatement(db, userId).first());
+}
+
+/** The read behind `userName`, for a batch; its first row goes to `nameFromRow`. */
+export function userNameStatement(db: D1Database, userId: string) {
+  return db.prepare("SELECT name FROM users WHERE id = ?").bind(userId);
+}
+
+export function nameFromRow(row: unknown): string | null {
+  const name = (row as { name?: unknown } | null)?.name;
+  return typeof name === "string" ? name : null;
 }

@@ -1,0 +1,82 @@
+import { env, runInDurableObject } from "cloudflare:test";
+import { expect, it } from "vitest";
+import type { Env } from "../../shared/env";
+import { api, createConversation, createUser } from "../../tests/support/helpers";
+import { type D1Trip, recordingD1 } from "../../tests/support/recording-d1";
+import { TestSocket, turnEnded } from "../../tests/support/ws-client";
+import type { Conversation } from "./conversation";
+
+const isWrite = (trip: D1Trip) => trip.sql.some((s) => /^\s*(insert|update|delete)\b/i.test(s));
+/** What a new message needs from D1 before its turn calls the model. */
+const SEND_READS = [
+  /FROM api_tokens/, // the socket's credential
+  /THEN 'owner' ELSE m\.role/, // the sender's role
+  /FROM usage/, // the daily allowance
+  /SELECT name FROM users/, // the author's name
+  /FROM conversations WHERE id = \?/, // the turn's context
+];
+const isTitleWrite = (trip: D1Trip) =>
+  trip.sql.some((s) => /UPDATE conversations SET title/.test(s));
+const readsConversationRow = (trip: D1Trip) =>
+  trip.sql.some((s) => /FROM conversations WHERE id = \?/i.test(s));
+
+it("a new message's checks and its turn's D1 reads go out together, mostly in one batch, before the message is written to D1, and the row is read once per turn", async () => {
+  const user = await createUser();
+  const conv = await createConversation(user);
+  // Every D1 round trip made from here on is noted, in order (the object's env is the test's).
+  const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(conv.id));
+  const own = await runInDurableObject(
+    stub,
+    (i: Conversation) => (i as unknown as { env: Env }).env,
+  );
+  const original = own.DB;
+  const recording = recordingD1(original);
+  own.DB = recording.db;
+  const ws = await TestSocket.open(user, conv.id);
+  ws.send({ type: "resume", lastSeq: 0 });
+  await ws.until((f) => f.some((x) => x.type === "synced"));
+  const from = recording.trips.length;
+
+  ws.send({ type: "send", clientMessageId: "m1", text: "hello there" });
+  await ws.until(turnEnded);
+  // The message reaches D1 (the outbox), and the first answer names the conversation.
+  await expectEventually(async () => {
+    const res = await api(user, `/api/conversations/${conv.id}/messages`);
+    const body = (await res.json()) as { items: Array<{ role: string }> };
+    expect(body.items.map((m) => m.role)).toEqual(["user", "assistant"]);
+    const titled = recording.trips.slice(from).filter((t) => isTitleWrite(t) && t.answered);
+    expect(titled).toHaveLength(1);
+  });
+  const trips = recording.trips.slice(from);
+
+  const firstWrite = trips.findIndex(isWrite);
+  expect(firstWrite).toBeGreaterThan(0);
+  const reads = trips.slice(0, firstWrite);
+  // The socket's credential, the access check, the allowance, the sender's name and the turn's
+  // context: none of them waits for another's answer (one round trip's wait, not five).
+  const needed = SEND_READS.map((read) => reads.find((t) => t.sql.some((s) => read.test(s))));
+  expect(needed.map((t) => t !== undefined)).toEqual(SEND_READS.map(() => true));
+  const firstAnswer = Math.min(...needed.map((t) => t?.answered ?? Infinity));
+  expect(needed.map((t) => t!.started < firstAnswer)).toEqual(SEND_READS.map(() => true));
+  // D1 answers one query at a time: all but the allowance (another table's sums) are one batch.
+  const [credential, role, , name, context] = needed;
+  expect(new Set([credential, role, name, context]).size).toBe(1);
+  // The turn's context came before the write of the message, not behind it.
+  expect(reads.filter(readsConversationRow)).toHaveLength(1);
+  // The title and the summary use the row the turn read.
+  expect(trips.filter(readsConversationRow)).toHaveLength(1);
+  own.DB = original;
+  ws.close();
+});
+
+async function expectEventually(check: () => Promise<void>, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}

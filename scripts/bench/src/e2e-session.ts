@@ -56,6 +56,11 @@ export function failureKinds(errors: PromiseRejectedResult[]): string {
     .join("; ");
 }
 
+/** A WebSocket whose handshake carries the user's token, as a browser's carries its cookie. */
+const signedInSocket = (app: AppAddress, url: string) =>
+  // undici's WebSocket takes headers in its options (the DOM type does not know them).
+  new WebSocket(url, { headers: { authorization: `Bearer ${app.token}` } } as unknown as string[]);
+
 export interface TurnTimes {
   firstDelta: number | null;
   final: number;
@@ -82,23 +87,21 @@ export class Session {
   }
 
   /**
-   * Opens the socket with `ticket` (the one a create answer carries) or a fresh one, and catches
-   * up from sequence 0 (`compact` as the web client asks); resolves once the server says the
-   * client is synced.
+   * Opens the socket and catches up from sequence 0 (`compact` as the web client asks); resolves
+   * once the server says the client is synced. The handshake is signed in by the token in its
+   * header, as the web client's is by its session cookie; `ticket` uses a ticket instead (what a
+   * browser on another origin does).
    */
   static async open(
     app: AppAddress,
     conversationId: string,
     { compact = false, ticket }: { compact?: boolean; ticket?: string } = {},
   ): Promise<Session> {
-    const given =
-      ticket ??
-      (await postJson<{ ticket: string }>(app, `/api/conversations/${conversationId}/ws-ticket`))
-        .ticket;
+    const base = `${app.url.replace("http", "ws")}/api/conversations/${conversationId}/ws`;
     const session = await Session.connect(
-      new WebSocket(
-        `${app.url.replace("http", "ws")}/api/conversations/${conversationId}/ws?ticket=${encodeURIComponent(given)}`,
-      ),
+      ticket
+        ? new WebSocket(`${base}?ticket=${encodeURIComponent(ticket)}`)
+        : signedInSocket(app, base),
       conversationId,
     );
     session.ws.send(
@@ -115,11 +118,7 @@ export class Session {
   static async create(app: AppAddress): Promise<Session> {
     const id = crypto.randomUUID();
     const session = await Session.connect(
-      new WebSocket(
-        `${app.url.replace("http", "ws")}/api/conversations/${id}/ws?new=1`,
-        // undici's WebSocket takes headers in its options (the DOM type does not know them).
-        { headers: { authorization: `Bearer ${app.token}` } } as unknown as string[],
-      ),
+      signedInSocket(app, `${app.url.replace("http", "ws")}/api/conversations/${id}/ws?new=1`),
       id,
     );
     session.ws.send(JSON.stringify({ type: "resume", lastSeq: 0 }));

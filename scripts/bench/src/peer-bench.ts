@@ -96,10 +96,9 @@ const OURS_MODEL = { provider: "openai", model: "gpt-4o-mini" };
 let names = 0;
 const newPeerName = () => `bench-${process.pid}-${names++}`;
 
-/** As the web client: REST create (its answer carries the first socket's ticket), then the socket. */
+/** As the web client: REST create, then the socket (signed in as the browser is, no ticket). */
 async function oursOpen(): Promise<Session> {
-  const { id, socket } = await newConversation(stack, OURS_MODEL);
-  return Session.open(stack, id, { ticket: socket?.ticket });
+  return Session.open(stack, (await newConversation(stack, OURS_MODEL)).id);
 }
 
 /** Turns in one conversation per app, one after another; the first of each is a warm-up. */
@@ -219,7 +218,7 @@ async function catchUp(): Promise<void> {
   });
   table.note(
     figure,
-    `ours: ticket + socket + resume (compact) → synced, ${oursReceived}; peer: socket and GET get-messages at once, ${peerReceived}`,
+    `ours: socket + resume (compact) → synced, ${oursReceived}; peer: socket and GET get-messages at once, ${peerReceived}`,
   );
 }
 
@@ -299,7 +298,7 @@ async function figures(): Promise<void> {
   );
   table.note(
     "first turn of a new conversation: want → final event",
-    "ours: REST create + ticket + socket + resume → synced + send; peer: socket to a new agent name + send",
+    "ours: REST create + socket + resume → synced + send; peer: socket to a new agent name + send",
   );
   for (let round = 0; round < CROWD_ROUNDS; round++)
     for (const app of (round % 2 === 0 ? ["ours", "peer"] : ["peer", "ours"]) as AppName[])

@@ -64,6 +64,7 @@ import { EarlyTurnReads } from "./early-turn-reads";
 import { readTurnContext } from "./turn-reads";
 import { sendBatch } from "./send-batch";
 import { CONVERSATION_ROW_SQL, conversationFromRow, TurnSetupError } from "./conversation-row";
+import { replayFrame } from "./replay-frame";
 
 /** Default step cap of the thinking loop (the reference's five). */
 
@@ -215,7 +216,9 @@ export class Conversation extends Agent<Env> {
         let after = frame.lastSeq;
         for (;;) {
           const batch = this.store.replayAfter(after, 1000, frame.compact);
-          for (const e of batch) connection.send(e.body);
+          if (frame.batch) {
+            if (batch.length > 0) connection.send(replayFrame(batch));
+          } else for (const e of batch) connection.send(e.body);
           const last = batch[batch.length - 1];
           if (!last) break;
           after = last.seq;

@@ -120,6 +120,27 @@ describe("catch-up with `compact`", () => {
     await running.done(30_000);
   }, 60_000);
 
+  it("a `batch` resume sends the same events in one `replay` frame per page, then synced", async () => {
+    const user = await createUser();
+    const conv = await createConversation(user);
+    await answered(user, conv.id, ["long answer one", "fifty deltas"]);
+    for (const [after, compact] of [
+      [0, true],
+      [0, false],
+      [3, true],
+    ] as const) {
+      const one = await resume(user, conv.id, after, compact);
+      const ws = await TestSocket.open(user, conv.id);
+      ws.send({ type: "resume", lastSeq: after, compact, batch: true });
+      await ws.until((f) => f.some((x) => x.type === "synced"));
+      ws.close();
+      // One frame for the whole replay (under 1,000 events), then synced.
+      expect(ws.frames.map((f) => f.type)).toEqual(["replay", "synced"]);
+      const [replay] = ws.frames;
+      expect(replay?.type === "replay" && replay.events).toEqual(one);
+    }
+  }, 60_000);
+
   it("refuses a compact value it does not know, saying what it takes", async () => {
     const user = await createUser();
     const conv = await createConversation(user);

@@ -43,6 +43,10 @@ export const ClientFrame = z.discriminatedUnion("type", [
     compact: z.boolean().optional(),
     // Ask for `presence` frames: who else has the conversation open, who is typing.
     presence: z.boolean().optional(),
+    // Ask for the replayed events in `replay` frames (up to 1,000 events each) instead of one
+    // frame per event: sending and receiving one socket message per event is most of a
+    // catch-up's time.
+    batch: z.boolean().optional(),
   }),
   SendMessage,
   z.object({ type: z.literal("cancel") }),
@@ -340,6 +344,8 @@ export const ServerControl = z.discriminatedUnion("type", [
     people: z.array(PresencePerson),
     you: z.object({ userId: z.string(), role: ConversationRole }),
   }),
+  // The events of a `batch` resume, oldest first, as they would have come one frame each.
+  z.object({ type: z.literal("replay"), events: z.array(ServerEvent) }),
 ]);
 export type ServerControl = z.infer<typeof ServerControl>;
 

@@ -105,7 +105,8 @@ export class Session {
       conversationId,
     );
     session.ws.send(
-      JSON.stringify({ type: "resume", lastSeq: 0, ...(compact ? { compact } : {}) }),
+      // As the web client: compact and batched (the replay in `replay` frames).
+      JSON.stringify({ type: "resume", lastSeq: 0, ...(compact ? { compact, batch: true } : {}) }),
     );
     await session.until((f) => f.type === "synced");
     return session;

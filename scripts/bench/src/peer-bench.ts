@@ -218,7 +218,7 @@ async function catchUp(): Promise<void> {
   });
   table.note(
     figure,
-    `ours: socket + resume (compact) → synced, ${oursReceived}; peer: socket and GET get-messages at once, ${peerReceived}`,
+    `ours: socket + resume (compact, batched) → synced, ${oursReceived}; peer: socket and GET get-messages at once, ${peerReceived}`,
   );
 }
 

@@ -35,3 +35,31 @@ it("shows a catch-up of 2,500 events in a few updates, all of it before it says 
   const shown = new Set(states.map((s) => s.transcript));
   expect(shown.size).toBeLessThanOrEqual(5);
 });
+
+it("folds a catch-up sent as `replay` frames into the same transcript as one frame per event", async () => {
+  const frames = conversationFrames(400);
+  const synced = frames.at(-1)!;
+  const events = frames.slice(0, -1);
+  // The server's pages: up to 1,000 events a frame.
+  const pages: string[] = [];
+  for (let i = 0; i < events.length; i += 1_000)
+    pages.push(`{"type":"replay","events":[${events.slice(i, i + 1_000).join(",")}]}`);
+  const caughtUp = async (sent: string[]) => {
+    server = await startReplayingSocketServer(sent);
+    vi.stubGlobal("location", { protocol: "http:", host: server.host });
+    vi.stubGlobal("addEventListener", () => undefined);
+    vi.stubGlobal("removeEventListener", () => undefined);
+    const states: LiveState[] = [];
+    live = new LiveConversation("c1", (s) => states.push(s));
+    await vi.waitFor(() => expect(states.at(-1)?.connection).toBe("online"), { timeout: 20_000 });
+    const { transcript } = states.find((s) => s.connection === "online")!;
+    live.close();
+    await server.stop();
+    server = undefined;
+    return transcript;
+  };
+  const batched = await caughtUp([...pages, synced]);
+  expect(batched.lastSeq).toBe(1_000);
+  expect(batched.messages).toHaveLength(400);
+  expect(batched).toEqual(await caughtUp(frames));
+});

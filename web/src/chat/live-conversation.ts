@@ -161,6 +161,8 @@ export class LiveConversation {
         lastSeq: this.state.transcript.lastSeq,
         compact: true,
         presence: true,
+        // The replay in a few large frames rather than one per event.
+        batch: true,
       });
       this.typingNow = false;
       for (const frame of this.unacked.values()) this.write(frame);
@@ -170,6 +172,10 @@ export class LiveConversation {
       if (!parsed.success) return;
       const frame = parsed.data;
       if (isServerEvent(frame)) return this.events.add(frame);
+      if (frame.type === "replay") {
+        for (const event of frame.events) this.events.add(event);
+        return;
+      }
       // What follows an event is shown after it ("synced" means the replay is on screen).
       this.events.flush();
       if (frame.type === "synced") {

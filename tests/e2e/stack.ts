@@ -49,6 +49,12 @@ export interface StackOptions {
   moreUsers?: string[];
   /** More arguments for `wrangler dev` (e.g. `--minify=false` for a readable CPU profile). */
   devArgs?: string[];
+  /**
+   * Leaves the PDF text worker out (the API then answers that PDF text is unavailable). For
+   * benches that read the API worker through the inspector: with it, `wrangler dev`'s inspector
+   * shows the PDF text worker instead.
+   */
+  withoutPdfText?: boolean;
 }
 
 export async function freePort(): Promise<number> {
@@ -137,8 +143,7 @@ export async function startStack(
     apiConfig,
     "-c",
     mcpConfig,
-    "-c",
-    "workers/pdf-text/wrangler.toml",
+    ...(options.withoutPdfText ? [] : ["-c", "workers/pdf-text/wrangler.toml"]),
     "--ip",
     "127.0.0.1",
     "--port",

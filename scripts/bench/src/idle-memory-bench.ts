@@ -68,6 +68,8 @@ const stack = await startStack(
       RATE_LIMIT_MESSAGE: "10000/60",
       ...extraVars,
     },
+    // The JS heap is read through the inspector, which then shows the API worker.
+    withoutPdfText: true,
   },
 );
 const call = (path: string, body?: unknown) =>

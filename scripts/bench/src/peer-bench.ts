@@ -86,6 +86,8 @@ const stack = await startStack(peerBenchFixtures, {
   },
   // A profile names our functions only when the script is not minified.
   devArgs: PROFILE_TURNS > 0 ? ["--minify=false"] : [],
+  // The inspector then shows the API worker (profiles), not the PDF text worker.
+  withoutPdfText: true,
 });
 const peerApp = await startPeer(checkout, stack.mock.url).catch(async (e: unknown) => {
   await stack.stop();

@@ -156,6 +156,7 @@ export class ConversationStore {
   }
 
   putMessage(m: ChatMessage): void {
+    this.#messages = undefined;
     this.sql.exec(
       `INSERT INTO conv_messages (id, role, content, status, seq, client_message_id, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -170,12 +171,20 @@ export class ConversationStore {
     );
   }
 
+  /**
+   * The stored messages as last read: every turn, title and summary reads them all, and parsing
+   * them again each time costs a long conversation milliseconds per turn. This object is their
+   * only writer (`putMessage`), which drops the copy.
+   */
+  #messages: readonly ChatMessage[] | undefined;
+
   /** Completed history, oldest first: what the model sees of earlier turns. */
   messages(): ChatMessage[] {
-    return this.sql
+    this.#messages ??= this.sql
       .exec("SELECT * FROM conv_messages ORDER BY seq")
       .toArray()
       .map((r) => toMessage(MessageRow.parse(r)));
+    return [...this.#messages];
   }
 
   // ---- turns ----

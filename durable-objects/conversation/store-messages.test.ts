@@ -1,0 +1,59 @@
+import { env, runInDurableObject } from "cloudflare:test";
+import { expect, it } from "vitest";
+import type { ChatMessage } from "../protocol/messages";
+import type { Conversation } from "./conversation";
+import { ConversationStore } from "./store";
+
+const message = (seq: number, text: string): ChatMessage => ({
+  id: `m${seq}`,
+  role: seq % 2 === 1 ? "user" : "assistant",
+  content: [{ type: "text", text }],
+  status: "complete",
+  seq,
+  clientMessageId: null,
+  createdAt: seq,
+});
+
+it("the stored messages are read from SQLite once until one is stored, and always as stored", async () => {
+  const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(crypto.randomUUID()));
+  await runInDurableObject(stub, (_instance: Conversation, state) => {
+    // The object's SQLite, with every read of the messages table counted.
+    let reads = 0;
+    const sql = new Proxy(state.storage.sql, {
+      get(target, key) {
+        const value: unknown = Reflect.get(target, key, target);
+        if (key !== "exec" || typeof value !== "function") return value;
+        return (query: string, ...bindings: unknown[]) => {
+          if (/FROM conv_messages ORDER BY seq/.test(query)) reads++;
+          return target.exec(query, ...bindings);
+        };
+      },
+    });
+    const store = new ConversationStore(sql);
+    store.putMessage(message(1, "first question"));
+    store.putMessage(message(2, "first answer"));
+
+    // A turn, its title and its summary each ask for the history: one read between them.
+    const history = [store.messages(), store.messages(), store.messages()];
+    expect(reads).toBe(1);
+    expect(history.map((h) => h.map((m) => m.id))).toEqual([
+      ["m1", "m2"],
+      ["m1", "m2"],
+      ["m1", "m2"],
+    ]);
+    // What one caller does with its list does not change another's.
+    history[0]!.pop();
+    expect(store.messages().map((m) => m.id)).toEqual(["m1", "m2"]);
+
+    // A new message, and an answer stored again with its final content, are read afresh.
+    store.putMessage(message(3, "second question"));
+    store.putMessage({ ...message(2, "first answer, final"), status: "complete" });
+    const after = store.messages();
+    expect(reads).toBe(2);
+    expect(after.map((m) => [m.id, m.content])).toEqual([
+      ["m1", [{ type: "text", text: "first question" }]],
+      ["m2", [{ type: "text", text: "first answer, final" }]],
+      ["m3", [{ type: "text", text: "second question" }]],
+    ]);
+  });
+});

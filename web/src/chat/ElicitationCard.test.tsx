@@ -5,6 +5,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ElicitationAnswer } from "../../../durable-objects/protocol/elicitation";
 import type { ElicitationView } from "../../../durable-objects/protocol/transcript";
 import { ElicitationCard } from "./ElicitationCard";
+import { typeInto } from "../ui/type-into";
 
 beforeAll(() => {
   (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -40,16 +41,7 @@ const input = (label: string) => {
 const button = (text: string) =>
   [...host.querySelectorAll("button")].find((b) => b.textContent === text)!;
 
-function type(el: HTMLInputElement | HTMLSelectElement, value: string) {
-  const proto =
-    el instanceof HTMLSelectElement ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
-  act(() => {
-    Object.getOwnPropertyDescriptor(proto, "value")!.set!.call(el, value);
-    el.dispatchEvent(
-      new Event(el instanceof HTMLSelectElement ? "change" : "input", { bubbles: true }),
-    );
-  });
-}
+const type = typeInto;
 
 const form: ElicitationView = {
   elicitationId: "el-1",

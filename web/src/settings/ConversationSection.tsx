@@ -2,10 +2,11 @@
 // (the history is converted for the new one); unconfigured providers can be picked but say so.
 import { type FormEvent, useId, useState } from "react";
 import type { Conversation, ProviderInfo } from "../../../durable-objects/protocol/rest";
-import { ApiFailure } from "../api";
 import { ProviderModelFields } from "../conversations/ProviderModelFields";
 import { DEFAULT_STEP_LIMIT, parseStepLimit } from "./settings-state";
+import { SaveRow } from "./SaveRow";
 import type { SaveConversation } from "./use-conversation-saver";
+import { useSaving } from "./use-saving";
 
 export function ConversationSection(props: {
   conversation: Conversation;
@@ -16,8 +17,7 @@ export function ConversationSection(props: {
   const [provider, setProvider] = useState(conversation.provider);
   const [model, setModel] = useState(conversation.model);
   const [steps, setSteps] = useState(String(conversation.settings.maxSteps ?? DEFAULT_STEP_LIMIT));
-  const [status, setStatus] = useState<{ error: boolean; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { status, busy, run, refuse } = useSaving("Could not save the settings.");
   const headingId = useId();
   const chosen = providers.find((p) => p.id === provider);
   // A conversation may use a provider this list no longer offers; keep it selectable.
@@ -28,28 +28,16 @@ export function ConversationSection(props: {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const limit = parseStepLimit(steps);
-    if (!limit.ok) return setStatus({ error: true, text: limit.error });
-    if (!model.trim()) return setStatus({ error: true, text: "Choose a model." });
-    setBusy(true);
-    setStatus(null);
-    try {
+    if (!limit.ok) return refuse(limit.error);
+    if (!model.trim()) return refuse("Choose a model.");
+    await run(async () => {
       await props.save((current) => ({
         provider,
         model: model.trim(),
         settings: { ...current.settings, maxSteps: limit.value },
       }));
-      setStatus({
-        error: false,
-        text: chosen && !chosen.configured ? `Saved. ${provider} is not configured yet.` : "Saved.",
-      });
-    } catch (err) {
-      setStatus({
-        error: true,
-        text: err instanceof ApiFailure ? err.message : "Could not save the settings.",
-      });
-    } finally {
-      setBusy(false);
-    }
+      return chosen && !chosen.configured ? `Saved. ${provider} is not configured yet.` : "Saved.";
+    });
   };
 
   return (
@@ -76,19 +64,7 @@ export function ConversationSection(props: {
             onChange={(e) => setSteps(e.target.value)}
           />
         </label>
-        <div className="row">
-          <button type="submit" className="primary" disabled={busy}>
-            Save
-          </button>
-          {status && (
-            <p
-              role={status.error ? "alert" : "status"}
-              className={status.error ? "error small" : "muted small"}
-            >
-              {status.text}
-            </p>
-          )}
-        </div>
+        <SaveRow label="Save" busy={busy} status={status} />
       </form>
     </section>
   );

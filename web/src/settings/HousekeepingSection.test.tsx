@@ -12,6 +12,7 @@ import {
 } from "../../../durable-objects/protocol/rest";
 import { HousekeepingSection } from "./HousekeepingSection";
 import type { ConversationPatch } from "./settings-api";
+import { typeInto } from "../ui/type-into";
 
 beforeAll(() => {
   (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -60,16 +61,7 @@ function show(settings: ConversationSettings) {
 
 const field = (label: string) =>
   host.querySelector<HTMLInputElement & HTMLSelectElement>(`[aria-label="${label}"]`);
-function type(el: HTMLInputElement | HTMLSelectElement, value: string) {
-  const proto =
-    el instanceof HTMLSelectElement ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
-  act(() => {
-    Object.getOwnPropertyDescriptor(proto, "value")!.set!.call(el, value);
-    el.dispatchEvent(
-      new Event(el instanceof HTMLSelectElement ? "change" : "input", { bubbles: true }),
-    );
-  });
-}
+const type = typeInto;
 const submit = async () => {
   await act(async () => {
     host.querySelector("form")!.requestSubmit();

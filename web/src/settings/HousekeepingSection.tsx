@@ -2,7 +2,6 @@
 // configured provider) and how full the context window gets before older messages are summarised.
 import { type FormEvent, useId, useState } from "react";
 import type { Conversation, ProviderInfo } from "../../../durable-objects/protocol/rest";
-import { ApiFailure } from "../api";
 import {
   AUTOMATIC,
   type HousekeepingDraft,
@@ -10,7 +9,9 @@ import {
   housekeepingSettings,
   SUMMARY_THRESHOLD,
 } from "./housekeeping-state";
+import { SaveRow } from "./SaveRow";
 import type { SaveConversation } from "./use-conversation-saver";
+import { useSaving } from "./use-saving";
 
 export function HousekeepingSection(props: {
   conversation: Conversation;
@@ -21,8 +22,7 @@ export function HousekeepingSection(props: {
   const [draft, setDraft] = useState<HousekeepingDraft>(() =>
     housekeepingDraftOf(props.conversation.settings),
   );
-  const [status, setStatus] = useState<{ error: boolean; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { status, busy, run, refuse } = useSaving("Could not save the settings.");
   const headingId = useId();
   const modelsId = useId();
   const change = (next: Partial<HousekeepingDraft>) => setDraft((d) => ({ ...d, ...next }));
@@ -31,30 +31,17 @@ export function HousekeepingSection(props: {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const checked = housekeepingSettings(draft, props.conversation.settings);
-    if (!checked.ok) return setStatus({ error: true, text: checked.error });
-    setBusy(true);
-    setStatus(null);
-    try {
+    if (!checked.ok) return refuse(checked.error);
+    await run(async () => {
       // Applied to the settings as they are when the save runs, so other sections' saves stay.
       await props.save((current) => {
         const merged = housekeepingSettings(draft, current.settings);
         return { settings: merged.ok ? merged.value : checked.value };
       });
-      setStatus({
-        error: false,
-        text:
-          chosen && !chosen.configured
-            ? `Saved. ${chosen.id} is not configured here, so the automatic model is used.`
-            : "Saved.",
-      });
-    } catch (err) {
-      setStatus({
-        error: true,
-        text: err instanceof ApiFailure ? err.message : "Could not save the settings.",
-      });
-    } finally {
-      setBusy(false);
-    }
+      return chosen && !chosen.configured
+        ? `Saved. ${chosen.id} is not configured here, so the automatic model is used.`
+        : "Saved.";
+    });
   };
 
   return (
@@ -114,19 +101,7 @@ export function HousekeepingSection(props: {
             onChange={(e) => change({ threshold: e.target.value })}
           />
         </label>
-        <div className="row">
-          <button type="submit" className="primary" disabled={busy}>
-            Save titles and summaries
-          </button>
-          {status && (
-            <p
-              role={status.error ? "alert" : "status"}
-              className={status.error ? "error small" : "muted small"}
-            >
-              {status.text}
-            </p>
-          )}
-        </div>
+        <SaveRow label="Save titles and summaries" busy={busy} status={status} />
       </form>
     </section>
   );

@@ -11,6 +11,7 @@ import type {
 } from "../../../durable-objects/protocol/rest";
 import { RouteSection } from "./RouteSection";
 import type { ConversationPatch } from "./settings-api";
+import { typeInto } from "../ui/type-into";
 
 beforeAll(() => {
   (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -78,16 +79,7 @@ const click = async (el: HTMLElement) => {
     await Promise.resolve();
   });
 };
-function type(el: HTMLInputElement | HTMLSelectElement, value: string) {
-  const proto =
-    el instanceof HTMLSelectElement ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
-  act(() => {
-    Object.getOwnPropertyDescriptor(proto, "value")!.set!.call(el, value);
-    el.dispatchEvent(
-      new Event(el instanceof HTMLSelectElement ? "change" : "input", { bubbles: true }),
-    );
-  });
-}
+const type = typeInto;
 const submit = async () => {
   await act(async () => {
     host.querySelector("form")!.requestSubmit();

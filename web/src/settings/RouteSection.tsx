@@ -3,10 +3,11 @@
 // (tool steps on Ollama, the answer in the cloud); how long a model may stay silent.
 import { type FormEvent, useId, useState } from "react";
 import type { Conversation, ProviderInfo } from "../../../durable-objects/protocol/rest";
-import { ApiFailure } from "../api";
 import { modelName } from "../chat/StepModels";
 import { draftOf, MAX_FALLBACKS, moved, type RouteDraft, routeSettings } from "./route-state";
+import { SaveRow } from "./SaveRow";
 import type { SaveConversation } from "./use-conversation-saver";
+import { useSaving } from "./use-saving";
 
 export function RouteSection(props: {
   conversation: Conversation;
@@ -15,8 +16,7 @@ export function RouteSection(props: {
 }) {
   const { conversation, providers } = props;
   const [draft, setDraft] = useState<RouteDraft>(() => draftOf(conversation.settings));
-  const [status, setStatus] = useState<{ error: boolean; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { status, busy, run, refuse } = useSaving("Could not save the route.");
   const headingId = useId();
   const modelsId = useId();
   const change = (next: Partial<RouteDraft>) => setDraft((d) => ({ ...d, ...next }));
@@ -28,29 +28,16 @@ export function RouteSection(props: {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const checked = routeSettings(draft, conversation);
-    if (!checked.ok) return setStatus({ error: true, text: checked.error });
-    setBusy(true);
-    setStatus(null);
-    try {
+    if (!checked.ok) return refuse(checked.error);
+    await run(async () => {
       await props.save((current) => ({ settings: { ...current.settings, ...checked.value } }));
       const unconfigured = checked.value.route
         ?.map((m) => m.provider)
         .filter((id) => providers.find((p) => p.id === id)?.configured === false);
-      setStatus({
-        error: false,
-        text:
-          unconfigured && unconfigured.length > 0
-            ? `Saved. Not configured here, so skipped: ${[...new Set(unconfigured)].join(", ")}.`
-            : "Saved.",
-      });
-    } catch (err) {
-      setStatus({
-        error: true,
-        text: err instanceof ApiFailure ? err.message : "Could not save the route.",
-      });
-    } finally {
-      setBusy(false);
-    }
+      return unconfigured && unconfigured.length > 0
+        ? `Saved. Not configured here, so skipped: ${[...new Set(unconfigured)].join(", ")}.`
+        : "Saved.";
+    });
   };
 
   return (
@@ -156,19 +143,7 @@ export function RouteSection(props: {
             onChange={(e) => change({ timeout: e.target.value })}
           />
         </label>
-        <div className="row">
-          <button type="submit" className="primary" disabled={busy}>
-            Save route
-          </button>
-          {status && (
-            <p
-              role={status.error ? "alert" : "status"}
-              className={status.error ? "error small" : "muted small"}
-            >
-              {status.text}
-            </p>
-          )}
-        </div>
+        <SaveRow label="Save route" busy={busy} status={status} />
       </form>
     </section>
   );

@@ -33,6 +33,12 @@ export default defineProject({
               { error: { code: "not_found", message: "no MCP here" } },
               { status: 404 },
             ),
+          // Provider switches send no PDFs: the PDF text worker answers as one that is not there.
+          PDF_TEXT: () =>
+            Response.json(
+              { error: { code: "not_found", message: "no PDF text worker here" } },
+              { status: 404 },
+            ),
         },
       },
     })),

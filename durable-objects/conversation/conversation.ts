@@ -65,6 +65,7 @@ import { readTurnContext } from "./turn-reads";
 import { sendBatch } from "./send-batch";
 import { CONVERSATION_ROW_SQL, conversationFromRow, TurnSetupError } from "./conversation-row";
 import { replayFrame } from "./replay-frame";
+import { handshakeResume, type HandshakeResume } from "../protocol/handshake-resume";
 
 /** Default step cap of the thinking loop (the reference's five). */
 
@@ -153,6 +154,10 @@ export class Conversation extends Agent<Env> {
     const role = roleFromHeader(ctx.request.headers);
     if (!role) return connection.close(1008, "no role in this conversation");
     connection.setState((s: MemberSocketState | null) => ({ ...s, synced: false, role }));
+    // The API worker checked the credential and the query for this very handshake.
+    const asked = handshakeResume(new URL(ctx.request.url));
+    if (asked.ok && asked.resume && stateOf(connection)?.credential)
+      this.resume(connection, asked.resume);
   }
 
   override onMessage(connection: Connection, raw: WSMessage): void {
@@ -205,36 +210,8 @@ export class Conversation extends Agent<Env> {
       return;
     }
     switch (frame.type) {
-      case "resume": {
-        if (frame.presence)
-          connection.setState((s: MemberSocketState | null) => ({
-            ...s,
-            synced: s?.synced ?? false,
-            presence: true,
-          }));
-        // Replay and marking the socket live happen with no await between: no event can slip by.
-        let after = frame.lastSeq;
-        for (;;) {
-          const batch = this.store.replayAfter(after, 1000, frame.compact);
-          if (frame.batch) {
-            if (batch.length > 0) connection.send(replayFrame(batch));
-          } else for (const e of batch) connection.send(e.body);
-          const last = batch[batch.length - 1];
-          if (!last) break;
-          after = last.seq;
-        }
-        connection.setState((s: ConnState | null) => ({ ...s, synced: true }) satisfies ConnState);
-        this.sendControl(connection, {
-          type: "synced",
-          seq: Math.max(after, frame.lastSeq),
-          busy: this.busy(),
-        });
-        // The name is read after the replay: catching up never waits for it.
-        void this.rememberName(connection).then(() =>
-          broadcastPresence(() => this.getConnections()),
-        );
-        return;
-      }
+      case "resume":
+        return this.resume(connection, frame);
       case "send": {
         const checked = await checks;
         if (checked?.refused) {
@@ -298,6 +275,38 @@ export class Conversation extends Agent<Env> {
       case "typing":
         return this.setTyping(connection, frame.typing);
     }
+  }
+
+  /**
+   * Serves a resume: every event after `lastSeq`, then `synced`; asked for by a `resume` frame or
+   * by the handshake's `?resume=` (handshake-resume.ts).
+   */
+  private resume(connection: Connection, frame: HandshakeResume): void {
+    if (frame.presence)
+      connection.setState((s: MemberSocketState | null) => ({
+        ...s,
+        synced: s?.synced ?? false,
+        presence: true,
+      }));
+    // Replay and marking the socket live happen with no await between: no event can slip by.
+    let after = frame.lastSeq;
+    for (;;) {
+      const batch = this.store.replayAfter(after, 1000, frame.compact);
+      if (frame.batch) {
+        if (batch.length > 0) connection.send(replayFrame(batch));
+      } else for (const e of batch) connection.send(e.body);
+      const last = batch[batch.length - 1];
+      if (!last) break;
+      after = last.seq;
+    }
+    connection.setState((s: ConnState | null) => ({ ...s, synced: true }) satisfies ConnState);
+    this.sendControl(connection, {
+      type: "synced",
+      seq: Math.max(after, frame.lastSeq),
+      busy: this.busy(),
+    });
+    // The name is read after the replay: catching up never waits for it.
+    void this.rememberName(connection).then(() => broadcastPresence(() => this.getConnections()));
   }
 
   /**

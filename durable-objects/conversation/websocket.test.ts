@@ -104,6 +104,51 @@ describe("a streamed conversation over the WebSocket", () => {
     ws.close();
   });
 
+  it("serves a resume asked for in the handshake as the socket opens, from the seq given", async () => {
+    const user = await createUser();
+    const conv = await createConversation(user);
+    const first = await TestSocket.open(user, conv.id);
+    first.send({ type: "resume", lastSeq: 0 });
+    first.send({ type: "send", clientMessageId: "h1", text: "hello there" });
+    await first.until(turnEnded);
+    first.close();
+    const all = first.events();
+    const auth = { authorization: `Bearer ${user.token}` };
+
+    // No frame sent: the replay (one `replay` frame) and `synced` come by themselves.
+    const whole = await TestSocket.openWith(conv.id, auth, "?resume=0&batch=1&compact=1");
+    await whole.until((f) => f.some((x) => x.type === "synced"));
+    expect(whole.frames.map((f) => f.type)).toEqual(["replay", "synced"]);
+    const replayed = whole.frames[0]?.type === "replay" ? whole.frames[0].events : [];
+    expect(fold(replayed)).toEqual(fold(all));
+    whole.close();
+
+    // From the middle: only what follows, one frame per event, then live as usual.
+    const from = all[2]!.seq;
+    const rest = await TestSocket.openWith(conv.id, auth, `?resume=${from}`);
+    await rest.until((f) => f.some((x) => x.type === "synced"));
+    expect(rest.events().map((e) => e.seq)).toEqual(all.slice(3).map((e) => e.seq));
+    rest.send({ type: "send", clientMessageId: "h2", text: "and again" });
+    await rest.until((f) => f.filter((x) => x.type === "turn_ended").length >= 1);
+    rest.close();
+  });
+
+  it("refuses a handshake whose resume is malformed, saying which parameter and why", async () => {
+    const user = await createUser();
+    const conv = await createConversation(user);
+    const { exports } = await import("cloudflare:workers");
+    for (const query of ["?resume=-1", "?resume=abc", "?resume=0&compact=yes"]) {
+      const res = await exports.default.fetch(
+        `http://app.test/api/conversations/${conv.id}/ws${query}`,
+        { headers: { upgrade: "websocket", authorization: `Bearer ${user.token}` } },
+      );
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe("validation_failed");
+      expect(body.error.message).toMatch(query.includes("compact") ? /'compact'/ : /'resume'/);
+    }
+  });
+
   it("refuses a WebSocket from a foreign origin and one without credentials", async () => {
     const user = await createUser();
     const conv = await createConversation(user);

@@ -54,8 +54,8 @@ export function conversationFrames(messages: number): string[] {
 }
 
 /**
- * A script for addInitScript: the conversation's socket at `path` answers `resume` with the
- * frames, a burst of message events per task (as a socket reading a full buffer delivers them);
+ * A script for addInitScript: the conversation's socket at `path` answers a resume (in its URL or
+ * as a frame) with the frames, a burst of message events per task (as a socket reading a full buffer delivers them);
  * other sockets are real.
  * Plain JavaScript in a string, because tsx's helpers would not exist in the page.
  */
@@ -71,8 +71,9 @@ export function replaySocketScript(path: string, frames: readonly string[]): str
       socket.url = url;
       socket.readyState = 0;
       socket.close = () => { socket.readyState = 3; };
-      socket.send = (data) => {
-        if (!String(data).includes('"resume"')) return;
+      // The replay starts when it is asked for: in the handshake's query (as the web client
+      // asks) or by a resume frame.
+      const replay = () => {
         // When the replay was asked for and when its last frame was handed over (for the bench).
         window.replayTimes = { resumed: performance.now(), delivered: 0 };
         const channel = new MessageChannel();
@@ -85,9 +86,13 @@ export function replaySocketScript(path: string, frames: readonly string[]): str
         };
         channel.port2.postMessage(null);
       };
+      socket.send = (data) => {
+        if (String(data).includes('"resume"')) replay();
+      };
       setTimeout(() => {
         socket.readyState = 1;
         socket.dispatchEvent(new Event("open"));
+        if (new URL(url).searchParams.has("resume")) replay();
       });
       return socket;
     }

@@ -1,6 +1,7 @@
 // A WebSocket client of our app for the end-to-end benches (e2e, peer): REST to create a
 // conversation and get a socket ticket, then the socket as the web client uses it. Frames are
 // only JSON-parsed, not validated: the benches time the server, not the client's checks.
+import { handshakeQuery } from "../../../durable-objects/protocol/handshake-resume";
 import type { Stack } from "../../../tests/e2e/stack";
 
 /** What a bench needs of a running app: its address and a user's token. */
@@ -97,16 +98,15 @@ export class Session {
     conversationId: string,
     { compact = false, ticket }: { compact?: boolean; ticket?: string } = {},
   ): Promise<Session> {
+    // As the web client: the resume asked for in the handshake, so the replay starts as the
+    // socket opens (handshake-resume.ts), batched (`replay` frames), compact when asked.
+    const query = new URLSearchParams(handshakeQuery({ lastSeq: 0, compact, batch: true }));
+    if (ticket) query.set("ticket", ticket);
     const base = `${app.url.replace("http", "ws")}/api/conversations/${conversationId}/ws`;
+    const url = `${base}?${query}`;
     const session = await Session.connect(
-      ticket
-        ? new WebSocket(`${base}?ticket=${encodeURIComponent(ticket)}`)
-        : signedInSocket(app, base),
+      ticket ? new WebSocket(url) : signedInSocket(app, url),
       conversationId,
-    );
-    session.ws.send(
-      // As the web client: compact and batched (the replay in `replay` frames).
-      JSON.stringify({ type: "resume", lastSeq: 0, ...(compact ? { compact, batch: true } : {}) }),
     );
     await session.until((f) => f.type === "synced");
     return session;
@@ -114,15 +114,17 @@ export class Session {
 
   /**
    * A socket that creates its conversation (`?new=1` on a fresh id), as the peer's client opens a
-   * socket to a new agent name: no request before it. The resume goes out with the first send.
+   * socket to a new agent name: no request before it. The resume rides on the handshake.
    */
   static async create(app: AppAddress): Promise<Session> {
     const id = crypto.randomUUID();
     const session = await Session.connect(
-      signedInSocket(app, `${app.url.replace("http", "ws")}/api/conversations/${id}/ws?new=1`),
+      signedInSocket(
+        app,
+        `${app.url.replace("http", "ws")}/api/conversations/${id}/ws?new=1&${handshakeQuery({ lastSeq: 0 })}`,
+      ),
       id,
     );
-    session.ws.send(JSON.stringify({ type: "resume", lastSeq: 0 }));
     return session;
   }
 

@@ -2,7 +2,7 @@
 // wrangler, so the same workerd), both streaming from one aimock at zero latency, each driven as
 // its own web client drives it, turns interleaved (ours, peer, peer, ours, …) so the machine's
 // load falls on both alike. Figures go to stdout as one table; nothing here asserts.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { startStack } from "../../../tests/e2e/stack";
@@ -270,6 +270,7 @@ async function profiles(): Promise<void> {
             PROFILE_DIR,
             `${app}-${label}-${title}.cpuprofile`.replace(/[^\w.-]+/g, "-"),
           );
+          mkdirSync(PROFILE_DIR, { recursive: true });
           writeFileSync(file, JSON.stringify(profile.profile));
           console.log(`  written to ${file}`);
         }

@@ -63,3 +63,23 @@ it("folds a catch-up sent as `replay` frames into the same transcript as one fra
   expect(batched.messages).toHaveLength(400);
   expect(batched).toEqual(await caughtUp(frames));
 });
+
+it("asks for its replay in the handshake, and a reconnect asks only for what follows what it has", async () => {
+  // Ten messages (25 events), then the server drops the socket.
+  server = await startReplayingSocketServer(conversationFrames(10), { thenClose: 1011 });
+  vi.stubGlobal("location", { protocol: "http:", host: server.host });
+  vi.stubGlobal("addEventListener", () => undefined);
+  vi.stubGlobal("removeEventListener", () => undefined);
+  live = new LiveConversation("c1", () => undefined);
+
+  await vi.waitFor(() => expect(server!.urls).toHaveLength(2), { timeout: 5_000 });
+  const [first, second] = server.urls.map((u) => new URL(u, "http://x"));
+  expect(first!.pathname).toBe("/api/conversations/c1/ws");
+  expect(Object.fromEntries(first!.searchParams)).toEqual({
+    resume: "0",
+    compact: "1",
+    batch: "1",
+    presence: "1",
+  });
+  expect(second!.searchParams.get("resume")).toBe("25");
+});

@@ -15,6 +15,7 @@ import {
   type ServerEvent,
 } from "../../../durable-objects/protocol/wire";
 import type { ElicitationAnswer } from "../../../durable-objects/protocol/elicitation";
+import { handshakeQuery } from "../../../durable-objects/protocol/handshake-resume";
 import { FrameBatch } from "./frame-batch";
 
 export type Connection = "connecting" | "online" | "offline" | "signed-out" | "access-revoked";
@@ -148,22 +149,22 @@ export class LiveConversation {
   private connect() {
     if (this.closed) return;
     this.set({ connection: this.attempts === 0 ? "connecting" : "offline" });
-    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/conversations/${this.conversationId}/ws`;
+    // The resume rides on the handshake (handshake-resume.ts): the replay starts as the socket
+    // opens. Finished answers come without their deltas (their message_completed has the text),
+    // and the replay in a few large frames rather than one per event.
+    const resume = handshakeQuery({
+      lastSeq: this.state.transcript.lastSeq,
+      compact: true,
+      presence: true,
+      batch: true,
+    });
+    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/conversations/${this.conversationId}/ws?${resume}`;
     const ws = new WebSocket(url);
     this.ws = ws;
     ws.addEventListener("open", () => {
       this.attempts = 0;
       this.events.flush();
       this.events.holdMs = CATCH_UP_SHOWN_EVERY_MS;
-      // Finished answers come without their deltas (their message_completed has the text).
-      this.write({
-        type: "resume",
-        lastSeq: this.state.transcript.lastSeq,
-        compact: true,
-        presence: true,
-        // The replay in a few large frames rather than one per event.
-        batch: true,
-      });
       this.typingNow = false;
       for (const frame of this.unacked.values()) this.write(frame);
     });

@@ -6,7 +6,14 @@ import { artifacts, conversations } from "../../../shared/db/schema";
 import { deleteUnsharedBytes } from "./artifact-bytes";
 import type { Env } from "../../../shared/env";
 
+/** The object, started (agents' lifecycle) before the stub is handed out: for its RPC methods. */
 export const conversationStub = (env: Env, id: string) => getAgentByName(env.CONVERSATION, id);
+
+/**
+ * The object for a request it answers by `fetch` (a socket, a stream): its fetch handler starts
+ * it first, so this skips the separate start-up call `conversationStub` makes.
+ */
+export const conversationFetchStub = (env: Env, id: string) => env.CONVERSATION.getByName(id);
 
 /** R2 keys of a conversation's binaries all start with this prefix. */
 export const r2Prefix = (conversationId: string) => `conversations/${conversationId}/`;

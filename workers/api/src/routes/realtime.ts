@@ -8,7 +8,8 @@ import { requireUser } from "../auth/middleware";
 import { isAllowedOrigin } from "../auth/origin";
 import { createTicket } from "../auth/tickets";
 import { authenticateUpgrade, liveCredentialOf, upgradeForObject } from "../auth/websocket-auth";
-import { conversationStub } from "../conversation-lifecycle";
+import { conversationFetchStub, conversationStub } from "../conversation-lifecycle";
+import { handshakeResume } from "../../../../durable-objects/protocol/handshake-resume";
 import { conversationFor } from "../db/conversation-access";
 import { ROLE_HEADER } from "../../../../durable-objects/conversation/member-access";
 import { ApiError } from "../http/errors";
@@ -35,12 +36,16 @@ export const realtimeRoutes = new Hono<AppEnv>()
     if (origin && !isAllowedOrigin(c.env, c.req.url, origin)) {
       throw new ApiError(403, "forbidden_origin", `Origin ${origin} may not open this WebSocket.`);
     }
+    // A resume in the handshake (handshake-resume.ts) is served as the socket opens.
+    const asked = handshakeResume(new URL(c.req.url));
+    if (!asked.ok) throw new ApiError(400, "validation_failed", asked.message);
     const { credential, ticket } = await authenticateUpgrade(c, id);
     const { role, stub } = asksForNewConversation(c)
       ? await openNewConversation(c, id, credential.userId)
       : {
           role: (await conversationFor(c.get("db"), credential.userId, id, "read")).role,
-          stub: await conversationStub(c.env, id),
+          // A ticket is claimed by RPC, which needs the object started; the upgrade alone starts it.
+          stub: ticket ? await conversationStub(c.env, id) : conversationFetchStub(c.env, id),
         };
     if (ticket && !(await stub.claimTicket(ticket.id, ticket.expiresAt)))
       throw new ApiError(
@@ -70,7 +75,7 @@ export const realtimeRoutes = new Hono<AppEnv>()
     const after = resumeCursor(c);
     const body = await parseJsonBody(c, ChatBody);
     await conversationFor(c.get("db"), c.get("user").id, id, "write");
-    const stub = await conversationStub(c.env, id);
+    const stub = conversationFetchStub(c.env, id);
     const headers = new Headers({ "content-type": "application/json" });
     headers.set(SOCKET_CREDENTIAL_HEADER, JSON.stringify(liveCredentialOf(c.get("credential"))));
     if (after !== undefined) headers.set("last-event-id", String(after));
@@ -86,7 +91,7 @@ export const realtimeRoutes = new Hono<AppEnv>()
     const id = parseParam(c, "id", IdParam);
     const after = resumeCursor(c);
     await conversationFor(c.get("db"), c.get("user").id, id, "read");
-    const stub = await conversationStub(c.env, id);
+    const stub = conversationFetchStub(c.env, id);
     const url = new URL(`/events`, c.req.url);
     if (after !== undefined) url.searchParams.set("after", String(after));
     if (compactReplay(c)) url.searchParams.set("compact", "1");

@@ -12,7 +12,9 @@ import { conversationFetchStub, conversationStub } from "../conversation-lifecyc
 import { handshakeResume } from "../../../../durable-objects/protocol/handshake-resume";
 import { conversationFor } from "../db/conversation-access";
 import { ROLE_HEADER } from "../../../../durable-objects/conversation/member-access";
-import { ApiError } from "../http/errors";
+import { ApiError, notFound } from "../http/errors";
+import { holderRole, type HolderRole } from "../auth/holder-role";
+import type { ConversationRole } from "../../../../durable-objects/protocol/sharing";
 import { parseJsonBody, parseParam } from "../http/validate";
 import { RATE_LIMITS } from "../../../../shared/rate-limit/limits";
 import { byUser, rateLimit } from "../rate-limit/middleware";
@@ -39,11 +41,14 @@ export const realtimeRoutes = new Hono<AppEnv>()
     // A resume in the handshake (handshake-resume.ts) is served as the socket opens.
     const asked = handshakeResume(new URL(c.req.url));
     if (!asked.ok) throw new ApiError(400, "validation_failed", asked.message);
+    const creates = asksForNewConversation(c);
+    // The caller's role is read beside the check of their credential, not after it.
+    const early = creates || c.req.query("ticket") ? null : holderRole(c, id).catch(() => null);
     const { credential, ticket } = await authenticateUpgrade(c, id);
-    const { role, stub } = asksForNewConversation(c)
+    const { role, stub } = creates
       ? await openNewConversation(c, id, credential.userId)
       : {
-          role: (await conversationFor(c.get("db"), credential.userId, id, "read")).role,
+          role: await readerRole(c, credential.userId, id, early),
           // A ticket is claimed by RPC, which needs the object started; the upgrade alone starts it.
           stub: ticket ? await conversationStub(c.env, id) : conversationFetchStub(c.env, id),
         };
@@ -99,6 +104,19 @@ export const realtimeRoutes = new Hono<AppEnv>()
     const credential = JSON.stringify(liveCredentialOf(c.get("credential")));
     return stub.fetch(new Request(url, { headers: { [SOCKET_CREDENTIAL_HEADER]: credential } }));
   });
+
+/** The user's role in the conversation (any role reads): as read early when it is theirs. */
+async function readerRole(
+  c: Context<AppEnv>,
+  userId: string,
+  id: string,
+  early: Promise<HolderRole | null> | null,
+): Promise<ConversationRole> {
+  const held = await early;
+  if (held?.userId !== userId) return (await conversationFor(c.get("db"), userId, id, "read")).role;
+  if (!held.role) throw notFound("Conversation");
+  return held.role;
+}
 
 /** Whether the client asked for `?compact=1` (finished answers without their deltas). */
 function compactReplay(c: Context<AppEnv>): boolean {

@@ -1,0 +1,65 @@
+import { env } from "cloudflare:test";
+import { exports } from "cloudflare:workers";
+import { afterEach, expect, it } from "vitest";
+import {
+  api,
+  createConversation,
+  createUser,
+  type TestUser,
+} from "../../../../tests/support/helpers";
+import { recordingD1 } from "../../../../tests/support/recording-d1";
+import { TestSocket } from "../../../../tests/support/ws-client";
+
+const original = env.DB;
+afterEach(() => {
+  (env as { DB: D1Database }).DB = original;
+});
+
+const upgrade = (user: TestUser, conversationId: string) =>
+  exports.default.fetch(`http://app.test/api/conversations/${conversationId}/ws`, {
+    headers: { upgrade: "websocket", authorization: `Bearer ${user.token}` },
+  });
+
+it("a socket's handshake reads the caller's role beside the check of their credential, not after it", async () => {
+  const user = await createUser();
+  const conv = await createConversation(user);
+  const recording = recordingD1(original);
+  (env as { DB: D1Database }).DB = recording.db;
+  const ws = await TestSocket.openWith(
+    conv.id,
+    { authorization: `Bearer ${user.token}` },
+    "?resume=0",
+  );
+  await ws.until((f) => f.some((x) => x.type === "synced"));
+  ws.close();
+  const credential = recording.trips.find((t) => t.sql.some((s) => /FROM "?api_tokens/.test(s)));
+  const role = recording.trips.find((t) => t.sql.some((s) => /'owner' ELSE m\.role/.test(s)));
+  expect(credential).toBeDefined();
+  expect(role).toBeDefined();
+  expect(role!.started).toBeLessThan(credential!.answered!);
+});
+
+it("a handshake lets in the owner and a member with their role, and tells a stranger 404", async () => {
+  const suffix = crypto.randomUUID().slice(0, 8);
+  const owner = await createUser(`owner-${suffix}`);
+  const viewer = await createUser(`viewer-${suffix}`);
+  const stranger = await createUser(`stranger-${suffix}`);
+  const conv = await createConversation(owner);
+  const shared = await api(owner, `/api/conversations/${conv.id}/members`, {
+    method: "PUT",
+    json: { user: `viewer-${suffix}`, role: "viewer" },
+  });
+  expect(shared.status).toBeLessThan(300);
+
+  expect((await upgrade(owner, conv.id)).status).toBe(101);
+  expect((await upgrade(stranger, conv.id)).status).toBe(404);
+  expect((await upgrade(stranger, crypto.randomUUID())).status).toBe(404);
+  // The viewer's socket opens, and its sends are refused as a viewer's.
+  const ws = await TestSocket.open(viewer, conv.id);
+  ws.send({ type: "resume", lastSeq: 0 });
+  ws.send({ type: "send", clientMessageId: "v1", text: "may I?" });
+  await ws.until((f) => f.some((x) => x.type === "frame_error"));
+  const refusal = ws.frames.find((f) => f.type === "frame_error");
+  expect(refusal).toMatchObject({ error: { code: "forbidden" } });
+  ws.close();
+});

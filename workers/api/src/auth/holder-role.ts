@@ -1,0 +1,46 @@
+// The role in a conversation of whoever a request's credential names, read beside the
+// credential's own check instead of after it: the WebSocket handshake would otherwise wait for
+// two D1 reads one after the other (who is this, then what may they do here). The user is found
+// by the same key the credential check uses (the token's hash, the session's id), so the answer
+// belongs to the user that check returns; the caller compares the two.
+import type { Context } from "hono";
+import { getCookie } from "hono/cookie";
+import { ConversationRole } from "../../../../durable-objects/protocol/sharing";
+import type { AppEnv } from "../app-types";
+import { sha256Hex } from "./crypto";
+import { bearerOf } from "./middleware";
+import { SESSION_COOKIE, sessionIdOf } from "./session";
+
+export interface HolderRole {
+  userId: string;
+  role: ConversationRole | null;
+}
+
+const ROLE_OF = (holder: string) =>
+  `SELECT h.user_id AS user_id, CASE WHEN c.user_id = h.user_id THEN 'owner' ELSE m.role END AS role
+     FROM (${holder}) h
+     LEFT JOIN conversations c ON c.id = ?2
+     LEFT JOIN conversation_members m ON m.conversation_id = c.id AND m.user_id = h.user_id`;
+const BY_TOKEN = ROLE_OF("SELECT user_id FROM api_tokens WHERE token_hash = ?1");
+const BY_SESSION = ROLE_OF("SELECT user_id FROM sessions WHERE id = ?1");
+
+/** Null when the request carries no credential this can read ahead (the check then decides). */
+export async function holderRole(
+  c: Context<AppEnv>,
+  conversationId: string,
+): Promise<HolderRole | null> {
+  const token = c.req.header("authorization") !== undefined ? bearerOf(c) : undefined;
+  const cookie = token === undefined ? getCookie(c, SESSION_COOKIE) : undefined;
+  const key = token
+    ? await sha256Hex(token)
+    : cookie
+      ? await sessionIdOf(c.env, c.req.url, cookie)
+      : null;
+  if (!key) return null;
+  const row = await c.env.DB.prepare(token ? BY_TOKEN : BY_SESSION)
+    .bind(key, conversationId)
+    .first<{ user_id: string; role: unknown }>();
+  if (!row) return null;
+  const role = ConversationRole.safeParse(row.role);
+  return { userId: row.user_id, role: role.success ? role.data : null };
+}

@@ -80,3 +80,29 @@ async function expectEventually(check: () => Promise<void>, timeoutMs = 5_000): 
     }
   }
 }
+
+it("the reply a message starts does not read the sender's credential again: the send's own check stands", async () => {
+  const user = await createUser();
+  const conv = await createConversation(user);
+  const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(conv.id));
+  const own = await runInDurableObject(
+    stub,
+    (i: Conversation) => (i as unknown as { env: Env }).env,
+  );
+  const recording = recordingD1(own.DB);
+  own.DB = recording.db;
+  const ws = await TestSocket.open(user, conv.id);
+  ws.send({ type: "resume", lastSeq: 0 });
+  await ws.until((f) => f.some((x) => x.type === "synced"));
+  const from = recording.trips.length;
+
+  ws.send({ type: "send", clientMessageId: "c1", text: "hello there" });
+  await ws.until(turnEnded);
+  const credentialReads = recording.trips
+    .slice(from)
+    .filter((t) => t.sql.some((s) => /FROM api_tokens/.test(s)));
+  // One: in the send's batch. The events of the reply went out without another.
+  expect(credentialReads).toHaveLength(1);
+  expect(credentialReads[0]!.sql.length).toBeGreaterThan(1);
+  ws.close();
+});

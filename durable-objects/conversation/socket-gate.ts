@@ -3,7 +3,8 @@
 //
 // Revocation model: every socket carries the credential it was opened with (a session, or an API
 // token). The object re-reads it from D1 before handling each frame the client sends, and while
-// events stream to the sockets at most every REVALIDATE_MS; a credential that was signed out,
+// events stream to the sockets at most every REVALIDATE_MS (not the one the latest frame's check
+// found live within that time); a credential that was signed out,
 // revoked or has expired closes its sockets with 4401. So a revoked socket gets nothing more than
 // the events of the next few seconds, and is closed by the first frame it sends; the same holds
 // for revocations made from the command line, which never talk to this object.
@@ -27,6 +28,8 @@ export interface SocketState {
 export class SocketGate {
   #queues = new Map<string, Promise<void>>();
   #lastRevalidation = 0;
+  /** The latest frame's check that found its credential live (`credentialKey`, when). */
+  #lastConfirmed: { key: string; at: number } | null = null;
   #invalidFrames = 0;
   #lastInvalidLog = -Infinity;
 
@@ -123,12 +126,16 @@ export class SocketGate {
     for (const connection of this.connections()) {
       const credential = (connection.state as SocketState | null)?.credential;
       if (!credential) continue;
-      const key = `${credential.tokenId}/${credential.sessionId ?? ""}`;
+      const key = credentialKey(credential);
       const entry = byKey.get(key) ?? { credential, sockets: [] };
       entry.sockets.push(connection);
       byKey.set(key, entry);
     }
-    for (const { credential, sockets } of byKey.values()) {
+    const now = Date.now();
+    for (const [key, { credential, sockets }] of byKey) {
+      // The frame that set these events off had it checked moments ago: that check stands.
+      const last = this.#lastConfirmed;
+      if (last?.key === key && now - last.at < REVALIDATE_MS) continue;
       if (await credentialIsLive(this.db, credential)) continue;
       for (const s of sockets) closeRevoked(s);
     }
@@ -136,7 +143,10 @@ export class SocketGate {
 
   private async stillLive(connection: Connection, read?: Promise<boolean>): Promise<boolean> {
     const credential = (connection.state as SocketState | null)?.credential;
-    if (credential && (await (read ?? credentialIsLive(this.db, credential)))) return true;
+    if (credential && (await (read ?? credentialIsLive(this.db, credential)))) {
+      this.#lastConfirmed = { key: credentialKey(credential), at: Date.now() };
+      return true;
+    }
     closeRevoked(connection);
     return false;
   }
@@ -175,6 +185,9 @@ export class SocketGate {
     return this.#invalidFrames;
   }
 }
+
+/** Sockets opened with the same token and session share a credential, and its checks. */
+const credentialKey = (c: SocketCredential) => `${c.tokenId}/${c.sessionId ?? ""}`;
 
 function closeRevoked(connection: Connection): void {
   try {

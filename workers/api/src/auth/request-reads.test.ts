@@ -1,3 +1,4 @@
+// How many D1 reads authenticating a request costs, and which wait for which.
 import { env } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { afterEach, expect, it } from "vitest";
@@ -62,4 +63,14 @@ it("a handshake lets in the owner and a member with their role, and tells a stra
   const refusal = ws.frames.find((f) => f.type === "frame_error");
   expect(refusal).toMatchObject({ error: { code: "forbidden" } });
   ws.close();
+});
+
+it("a request on a path two auth middlewares match (POST /api/conversations) reads the token once", async () => {
+  const user = await createUser();
+  const recording = recordingD1(original);
+  (env as { DB: D1Database }).DB = recording.db;
+  const created = await api(user, "/api/conversations", { method: "POST", json: {} });
+  expect(created.status).toBe(201);
+  const tokenReads = recording.trips.filter((t) => t.sql.some((s) => /from "api_tokens"/i.test(s)));
+  expect(tokenReads).toHaveLength(1);
 });

@@ -53,7 +53,7 @@ import { type BranchSeed, seedBranch } from "./branching/seed-branch";
 import type { SourceResult } from "./branching/create-branch";
 import type { ConversationRole } from "../protocol/sharing";
 import { userName } from "../../shared/db/conversation-access";
-import { broadcastPresence, type MemberSocketState, stateOf } from "./presence";
+import { broadcastPresence, type MemberSocketState, nameFromHeader, stateOf } from "./presence";
 import { applyAccessChange, frameAccess, roleFromHeader } from "./member-access";
 import { credentialFromHeader } from "./socket-credential";
 import { resolveAttachments } from "./attachment-refs";
@@ -153,7 +153,13 @@ export class Conversation extends Agent<Env> {
     // The worker checked the role before the upgrade; a socket without one is not let in.
     const role = roleFromHeader(ctx.request.headers);
     if (!role) return connection.close(1008, "no role in this conversation");
-    connection.setState((s: MemberSocketState | null) => ({ ...s, synced: false, role }));
+    const name = nameFromHeader(ctx.request.headers);
+    connection.setState((s: MemberSocketState | null) => ({
+      ...s,
+      synced: false,
+      role,
+      ...(name !== undefined && { name }),
+    }));
     // The API worker checked the credential and the query for this very handshake.
     const asked = handshakeResume(new URL(ctx.request.url));
     if (asked.ok && asked.resume && stateOf(connection)?.credential)

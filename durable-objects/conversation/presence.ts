@@ -15,6 +15,22 @@ export interface MemberSocketState extends SocketState {
   presence?: boolean;
 }
 
+/**
+ * The user's name as the API worker read it with their credential (URI-encoded), so the object
+ * need not read it again for presence; absent for a ticket's socket.
+ */
+export const NAME_HEADER = "x-thinking-chat-name";
+
+export function nameFromHeader(headers: Headers): string | undefined {
+  const raw = headers.get(NAME_HEADER);
+  if (raw === null) return undefined;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return undefined;
+  }
+}
+
 export const stateOf = (connection: Connection): MemberSocketState | null =>
   connection.state as MemberSocketState | null;
 

@@ -106,3 +106,42 @@ it("the reply a message starts does not read the sender's credential again: the 
   expect(credentialReads[0]!.sql.length).toBeGreaterThan(1);
   ws.close();
 });
+
+it("a socket opened with a token has its user named from the handshake: presence needs no D1 read of the name", async () => {
+  const name = `Zoë ${crypto.randomUUID().slice(0, 4)} & co`;
+  const user = await createUser(name);
+  const conv = await createConversation(user);
+  const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(conv.id));
+  const own = await runInDurableObject(
+    stub,
+    (i: Conversation) => (i as unknown as { env: Env }).env,
+  );
+  const recording = recordingD1(own.DB);
+  own.DB = recording.db;
+  const ws = await TestSocket.open(user, conv.id);
+  ws.send({ type: "resume", lastSeq: 0, presence: true });
+  await ws.until((f) => f.some((x) => x.type === "presence"));
+  const presence = ws.frames.find((f) => f.type === "presence");
+  expect(presence).toMatchObject({ people: [{ userId: user.id, name, role: "owner" }] });
+  expect(recording.trips.filter((t) => t.sql.some((s) => /FROM users/.test(s)))).toEqual([]);
+  ws.close();
+});
+
+it("a name a client puts in its handshake's headers is never taken: a ticket's socket is named from D1", async () => {
+  const user = await createUser(`Real ${crypto.randomUUID().slice(0, 4)}`);
+  const conv = await createConversation(user);
+  const res = await api(user, `/api/conversations/${conv.id}/ws-ticket`, { method: "POST" });
+  const { ticket } = (await res.json()) as { ticket: string };
+  const ws = await TestSocket.openWith(
+    conv.id,
+    { "x-thinking-chat-name": "Mallory" },
+    `?ticket=${encodeURIComponent(ticket)}`,
+  );
+  ws.send({ type: "resume", lastSeq: 0, presence: true });
+  await ws.until((f) => f.some((x) => x.type === "presence" && x.people[0]?.name !== ""));
+  const presence = ws.frames.filter((f) => f.type === "presence").at(-1);
+  expect(presence).toMatchObject({
+    people: [{ userId: user.id, name: expect.stringMatching(/^Real /) }],
+  });
+  ws.close();
+});

@@ -6,6 +6,7 @@ import {
   SOCKET_CREDENTIAL_HEADER,
   type SocketCredential,
 } from "../../../../durable-objects/conversation/socket-credential";
+import { NAME_HEADER } from "../../../../durable-objects/conversation/presence";
 import type { AppEnv } from "../app-types";
 import type { Credential } from "./session";
 import { ApiError } from "../http/errors";
@@ -16,6 +17,8 @@ import { readTicket, type Ticket } from "./tickets";
 
 export interface UpgradeAuth {
   credential: SocketCredential;
+  /** The user's name, read with a session or token (a ticket does not carry it). */
+  name?: string;
   /** Set when a ticket was used: the conversation's object must accept its id only once. */
   ticket?: Ticket;
 }
@@ -50,7 +53,7 @@ export async function authenticateUpgrade(
   const credential = await credentialOf(c);
   if (credential === "bad_bearer") await enforceRateLimit(c, RATE_LIMITS.badBearer, byAddress);
   if (!credential || credential === "bad_bearer") throw unauthorized();
-  return { credential: liveCredentialOf(credential) };
+  return { credential: liveCredentialOf(credential), name: credential.user.name };
 }
 
 /** What a socket or stream carries to the conversation's object, to be re-checked there. */
@@ -60,9 +63,11 @@ export const liveCredentialOf = (credential: Credential): SocketCredential => ({
   ...(credential.sessionId && { sessionId: credential.sessionId }),
 });
 
-/** The upgrade request as the object sees it: with the credential we checked, nothing else. */
-export function upgradeForObject(request: Request, credential: SocketCredential): Request {
+/** The upgrade request as the object sees it: with what we checked (and the name), nothing else. */
+export function upgradeForObject(request: Request, auth: UpgradeAuth): Request {
   const forwarded = new Request(request);
-  forwarded.headers.set(SOCKET_CREDENTIAL_HEADER, JSON.stringify(credential));
+  forwarded.headers.set(SOCKET_CREDENTIAL_HEADER, JSON.stringify(auth.credential));
+  if (auth.name !== undefined) forwarded.headers.set(NAME_HEADER, encodeURIComponent(auth.name));
+  else forwarded.headers.delete(NAME_HEADER);
   return forwarded;
 }

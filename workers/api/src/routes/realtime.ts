@@ -44,7 +44,8 @@ export const realtimeRoutes = new Hono<AppEnv>()
     const creates = asksForNewConversation(c);
     // The caller's role is read beside the check of their credential, not after it.
     const early = creates || c.req.query("ticket") ? null : holderRole(c, id).catch(() => null);
-    const { credential, ticket } = await authenticateUpgrade(c, id);
+    const auth = await authenticateUpgrade(c, id);
+    const { credential, ticket } = auth;
     const { role, stub } = creates
       ? await openNewConversation(c, id, credential.userId)
       : {
@@ -58,7 +59,7 @@ export const realtimeRoutes = new Hono<AppEnv>()
         "unauthorized",
         "This ticket was already used. Get a new one from POST /api/conversations/:id/ws-ticket for each connection.",
       );
-    const upgrade = upgradeForObject(c.req.raw, credential);
+    const upgrade = upgradeForObject(c.req.raw, auth);
     upgrade.headers.set(ROLE_HEADER, role);
     return stub.fetch(upgrade);
   })

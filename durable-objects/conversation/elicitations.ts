@@ -6,7 +6,6 @@
 // wait itself lives in memory: a restart loses the open call, so questions left pending at start
 // are withdrawn (cancelled) and recovery reports the call as interrupted.
 import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import {
   checkContent,
   type ElicitationAction,
@@ -105,13 +104,12 @@ export class Elicitations {
           level: "warning",
           message: `The MCP server '${ctx.server}' asked you to open a link that is not a web address (${url.slice(0, 100)}); it was refused.`,
         });
-        throw new McpError(ErrorCode.InvalidParams, "Only http and https URLs can be opened.");
+        return invalidParams("Only http and https URLs can be opened.");
       }
     } else {
       const parsed = ElicitationSchema.safeParse(params.requestedSchema);
       if (!parsed.success)
-        throw new McpError(
-          ErrorCode.InvalidParams,
+        return invalidParams(
           `This client cannot show the requested form: ${parsed.error.issues[0]?.message ?? "unsupported schema"}.`,
         );
       schema = parsed.data;
@@ -314,4 +312,13 @@ function isWebAddress(url: string): boolean {
   if (!URL.canParse(url)) return false;
   const { protocol } = new URL(url);
   return protocol === "https:" || protocol === "http:";
+}
+
+/**
+ * Refuses a server's request as the MCP SDK expects (an McpError). The SDK's types module builds
+ * every MCP schema as it loads: it loads on a refusal, not when the conversation starts.
+ */
+async function invalidParams(message: string): Promise<never> {
+  const { ErrorCode, McpError } = await import("@modelcontextprotocol/sdk/types.js");
+  throw new McpError(ErrorCode.InvalidParams, message);
 }

@@ -11,8 +11,8 @@ import { backgroundProvider } from "../../durable-objects/mcp/oauth/background-p
 import { callbackUrl } from "../../durable-objects/mcp/oauth/client-metadata";
 import { secretBox } from "../../durable-objects/mcp/oauth/secret-box";
 import { MoreAccessRequiredError } from "../../durable-objects/mcp/oauth/sign-in-errors";
+import { CallbackQuery } from "../../durable-objects/mcp/oauth/callback-query";
 import {
-  CallbackQuery,
   finishSignIn,
   type SignInDeps,
   startSignIn,

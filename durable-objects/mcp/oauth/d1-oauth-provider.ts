@@ -28,7 +28,8 @@ import {
   writeConnection,
 } from "./connection-store";
 import type { SecretBox } from "./secret-box";
-import { missingScopes, stepUpRequest, unionScopes } from "./scopes";
+import { missingScopes, unionScopes } from "./scopes";
+import { stepUpRequest } from "./step-up";
 import { MoreAccessRequiredError, SignInRequiredError } from "./sign-in-errors";
 import { accountOf } from "./token-claims";
 

@@ -1,7 +1,5 @@
-// OAuth scopes as the space-separated strings the protocol uses, and the step-up rule: a 403
-// `insufficient_scope` names what the server wants; the next sign-in asks for that on top of
-// what was granted (SEP-835), so no earlier grant is lost.
-import { extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
+// OAuth scopes as the space-separated strings the protocol uses. The step-up rule that adds to
+// them is in step-up.ts.
 
 export const scopeList = (scopes: string | null | undefined): string[] =>
   (scopes ?? "").split(/\s+/).filter(Boolean);
@@ -19,11 +17,4 @@ export function missingScopes(
 ) {
   const have = new Set(scopeList(granted));
   return scopeList(wanted).filter((s) => !have.has(s));
-}
-
-/** The scopes a 403 asks for (empty when it names none), or null when it is no step-up request. */
-export function stepUpRequest(response: Response): string | null {
-  if (response.status !== 403) return null;
-  const { error, scope } = extractWWWAuthenticateParams(response);
-  return error === "insufficient_scope" ? (scope ?? "") : null;
 }

@@ -3,6 +3,7 @@
 // `resource` and `state`; we give it a D1-backed provider and a fetch that passes the SSRF guard.
 import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
 import { z } from "zod";
+import type { CallbackQuery } from "./callback-query";
 import { fetchFor, internetRoute } from "../mcp-route";
 import { callbackUrl, clientMetadataUrl } from "./client-metadata";
 import {
@@ -149,14 +150,6 @@ export async function startSignIn(
     return { kind: "failed", problem };
   }
 }
-
-export const CallbackQuery = z.object({
-  state: z.string().min(1).max(200).optional(),
-  code: z.string().min(1).max(4000).optional(),
-  error: z.string().max(200).optional(),
-  error_description: z.string().max(1000).optional(),
-});
-export type CallbackQuery = z.infer<typeof CallbackQuery>;
 
 export type FinishResult = {
   ok: boolean;

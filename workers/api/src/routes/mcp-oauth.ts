@@ -5,12 +5,12 @@
 import { Hono } from "hono";
 import { getCookie } from "hono/cookie";
 import { clientMetadataDocument } from "../../../../durable-objects/mcp/oauth/client-metadata";
-import { CallbackQuery, finishSignIn } from "../../../../durable-objects/mcp/oauth/sign-in-flow";
+import { CallbackQuery } from "../../../../durable-objects/mcp/oauth/callback-query";
 import type { AppEnv } from "../app-types";
 import { readSession, SESSION_COOKIE } from "../auth/session";
 import { parseQuery } from "../http/validate";
 import { callbackPage } from "./mcp-oauth-callback-page";
-import { signInDeps } from "./mcp-server-sign-in";
+import { signInDeps, signInFlow } from "./mcp-server-sign-in";
 
 export const mcpOauthRoutes = new Hono<AppEnv>()
   .get("/callback", async (c) => {
@@ -18,6 +18,7 @@ export const mcpOauthRoutes = new Hono<AppEnv>()
     const cookie = getCookie(c, SESSION_COOKIE);
     const session = cookie ? await readSession(c.env, c.req.url, c.get("db"), cookie) : null;
     const sessionUser = session?.user.id ?? null;
+    const { finishSignIn } = await signInFlow();
     const result = await finishSignIn(await signInDeps(c.env, c.req.url), query, sessionUser);
     const { html, nonce } = callbackPage(result);
     return c.html(html, result.ok ? 200 : 400, {

@@ -5,11 +5,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { Display } from "../../../../durable-objects/mcp/oauth/connection-store";
 import { secretBox } from "../../../../durable-objects/mcp/oauth/secret-box";
-import {
-  disconnect,
-  type SignInDeps,
-  startSignIn,
-} from "../../../../durable-objects/mcp/oauth/sign-in-flow";
+import type { SignInDeps } from "../../../../durable-objects/mcp/oauth/sign-in-flow";
 import type { AppEnv } from "../app-types";
 import { isDevelopment } from "../auth/secrets";
 import type { Env } from "../../../../shared/env";
@@ -26,6 +22,12 @@ const ConnectBody = z
     clientSecret: z.string().min(1).max(2000).optional(),
   })
   .strict();
+
+/**
+ * The sign-in flow, loaded when a route uses it: with it comes the MCP SDK's OAuth client, whose
+ * schemas are built as it loads (start-up work every request would otherwise pay for).
+ */
+export const signInFlow = () => import("../../../../durable-objects/mcp/oauth/sign-in-flow");
 
 export async function signInDeps(env: Env, requestUrl: string): Promise<SignInDeps> {
   try {
@@ -55,7 +57,9 @@ export const mcpServerSignInRoutes = new Hono<AppEnv>()
     if (!server) throw notFound("MCP server");
     const deps = await signInDeps(c.env, c.req.url);
     return c.json(
-      await startSignIn(deps, userId, server, {
+      await (
+        await signInFlow()
+      ).startSignIn(deps, userId, server, {
         display: body.display,
         ...(body.clientId && { clientId: body.clientId }),
         ...(body.clientSecret && { clientSecret: body.clientSecret }),
@@ -73,5 +77,5 @@ export const mcpServerSignInRoutes = new Hono<AppEnv>()
       .limit(1);
     if (!server) throw notFound("MCP server");
     const deps = await signInDeps(c.env, c.req.url);
-    return c.json(await disconnect(deps, { userId, serverId: id }));
+    return c.json(await (await signInFlow()).disconnect(deps, { userId, serverId: id }));
   });

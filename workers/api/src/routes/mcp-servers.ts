@@ -9,12 +9,9 @@ import {
   DEFAULT_MAX_TOTAL_MS,
   serversForUser,
 } from "../../../../durable-objects/conversation/mcp-servers";
-import { backgroundProvider } from "../../../../durable-objects/mcp/oauth/background-provider";
 import { callbackUrl } from "../../../../durable-objects/mcp/oauth/client-metadata";
 import { connectionsOfUser } from "../../../../durable-objects/mcp/oauth/connection-store";
 import { signInStatus } from "../../../../durable-objects/mcp/oauth/connection-status";
-import { SignInDetector } from "../../../../durable-objects/mcp/oauth/sign-in-detector";
-import { disconnect } from "../../../../durable-objects/mcp/oauth/sign-in-flow";
 import { internetRoute } from "../../../../durable-objects/mcp/mcp-route";
 import type { probeServer as ProbeServer } from "../../../../durable-objects/mcp/probe-server";
 import { checkServerUrl } from "../../../../durable-objects/mcp/url-guard";
@@ -25,7 +22,7 @@ import { mcpServers } from "../../../../shared/db/schema";
 import { ApiError, notFound } from "../http/errors";
 import { parseJsonBody, parseParam } from "../http/validate";
 import { IdParam } from "./conversations";
-import { signInDeps } from "./mcp-server-sign-in";
+import { signInDeps, signInFlow } from "./mcp-server-sign-in";
 
 /** The MCP client loads when a server is tested, not when the worker starts. */
 const probeServer: typeof ProbeServer = async (target) =>
@@ -129,10 +126,9 @@ export const mcpServerRoutes = new Hono<AppEnv>()
           dnsResolver: c.env.MCP_DNS_RESOLVER,
         }),
         // Not saved yet: only find out whether it wants a sign-in.
-        authProvider: new SignInDetector(
-          new URL(body.url).host,
-          callbackUrl(new URL(c.req.url).origin),
-        ),
+        authProvider: new (
+          await import("../../../../durable-objects/mcp/oauth/sign-in-detector")
+        ).SignInDetector(new URL(body.url).host, callbackUrl(new URL(c.req.url).origin)),
       }),
     );
   })
@@ -170,7 +166,9 @@ export const mcpServerRoutes = new Hono<AppEnv>()
           dnsResolver: c.env.MCP_DNS_RESOLVER,
         }),
         // This user's own sign-in, if any; a missing one is reported as needs_sign_in.
-        authProvider: backgroundProvider(
+        authProvider: (
+          await import("../../../../durable-objects/mcp/oauth/background-provider")
+        ).backgroundProvider(
           deps.db,
           deps.box,
           c.get("user").id,
@@ -214,7 +212,9 @@ export const mcpServerRoutes = new Hono<AppEnv>()
       await assertNameFree(db, c.get("user").id, body.name, id);
     // Tokens were issued for the old address; they are never sent to a new one.
     if (body.url && body.url !== current.url)
-      await disconnect(await signInDeps(c.env, c.req.url), {
+      await (
+        await signInFlow()
+      ).disconnect(await signInDeps(c.env, c.req.url), {
         userId: c.get("user").id,
         serverId: id,
       });
@@ -240,7 +240,9 @@ export const mcpServerRoutes = new Hono<AppEnv>()
     const id = parseParam(c, "id", IdParam);
     await getOwned(c.get("db"), c.get("user").id, id);
     // Removing a server forgets (and revokes) this user's sign-in to it first.
-    await disconnect(await signInDeps(c.env, c.req.url), {
+    await (
+      await signInFlow()
+    ).disconnect(await signInDeps(c.env, c.req.url), {
       userId: c.get("user").id,
       serverId: id,
     });

@@ -1,13 +1,15 @@
 // Builds each worker as `npm run deploy` would (`wrangler deploy --dry-run --outdir --metafile`,
 // production environment) and fails when a script's gzip size passes its budget in
 // bundle-budget.json, or when it bundles a package its entry keeps out ("excludes": PDF.js
-// belongs to workers/pdf-text, never to the API worker).
+// belongs to workers/pdf-text, never to the API worker), or evaluates at start-up a module its
+// entry loads only when needed ("lazy").
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { root, wrangler } from "./lib/wrangler.mjs";
 import { bundledPackages } from "./lib/bundled-packages.mjs";
+import { importChain, startUpModules } from "./lib/start-up-modules.mjs";
 
 const budgets = JSON.parse(readFileSync(join(root, "bundle-budget.json"), "utf8"));
 const out = mkdtempSync(join(tmpdir(), "bundle-budget-"));
@@ -49,6 +51,14 @@ try {
       if (found)
         failures.push(
           `${name} bundles ${excluded} (${(found.bytes / 1024).toFixed(0)} KiB), which bundle-budget.json keeps out of it (${budget.why ?? "see its $comment"}); imported by ${found.importers.join(", ")}.`,
+        );
+    }
+    const atStartUp = startUpModules(JSON.parse(readFileSync(metafile, "utf8")));
+    for (const lazy of budget.lazy ?? []) {
+      const found = [...atStartUp.keys()].find((file) => file.endsWith(lazy));
+      if (found)
+        failures.push(
+          `${name} evaluates ${lazy} at start-up (${budget.lazyWhy ?? "see its $comment"}); import it with import() where it is used. Static imports: ${importChain(atStartUp, found).join(" -> ")}.`,
         );
     }
   }

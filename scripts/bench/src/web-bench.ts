@@ -90,7 +90,9 @@ try {
       { polling: "raf" },
     );
     driverSaw.push((await seen.jsonValue()) as number);
-    const shown = await page.waitForFunction("window.listShownAt");
+    const shown = await page.waitForFunction(
+      () => (window as unknown as { listShownAt?: number }).listShownAt,
+    );
     firstRender.push((await shown.jsonValue()) as number);
     firstPaint.push(
       await page.evaluate(

@@ -1,14 +1,11 @@
 // The signed-in app: conversations on the left, the open conversation in the middle, its
 // artifacts on the right when asked for.
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Artifact, Conversation, ProviderInfo } from "../../durable-objects/protocol/rest";
 import { api, ApiFailure, type User } from "./api";
 import { artifactApi } from "./artifacts/artifact-api";
-import { ArtifactPane } from "./artifacts/ArtifactPane";
 import { type Pins, PinsContext } from "./attachments/pins";
-import { SettingsPanel } from "./settings/SettingsPanel";
 import { forgetLanding, readLanding, sessionStore } from "./settings/sign-in-return";
-import { ChatView } from "./chat/ChatView";
 import { ConversationList } from "./conversations/ConversationList";
 import { SignIn } from "./SignIn";
 import { Drawer } from "./layout/Drawer";
@@ -18,8 +15,21 @@ import { DESKTOP_QUERY, PHONE_QUERY, useMediaQuery } from "./layout/use-media-qu
 import "./layout/layout.css";
 import type { MemberList } from "../../durable-objects/protocol/sharing";
 import { sharingApi } from "./sharing/sharing-api";
-import { ShareDialog } from "./sharing/ShareDialog";
 import { SharedWithMe } from "./sharing/SharedWithMe";
+
+// The first screen is the conversation list: what it does not show loads when first shown, so
+// the first visit's script is the list's alone (each part below is a chunk of its own).
+const loadChatView = () => import("./chat/ChatView");
+const ChatView = lazy(() => loadChatView().then((m) => ({ default: m.ChatView })));
+const SettingsPanel = lazy(() =>
+  import("./settings/SettingsPanel").then((m) => ({ default: m.SettingsPanel })),
+);
+const ArtifactPane = lazy(() =>
+  import("./artifacts/ArtifactPane").then((m) => ({ default: m.ArtifactPane })),
+);
+const ShareDialog = lazy(() =>
+  import("./sharing/ShareDialog").then((m) => ({ default: m.ShareDialog })),
+);
 
 type Auth =
   | { state: "checking" }
@@ -91,6 +101,11 @@ export function App() {
       })
       .catch(() => undefined);
   }, [auth.state]);
+
+  // The open conversation's code starts loading while the session is checked.
+  useEffect(() => {
+    if (selected) void loadChatView();
+  }, [selected]);
 
   useEffect(() => {
     const url = new URL(location.href);
@@ -292,42 +307,50 @@ export function App() {
           </header>
         )}
         {shareOpen && selected && (
-          <ShareDialog
-            conversationId={selected}
-            onClose={() => {
-              setShareOpen(false);
-              sharingApi
-                .members(selected)
-                .then(setMembership)
-                .catch(() => undefined);
-            }}
-          />
+          <Suspense fallback={null}>
+            <ShareDialog
+              conversationId={selected}
+              onClose={() => {
+                setShareOpen(false);
+                sharingApi
+                  .members(selected)
+                  .then(setMembership)
+                  .catch(() => undefined);
+              }}
+            />
+          </Suspense>
         )}
         {settingsOpen && conversation && (
-          <SettingsPanel
-            conversation={conversation}
-            providers={providers}
-            onConversationChange={setConversation}
-            onClose={closeSettings}
-            onSignOut={signOut}
-            {...(landing && { notice: landing.message })}
-          />
+          <Suspense fallback={null}>
+            <SettingsPanel
+              conversation={conversation}
+              providers={providers}
+              onConversationChange={setConversation}
+              onClose={closeSettings}
+              onSignOut={signOut}
+              {...(landing && { notice: landing.message })}
+            />
+          </Suspense>
         )}
         {selected ? (
           <PinsContext.Provider value={pins}>
-            <ChatView
-              key={selected}
-              conversationId={selected}
-              onOpenArtifact={openArtifactById}
-              onArtifactCount={setArtifactCount}
-              pinned={pinned}
-              onTitle={showTitle}
-              onOpenConversation={openConversation}
-              me={auth.user.id}
-              membership={membership}
-              template={conversation?.id === selected ? conversation.settings.template : undefined}
-              providers={providers}
-            />
+            <Suspense fallback={<p className="centered muted">Loading…</p>}>
+              <ChatView
+                key={selected}
+                conversationId={selected}
+                onOpenArtifact={openArtifactById}
+                onArtifactCount={setArtifactCount}
+                pinned={pinned}
+                onTitle={showTitle}
+                onOpenConversation={openConversation}
+                me={auth.user.id}
+                membership={membership}
+                template={
+                  conversation?.id === selected ? conversation.settings.template : undefined
+                }
+                providers={providers}
+              />
+            </Suspense>
           </PinsContext.Provider>
         ) : (
           <p className="centered muted">Create or pick a conversation.</p>
@@ -349,14 +372,16 @@ export function App() {
               ← Back to the conversation
             </button>
           )}
-          <ArtifactPane
-            conversationId={selected}
-            openId={openArtifact}
-            onOpen={setOpenArtifact}
-            refreshKey={`${artifactCount}:${pinRevision}`}
-            onItems={showPinned}
-            canManage={membership === null || isOwner}
-          />
+          <Suspense fallback={null}>
+            <ArtifactPane
+              conversationId={selected}
+              openId={openArtifact}
+              onOpen={setOpenArtifact}
+              refreshKey={`${artifactCount}:${pinRevision}`}
+              onItems={showPinned}
+              canManage={membership === null || isOwner}
+            />
+          </Suspense>
         </div>
       )}
     </div>

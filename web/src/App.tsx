@@ -3,6 +3,7 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Artifact, Conversation, ProviderInfo } from "../../durable-objects/protocol/rest";
 import { api, ApiFailure, type User } from "./api";
+import { forgetFirstRequests } from "./first-requests";
 import { artifactApi } from "./artifacts/artifact-api";
 import { type Pins, PinsContext } from "./attachments/pins";
 import { forgetLanding, readLanding, sessionStore } from "./settings/sign-in-return";
@@ -73,12 +74,14 @@ export function App() {
     const check = token ? api.signIn(token) : api.session();
     check
       .then(({ user }) => setAuth({ state: "signed-in", user }))
-      .catch((err: unknown) =>
+      .catch((err: unknown) => {
+        // The list and the rest asked for early have no session either: a sign-in asks again.
+        forgetFirstRequests();
         setAuth({
           state: "signed-out",
           ...(err instanceof ApiFailure && err.status !== 401 && { error: err.message }),
-        }),
-      );
+        });
+      });
   }, []);
 
   useEffect(() => {

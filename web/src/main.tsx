@@ -1,3 +1,5 @@
+// First: the first screen's requests start before anything else is evaluated.
+import "./start-first-requests";
 import { lazy, StrictMode, Suspense } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";

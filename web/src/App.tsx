@@ -1,6 +1,15 @@
 // The signed-in app: conversations on the left, the open conversation in the middle, its
 // artifacts on the right when asked for.
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import {
+  lazy,
+  startTransition,
+  Suspense,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
 import type { Artifact, Conversation, ProviderInfo } from "../../durable-objects/protocol/rest";
 import { api, ApiFailure, type User } from "./api";
 import { forgetFirstRequests } from "./first-requests";
@@ -179,9 +188,14 @@ export function App() {
     };
   }, [selected, artifactCount, pinRevision, paneOpen, showPinned]);
 
+  // A transition: opening the pane re-renders the chat beside it and loads the pane's code, work
+  // that React may then split across frames instead of holding the click's task (a large
+  // knowledge graph's click was a task over 50 ms under load).
   const openArtifactById = useCallback((id: string) => {
-    setOpenArtifact(id);
-    setPaneOpen(true);
+    startTransition(() => {
+      setOpenArtifact(id);
+      setPaneOpen(true);
+    });
   }, []);
   const closeDrawer = useCallback(() => {
     setDrawerOpen(false);

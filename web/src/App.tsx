@@ -16,7 +16,7 @@ import { forgetFirstRequests } from "./first-requests";
 import { artifactApi } from "./artifacts/artifact-api";
 import { type Pins, PinsContext } from "./attachments/pins";
 import { forgetLanding, readLanding, sessionStore } from "./settings/sign-in-return";
-import { ConversationList } from "./conversations/ConversationList";
+import { ConversationList, loadNewForm } from "./conversations/ConversationList";
 import { SignIn } from "./SignIn";
 import { Drawer } from "./layout/Drawer";
 import { PaneResizer } from "./layout/PaneResizer";
@@ -27,19 +27,44 @@ import type { MemberList } from "../../durable-objects/protocol/sharing";
 import { sharingApi } from "./sharing/sharing-api";
 import { SharedWithMe } from "./sharing/SharedWithMe";
 
-// The first screen is the conversation list: what it does not show loads when first shown, so
-// the first visit's script is the list's alone (each part below is a chunk of its own).
+// The first screen is the conversation list: what it does not show loads when first shown or
+// once the list is up and the page idle, whichever comes first, so the first visit's script is
+// the list's alone (each part below is a chunk of its own).
 const loadChatView = () => import("./chat/ChatView");
+const loadSettingsPanel = () => import("./settings/SettingsPanel");
+const loadArtifactPane = () => import("./artifacts/ArtifactPane");
+const loadShareDialog = () => import("./sharing/ShareDialog");
 const ChatView = lazy(() => loadChatView().then((m) => ({ default: m.ChatView })));
-const SettingsPanel = lazy(() =>
-  import("./settings/SettingsPanel").then((m) => ({ default: m.SettingsPanel })),
-);
-const ArtifactPane = lazy(() =>
-  import("./artifacts/ArtifactPane").then((m) => ({ default: m.ArtifactPane })),
-);
-const ShareDialog = lazy(() =>
-  import("./sharing/ShareDialog").then((m) => ({ default: m.ShareDialog })),
-);
+const SettingsPanel = lazy(() => loadSettingsPanel().then((m) => ({ default: m.SettingsPanel })));
+const ArtifactPane = lazy(() => loadArtifactPane().then((m) => ({ default: m.ArtifactPane })));
+const ShareDialog = lazy(() => loadShareDialog().then((m) => ({ default: m.ShareDialog })));
+
+/**
+ * Loads the parts the first screen left out, one per idle moment: opening them later is then
+ * at once, and the service worker has their code for a start without the network.
+ */
+function loadTheRestWhenIdle(): () => void {
+  const parts = [loadChatView, loadArtifactPane, loadSettingsPanel, loadShareDialog, loadNewForm];
+  const idle = (run: () => void) =>
+    typeof requestIdleCallback === "function"
+      ? requestIdleCallback(run, { timeout: 5000 })
+      : window.setTimeout(run, 200);
+  let pending: number | undefined;
+  const next = () => {
+    const load = parts.shift();
+    if (!load) return;
+    void load()
+      .catch(() => undefined)
+      .then(() => (pending = idle(next)));
+  };
+  pending = idle(next);
+  return () => {
+    parts.length = 0;
+    if (pending === undefined) return;
+    if (typeof cancelIdleCallback === "function") cancelIdleCallback(pending);
+    else window.clearTimeout(pending);
+  };
+}
 
 type Auth =
   | { state: "checking" }
@@ -112,6 +137,10 @@ export function App() {
         setHint(p.hint ?? null);
       })
       .catch(() => undefined);
+  }, [auth.state]);
+
+  useEffect(() => {
+    if (auth.state === "signed-in") return loadTheRestWhenIdle();
   }, [auth.state]);
 
   // The open conversation's code starts loading while the session is checked.

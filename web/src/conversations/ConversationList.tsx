@@ -10,9 +10,11 @@ import { groupByDate } from "./date-groups";
 import { nestBranches } from "./branch-nesting";
 import { lastActivity } from "./time";
 
-// Loaded when first asked for (with the templates it offers): the list shows without it.
+// Loaded when first asked for (with the templates it offers) or once the page is idle (App.tsx):
+// the list shows without it.
+export const loadNewForm = () => import("./NewConversationForm");
 const NewConversationForm = lazy(() =>
-  import("./NewConversationForm").then((m) => ({ default: m.NewConversationForm })),
+  loadNewForm().then((m) => ({ default: m.NewConversationForm })),
 );
 
 export function ConversationList(props: {

@@ -1,15 +1,22 @@
 // The signed-in app: conversations on the left, the open conversation in the middle, its
 // artifacts on the right when asked for.
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import {
+  lazy,
+  startTransition,
+  Suspense,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
 import type { Artifact, Conversation, ProviderInfo } from "../../durable-objects/protocol/rest";
 import { api, ApiFailure, type User } from "./api";
+import { forgetFirstRequests } from "./first-requests";
 import { artifactApi } from "./artifacts/artifact-api";
-import { ArtifactPane } from "./artifacts/ArtifactPane";
 import { type Pins, PinsContext } from "./attachments/pins";
-import { SettingsPanel } from "./settings/SettingsPanel";
 import { forgetLanding, readLanding, sessionStore } from "./settings/sign-in-return";
-import { ChatView } from "./chat/ChatView";
-import { ConversationList } from "./conversations/ConversationList";
+import { ConversationList, loadNewForm } from "./conversations/ConversationList";
 import { SignIn } from "./SignIn";
 import { Drawer } from "./layout/Drawer";
 import { PaneResizer } from "./layout/PaneResizer";
@@ -18,8 +25,46 @@ import { DESKTOP_QUERY, PHONE_QUERY, useMediaQuery } from "./layout/use-media-qu
 import "./layout/layout.css";
 import type { MemberList } from "../../durable-objects/protocol/sharing";
 import { sharingApi } from "./sharing/sharing-api";
-import { ShareDialog } from "./sharing/ShareDialog";
 import { SharedWithMe } from "./sharing/SharedWithMe";
+
+// The first screen is the conversation list: what it does not show loads when first shown or
+// once the list is up and the page idle, whichever comes first, so the first visit's script is
+// the list's alone (each part below is a chunk of its own).
+const loadChatView = () => import("./chat/ChatView");
+const loadSettingsPanel = () => import("./settings/SettingsPanel");
+const loadArtifactPane = () => import("./artifacts/ArtifactPane");
+const loadShareDialog = () => import("./sharing/ShareDialog");
+const ChatView = lazy(() => loadChatView().then((m) => ({ default: m.ChatView })));
+const SettingsPanel = lazy(() => loadSettingsPanel().then((m) => ({ default: m.SettingsPanel })));
+const ArtifactPane = lazy(() => loadArtifactPane().then((m) => ({ default: m.ArtifactPane })));
+const ShareDialog = lazy(() => loadShareDialog().then((m) => ({ default: m.ShareDialog })));
+
+/**
+ * Loads the parts the first screen left out, one per idle moment: opening them later is then
+ * at once, and the service worker has their code for a start without the network.
+ */
+function loadTheRestWhenIdle(): () => void {
+  const parts = [loadChatView, loadArtifactPane, loadSettingsPanel, loadShareDialog, loadNewForm];
+  const idle = (run: () => void) =>
+    typeof requestIdleCallback === "function"
+      ? requestIdleCallback(run, { timeout: 5000 })
+      : window.setTimeout(run, 200);
+  let pending: number | undefined;
+  const next = () => {
+    const load = parts.shift();
+    if (!load) return;
+    void load()
+      .catch(() => undefined)
+      .then(() => (pending = idle(next)));
+  };
+  pending = idle(next);
+  return () => {
+    parts.length = 0;
+    if (pending === undefined) return;
+    if (typeof cancelIdleCallback === "function") cancelIdleCallback(pending);
+    else window.clearTimeout(pending);
+  };
+}
 
 type Auth =
   | { state: "checking" }
@@ -63,12 +108,14 @@ export function App() {
     const check = token ? api.signIn(token) : api.session();
     check
       .then(({ user }) => setAuth({ state: "signed-in", user }))
-      .catch((err: unknown) =>
+      .catch((err: unknown) => {
+        // The list and the rest asked for early have no session either: a sign-in asks again.
+        forgetFirstRequests();
         setAuth({
           state: "signed-out",
           ...(err instanceof ApiFailure && err.status !== 401 && { error: err.message }),
-        }),
-      );
+        });
+      });
   }, []);
 
   useEffect(() => {
@@ -91,6 +138,15 @@ export function App() {
       })
       .catch(() => undefined);
   }, [auth.state]);
+
+  useEffect(() => {
+    if (auth.state === "signed-in") return loadTheRestWhenIdle();
+  }, [auth.state]);
+
+  // The open conversation's code starts loading while the session is checked.
+  useEffect(() => {
+    if (selected) void loadChatView();
+  }, [selected]);
 
   useEffect(() => {
     const url = new URL(location.href);
@@ -161,9 +217,14 @@ export function App() {
     };
   }, [selected, artifactCount, pinRevision, paneOpen, showPinned]);
 
+  // A transition: opening the pane re-renders the chat beside it and loads the pane's code, work
+  // that React may then split across frames instead of holding the click's task (a large
+  // knowledge graph's click was a task over 50 ms under load).
   const openArtifactById = useCallback((id: string) => {
-    setOpenArtifact(id);
-    setPaneOpen(true);
+    startTransition(() => {
+      setOpenArtifact(id);
+      setPaneOpen(true);
+    });
   }, []);
   const closeDrawer = useCallback(() => {
     setDrawerOpen(false);
@@ -292,42 +353,50 @@ export function App() {
           </header>
         )}
         {shareOpen && selected && (
-          <ShareDialog
-            conversationId={selected}
-            onClose={() => {
-              setShareOpen(false);
-              sharingApi
-                .members(selected)
-                .then(setMembership)
-                .catch(() => undefined);
-            }}
-          />
+          <Suspense fallback={null}>
+            <ShareDialog
+              conversationId={selected}
+              onClose={() => {
+                setShareOpen(false);
+                sharingApi
+                  .members(selected)
+                  .then(setMembership)
+                  .catch(() => undefined);
+              }}
+            />
+          </Suspense>
         )}
         {settingsOpen && conversation && (
-          <SettingsPanel
-            conversation={conversation}
-            providers={providers}
-            onConversationChange={setConversation}
-            onClose={closeSettings}
-            onSignOut={signOut}
-            {...(landing && { notice: landing.message })}
-          />
+          <Suspense fallback={null}>
+            <SettingsPanel
+              conversation={conversation}
+              providers={providers}
+              onConversationChange={setConversation}
+              onClose={closeSettings}
+              onSignOut={signOut}
+              {...(landing && { notice: landing.message })}
+            />
+          </Suspense>
         )}
         {selected ? (
           <PinsContext.Provider value={pins}>
-            <ChatView
-              key={selected}
-              conversationId={selected}
-              onOpenArtifact={openArtifactById}
-              onArtifactCount={setArtifactCount}
-              pinned={pinned}
-              onTitle={showTitle}
-              onOpenConversation={openConversation}
-              me={auth.user.id}
-              membership={membership}
-              template={conversation?.id === selected ? conversation.settings.template : undefined}
-              providers={providers}
-            />
+            <Suspense fallback={<p className="centered muted">Loading…</p>}>
+              <ChatView
+                key={selected}
+                conversationId={selected}
+                onOpenArtifact={openArtifactById}
+                onArtifactCount={setArtifactCount}
+                pinned={pinned}
+                onTitle={showTitle}
+                onOpenConversation={openConversation}
+                me={auth.user.id}
+                membership={membership}
+                template={
+                  conversation?.id === selected ? conversation.settings.template : undefined
+                }
+                providers={providers}
+              />
+            </Suspense>
           </PinsContext.Provider>
         ) : (
           <p className="centered muted">Create or pick a conversation.</p>
@@ -349,14 +418,16 @@ export function App() {
               ← Back to the conversation
             </button>
           )}
-          <ArtifactPane
-            conversationId={selected}
-            openId={openArtifact}
-            onOpen={setOpenArtifact}
-            refreshKey={`${artifactCount}:${pinRevision}`}
-            onItems={showPinned}
-            canManage={membership === null || isOwner}
-          />
+          <Suspense fallback={null}>
+            <ArtifactPane
+              conversationId={selected}
+              openId={openArtifact}
+              onOpen={setOpenArtifact}
+              refreshKey={`${artifactCount}:${pinRevision}`}
+              onItems={showPinned}
+              canManage={membership === null || isOwner}
+            />
+          </Suspense>
         </div>
       )}
     </div>

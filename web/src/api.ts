@@ -6,6 +6,7 @@ import {
   ConversationListItem,
   ProviderInfo,
 } from "../../durable-objects/protocol/rest";
+import { LIST_PATH, PROVIDERS_PATH, SESSION_PATH, takeFirstRequest } from "./first-requests";
 
 export class ApiFailure extends Error {
   constructor(
@@ -26,12 +27,15 @@ async function request<T extends z.ZodType>(
 ): Promise<z.infer<T>> {
   const headers = new Headers(init.headers);
   if (init.json !== undefined) headers.set("content-type", "application/json");
-  const res = await fetch(path, {
-    ...init,
-    headers,
-    credentials: "same-origin",
-    body: init.json !== undefined ? JSON.stringify(init.json) : (init.body ?? null),
-  });
+  // A plain GET the page started early (first-requests.ts) takes that answer.
+  const early = init.method || init.json !== undefined ? undefined : takeFirstRequest(path);
+  const res = await (early ??
+    fetch(path, {
+      ...init,
+      headers,
+      credentials: "same-origin",
+      body: init.json !== undefined ? JSON.stringify(init.json) : (init.body ?? null),
+    }));
   if (res.status === 204) return schema.parse(undefined);
   const body: unknown = await res.json().catch(() => null);
   if (!res.ok) {
@@ -49,19 +53,19 @@ const User = z.object({ id: z.string(), name: z.string() });
 
 export const api = {
   // index.html preloads this request (same URL, same credentials): the answer is there sooner.
-  session: () => request(z.object({ user: User }), "/api/session"),
+  session: () => request(z.object({ user: User }), SESSION_PATH),
   signIn: (token: string) =>
-    request(z.object({ user: User }), "/api/session", { method: "POST", json: { token } }),
-  signOut: () => request(z.undefined(), "/api/session", { method: "DELETE" }),
+    request(z.object({ user: User }), SESSION_PATH, { method: "POST", json: { token } }),
+  signOut: () => request(z.undefined(), SESSION_PATH, { method: "DELETE" }),
   providers: () =>
     request(
       z.object({ providers: z.array(ProviderInfo), hint: z.string().optional() }),
-      "/api/providers",
+      PROVIDERS_PATH,
     ),
   conversations: (q = "") =>
     request(
       z.object({ items: z.array(ConversationListItem), nextCursor: z.string().nullable() }),
-      `/api/conversations?limit=100${q ? `&q=${encodeURIComponent(q)}` : ""}`,
+      `${LIST_PATH}${q ? `&q=${encodeURIComponent(q)}` : ""}`,
     ),
   createConversation: (body: {
     title?: string;

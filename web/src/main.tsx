@@ -1,10 +1,17 @@
-import { StrictMode } from "react";
+// First: the first screen's requests start before anything else is evaluated.
+import "./start-first-requests";
+import { lazy, StrictMode, Suspense } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
 import { OfflineBanner } from "./layout/OfflineBanner";
 import { registerServiceWorker } from "./register-service-worker";
-import { SharedSnapshotPage, sharedTokenOf } from "./sharing/SharedSnapshotPage";
+import { sharedTokenOf } from "./sharing/shared-token";
 import "./styles.css";
+
+// Only a read-only link's page needs it: its code (markdown included) loads for that page alone.
+const SharedSnapshotPage = lazy(() =>
+  import("./sharing/SharedSnapshotPage").then((m) => ({ default: m.SharedSnapshotPage })),
+);
 
 registerServiceWorker();
 
@@ -14,6 +21,12 @@ createRoot(document.getElementById("root")!).render(
   <StrictMode>
     <OfflineBanner />
     {/* A read-only link's page needs no sign-in: it shows the snapshot the link names. */}
-    {sharedToken ? <SharedSnapshotPage token={sharedToken} /> : <App />}
+    {sharedToken ? (
+      <Suspense fallback={<p className="centered muted">Loading…</p>}>
+        <SharedSnapshotPage token={sharedToken} />
+      </Suspense>
+    ) : (
+      <App />
+    )}
   </StrictMode>,
 );

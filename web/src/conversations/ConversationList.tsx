@@ -1,4 +1,4 @@
-import { type ReactNode, useCallback, useEffect, useState } from "react";
+import { lazy, type ReactNode, Suspense, useCallback, useEffect, useState } from "react";
 import type {
   Conversation,
   ConversationListItem,
@@ -6,10 +6,16 @@ import type {
 } from "../../../durable-objects/protocol/rest";
 import { api, type User } from "../api";
 import { ConfirmDialog, TextDialog } from "../ui/dialog";
-import { NewConversationForm } from "./NewConversationForm";
 import { groupByDate } from "./date-groups";
 import { nestBranches } from "./branch-nesting";
 import { lastActivity } from "./time";
+
+// Loaded when first asked for (with the templates it offers) or once the page is idle (App.tsx):
+// the list shows without it.
+export const loadNewForm = () => import("./NewConversationForm");
+const NewConversationForm = lazy(() =>
+  loadNewForm().then((m) => ({ default: m.NewConversationForm })),
+);
 
 export function ConversationList(props: {
   selected: string | null;
@@ -61,11 +67,13 @@ export function ConversationList(props: {
   return (
     <nav className="sidebar" aria-label="Conversations">
       {creating ? (
-        <NewConversationForm
-          providers={props.providers}
-          onCreated={created}
-          onCancel={() => setCreating(false)}
-        />
+        <Suspense fallback={<p className="muted small">Loading…</p>}>
+          <NewConversationForm
+            providers={props.providers}
+            onCreated={created}
+            onCancel={() => setCreating(false)}
+          />
+        </Suspense>
       ) : (
         <button type="button" className="primary" onClick={() => setCreating(true)}>
           New conversation

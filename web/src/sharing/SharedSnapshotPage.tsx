@@ -7,12 +7,6 @@ import { sharingApi } from "./sharing-api";
 import { SnapshotArtifacts } from "./SnapshotArtifacts";
 import "./sharing.css";
 
-/** The token in a `/shared/<token>` address, or null for any other page. */
-export function sharedTokenOf(pathname: string): string | null {
-  const match = /^\/shared\/([^/]+)$/.exec(pathname);
-  return match?.[1] ? decodeURIComponent(match[1]) : null;
-}
-
 export function SharedSnapshotPage(props: { token: string }) {
   const [snapshot, setSnapshot] = useState<SharedSnapshot | null>(null);
   const [problem, setProblem] = useState<string | null>(null);

@@ -2,6 +2,7 @@
 import { useEffect, useState } from "react";
 import type { SharedConversation } from "../../../durable-objects/protocol/sharing";
 import { sharingApi } from "./sharing-api";
+import "./sharing.css";
 
 export function SharedWithMe(props: { selected: string | null; onSelect: (id: string) => void }) {
   const [items, setItems] = useState<SharedConversation[]>([]);

@@ -10,6 +10,7 @@ import {
   UserRef,
 } from "../../../durable-objects/protocol/sharing";
 import { apiRequest } from "../api";
+import { SHARED_WITH_ME_PATH } from "../first-requests";
 
 const conv = (id: string) => `/api/conversations/${encodeURIComponent(id)}`;
 
@@ -34,7 +35,7 @@ export const sharingApi = {
   users: (q: string) =>
     apiRequest(z.object({ items: z.array(UserRef) }), `/api/users?q=${encodeURIComponent(q)}`),
   sharedWithMe: () =>
-    apiRequest(z.object({ items: z.array(SharedConversation) }), "/api/shared-with-me"),
+    apiRequest(z.object({ items: z.array(SharedConversation) }), SHARED_WITH_ME_PATH),
   snapshot: (token: string) =>
     apiRequest(SharedSnapshot, `/api/shared/${encodeURIComponent(token)}`),
 };

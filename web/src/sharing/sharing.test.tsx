@@ -7,7 +7,7 @@ import type { Presence } from "../chat/live-conversation";
 import { MessageView } from "../chat/MessageView";
 import { authorLabel, isShared } from "./author-label";
 import { PresenceBar } from "./PresenceBar";
-import { sharedTokenOf } from "./SharedSnapshotPage";
+import { sharedTokenOf } from "./shared-token";
 import { ViewerNotice } from "./ViewerNotice";
 
 const presence = (typing: boolean): Presence => ({

@@ -192,9 +192,7 @@ export function GraphCanvas(props: GraphCanvasProps) {
 
   const showLinkLabels = t.k >= LINK_LABEL_ZOOM;
   const showDetail = t.k >= DETAIL_ZOOM;
-  const drawn = useProgressiveDraw(props.nodes.length, props.links.length);
-  const nodes = props.nodes.slice(0, drawn.nodes);
-  const links = props.links.slice(0, drawn.links);
+  const drawn = useProgressiveDraw(props.nodes, props.links);
   return (
     <div className="kg-canvas">
       <div className="artifact-toolbar" role="group" aria-label="Zoom">
@@ -244,58 +242,44 @@ export function GraphCanvas(props: GraphCanvasProps) {
         />
         <g className="kg-viewport" transform={`translate(${t.x},${t.y}) scale(${t.k})`}>
           <g className="kg-links">
-            {links.map((l, i) => {
-              const a = positions.get(l.source);
-              const b = positions.get(l.target);
-              if (!a || !b) return null;
-              return (
-                <LinkView
-                  key={i}
-                  x1={a.x}
-                  y1={a.y}
-                  x2={b.x}
-                  y2={b.y}
-                  gap={props.radiusOf(l.target) + 2}
-                  label={showLinkLabels ? l.type : null}
-                  marker={showDetail ? markerId : null}
-                />
-              );
-            })}
+            {drawn.links.map((slice, i) => (
+              <LinkSlice
+                key={i}
+                links={slice}
+                positions={positions}
+                radiusOf={props.radiusOf}
+                labels={showLinkLabels}
+                marker={showDetail ? markerId : null}
+              />
+            ))}
           </g>
           {/* Labels under every circle: a long label never takes a click meant for a node. */}
           <g className="kg-labels">
-            {(showDetail ? nodes : []).map((n) => {
-              const p = positions.get(n.id) ?? { x: 0, y: 0 };
-              return (
-                <NodeLabel
-                  key={n.id}
-                  node={n}
-                  x={p.x}
-                  y={p.y}
-                  r={props.radiusOf(n.id)}
+            {showDetail &&
+              drawn.nodes.map((slice, i) => (
+                <LabelSlice
+                  key={i}
+                  nodes={slice}
+                  positions={positions}
+                  radiusOf={props.radiusOf}
                   onPointerDown={startNodeDrag}
                 />
-              );
-            })}
+              ))}
           </g>
           <g className="kg-nodes">
-            {nodes.map((n) => {
-              const p = positions.get(n.id) ?? { x: 0, y: 0 };
-              return (
-                <NodeView
-                  key={n.id}
-                  node={n}
-                  x={p.x}
-                  y={p.y}
-                  r={props.radiusOf(n.id)}
-                  colour={props.colourOf(n)}
-                  selected={props.selected === n.id}
-                  neighbour={props.neighbours.has(n.id)}
-                  onPointerDown={startNodeDrag}
-                  onSelect={onSelect}
-                />
-              );
-            })}
+            {drawn.nodes.map((slice, i) => (
+              <NodeSlice
+                key={i}
+                nodes={slice}
+                positions={positions}
+                radiusOf={props.radiusOf}
+                colourOf={props.colourOf}
+                selected={props.selected}
+                neighbours={props.neighbours}
+                onPointerDown={startNodeDrag}
+                onSelect={onSelect}
+              />
+            ))}
           </g>
         </g>
       </svg>
@@ -304,6 +288,84 @@ export function GraphCanvas(props: GraphCanvasProps) {
 }
 
 const round = (v: number) => Math.round(v * 10) / 10;
+
+// One slice of the progressive draw each (see use-progressive-draw.ts): a frame that adds a
+// slice re-renders only it, as long as what the slices share is unchanged.
+const NodeSlice = memo(function NodeSlice(props: {
+  nodes: readonly GraphNode[];
+  positions: ReadonlyMap<string, Point>;
+  radiusOf: (id: string) => number;
+  colourOf: (node: GraphNode) => string;
+  selected: string | null;
+  neighbours: ReadonlySet<string>;
+  onPointerDown: (id: string, e: ReactPointerEvent) => void;
+  onSelect: (id: string) => void;
+}) {
+  return props.nodes.map((n) => {
+    const p = props.positions.get(n.id) ?? { x: 0, y: 0 };
+    return (
+      <NodeView
+        key={n.id}
+        node={n}
+        x={p.x}
+        y={p.y}
+        r={props.radiusOf(n.id)}
+        colour={props.colourOf(n)}
+        selected={props.selected === n.id}
+        neighbour={props.neighbours.has(n.id)}
+        onPointerDown={props.onPointerDown}
+        onSelect={props.onSelect}
+      />
+    );
+  });
+});
+
+const LabelSlice = memo(function LabelSlice(props: {
+  nodes: readonly GraphNode[];
+  positions: ReadonlyMap<string, Point>;
+  radiusOf: (id: string) => number;
+  onPointerDown: (id: string, e: ReactPointerEvent) => void;
+}) {
+  return props.nodes.map((n) => {
+    const p = props.positions.get(n.id) ?? { x: 0, y: 0 };
+    return (
+      <NodeLabel
+        key={n.id}
+        node={n}
+        x={p.x}
+        y={p.y}
+        r={props.radiusOf(n.id)}
+        onPointerDown={props.onPointerDown}
+      />
+    );
+  });
+});
+
+const LinkSlice = memo(function LinkSlice(props: {
+  links: readonly GraphLink[];
+  positions: ReadonlyMap<string, Point>;
+  radiusOf: (id: string) => number;
+  labels: boolean;
+  marker: string | null;
+}) {
+  return props.links.map((l, i) => {
+    const a = props.positions.get(l.source);
+    const b = props.positions.get(l.target);
+    if (!a || !b) return null;
+    return (
+      <LinkView
+        key={i}
+        x1={a.x}
+        y1={a.y}
+        x2={b.x}
+        y2={b.y}
+        gap={props.radiusOf(l.target) + 2}
+        label={props.labels ? l.type : null}
+        marker={props.marker}
+      />
+    );
+  });
+});
 
 const NodeView = memo(function NodeView(props: {
   node: GraphNode;

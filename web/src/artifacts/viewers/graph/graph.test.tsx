@@ -86,6 +86,62 @@ describe("parsing a knowledge graph", () => {
     expect(r.notes.join(" ")).toMatch(/1 node named only by links added/);
   });
 
+  it("reads odd values the lenient way whichever path parses them: numbers as text, wrong types dropped", () => {
+    const r = parseGraph(
+      JSON.stringify({
+        nodes: [
+          { id: " n1 ", label: 7, type: null, properties: [1, 2], color: "red" },
+          { id: "n2", name: "  Two ", labels: ["Gene", 3], attributes: { a: 1 }, props: null },
+          { id: "n3", title: "Three", kind: "Drug", labels: ["No"], x: 4, properties: { p: "q" } },
+          { id: true, name: "by name" },
+          [1, 2],
+          null,
+          "n4",
+          { id: "n5", label: "", name: "Five", group: 9 },
+        ],
+        links: [
+          { source: { id: " n1" }, target: 2, predicate: "p", weight: 3, id: "l1" },
+          { from: "n2", to: { id: "n3", extra: 1 }, relation: null, label: "rel", properties: "" },
+          { subject: "n3", object: ["n1"], end: "n4", start: "n3", type: 5 },
+          { source: { name: "n1" }, target: "n2" },
+          {
+            source: "n1",
+            target: "n5",
+            attributes: { w: 1 },
+            props: { z: 2 },
+            properties: { w: 3 },
+          },
+          { source: "", target: "n2" },
+        ],
+      }),
+    );
+    expect(r).toEqual({
+      ok: true,
+      graph: {
+        nodes: [
+          { id: "n1", label: "7", type: null, properties: { color: "red" } },
+          { id: "n2", label: "Two", type: null, properties: { a: 1 } },
+          { id: "n3", label: "Three", type: "Drug", properties: { p: "q" } },
+          { id: "by name", label: "by name", type: null, properties: {} },
+          { id: "n4", label: "n4", type: null, properties: {} },
+          { id: "n5", label: "Five", type: "9", properties: {} },
+          { id: "2", label: "2", type: null, properties: {} },
+        ],
+        links: [
+          { source: "n1", target: "2", type: "p", properties: { weight: 3 } },
+          { source: "n2", target: "n3", type: "rel", properties: {} },
+          { source: "n3", target: "n4", type: "5", properties: {} },
+          { source: "n1", target: "n5", type: null, properties: { w: 3, z: 2 } },
+        ],
+      },
+      notes: [
+        "2 nodes without an id or repeated left out.",
+        "2 links without both ends left out.",
+        "1 node named only by links added.",
+      ],
+    });
+  });
+
   it("says why it cannot use malformed content", () => {
     expect(parseGraph("{nodes:")).toEqual({
       ok: false,

@@ -19,6 +19,7 @@ afterEach(() => {
   act(() => root?.unmount());
   host?.remove();
   root = null;
+  vi.unstubAllGlobals();
 });
 
 const NODES = 200;
@@ -58,13 +59,22 @@ const zoomPercent = () =>
   );
 
 it(`draws a ${NODES}-node graph a slice per frame until every node is there`, async () => {
+  // Frames run one at a time, by hand.
+  const frames: FrameRequestCallback[] = [];
+  vi.stubGlobal("requestAnimationFrame", (f: FrameRequestCallback) => frames.push(f));
+  vi.stubGlobal("cancelAnimationFrame", () => undefined);
+  const nextFrame = () => act(() => frames.shift()?.(performance.now()));
   show();
+  // The first frame mounts the viewer and draws no node; each frame after adds a slice.
+  expect(count('[data-testid="graph-node"]')).toBe(0);
+  nextFrame();
   const first = count('[data-testid="graph-node"]');
   expect(first).toBeGreaterThan(0);
   expect(first).toBeLessThanOrEqual(NODES_PER_FRAME);
-  await vi.waitFor(() => expect(count('[data-testid="graph-node"]')).toBe(NODES), {
-    timeout: 10_000,
-  });
+  nextFrame();
+  expect(count('[data-testid="graph-node"]')).toBeGreaterThan(first);
+  while (frames.length > 0) nextFrame();
+  expect(count('[data-testid="graph-node"]')).toBe(NODES);
   expect(count("line.kg-link")).toBe(graph.links.length);
 }, 30_000);
 

@@ -1,0 +1,6 @@
+// main.tsx's first import, so the first screen's requests start before the rest of the script is
+// evaluated (see first-requests.ts). A read-only link's page asks for none of them.
+import { startFirstRequests } from "./first-requests";
+import { sharedTokenOf } from "./sharing/shared-token";
+
+if (!sharedTokenOf(location.pathname)) startFirstRequests(location.hash);

@@ -1,5 +1,5 @@
 import { env, runInDurableObject } from "cloudflare:test";
-import { expect, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
 import type { Env } from "../../shared/env";
 import { api, createConversation, createUser } from "../../tests/support/helpers";
 import { type D1Trip, recordingD1 } from "../../tests/support/recording-d1";
@@ -20,11 +20,15 @@ const isTitleWrite = (trip: D1Trip) =>
 const readsConversationRow = (trip: D1Trip) =>
   trip.sql.some((s) => /FROM conversations WHERE id = \?/i.test(s));
 
-it("a new message's checks and its turn's D1 reads go out together, mostly in one batch, before the message is written to D1, and the row is read once per turn", async () => {
-  const user = await createUser();
-  const conv = await createConversation(user);
-  // Every D1 round trip made from here on is noted, in order (the object's env is the test's).
-  const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(conv.id));
+let restore: (() => void) | undefined;
+afterEach(() => {
+  restore?.();
+  restore = undefined;
+});
+
+/** Notes every D1 round trip the conversation's object makes from now on, in order. */
+async function recordObjectD1(conversationId: string) {
+  const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(conversationId));
   const own = await runInDurableObject(
     stub,
     (i: Conversation) => (i as unknown as { env: Env }).env,
@@ -32,6 +36,15 @@ it("a new message's checks and its turn's D1 reads go out together, mostly in on
   const original = own.DB;
   const recording = recordingD1(original);
   own.DB = recording.db;
+  restore = () => (own.DB = original);
+  return recording;
+}
+
+it("a new message's checks and its turn's D1 reads go out together, mostly in one batch, before the message is written to D1, and the row is read once per turn", async () => {
+  const user = await createUser();
+  const conv = await createConversation(user);
+  // Every D1 round trip made from here on is noted, in order.
+  const recording = await recordObjectD1(conv.id);
   const ws = await TestSocket.open(user, conv.id);
   ws.send({ type: "resume", lastSeq: 0 });
   await ws.until((f) => f.some((x) => x.type === "synced"));
@@ -65,7 +78,6 @@ it("a new message's checks and its turn's D1 reads go out together, mostly in on
   expect(reads.filter(readsConversationRow)).toHaveLength(1);
   // The title and the summary use the row the turn read.
   expect(trips.filter(readsConversationRow)).toHaveLength(1);
-  own.DB = original;
   ws.close();
 });
 
@@ -84,13 +96,7 @@ async function expectEventually(check: () => Promise<void>, timeoutMs = 5_000): 
 it("the reply a message starts does not read the sender's credential again: the send's own check stands", async () => {
   const user = await createUser();
   const conv = await createConversation(user);
-  const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(conv.id));
-  const own = await runInDurableObject(
-    stub,
-    (i: Conversation) => (i as unknown as { env: Env }).env,
-  );
-  const recording = recordingD1(own.DB);
-  own.DB = recording.db;
+  const recording = await recordObjectD1(conv.id);
   const ws = await TestSocket.open(user, conv.id);
   ws.send({ type: "resume", lastSeq: 0 });
   await ws.until((f) => f.some((x) => x.type === "synced"));
@@ -111,13 +117,7 @@ it("a socket opened with a token has its user named from the handshake: presence
   const name = `Zoë ${crypto.randomUUID().slice(0, 4)} & co`;
   const user = await createUser(name);
   const conv = await createConversation(user);
-  const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(conv.id));
-  const own = await runInDurableObject(
-    stub,
-    (i: Conversation) => (i as unknown as { env: Env }).env,
-  );
-  const recording = recordingD1(own.DB);
-  own.DB = recording.db;
+  const recording = await recordObjectD1(conv.id);
   const ws = await TestSocket.open(user, conv.id);
   ws.send({ type: "resume", lastSeq: 0, presence: true });
   await ws.until((f) => f.some((x) => x.type === "presence"));

@@ -5,23 +5,15 @@
 // the client saves a round trip. Shared by the API worker (which refuses a malformed one) and
 // the conversation's object (which serves it).
 import { z } from "zod";
+import { CompactReplay, LastEventId, QueryFlag } from "./sse";
 import type { ClientFrame } from "./wire";
 
-const Flag = (name: string) =>
-  z
-    .enum(["0", "1"], { error: `expected ${name}=1 (or 0)` })
-    .optional()
-    .transform((v) => v === "1");
-
+// The same forms as an SSE stream's cursor and `?compact=` (sse.ts).
 const HandshakeQuery = z.object({
-  resume: z
-    .string()
-    .regex(/^\d{1,15}$/, "expected the seq of the last event you have (a whole number; 0 = all)")
-    .transform(Number)
-    .optional(),
-  compact: Flag("compact"),
-  batch: Flag("batch"),
-  presence: Flag("presence"),
+  resume: LastEventId.optional(),
+  compact: CompactReplay,
+  batch: QueryFlag("batch"),
+  presence: QueryFlag("presence"),
 });
 
 export type HandshakeResume = Extract<ClientFrame, { type: "resume" }>;

@@ -14,7 +14,12 @@ export const LastEventId = z
  * `?compact=1`: leave out the text and reasoning deltas of finished answers (each answer's
  * message_completed carries its whole content); the same transcript from far fewer events.
  */
-export const CompactReplay = z
-  .enum(["0", "1"], { error: "expected compact=1 (or 0)" })
-  .optional()
-  .transform((v) => v === "1");
+export const CompactReplay = QueryFlag("compact");
+
+/** A yes/no query parameter: `name=1`, `name=0` or absent (no). */
+export function QueryFlag(name: string) {
+  return z
+    .enum(["0", "1"], { error: `expected ${name}=1 (or 0)` })
+    .optional()
+    .transform((v) => v === "1");
+}

@@ -67,12 +67,10 @@ app.post("/api/session", rateLimit({ ...RATE_LIMITS.signIn, key: byAddress }));
 app.route("/api/session", sessionRoutes);
 // Realtime routes authenticate on their own (the WebSocket handshake takes tickets and cookies).
 app.route("/api/conversations", realtimeRoutes);
+// `/x/*` covers `/x` itself too: one registration per prefix, so a request reads its credential once.
 app.use("/api/conversations/*", requireUser);
-app.use("/api/conversations", requireUser);
 app.use("/api/artifacts/*", requireUser);
 app.use("/api/mcp-servers/*", requireUser);
-app.use("/api/mcp-servers", requireUser);
-app.use("/api/providers", requireUser);
 app.use("/api/providers/*", requireUser);
 // Repeating these costs us (a row, an outbound request): each is limited per user.
 app.post("/api/conversations", rateLimit({ ...RATE_LIMITS.newConversation, key: byUser }));
@@ -92,7 +90,6 @@ app.route("/api/providers", providerRoutes);
 app.route("/api/mcp-servers", mcpServerSignInRoutes);
 // Reached by a redirect from an authorization server: authenticated by its `state` instead.
 app.route("/api/mcp-oauth", mcpOauthRoutes);
-app.use("/api/tokens", requireUser);
 app.use("/api/tokens/*", requireUser);
 app.use("/api/sessions", requireUser);
 app.route("/api/tokens", tokenRoutes);

@@ -5,7 +5,8 @@
 // belongs to the user that check returns; the caller compares the two.
 import type { Context } from "hono";
 import { getCookie } from "hono/cookie";
-import { ConversationRole } from "../../../../durable-objects/protocol/sharing";
+import type { ConversationRole } from "../../../../durable-objects/protocol/sharing";
+import { roleFromRow } from "../../../../shared/db/conversation-access";
 import type { AppEnv } from "../app-types";
 import { sha256Hex } from "./crypto";
 import { bearerOf } from "./middleware";
@@ -40,7 +41,5 @@ export async function holderRole(
   const row = await c.env.DB.prepare(token ? BY_TOKEN : BY_SESSION)
     .bind(key, conversationId)
     .first<{ user_id: string; role: unknown }>();
-  if (!row) return null;
-  const role = ConversationRole.safeParse(row.role);
-  return { userId: row.user_id, role: role.success ? role.data : null };
+  return row && { userId: row.user_id, role: roleFromRow(row) };
 }

@@ -27,9 +27,6 @@ export async function credentialOf(c: Context<AppEnv>): Promise<Credential | "ba
 }
 
 export const requireUser: MiddlewareHandler<AppEnv> = async (c, next) => {
-  // Paths such as /api/conversations match this middleware twice (with and without `/*`): the
-  // credential is read once per request.
-  if (c.get("credential")) return next();
   const credential = await credentialOf(c);
   if (credential === "bad_bearer") {
     // Guessing tokens gets nowhere, but each guess costs a lookup: past the limit, a 429.

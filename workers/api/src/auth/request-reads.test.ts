@@ -74,3 +74,10 @@ it("a request on a path two auth middlewares match (POST /api/conversations) rea
   const tokenReads = recording.trips.filter((t) => t.sql.some((s) => /from "api_tokens"/i.test(s)));
   expect(tokenReads).toHaveLength(1);
 });
+
+it("each signed-in prefix asks for a credential at its bare path too (one `/*` registration covers it)", async () => {
+  for (const path of ["/api/conversations", "/api/mcp-servers", "/api/providers", "/api/tokens"]) {
+    const res = await exports.default.fetch(`http://app.test${path}`);
+    expect([path, res.status]).toEqual([path, 401]);
+  }
+});

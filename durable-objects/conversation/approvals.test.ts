@@ -127,6 +127,20 @@ describe("tool approvals", () => {
     expect((await errorOf(again)).message).toMatch(/already answered: approved/);
   }, 60_000);
 
+  it("a parked turn's message is in D1 while it waits: the conversation's messages list it", async () => {
+    const { conv, ws } = await parkedTurn();
+    const deadline = Date.now() + 5_000;
+    let roles: string[] = [];
+    while (Date.now() < deadline) {
+      const res = await api(user, `/api/conversations/${conv.id}/messages`);
+      roles = ((await res.json()) as { items: Array<{ role: string }> }).items.map((m) => m.role);
+      if (roles.length > 0) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(roles).toEqual(["user"]);
+    ws.close();
+  });
+
   it("deny over the WebSocket: the call does not run and the model is told the user declined, with the note", async () => {
     const before = await runs();
     const { conv, ws, approval } = await parkedTurn();

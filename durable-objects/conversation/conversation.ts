@@ -536,8 +536,9 @@ export class Conversation extends Agent<Env> {
       at: message.createdAt,
       ...(isFirst && { title: titleFromFirstMessage(frame.text) }),
     });
-    // A turn that starts now writes the message to D1 once its own reads are out (runTurn): the
-    // write would hold them up. The message waits in the outbox meanwhile, safe from restarts.
+    // A turn that starts now writes the message to D1 at its first pause: when its first step
+    // calls tools, parks, or the turn ends (runTurn). A D1 write beside the turn's reads and its
+    // first model request would slow both. The message waits in the outbox, safe from restarts.
     if (queued) {
       this.#earlyRead.drop();
       void this.flushOutboxTask();
@@ -747,8 +748,6 @@ export class Conversation extends Agent<Env> {
         ),
         import("./summary"),
       ]);
-      // The turn's reads are done: the outbox (the user's message) goes to D1 now.
-      void this.flushOutboxTask();
       // Messages the rolling summary covers go to the model as that summary.
       const summary = storedSummary(this.store);
       outcome = await runTurn({
@@ -791,6 +790,10 @@ export class Conversation extends Agent<Env> {
         checkpoint: (state) => {
           this.#deltas.flush();
           saveCheckpoint(this.store, turn.id, state);
+          // A step that goes on to tool calls (or parks at an approval) is a pause worth sending
+          // the turn's rows to D1 in, the user's message first; an answer sends them as it ends
+          // (completeTurn). Not sooner: D1's write would slow the model's first answer.
+          if (state.pending) void this.flushOutboxTask();
         },
         audit: {
           modelRequest: (step, provider, request) =>

@@ -93,6 +93,30 @@ async function expectEventually(check: () => Promise<void>, timeoutMs = 5_000): 
   }
 }
 
+it("a plain answer's turn writes to D1 once, as it ends: the user's message goes with the answer, not beside the model request", async () => {
+  const user = await createUser();
+  const conv = await createConversation(user);
+  const recording = await recordObjectD1(conv.id);
+  const ws = await TestSocket.open(user, conv.id);
+  ws.send({ type: "resume", lastSeq: 0 });
+  await ws.until((f) => f.some((x) => x.type === "synced"));
+  const from = recording.trips.length;
+
+  ws.send({ type: "send", clientMessageId: "w1", text: "hello there" });
+  await ws.until(turnEnded);
+  await expectEventually(async () => {
+    const res = await api(user, `/api/conversations/${conv.id}/messages`);
+    const body = (await res.json()) as { items: Array<{ role: string }> };
+    expect(body.items.map((m) => m.role)).toEqual(["user", "assistant"]);
+  });
+  const messageWrites = recording.trips
+    .slice(from)
+    .filter((t) => t.sql.some((s) => /insert into "messages"/i.test(s)));
+  expect(messageWrites).toHaveLength(1);
+  expect(messageWrites[0]!.sql.filter((s) => /insert into "messages"/i.test(s))).toHaveLength(2);
+  ws.close();
+});
+
 it("the reply a message starts does not read the sender's credential again: the send's own check stands", async () => {
   const user = await createUser();
   const conv = await createConversation(user);

@@ -16,6 +16,9 @@ export const PROMPTS = {
 } as const;
 
 export function peerBenchFixtures(mock: LLMock): void {
+  // Ours names a new conversation after its first answer (titles.ts) with at most 40 tokens; a
+  // model answers that with a few words, not with the 50-delta answer its user message matches.
+  mock.on({ systemMessage: TITLE_INSTRUCTION }, { content: "A plain question" }, { latency: 0 });
   mock.onMessage(
     /plain/,
     { content: "x".repeat(PLAIN_DELTAS * CHUNK) },

@@ -731,6 +731,7 @@ export class Conversation extends Agent<Env> {
         emit: (e) => this.emit(e),
       });
       const { pinned, userPolicies } = reads;
+      let paused = false;
       // The loop, the provider SDKs and the MCP client load on the first turn, not at start-up.
       const [{ runTurn }, tools, { storedSummary }] = await Promise.all([
         import("./turn"),
@@ -790,10 +791,13 @@ export class Conversation extends Agent<Env> {
         checkpoint: (state) => {
           this.#deltas.flush();
           saveCheckpoint(this.store, turn.id, state);
-          // A step that goes on to tool calls (or parks at an approval) is a pause worth sending
-          // the turn's rows to D1 in, the user's message first; an answer sends them as it ends
-          // (completeTurn). Not sooner: D1's write would slow the model's first answer.
-          if (state.pending) void this.flushOutboxTask();
+          // The turn's first step that goes on to tool calls is its first pause: the user's
+          // message goes to D1 then. Not sooner (D1's write would slow the model's first
+          // answer), and not at every step: the rest goes as the turn ends or parks.
+          if (state.pending && !paused) {
+            paused = true;
+            void this.flushOutboxTask();
+          }
         },
         audit: {
           modelRequest: (step, provider, request) =>
@@ -845,7 +849,10 @@ export class Conversation extends Agent<Env> {
     }
     // A parked turn keeps the turn lock; it resumes when its approvals are answered (perhaps
     // while this run was ending).
-    if (outcome.status === "parked") return this.resumeParkedTurn();
+    if (outcome.status === "parked") {
+      void this.flushOutboxTask();
+      return this.resumeParkedTurn();
+    }
     const state = loadCheckpoint(this.store, turn.id)?.state;
     logTurnEnded({
       conversationId: this.name,

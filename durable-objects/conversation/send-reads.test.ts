@@ -1,5 +1,5 @@
 import { env, runInDurableObject } from "cloudflare:test";
-import { afterEach, expect, it } from "vitest";
+import { afterEach, expect, inject, it } from "vitest";
 import type { Env } from "../../shared/env";
 import { api, createConversation, createUser } from "../../tests/support/helpers";
 import { type D1Trip, recordingD1 } from "../../tests/support/recording-d1";
@@ -114,6 +114,40 @@ it("a plain answer's turn writes to D1 once, as it ends: the user's message goes
     .filter((t) => t.sql.some((s) => /insert into "messages"/i.test(s)));
   expect(messageWrites).toHaveLength(1);
   expect(messageWrites[0]!.sql.filter((s) => /insert into "messages"/i.test(s))).toHaveLength(2);
+  ws.close();
+});
+
+it("a turn that calls tools writes its user's message to D1 at its first pause, the rest as it ends: two writes, not one per step", async () => {
+  const user = await createUser();
+  const added = await api(user, "/api/mcp-servers", {
+    method: "POST",
+    json: { name: "library", url: inject("lookupUrl") },
+  });
+  expect(added.status).toBe(201);
+  const conv = await createConversation(user);
+  const recording = await recordObjectD1(conv.id);
+  const ws = await TestSocket.open(user, conv.id);
+  ws.send({ type: "resume", lastSeq: 0 });
+  await ws.until((f) => f.some((x) => x.type === "synced"));
+  const from = recording.trips.length;
+
+  // Two lookups (branch-fixtures.ts), then the answer: three model steps.
+  ws.send({
+    type: "send",
+    clientMessageId: "t1",
+    text: `branch three steps ${crypto.randomUUID()}`,
+  });
+  await ws.until(turnEnded, 30_000);
+  await expectEventually(async () => {
+    const res = await api(user, `/api/conversations/${conv.id}/messages`);
+    const body = (await res.json()) as { items: Array<{ role: string }> };
+    expect(body.items.map((m) => m.role)).toEqual(["user", "assistant"]);
+  });
+  const outboxWrites = recording.trips
+    .slice(from)
+    .filter((t) => t.sql.some((s) => /insert into "(messages|usage)"/i.test(s)));
+  const messagesIn = (t: D1Trip) => t.sql.filter((s) => /insert into "messages"/i.test(s)).length;
+  expect(outboxWrites.map(messagesIn)).toEqual([1, 1]);
   ws.close();
 });
 

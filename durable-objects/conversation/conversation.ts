@@ -66,8 +66,10 @@ import { sendBatch } from "./send-batch";
 import { CONVERSATION_ROW_SQL, conversationFromRow, TurnSetupError } from "./conversation-row";
 import { replayFrame } from "./replay-frame";
 import { handshakeResume, type HandshakeResume } from "../protocol/handshake-resume";
+import { onceAfter } from "./once-after";
 
-/** Default step cap of the thinking loop (the reference's five). */
+/** How long a turn's first step may stream before its user's message is written to D1. */
+export const FIRST_WRITE_AFTER_MS = 1_000;
 
 type ConnState = SocketState;
 
@@ -708,6 +710,10 @@ export class Conversation extends Agent<Env> {
   private async runTurn(turn: TurnRow, resumed?: LoopState): Promise<void> {
     const abort = new AbortController();
     this.#abort = abort;
+    // The turn's first write to D1 (its user's message): at its first pause, or once its first
+    // step has streamed for FIRST_WRITE_AFTER_MS. Not sooner (D1's write beside the model's first
+    // request slows the answer), and not at every step: the rest goes as the turn ends or parks.
+    const firstWrite = onceAfter(FIRST_WRITE_AFTER_MS, () => void this.flushOutboxTask());
     let outcome: TurnOutcome;
     let stored: ConversationInfo | undefined;
     try {
@@ -731,7 +737,6 @@ export class Conversation extends Agent<Env> {
         emit: (e) => this.emit(e),
       });
       const { pinned, userPolicies } = reads;
-      let paused = false;
       // The loop, the provider SDKs and the MCP client load on the first turn, not at start-up.
       const [{ runTurn }, tools, { storedSummary }] = await Promise.all([
         import("./turn"),
@@ -791,13 +796,8 @@ export class Conversation extends Agent<Env> {
         checkpoint: (state) => {
           this.#deltas.flush();
           saveCheckpoint(this.store, turn.id, state);
-          // The turn's first step that goes on to tool calls is its first pause: the user's
-          // message goes to D1 then. Not sooner (D1's write would slow the model's first
-          // answer), and not at every step: the rest goes as the turn ends or parks.
-          if (state.pending && !paused) {
-            paused = true;
-            void this.flushOutboxTask();
-          }
+          // A step that goes on to tool calls is a pause: the user's message goes to D1.
+          if (state.pending) firstWrite.now();
         },
         audit: {
           modelRequest: (step, provider, request) =>
@@ -845,6 +845,7 @@ export class Conversation extends Agent<Env> {
         },
       };
     } finally {
+      firstWrite.cancel();
       this.#abort = null;
     }
     // A parked turn keeps the turn lock; it resumes when its approvals are answered (perhaps

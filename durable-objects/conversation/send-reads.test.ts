@@ -4,7 +4,7 @@ import type { Env } from "../../shared/env";
 import { api, createConversation, createUser } from "../../tests/support/helpers";
 import { type D1Trip, recordingD1 } from "../../tests/support/recording-d1";
 import { TestSocket, turnEnded } from "../../tests/support/ws-client";
-import type { Conversation } from "./conversation";
+import { type Conversation, FIRST_WRITE_AFTER_MS } from "./conversation";
 
 const isWrite = (trip: D1Trip) => trip.sql.some((s) => /^\s*(insert|update|delete)\b/i.test(s));
 /** What a new message needs from D1 before its turn calls the model. */
@@ -114,6 +114,25 @@ it("a plain answer's turn writes to D1 once, as it ends: the user's message goes
     .filter((t) => t.sql.some((s) => /insert into "messages"/i.test(s)));
   expect(messageWrites).toHaveLength(1);
   expect(messageWrites[0]!.sql.filter((s) => /insert into "messages"/i.test(s))).toHaveLength(2);
+  ws.close();
+});
+
+it("a long first step does not keep the user's message from D1: it is written while the answer still streams", async () => {
+  const user = await createUser();
+  const conv = await createConversation(user);
+  const ws = await TestSocket.open(user, conv.id);
+  ws.send({ type: "resume", lastSeq: 0 });
+  await ws.until((f) => f.some((x) => x.type === "synced"));
+
+  // About 3.6 s of streaming (global-setup.ts): well past FIRST_WRITE_AFTER_MS.
+  ws.send({ type: "send", clientMessageId: "s1", text: "a slow answer please" });
+  await expectEventually(async () => {
+    const res = await api(user, `/api/conversations/${conv.id}/messages`);
+    const body = (await res.json()) as { items: Array<{ role: string }> };
+    expect(body.items.map((m) => m.role)).toEqual(["user"]);
+  }, FIRST_WRITE_AFTER_MS + 1_500);
+  expect(turnEnded(ws.frames)).toBe(false);
+  await ws.until(turnEnded, 10_000);
   ws.close();
 });
 

@@ -1,7 +1,7 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { afterEach, expect, inject, it } from "vitest";
 import type { Env } from "../../shared/env";
-import { api, createConversation, createUser } from "../../tests/support/helpers";
+import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
 import { type D1Trip, recordingD1 } from "../../tests/support/recording-d1";
 import { TestSocket, turnEnded } from "../../tests/support/ws-client";
 import { type Conversation, FIRST_WRITE_AFTER_MS } from "./conversation";
@@ -40,23 +40,37 @@ async function recordObjectD1(conversationId: string) {
   return recording;
 }
 
+/** A socket on the conversation, caught up from the start. */
+async function syncedSocket(user: TestUser, conversationId: string): Promise<TestSocket> {
+  const ws = await TestSocket.open(user, conversationId);
+  ws.send({ type: "resume", lastSeq: 0 });
+  await ws.until((f) => f.some((x) => x.type === "synced"));
+  return ws;
+}
+
+/** The roles of the conversation's messages in D1 (GET /messages reads them there). */
+async function storedRoles(user: TestUser, conversationId: string): Promise<string[]> {
+  const res = await api(user, `/api/conversations/${conversationId}/messages`);
+  const body = (await res.json()) as { items: Array<{ role: string }> };
+  return body.items.map((m) => m.role);
+}
+
+const messageInserts = (trip: D1Trip) =>
+  trip.sql.filter((s) => /insert into "messages"/i.test(s)).length;
+
 it("a new message's checks and its turn's D1 reads go out together, mostly in one batch, before the message is written to D1, and the row is read once per turn", async () => {
   const user = await createUser();
   const conv = await createConversation(user);
   // Every D1 round trip made from here on is noted, in order.
   const recording = await recordObjectD1(conv.id);
-  const ws = await TestSocket.open(user, conv.id);
-  ws.send({ type: "resume", lastSeq: 0 });
-  await ws.until((f) => f.some((x) => x.type === "synced"));
+  const ws = await syncedSocket(user, conv.id);
   const from = recording.trips.length;
 
   ws.send({ type: "send", clientMessageId: "m1", text: "hello there" });
   await ws.until(turnEnded);
   // The message reaches D1 (the outbox), and the first answer names the conversation.
   await expectEventually(async () => {
-    const res = await api(user, `/api/conversations/${conv.id}/messages`);
-    const body = (await res.json()) as { items: Array<{ role: string }> };
-    expect(body.items.map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(await storedRoles(user, conv.id)).toEqual(["user", "assistant"]);
     const titled = recording.trips.slice(from).filter((t) => isTitleWrite(t) && t.answered);
     expect(titled).toHaveLength(1);
   });
@@ -97,39 +111,28 @@ it("a plain answer's turn writes to D1 once, as it ends: the user's message goes
   const user = await createUser();
   const conv = await createConversation(user);
   const recording = await recordObjectD1(conv.id);
-  const ws = await TestSocket.open(user, conv.id);
-  ws.send({ type: "resume", lastSeq: 0 });
-  await ws.until((f) => f.some((x) => x.type === "synced"));
+  const ws = await syncedSocket(user, conv.id);
   const from = recording.trips.length;
 
   ws.send({ type: "send", clientMessageId: "w1", text: "hello there" });
   await ws.until(turnEnded);
   await expectEventually(async () => {
-    const res = await api(user, `/api/conversations/${conv.id}/messages`);
-    const body = (await res.json()) as { items: Array<{ role: string }> };
-    expect(body.items.map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(await storedRoles(user, conv.id)).toEqual(["user", "assistant"]);
   });
-  const messageWrites = recording.trips
-    .slice(from)
-    .filter((t) => t.sql.some((s) => /insert into "messages"/i.test(s)));
-  expect(messageWrites).toHaveLength(1);
-  expect(messageWrites[0]!.sql.filter((s) => /insert into "messages"/i.test(s))).toHaveLength(2);
+  const messageWrites = recording.trips.slice(from).filter((t) => messageInserts(t) > 0);
+  expect(messageWrites.map(messageInserts)).toEqual([2]);
   ws.close();
 });
 
 it("a long first step does not keep the user's message from D1: it is written while the answer still streams", async () => {
   const user = await createUser();
   const conv = await createConversation(user);
-  const ws = await TestSocket.open(user, conv.id);
-  ws.send({ type: "resume", lastSeq: 0 });
-  await ws.until((f) => f.some((x) => x.type === "synced"));
+  const ws = await syncedSocket(user, conv.id);
 
   // About 3.6 s of streaming (global-setup.ts): well past FIRST_WRITE_AFTER_MS.
   ws.send({ type: "send", clientMessageId: "s1", text: "a slow answer please" });
   await expectEventually(async () => {
-    const res = await api(user, `/api/conversations/${conv.id}/messages`);
-    const body = (await res.json()) as { items: Array<{ role: string }> };
-    expect(body.items.map((m) => m.role)).toEqual(["user"]);
+    expect(await storedRoles(user, conv.id)).toEqual(["user"]);
   }, FIRST_WRITE_AFTER_MS + 1_500);
   expect(turnEnded(ws.frames)).toBe(false);
   await ws.until(turnEnded, 10_000);
@@ -145,9 +148,7 @@ it("a turn that calls tools writes its user's message to D1 at its first pause, 
   expect(added.status).toBe(201);
   const conv = await createConversation(user);
   const recording = await recordObjectD1(conv.id);
-  const ws = await TestSocket.open(user, conv.id);
-  ws.send({ type: "resume", lastSeq: 0 });
-  await ws.until((f) => f.some((x) => x.type === "synced"));
+  const ws = await syncedSocket(user, conv.id);
   const from = recording.trips.length;
 
   // Two lookups (branch-fixtures.ts), then the answer: three model steps.
@@ -158,15 +159,12 @@ it("a turn that calls tools writes its user's message to D1 at its first pause, 
   });
   await ws.until(turnEnded, 30_000);
   await expectEventually(async () => {
-    const res = await api(user, `/api/conversations/${conv.id}/messages`);
-    const body = (await res.json()) as { items: Array<{ role: string }> };
-    expect(body.items.map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(await storedRoles(user, conv.id)).toEqual(["user", "assistant"]);
   });
   const outboxWrites = recording.trips
     .slice(from)
     .filter((t) => t.sql.some((s) => /insert into "(messages|usage)"/i.test(s)));
-  const messagesIn = (t: D1Trip) => t.sql.filter((s) => /insert into "messages"/i.test(s)).length;
-  expect(outboxWrites.map(messagesIn)).toEqual([1, 1]);
+  expect(outboxWrites.map(messageInserts)).toEqual([1, 1]);
   ws.close();
 });
 
@@ -174,9 +172,7 @@ it("the reply a message starts does not read the sender's credential again: the 
   const user = await createUser();
   const conv = await createConversation(user);
   const recording = await recordObjectD1(conv.id);
-  const ws = await TestSocket.open(user, conv.id);
-  ws.send({ type: "resume", lastSeq: 0 });
-  await ws.until((f) => f.some((x) => x.type === "synced"));
+  const ws = await syncedSocket(user, conv.id);
   const from = recording.trips.length;
 
   ws.send({ type: "send", clientMessageId: "c1", text: "hello there" });

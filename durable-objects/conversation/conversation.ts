@@ -29,7 +29,7 @@ import type { LoopState } from "../loop/types";
 import { artifactSaver } from "./artifacts";
 import { historyOptions } from "./history-options";
 import { titleFromFirstMessage } from "./first-message-title";
-import { loadCheckpoint, saveCheckpoint, toolCallLog } from "./loop-storage";
+import { dropCheckpoint, loadCheckpoint, saveCheckpoint, toolCallLog } from "./loop-storage";
 import { forgetRecoveryAttempts, recoverInterruptedTurn } from "./recovery";
 import { cancelApprovalExpiries } from "./approval-expiry";
 import { foldedContent, turnStarted } from "./turn-log";
@@ -944,7 +944,7 @@ export class Conversation extends Agent<Env> {
     if (artifactIds.length > 0)
       enqueue(this.store, { kind: "artifact_link", messageId: message.id, artifactIds });
     this.store.finishTurn(turn.id);
-    this.store.dropCheckpoint(turn.id);
+    dropCheckpoint(this.store, turn.id);
     forgetRecoveryAttempts(this.store, turn.id);
     void this.flushOutboxTask();
   }

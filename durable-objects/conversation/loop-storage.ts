@@ -16,27 +16,34 @@ export function toolCallLog(store: ConversationStore): ToolCallLog {
   };
 }
 
-/**
- * A checkpoint row must stay well under the DO's 2 MB row limit: images and attached PDFs are
- * left out of it.
- */
+/** Images and attached PDFs are left out of a checkpoint: a row holds 2 MB at most. */
+const stripContent = <P extends { type: string }>(c: P): P | { type: "text"; text: string } =>
+  c.type === "image"
+    ? { type: "text", text: IMAGE_OMITTED }
+    : c.type === "document"
+      ? { type: "text", text: PDF_OMITTED }
+      : c;
+
+const stripMessage = (m: NeutralMessage): NeutralMessage => ({
+  ...m,
+  content: m.content.map((p) =>
+    p.type === "tool_result"
+      ? { ...p, content: p.content.map(stripContent) as typeof p.content }
+      : (stripContent(p) as NeutralPart),
+  ),
+});
+
+/** The state as a checkpoint keeps it: without the bytes of images and attached PDFs. */
 export function checkpointable(state: LoopState): LoopState {
-  const stripContent = <P extends { type: string }>(c: P): P | { type: "text"; text: string } =>
-    c.type === "image"
-      ? { type: "text", text: IMAGE_OMITTED }
-      : c.type === "document"
-        ? { type: "text", text: PDF_OMITTED }
-        : c;
-  const strip = (m: NeutralMessage): NeutralMessage => ({
-    ...m,
-    content: m.content.map((p) =>
-      p.type === "tool_result"
-        ? { ...p, content: p.content.map(stripContent) as typeof p.content }
-        : (stripContent(p) as NeutralPart),
-    ),
-  });
+  return { ...checkpointableRest(state), messages: state.messages.map(stripMessage) };
+}
+
+/** All of `checkpointable` but the messages, which a checkpoint stores in rows of their own. */
+function checkpointableRest(state: LoopState): Omit<LoopState, "messages"> {
+  const { messages: _messages, ...rest } = state;
+  if (!state.pending) return rest;
   const answers = Object.fromEntries(
-    Object.entries(state.pending?.answers ?? {}).map(([id, a]) => [
+    Object.entries(state.pending.answers).map(([id, a]) => [
       id,
       {
         ...a,
@@ -44,22 +51,48 @@ export function checkpointable(state: LoopState): LoopState {
       },
     ]),
   );
-  return {
-    ...state,
-    messages: state.messages.map(strip),
-    ...(state.pending && { pending: { ...state.pending, answers } }),
-  };
+  return { ...rest, pending: { ...state.pending, answers } };
 }
 
 const IMAGE_OMITTED = "[image omitted after a restart]";
 const PDF_OMITTED = "[PDF omitted after a restart]";
 
 /**
+ * Per store, the messages of the turn it last checkpointed, as the loop held them. The loop only
+ * ever appends to a turn's messages (a new list with the same messages first), so the next
+ * checkpoint of that turn writes the ones added since; anything else writes them all.
+ */
+const written = new WeakMap<
+  ConversationStore,
+  { turnId: string; count: number; first?: NeutralMessage; last?: NeutralMessage }
+>();
+
+/**
  * Stores the loop's state with the last event shown at that point: a step run again after a
- * restart takes the answer back to what clients showed at its checkpoint.
+ * restart takes the answer back to what clients showed at its checkpoint. The history is written
+ * once per turn, then only what each step adds to it.
  */
 export function saveCheckpoint(store: ConversationStore, turnId: string, state: LoopState): void {
-  store.saveCheckpoint(turnId, { seq: store.lastSeq(), state: checkpointable(state) });
+  const mark = written.get(store);
+  const { messages } = state;
+  const appended =
+    mark?.turnId === turnId &&
+    messages.length >= mark.count &&
+    messages[0] === mark.first &&
+    messages[mark.count - 1] === mark.last;
+  const from = appended ? mark.count : 0;
+  store.saveCheckpoint(
+    turnId,
+    { seq: store.lastSeq(), messageCount: messages.length, state: checkpointableRest(state) },
+    { from, added: messages.slice(from).map(stripMessage) },
+  );
+  written.set(store, { turnId, count: messages.length, first: messages[0], last: messages.at(-1) });
+}
+
+/** The turn is over: its checkpoint goes, messages and all. */
+export function dropCheckpoint(store: ConversationStore, turnId: string): void {
+  store.dropCheckpoint(turnId);
+  if (written.get(store)?.turnId === turnId) written.delete(store);
 }
 
 // Checkpoints are our own rows, but they cross a restart (and a deploy that changed their shape):
@@ -101,9 +134,25 @@ export interface Checkpoint {
   state: LoopState;
 }
 
+/** Where the messages are in a checkpoint written since they have rows of their own. */
+const SplitCheckpoint = z.object({
+  seq: z.number().int(),
+  messageCount: z.number().int().min(0),
+  state: z.record(z.string(), z.unknown()),
+});
+
 /** The stored checkpoint of a turn, or null when there is none (or it cannot be trusted). */
 export function loadCheckpoint(store: ConversationStore, turnId: string): Checkpoint | null {
-  const parsed = CheckpointRow.safeParse(store.loadCheckpoint(turnId));
+  const stored = store.loadCheckpoint(turnId);
+  if (!stored) return null;
+  // A checkpoint written before the messages had rows of their own holds them in its state.
+  const split = SplitCheckpoint.safeParse(stored.checkpoint);
+  if (split.success && stored.messages.length !== split.data.messageCount) return null;
+  const parsed = CheckpointRow.safeParse(
+    split.success
+      ? { seq: split.data.seq, state: { ...split.data.state, messages: stored.messages } }
+      : stored.checkpoint,
+  );
   return parsed.success
     ? { seq: parsed.data.seq, state: parsed.data.state as unknown as LoopState }
     : null;

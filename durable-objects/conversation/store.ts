@@ -20,6 +20,8 @@ CREATE TABLE IF NOT EXISTS conv_outbox (
   attempts INTEGER NOT NULL DEFAULT 0, last_error TEXT);
 CREATE TABLE IF NOT EXISTS conv_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS conv_checkpoints (turn_id TEXT PRIMARY KEY, state TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS conv_checkpoint_messages (
+  turn_id TEXT NOT NULL, idx INTEGER NOT NULL, message TEXT NOT NULL, PRIMARY KEY (turn_id, idx));
 CREATE TABLE IF NOT EXISTS conv_tool_calls (
   id TEXT PRIMARY KEY, turn_id TEXT NOT NULL, step INTEGER NOT NULL, call_key TEXT NOT NULL,
   server TEXT NOT NULL, tool TEXT NOT NULL, arguments TEXT NOT NULL, status TEXT NOT NULL, result TEXT);
@@ -291,23 +293,54 @@ export class ConversationStore {
   }
 
   // ---- loop checkpoints and tool calls ----
-  saveCheckpoint(turnId: string, state: unknown): void {
+  /**
+   * A turn's checkpoint, its messages in rows of their own: those from `messages.from` on are
+   * (re)written, the ones before it kept. A step then writes what it added to the history, not
+   * the whole history again, and no row comes near the 2 MB a row may hold.
+   */
+  saveCheckpoint(
+    turnId: string,
+    checkpoint: unknown,
+    messages: { from: number; added: readonly unknown[] },
+  ): void {
+    this.sql.exec(
+      "DELETE FROM conv_checkpoint_messages WHERE turn_id = ? AND idx >= ?",
+      turnId,
+      messages.from,
+    );
+    messages.added.forEach((m, i) =>
+      this.sql.exec(
+        "INSERT INTO conv_checkpoint_messages (turn_id, idx, message) VALUES (?, ?, ?)",
+        turnId,
+        messages.from + i,
+        JSON.stringify(m),
+      ),
+    );
     this.sql.exec(
       "INSERT INTO conv_checkpoints (turn_id, state) VALUES (?, ?) ON CONFLICT(turn_id) DO UPDATE SET state = excluded.state",
       turnId,
-      JSON.stringify(state),
+      JSON.stringify(checkpoint),
     );
   }
 
-  loadCheckpoint(turnId: string): unknown {
+  loadCheckpoint(turnId: string): { checkpoint: unknown; messages: unknown[] } | null {
     const row = this.sql
       .exec<{ state: string }>("SELECT state FROM conv_checkpoints WHERE turn_id = ?", turnId)
       .toArray()[0];
-    return row ? JSON.parse(row.state) : null;
+    if (!row) return null;
+    const messages = this.sql
+      .exec<{ message: string }>(
+        "SELECT message FROM conv_checkpoint_messages WHERE turn_id = ? ORDER BY idx",
+        turnId,
+      )
+      .toArray()
+      .map((r) => JSON.parse(r.message) as unknown);
+    return { checkpoint: JSON.parse(row.state), messages };
   }
 
   dropCheckpoint(turnId: string): void {
     this.sql.exec("DELETE FROM conv_checkpoints WHERE turn_id = ?", turnId);
+    this.sql.exec("DELETE FROM conv_checkpoint_messages WHERE turn_id = ?", turnId);
   }
 
   startToolCall(

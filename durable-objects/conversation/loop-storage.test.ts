@@ -1,0 +1,101 @@
+import { env, runInDurableObject } from "cloudflare:test";
+import { expect, it } from "vitest";
+import type { LoopState } from "../loop/types";
+import type { NeutralMessage } from "../providers/types";
+import type { Conversation } from "./conversation";
+import { dropCheckpoint, loadCheckpoint, saveCheckpoint } from "./loop-storage";
+import { ConversationStore } from "./store";
+
+const said = (i: number): NeutralMessage => ({
+  role: i % 2 === 0 ? "user" : "assistant",
+  content: [{ type: "text", text: `message ${i} `.repeat(100) }],
+});
+
+const stateWith = (messages: NeutralMessage[], step: number): LoopState => ({
+  step,
+  messages,
+  shown: [],
+  artifactParts: [],
+  graphs: [],
+  noProgressSteps: 0,
+  formatterRepairs: 0,
+});
+
+/** Runs `check` in a fresh conversation object with a store whose writes are counted by table. */
+async function withCountedStore(
+  check: (store: ConversationStore, writes: Map<string, number>, sql: SqlStorage) => void,
+) {
+  const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(crypto.randomUUID()));
+  await runInDurableObject(stub, (_instance: Conversation, state) => {
+    const writes = new Map<string, number>();
+    const sql = new Proxy(state.storage.sql, {
+      get(target, key) {
+        const value: unknown = Reflect.get(target, key, target);
+        if (key !== "exec" || typeof value !== "function") return value;
+        return (query: string, ...bindings: unknown[]) => {
+          const table = /^\s*INSERT INTO (\w+)/i.exec(query)?.[1];
+          if (table) writes.set(table, (writes.get(table) ?? 0) + 1);
+          return target.exec(query, ...bindings);
+        };
+      },
+    });
+    check(new ConversationStore(sql), writes, state.storage.sql);
+  });
+}
+
+it("a step's checkpoint writes the messages the step added, not the turn's whole history again", async () => {
+  await withCountedStore((store, writes, sql) => {
+    const history = Array.from({ length: 400 }, (_, i) => said(i));
+    saveCheckpoint(store, "t1", stateWith(history, 1));
+    expect(writes.get("conv_checkpoint_messages")).toBe(400);
+
+    // The next step appends a call and its result: two rows, and a small checkpoint row.
+    const next = [...history, said(400), said(401)];
+    saveCheckpoint(store, "t1", stateWith(next, 2));
+    expect(writes.get("conv_checkpoint_messages")).toBe(402);
+    const row = sql
+      .exec<{ n: number }>("SELECT length(state) AS n FROM conv_checkpoints WHERE turn_id = 't1'")
+      .one();
+    expect(row.n).toBeLessThan(2_000);
+
+    // What a restart reads back is the whole state, in order.
+    const loaded = loadCheckpoint(store, "t1");
+    expect(loaded?.state.step).toBe(2);
+    expect(loaded?.state.messages).toEqual(next);
+
+    // A turn resumed from that checkpoint holds other objects: its next step writes them all.
+    const resumed = loaded!.state;
+    saveCheckpoint(store, "t1", {
+      ...resumed,
+      messages: [...resumed.messages, said(402)],
+      step: 3,
+    });
+    expect(writes.get("conv_checkpoint_messages")).toBe(402 + 403);
+    expect(loadCheckpoint(store, "t1")?.state.messages).toHaveLength(403);
+
+    dropCheckpoint(store, "t1");
+    expect(loadCheckpoint(store, "t1")).toBeNull();
+    const left = sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM conv_checkpoint_messages");
+    expect(left.one().n).toBe(0);
+  });
+});
+
+it("a checkpoint written with its messages inline (before they had rows) still resumes its turn", async () => {
+  await withCountedStore((store, _writes, sql) => {
+    const state = stateWith([said(0), said(1)], 1);
+    sql.exec(
+      "INSERT INTO conv_checkpoints (turn_id, state) VALUES (?, ?)",
+      "old",
+      JSON.stringify({ seq: 7, state }),
+    );
+    expect(loadCheckpoint(store, "old")).toEqual({ seq: 7, state });
+  });
+});
+
+it("a checkpoint whose message rows are not all there is not trusted: the turn starts again", async () => {
+  await withCountedStore((store, _writes, sql) => {
+    saveCheckpoint(store, "t2", stateWith([said(0), said(1), said(2)], 1));
+    sql.exec("DELETE FROM conv_checkpoint_messages WHERE turn_id = 't2' AND idx = 2");
+    expect(loadCheckpoint(store, "t2")).toBeNull();
+  });
+});

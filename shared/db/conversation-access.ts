@@ -12,16 +12,22 @@ export async function roleInConversation(
   return roleFromRow(await roleStatement(db, conversationId, userId).first());
 }
 
+/**
+ * The role rule as SQL: in conversation ?2, the user the `holder` query names (one `user_id`
+ * column) is its owner, a member with their role, or nobody (a null role). The holder may be a
+ * user id, or the user behind a token or session (workers/api/src/auth/holder-role.ts).
+ */
+export const roleOfHolderSql = (holder: string) =>
+  `SELECT h.user_id AS user_id, CASE WHEN c.user_id = h.user_id THEN 'owner' ELSE m.role END AS role
+     FROM (${holder}) h
+     LEFT JOIN conversations c ON c.id = ?2
+     LEFT JOIN conversation_members m ON m.conversation_id = c.id AND m.user_id = h.user_id`;
+
+const ROLE_OF_USER = roleOfHolderSql("SELECT ?1 AS user_id");
+
 /** The read behind `roleInConversation`, for a batch; its first row goes to `roleFromRow`. */
 export function roleStatement(db: D1Database, conversationId: string, userId: string) {
-  return db
-    .prepare(
-      `SELECT CASE WHEN c.user_id = ?1 THEN 'owner' ELSE m.role END AS role
-         FROM conversations c
-         LEFT JOIN conversation_members m ON m.conversation_id = c.id AND m.user_id = ?1
-        WHERE c.id = ?2`,
-    )
-    .bind(userId, conversationId);
+  return db.prepare(ROLE_OF_USER).bind(userId, conversationId);
 }
 
 export function roleFromRow(row: unknown): ConversationRole | null {

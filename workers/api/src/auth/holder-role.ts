@@ -6,7 +6,7 @@
 import type { Context } from "hono";
 import { getCookie } from "hono/cookie";
 import type { ConversationRole } from "../../../../durable-objects/protocol/sharing";
-import { roleFromRow } from "../../../../shared/db/conversation-access";
+import { roleFromRow, roleOfHolderSql } from "../../../../shared/db/conversation-access";
 import type { AppEnv } from "../app-types";
 import { sha256Hex } from "./crypto";
 import { bearerOf } from "./middleware";
@@ -17,13 +17,8 @@ export interface HolderRole {
   role: ConversationRole | null;
 }
 
-const ROLE_OF = (holder: string) =>
-  `SELECT h.user_id AS user_id, CASE WHEN c.user_id = h.user_id THEN 'owner' ELSE m.role END AS role
-     FROM (${holder}) h
-     LEFT JOIN conversations c ON c.id = ?2
-     LEFT JOIN conversation_members m ON m.conversation_id = c.id AND m.user_id = h.user_id`;
-const BY_TOKEN = ROLE_OF("SELECT user_id FROM api_tokens WHERE token_hash = ?1");
-const BY_SESSION = ROLE_OF("SELECT user_id FROM sessions WHERE id = ?1");
+const BY_TOKEN = roleOfHolderSql("SELECT user_id FROM api_tokens WHERE token_hash = ?1");
+const BY_SESSION = roleOfHolderSql("SELECT user_id FROM sessions WHERE id = ?1");
 
 /** Null when the request carries no credential this can read ahead (the check then decides). */
 export async function holderRole(

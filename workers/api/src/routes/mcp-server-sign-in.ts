@@ -1,7 +1,7 @@
 // Connect and Disconnect of a saved MCP server that wants an OAuth sign-in (mounted under
 // /api/mcp-servers, behind requireUser). The callback lives in mcp-oauth.ts.
 import { and, eq } from "drizzle-orm";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { Display } from "../../../../durable-objects/mcp/oauth/connection-store";
 import { secretBox } from "../../../../durable-objects/mcp/oauth/secret-box";
@@ -43,6 +43,12 @@ export async function signInDeps(env: Env, requestUrl: string): Promise<SignInDe
   }
 }
 
+/** Forgets (and revokes) the caller's sign-in to one of their servers. */
+export async function forgetSignIn(c: Context<AppEnv>, serverId: string) {
+  const { disconnect } = await signInFlow();
+  return disconnect(await signInDeps(c.env, c.req.url), { userId: c.get("user").id, serverId });
+}
+
 export const mcpServerSignInRoutes = new Hono<AppEnv>()
   .post("/:id/connect", async (c) => {
     const id = parseParam(c, "id", IdParam);
@@ -55,11 +61,9 @@ export const mcpServerSignInRoutes = new Hono<AppEnv>()
       .where(and(eq(mcpServers.id, id), eq(mcpServers.userId, userId)))
       .limit(1);
     if (!server) throw notFound("MCP server");
-    const deps = await signInDeps(c.env, c.req.url);
+    const { startSignIn } = await signInFlow();
     return c.json(
-      await (
-        await signInFlow()
-      ).startSignIn(deps, userId, server, {
+      await startSignIn(await signInDeps(c.env, c.req.url), userId, server, {
         display: body.display,
         ...(body.clientId && { clientId: body.clientId }),
         ...(body.clientSecret && { clientSecret: body.clientSecret }),
@@ -76,6 +80,5 @@ export const mcpServerSignInRoutes = new Hono<AppEnv>()
       .where(and(eq(mcpServers.id, id), eq(mcpServers.userId, userId)))
       .limit(1);
     if (!server) throw notFound("MCP server");
-    const deps = await signInDeps(c.env, c.req.url);
-    return c.json(await (await signInFlow()).disconnect(deps, { userId, serverId: id }));
+    return c.json(await forgetSignIn(c, id));
   });

@@ -22,7 +22,7 @@ import { mcpServers } from "../../../../shared/db/schema";
 import { ApiError, notFound } from "../http/errors";
 import { parseJsonBody, parseParam } from "../http/validate";
 import { IdParam } from "./conversations";
-import { signInDeps, signInFlow } from "./mcp-server-sign-in";
+import { forgetSignIn, signInDeps } from "./mcp-server-sign-in";
 
 /** The MCP client loads when a server is tested, not when the worker starts. */
 const probeServer: typeof ProbeServer = async (target) =>
@@ -211,13 +211,7 @@ export const mcpServerRoutes = new Hono<AppEnv>()
     if (body.name && body.name !== current.name)
       await assertNameFree(db, c.get("user").id, body.name, id);
     // Tokens were issued for the old address; they are never sent to a new one.
-    if (body.url && body.url !== current.url)
-      await (
-        await signInFlow()
-      ).disconnect(await signInDeps(c.env, c.req.url), {
-        userId: c.get("user").id,
-        serverId: id,
-      });
+    if (body.url && body.url !== current.url) await forgetSignIn(c, id);
     const [row] = await db
       .update(mcpServers)
       .set({
@@ -240,12 +234,7 @@ export const mcpServerRoutes = new Hono<AppEnv>()
     const id = parseParam(c, "id", IdParam);
     await getOwned(c.get("db"), c.get("user").id, id);
     // Removing a server forgets (and revokes) this user's sign-in to it first.
-    await (
-      await signInFlow()
-    ).disconnect(await signInDeps(c.env, c.req.url), {
-      userId: c.get("user").id,
-      serverId: id,
-    });
+    await forgetSignIn(c, id);
     await c.get("db").delete(mcpServers).where(eq(mcpServers.id, id));
     return c.body(null, 204);
   });

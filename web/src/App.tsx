@@ -1,7 +1,6 @@
 // The signed-in app: conversations on the left, the open conversation in the middle, its
 // artifacts on the right when asked for.
 import {
-  lazy,
   startTransition,
   Suspense,
   useCallback,
@@ -26,6 +25,7 @@ import "./layout/layout.css";
 import type { MemberList } from "../../durable-objects/protocol/sharing";
 import { sharingApi } from "./sharing/sharing-api";
 import { SharedWithMe } from "./sharing/SharedWithMe";
+import { lazyNamed } from "./ui/lazy-named";
 
 // The first screen is the conversation list: what it does not show loads when first shown or
 // once the list is up and the page idle, whichever comes first, so the first visit's script is
@@ -34,10 +34,10 @@ const loadChatView = () => import("./chat/ChatView");
 const loadSettingsPanel = () => import("./settings/SettingsPanel");
 const loadArtifactPane = () => import("./artifacts/ArtifactPane");
 const loadShareDialog = () => import("./sharing/ShareDialog");
-const ChatView = lazy(() => loadChatView().then((m) => ({ default: m.ChatView })));
-const SettingsPanel = lazy(() => loadSettingsPanel().then((m) => ({ default: m.SettingsPanel })));
-const ArtifactPane = lazy(() => loadArtifactPane().then((m) => ({ default: m.ArtifactPane })));
-const ShareDialog = lazy(() => loadShareDialog().then((m) => ({ default: m.ShareDialog })));
+const ChatView = lazyNamed(loadChatView, "ChatView");
+const SettingsPanel = lazyNamed(loadSettingsPanel, "SettingsPanel");
+const ArtifactPane = lazyNamed(loadArtifactPane, "ArtifactPane");
+const ShareDialog = lazyNamed(loadShareDialog, "ShareDialog");
 
 /**
  * Loads the parts the first screen left out, one per idle moment: opening them later is then

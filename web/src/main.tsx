@@ -1,16 +1,18 @@
 // First: the first screen's requests start before anything else is evaluated.
 import "./start-first-requests";
-import { lazy, StrictMode, Suspense } from "react";
+import { StrictMode, Suspense } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
 import { OfflineBanner } from "./layout/OfflineBanner";
 import { registerServiceWorker } from "./register-service-worker";
 import { sharedTokenOf } from "./sharing/shared-token";
+import { lazyNamed } from "./ui/lazy-named";
 import "./styles.css";
 
 // Only a read-only link's page needs it: its code (markdown included) loads for that page alone.
-const SharedSnapshotPage = lazy(() =>
-  import("./sharing/SharedSnapshotPage").then((m) => ({ default: m.SharedSnapshotPage })),
+const SharedSnapshotPage = lazyNamed(
+  () => import("./sharing/SharedSnapshotPage"),
+  "SharedSnapshotPage",
 );
 
 registerServiceWorker();

@@ -1,4 +1,4 @@
-import { lazy, type ReactNode, Suspense, useCallback, useEffect, useState } from "react";
+import { type ReactNode, Suspense, useCallback, useEffect, useState } from "react";
 import type {
   Conversation,
   ConversationListItem,
@@ -6,6 +6,7 @@ import type {
 } from "../../../durable-objects/protocol/rest";
 import { api, type User } from "../api";
 import { ConfirmDialog, TextDialog } from "../ui/dialog";
+import { lazyNamed } from "../ui/lazy-named";
 import { groupByDate } from "./date-groups";
 import { nestBranches } from "./branch-nesting";
 import { lastActivity } from "./time";
@@ -13,9 +14,7 @@ import { lastActivity } from "./time";
 // Loaded when first asked for (with the templates it offers) or once the page is idle (App.tsx):
 // the list shows without it.
 export const loadNewForm = () => import("./NewConversationForm");
-const NewConversationForm = lazy(() =>
-  loadNewForm().then((m) => ({ default: m.NewConversationForm })),
-);
+const NewConversationForm = lazyNamed(loadNewForm, "NewConversationForm");
 
 export function ConversationList(props: {
   selected: string | null;

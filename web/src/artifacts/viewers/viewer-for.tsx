@@ -1,6 +1,6 @@
 // One viewer per kind of artifact. The knowledge graph's (with d3-force) loads only when a
 // graph is opened, so the first page stays small.
-import { lazy, Suspense, type ComponentType } from "react";
+import { Suspense, type ComponentType } from "react";
 import { kindOf, type ArtifactKind } from "../artifact-kind";
 import { AttachmentViewer } from "./AttachmentViewer";
 import { BibliographyViewer } from "./BibliographyViewer";
@@ -10,9 +10,11 @@ import { JsonViewer } from "./JsonViewer";
 import { MarkdownViewer } from "./MarkdownViewer";
 import { TextViewer } from "./TextViewer";
 import type { ViewerProps } from "./viewer-props";
+import { lazyNamed } from "../../ui/lazy-named";
 
-const KnowledgeGraphViewer = lazy(() =>
-  import("./graph/KnowledgeGraphViewer").then((m) => ({ default: m.KnowledgeGraphViewer })),
+const KnowledgeGraphViewer = lazyNamed(
+  () => import("./graph/KnowledgeGraphViewer"),
+  "KnowledgeGraphViewer",
 );
 
 function LazyKnowledgeGraphViewer(props: ViewerProps) {

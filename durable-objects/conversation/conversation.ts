@@ -538,9 +538,9 @@ export class Conversation extends Agent<Env> {
       at: message.createdAt,
       ...(isFirst && { title: titleFromFirstMessage(frame.text) }),
     });
-    // A turn that starts now writes the message to D1 at its first pause: when its first step
-    // calls tools, parks, or the turn ends (runTurn). A D1 write beside the turn's reads and its
-    // first model request would slow both. The message waits in the outbox, safe from restarts.
+    // A turn that starts now writes the message to D1 at its first pause (runTurn's `firstWrite`):
+    // a D1 write beside the turn's reads and its first model request would slow both. The message
+    // waits in the outbox, safe from restarts.
     if (queued) {
       this.#earlyRead.drop();
       void this.flushOutboxTask();

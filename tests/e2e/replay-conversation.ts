@@ -55,8 +55,8 @@ export function conversationFrames(messages: number): string[] {
 
 /**
  * A script for addInitScript: the conversation's socket at `path` answers a resume (in its URL or
- * as a frame) with the frames, a burst of message events per task (as a socket reading a full buffer delivers them);
- * other sockets are real.
+ * as a frame) with the frames, a burst of message events per task (as a socket reading a full
+ * buffer delivers them); other sockets are real.
  * Plain JavaScript in a string, because tsx's helpers would not exist in the page.
  */
 const BURST = 50;

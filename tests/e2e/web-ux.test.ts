@@ -322,3 +322,42 @@ it("installs: a manifest with icons, and a service worker that opens the app off
   await page.context().setOffline(false);
   await page.context().close();
 });
+
+it("opens without waiting for the service worker: the shell's scripts come from its cache by a static route, API requests straight from the network", async () => {
+  const page = await signedIn(DESKTOP);
+  const newConversation = page.getByRole("button", { name: "New conversation" });
+  await newConversation.waitFor();
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await page.reload();
+  await newConversation.waitFor();
+  // Resource timing names where a controlled page's request was answered from.
+  const sources = await page.evaluate(() => {
+    const script = document.querySelector<HTMLScriptElement>("script[type=module]")!.src;
+    const sourceOf = (match: (url: string) => boolean) => {
+      const entry = performance
+        .getEntriesByType("resource")
+        .find((e) => match(e.name)) as PerformanceResourceTiming & {
+        workerMatchedSourceType?: string;
+        workerFinalSourceType?: string;
+      };
+      return { matched: entry?.workerMatchedSourceType, final: entry?.workerFinalSourceType };
+    };
+    return {
+      script: sourceOf((url) => url === script),
+      session: sourceOf((url) => new URL(url).pathname === "/api/session"),
+      list: sourceOf((url) => new URL(url).pathname === "/api/conversations"),
+    };
+  });
+  expect(sources).toEqual({
+    script: { matched: "cache", final: "cache" },
+    session: { matched: "network", final: "network" },
+    list: { matched: "network", final: "network" },
+  });
+  // A build's file names carry their content's hash: a browser keeps them without asking again.
+  const scriptPath = await page.evaluate(
+    () => new URL(document.querySelector<HTMLScriptElement>("script[type=module]")!.src).pathname,
+  );
+  const asset = await fetch(`${stack.url}${scriptPath}`);
+  expect(asset.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+  await page.context().close();
+});

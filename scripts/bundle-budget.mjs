@@ -2,13 +2,13 @@
 // production environment) and fails when a script's gzip size passes its budget in
 // bundle-budget.json, or when it bundles a package its entry keeps out ("excludes": PDF.js
 // belongs to workers/pdf-text, never to the API worker), or evaluates at start-up a module its
-// entry loads only when needed ("lazy").
+// entry loads only when needed ("lazy"), or bundles a file it keeps out ("excludeFiles").
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { root, wrangler } from "./lib/wrangler.mjs";
-import { bundledPackages } from "./lib/bundled-packages.mjs";
+import { bundledFiles, bundledPackages } from "./lib/bundled-packages.mjs";
 import { importChain, startUpModules } from "./lib/start-up-modules.mjs";
 
 const budgets = JSON.parse(readFileSync(join(root, "bundle-budget.json"), "utf8"));
@@ -51,6 +51,14 @@ try {
       if (found)
         failures.push(
           `${name} bundles ${excluded} (${(found.bytes / 1024).toFixed(0)} KiB), which bundle-budget.json keeps out of it (${budget.why ?? "see its $comment"}); imported by ${found.importers.join(", ")}.`,
+        );
+    }
+    const files = bundledFiles(JSON.parse(readFileSync(metafile, "utf8")));
+    for (const excluded of budget.excludeFiles ?? []) {
+      const found = files.find((file) => file.endsWith(excluded));
+      if (found)
+        failures.push(
+          `${name} bundles ${found}, which bundle-budget.json keeps out of it (${budget.excludeFilesWhy ?? "see its $comment"}).`,
         );
     }
     const atStartUp = startUpModules(JSON.parse(readFileSync(metafile, "utf8")));

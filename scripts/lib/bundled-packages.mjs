@@ -30,3 +30,11 @@ export function bundledPackages(metafile) {
   }
   return packages;
 }
+
+/** The files that add bytes to the script. */
+export function bundledFiles(metafile) {
+  const output = Object.entries(metafile.outputs).find(([file]) => file.endsWith(".js"))?.[1];
+  return Object.entries(output?.inputs ?? {})
+    .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
+    .map(([file]) => file);
+}

@@ -330,6 +330,12 @@ it("opens without waiting for the service worker: the shell's scripts come from 
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
   await page.reload();
   await newConversation.waitFor();
+  // The list may still be on its way when its button shows: its timing entry comes on arrival.
+  await page.waitForFunction(() =>
+    performance
+      .getEntriesByType("resource")
+      .some((e) => new URL(e.name).pathname === "/api/conversations"),
+  );
   // Resource timing names where a controlled page's request was answered from.
   const sources = await page.evaluate(() => {
     const script = document.querySelector<HTMLScriptElement>("script[type=module]")!.src;

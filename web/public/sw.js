@@ -9,7 +9,8 @@ const SHELL = ["/", "/manifest.webmanifest", "/icon.svg", "/icon-maskable.svg"];
 // for a worker's fetch event costs the first render tens of milliseconds. Hashed assets come
 // from the shell's cache (a miss goes to the network, where `_headers` lets the browser keep
 // them for good); API requests go straight to the network.
-const ROUTES = [
+// Built only where static routes exist: a browser without them may lack URLPattern too.
+const routes = () => [
   { condition: { urlPattern: new URLPattern({ pathname: "/assets/*" }) }, source: "cache" },
   { condition: { urlPattern: new URLPattern({ pathname: "/api/*" }) }, source: "network" },
 ];
@@ -19,7 +20,7 @@ const assetsOf = (html) =>
   [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((match) => match[1]);
 
 self.addEventListener("install", (event) => {
-  if (typeof event.addRoutes === "function") event.waitUntil(event.addRoutes(ROUTES));
+  if (typeof event.addRoutes === "function") event.waitUntil(event.addRoutes(routes()));
   event.waitUntil(
     caches
       .open(SHELL_CACHE)

@@ -45,7 +45,8 @@ try {
       failures.push(
         `${name} is over budget: shrink it (see \`npm run bench -- startup\` for what grew), or raise its gzipKiB in bundle-budget.json if the growth is worth it.`,
       );
-    const packages = bundledPackages(JSON.parse(readFileSync(metafile, "utf8")));
+    const meta = JSON.parse(readFileSync(metafile, "utf8"));
+    const packages = bundledPackages(meta);
     for (const excluded of budget.excludes ?? []) {
       const found = packages.get(excluded);
       if (found)
@@ -53,7 +54,7 @@ try {
           `${name} bundles ${excluded} (${(found.bytes / 1024).toFixed(0)} KiB), which bundle-budget.json keeps out of it (${budget.why ?? "see its $comment"}); imported by ${found.importers.join(", ")}.`,
         );
     }
-    const files = bundledFiles(JSON.parse(readFileSync(metafile, "utf8")));
+    const files = bundledFiles(meta);
     for (const excluded of budget.excludeFiles ?? []) {
       const found = files.find((file) => file.endsWith(excluded));
       if (found)
@@ -61,7 +62,7 @@ try {
           `${name} bundles ${found}, which bundle-budget.json keeps out of it (${budget.excludeFilesWhy ?? "see its $comment"}).`,
         );
     }
-    const atStartUp = startUpModules(JSON.parse(readFileSync(metafile, "utf8")));
+    const atStartUp = startUpModules(meta);
     for (const lazy of budget.lazy ?? []) {
       const found = [...atStartUp.keys()].find((file) => file.endsWith(lazy));
       if (found)

@@ -8,13 +8,20 @@ const packageOf = (path) => {
   return scope?.startsWith("@") ? `${scope}/${name}` : scope;
 };
 
+/** The script's input files that add bytes to it, with those bytes. */
+function scriptInputs(metafile) {
+  const output = Object.entries(metafile.outputs).find(([file]) => file.endsWith(".js"))?.[1];
+  return Object.entries(output?.inputs ?? {})
+    .map(([file, { bytesInOutput }]) => [file, bytesInOutput])
+    .filter(([, bytes]) => bytes > 0);
+}
+
 /** @returns {Map<string, {bytes: number, importers: string[]}>} */
 export function bundledPackages(metafile) {
-  const output = Object.entries(metafile.outputs).find(([file]) => file.endsWith(".js"))?.[1];
   const packages = new Map();
-  for (const [file, { bytesInOutput }] of Object.entries(output?.inputs ?? {})) {
+  for (const [file, bytesInOutput] of scriptInputs(metafile)) {
     const name = packageOf(file);
-    if (!name || bytesInOutput === 0) continue;
+    if (!name) continue;
     const entry = packages.get(name) ?? { bytes: 0, importers: [] };
     entry.bytes += bytesInOutput;
     packages.set(name, entry);
@@ -33,8 +40,5 @@ export function bundledPackages(metafile) {
 
 /** The files that add bytes to the script. */
 export function bundledFiles(metafile) {
-  const output = Object.entries(metafile.outputs).find(([file]) => file.endsWith(".js"))?.[1];
-  return Object.entries(output?.inputs ?? {})
-    .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
-    .map(([file]) => file);
+  return scriptInputs(metafile).map(([file]) => file);
 }

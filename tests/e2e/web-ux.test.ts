@@ -337,7 +337,7 @@ it("opens without waiting for the service worker: the shell's scripts come from 
       .some((e) => new URL(e.name).pathname === "/api/conversations"),
   );
   // Resource timing names where a controlled page's request was answered from.
-  const sources = await page.evaluate(() => {
+  const { scriptPath, ...sources } = await page.evaluate(() => {
     const script = document.querySelector<HTMLScriptElement>("script[type=module]")!.src;
     const sourceOf = (match: (url: string) => boolean) => {
       const entry = performance
@@ -349,6 +349,7 @@ it("opens without waiting for the service worker: the shell's scripts come from 
       return { matched: entry?.workerMatchedSourceType, final: entry?.workerFinalSourceType };
     };
     return {
+      scriptPath: new URL(script).pathname,
       script: sourceOf((url) => url === script),
       session: sourceOf((url) => new URL(url).pathname === "/api/session"),
       list: sourceOf((url) => new URL(url).pathname === "/api/conversations"),
@@ -360,9 +361,6 @@ it("opens without waiting for the service worker: the shell's scripts come from 
     list: { matched: "network", final: "network" },
   });
   // A build's file names carry their content's hash: a browser keeps them without asking again.
-  const scriptPath = await page.evaluate(
-    () => new URL(document.querySelector<HTMLScriptElement>("script[type=module]")!.src).pathname,
-  );
   const asset = await fetch(`${stack.url}${scriptPath}`);
   expect(asset.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
   await page.context().close();

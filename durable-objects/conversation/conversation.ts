@@ -714,6 +714,9 @@ export class Conversation extends Agent<Env> {
     // step has streamed for FIRST_WRITE_AFTER_MS. Not sooner (D1's write beside the model's first
     // request slows the answer), and not at every step: the rest goes as the turn ends or parks.
     const firstWrite = onceAfter(FIRST_WRITE_AFTER_MS, () => void this.flushOutboxTask());
+    // The steps and usage the turn's last checkpoint recorded, for the operator's log line at its
+    // end: reading the checkpoint back would parse and check the turn's whole history.
+    let checkpointed = resumed && { step: resumed.step, usage: resumed.usage };
     let outcome: TurnOutcome;
     let stored: ConversationInfo | undefined;
     try {
@@ -796,6 +799,7 @@ export class Conversation extends Agent<Env> {
         checkpoint: (state) => {
           this.#deltas.flush();
           saveCheckpoint(this.store, turn.id, state);
+          checkpointed = { step: state.step, usage: state.usage };
           // A step that goes on to tool calls is a pause: the user's message goes to D1.
           if (state.pending) firstWrite.now();
         },
@@ -854,14 +858,13 @@ export class Conversation extends Agent<Env> {
       void this.flushOutboxTask();
       return this.resumeParkedTurn();
     }
-    const state = loadCheckpoint(this.store, turn.id)?.state;
     logTurnEnded({
       conversationId: this.name,
       turnId: turn.id,
       status: outcome.status,
       ...(outcome.error && { errorCode: outcome.error.code }),
-      ...(state && { steps: state.step }),
-      ...(state?.usage && { usage: state.usage }),
+      ...(checkpointed && { steps: checkpointed.step }),
+      ...(checkpointed?.usage && { usage: checkpointed.usage }),
     });
     this.completeTurn(turn, { ...outcome, status: outcome.status });
     void this.scheduleMcpIdleCheck();

@@ -5,6 +5,7 @@ import type { NeutralMessage } from "../providers/types";
 import type { Conversation } from "./conversation";
 import { dropCheckpoint, loadCheckpoint, saveCheckpoint } from "./loop-storage";
 import { ConversationStore } from "./store";
+import { countedSql } from "../../tests/support/counted-sql";
 
 const said = (i: number): NeutralMessage => ({
   role: i % 2 === 0 ? "user" : "assistant",
@@ -28,16 +29,9 @@ async function withCountedStore(
   const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(crypto.randomUUID()));
   await runInDurableObject(stub, (_instance: Conversation, state) => {
     const writes = new Map<string, number>();
-    const sql = new Proxy(state.storage.sql, {
-      get(target, key) {
-        const value: unknown = Reflect.get(target, key, target);
-        if (key !== "exec" || typeof value !== "function") return value;
-        return (query: string, ...bindings: unknown[]) => {
-          const table = /^\s*INSERT INTO (\w+)/i.exec(query)?.[1];
-          if (table) writes.set(table, (writes.get(table) ?? 0) + 1);
-          return target.exec(query, ...bindings);
-        };
-      },
+    const sql = countedSql(state.storage.sql, (query) => {
+      const table = /^\s*INSERT INTO (\w+)/i.exec(query)?.[1];
+      if (table) writes.set(table, (writes.get(table) ?? 0) + 1);
     });
     check(new ConversationStore(sql), writes, state.storage.sql);
   });
@@ -77,6 +71,26 @@ it("a step's checkpoint writes the messages the step added, not the turn's whole
     expect(loadCheckpoint(store, "t1")).toBeNull();
     const left = sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM conv_checkpoint_messages");
     expect(left.one().n).toBe(0);
+  });
+});
+
+it("a turn's answer is checkpointed without its history, and a restart finishes with that answer", async () => {
+  await withCountedStore((store, writes, sql) => {
+    const history = Array.from({ length: 200 }, (_, i) => said(i));
+    const final = [{ type: "text" as const, text: "The answer." }];
+    // A plain answer's only checkpoint: the step streamed its text and the turn is done.
+    saveCheckpoint(store, "t3", { ...stateWith(history, 1), final });
+    expect(writes.get("conv_checkpoint_messages") ?? 0).toBe(0);
+    expect(loadCheckpoint(store, "t3")?.state.final).toEqual(final);
+
+    // A tool turn's answer: the rows its steps wrote go with it, as at the turn's end.
+    saveCheckpoint(store, "t4", stateWith(history, 1));
+    saveCheckpoint(store, "t4", { ...stateWith([...history, said(200)], 2), final });
+    const rows = sql.exec<{ n: number }>(
+      "SELECT COUNT(*) AS n FROM conv_checkpoint_messages WHERE turn_id = 't4'",
+    );
+    expect(rows.one().n).toBe(0);
+    expect(loadCheckpoint(store, "t4")?.state).toMatchObject({ step: 2, final });
   });
 });
 

@@ -73,6 +73,18 @@ const written = new WeakMap<
  * once per turn, then only what each step adds to it.
  */
 export function saveCheckpoint(store: ConversationStore, turnId: string, state: LoopState): void {
+  // A turn that has its answer needs no history to finish (the loop returns `final` at once), so
+  // its checkpoint keeps none: a plain answer's only checkpoint used to write the whole history,
+  // which the turn's end deleted in the same transaction.
+  if (state.final) {
+    store.saveCheckpoint(
+      turnId,
+      { seq: store.lastSeq(), messageCount: 0, state: checkpointableRest(state) },
+      { from: 0, added: [] },
+    );
+    written.delete(store);
+    return;
+  }
   const mark = written.get(store);
   const { messages } = state;
   const appended =

@@ -3,6 +3,7 @@ import { expect, it } from "vitest";
 import type { ChatMessage } from "../protocol/messages";
 import type { Conversation } from "./conversation";
 import { ConversationStore } from "./store";
+import { countedSql } from "../../tests/support/counted-sql";
 
 const message = (seq: number, text: string): ChatMessage => ({
   id: `m${seq}`,
@@ -19,15 +20,8 @@ it("the stored messages are read from SQLite once until one is stored, and alway
   await runInDurableObject(stub, (_instance: Conversation, state) => {
     // The object's SQLite, with every read of the messages table counted.
     let reads = 0;
-    const sql = new Proxy(state.storage.sql, {
-      get(target, key) {
-        const value: unknown = Reflect.get(target, key, target);
-        if (key !== "exec" || typeof value !== "function") return value;
-        return (query: string, ...bindings: unknown[]) => {
-          if (/FROM conv_messages ORDER BY seq/.test(query)) reads++;
-          return target.exec(query, ...bindings);
-        };
-      },
+    const sql = countedSql(state.storage.sql, (query) => {
+      if (/FROM conv_messages ORDER BY seq/.test(query)) reads++;
     });
     const store = new ConversationStore(sql);
     store.putMessage(message(1, "first question"));

@@ -823,11 +823,6 @@ export class Conversation extends Agent<Env> {
               ...u,
             },
           }),
-        onModelCall: () =>
-          this.store.setMeta(
-            "model_calls",
-            String(Number(this.store.getMeta("model_calls") ?? "0") + 1),
-          ),
         ...historyOptions(this.store, conversation),
         apiBase: this.store.getMeta("api_base") ?? "",
       });

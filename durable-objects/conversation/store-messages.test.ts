@@ -51,3 +51,20 @@ it("the stored messages are read from SQLite once until one is stored, and alway
     ]);
   });
 });
+
+it("a meta value set again unchanged is not written again", async () => {
+  const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(crypto.randomUUID()));
+  await runInDurableObject(stub, (_instance: Conversation, state) => {
+    let writes = 0;
+    const sql = countedSql(state.storage.sql, (query) => {
+      if (/^INSERT INTO conv_meta/.test(query)) writes++;
+    });
+    const store = new ConversationStore(sql);
+    store.setMeta("breaker:mcp-remote", '{"failures":0}');
+    store.setMeta("breaker:mcp-remote", '{"failures":0}');
+    expect(writes).toBe(1);
+    store.setMeta("breaker:mcp-remote", '{"failures":1}');
+    expect(writes).toBe(2);
+    expect(store.getMeta("breaker:mcp-remote")).toBe('{"failures":1}');
+  });
+});

@@ -422,7 +422,13 @@ export class ConversationStore {
     );
   }
 
+  /**
+   * An unchanged value is not written again: each write is a commit of the object's storage (and
+   * a row written on the bill), and the circuit breaker and the learned characters per token
+   * store the same value at most turns. A read costs a fraction of a write.
+   */
   setMeta(key: string, value: string): void {
+    if (this.getMeta(key) === value) return;
     this.sql.exec(
       "INSERT INTO conv_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
       key,

@@ -69,7 +69,6 @@ export interface TurnInput {
   checkpoint: (state: LoopState) => void;
   recordUsage: LoopDeps["recordUsage"];
   audit?: TurnAudit;
-  onModelCall?: () => void;
   approvals?: ApprovalGate;
   /** The rolling summary of the messages before `history`, if there is one. */
   summary?: StoredSummary | null;
@@ -192,7 +191,6 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
       prices: modelPrices(input.env),
       ...(audit && { audit: audit.loopAudit }),
       stepTimer: timer,
-      ...(input.onModelCall && { onModelCall: input.onModelCall }),
       ...(input.approvals && { approvals: input.approvals }),
     },
     {

@@ -86,7 +86,7 @@ export class Conversation extends Agent<Env> {
   #flushing = false;
   #mcp: ConnectionPool = new Map();
   /** The pending check that closes idle MCP connections, if one is scheduled. */
-  #mcpIdleCheck: string | null = null;
+  #mcpIdleCheck: { id: string; due: number } | null = null;
   /** MCP handshakes made by this instance (figures for tests and the bench). */
   readonly mcpCounters: McpCounters = { initialize: 0, toolsList: 0 };
   /** A new message's role read and checks (send-checks.ts), started as its frame arrived. */
@@ -981,11 +981,19 @@ export class Conversation extends Agent<Env> {
     return configured > 0 ? configured : 5 * 60_000;
   }
 
-  /** After a turn: end the MCP sessions (and their standing streams) once nobody uses them. */
+  /**
+   * After a turn: end the MCP sessions (and their standing streams) once nobody uses them. A
+   * check already due sooner stays: it measures idleness from each session's last use and sets
+   * the next one itself, so a turn need not replace it (a cancel and a new schedule, both writes).
+   */
   private async scheduleMcpIdleCheck(afterMs = this.mcpIdleMs()): Promise<void> {
     if (this.#mcp.size === 0) return;
-    if (this.#mcpIdleCheck) await this.cancelSchedule(this.#mcpIdleCheck);
-    this.#mcpIdleCheck = (await this.schedule(afterMs / 1000, "closeIdleMcpConnections")).id;
+    const due = Date.now() + afterMs;
+    const pending = this.#mcpIdleCheck;
+    if (pending && pending.due <= due) return;
+    if (pending) await this.cancelSchedule(pending.id);
+    const { id } = await this.schedule(afterMs / 1000, "closeIdleMcpConnections");
+    this.#mcpIdleCheck = { id, due };
   }
 
   /**

@@ -135,6 +135,21 @@ it("a conversation nobody uses ends its session on the server, and its next turn
   expect(events.filter((e) => e.type === "tool_result").at(-1)).toMatchObject({ isError: false });
 }, 60_000);
 
+it("a conversation's turns keep its one pending idle check instead of replacing it at every turn", async () => {
+  const { user, conv } = await setUp();
+  const idleChecks = () =>
+    runInDurableObject(stubOf(conv.id), async (i: Conversation) =>
+      (await i.listSchedules())
+        .filter((s) => s.callback === "closeIdleMcpConnections")
+        .map((s) => s.id),
+    );
+  const scheduled = await idleChecks();
+  expect(scheduled).toHaveLength(1);
+  await turn(user, conv.id, "hello again");
+  await turn(user, conv.id, "and again");
+  expect(await idleChecks()).toEqual(scheduled);
+}, 60_000);
+
 it("a conversation evicted before it went idle still ends its session on the server", async () => {
   const { ch, user, conv, sessionId } = await setUp();
   await idleAfter300ms(conv.id);

@@ -21,6 +21,8 @@ const CROWDS = (process.env.BENCH_E2E_CROWDS ?? "50,200")
   .filter((n) => n > 0);
 /** Conversations (one turn each) before the runtime's memory is read; 0 skips the figure. */
 const MEMORY_CONVERSATIONS = num("BENCH_E2E_MEMORY_CONVERSATIONS", 400);
+/** Messages before the turns of the long-conversation figure (plain turns, two messages each). */
+const LONG_MESSAGES = num("BENCH_E2E_LONG_MESSAGES", 200);
 const DELTAS = 50;
 const CHUNK = 4;
 const PLAIN = "x".repeat(DELTAS * CHUNK);
@@ -73,9 +75,13 @@ const stack = await startStack(fixtures, {
 /** POST create, then the socket (signed in as the web client's is, no ticket). */
 const openNew = async () => Session.open(stack, (await ourNewConversation(stack)).id);
 
-/** Turns in one conversation, one after another (the first is a warm-up and not counted). */
-async function repeatedTurns(label: string, text: string) {
+/**
+ * Turns in one conversation, one after another (the first is a warm-up and not counted), after
+ * `earlierTurns` plain ones that make it long.
+ */
+async function repeatedTurns(label: string, text: string, earlierTurns = 0) {
   const session = await openNew();
+  for (let i = 0; i < earlierTurns; i++) await session.turn("plain");
   await session.turn(text);
   const first: number[] = [];
   const final: number[] = [];
@@ -180,10 +186,16 @@ async function memory(conversations: number): Promise<void> {
 
 try {
   console.log(
-    `end-to-end under wrangler dev, aimock at zero latency; BENCH_E2E_RUNS=${RUNS}, BENCH_E2E_CROWDS=${CROWDS.join(",")}, BENCH_E2E_MEMORY_CONVERSATIONS=${MEMORY_CONVERSATIONS}`,
+    `end-to-end under wrangler dev, aimock at zero latency; BENCH_E2E_RUNS=${RUNS}, BENCH_E2E_CROWDS=${CROWDS.join(",")}, BENCH_E2E_MEMORY_CONVERSATIONS=${MEMORY_CONVERSATIONS}, BENCH_E2E_LONG_MESSAGES=${LONG_MESSAGES}`,
   );
   await repeatedTurns(`plain answer (${DELTAS} deltas)`, "plain");
   await repeatedTurns("three-step turn (two tool calls, then the answer)", "three steps");
+  if (LONG_MESSAGES > 0)
+    await repeatedTurns(
+      `plain answer after ${LONG_MESSAGES} messages`,
+      "plain",
+      Math.ceil(LONG_MESSAGES / 2),
+    );
   await firstTurn(); // warms the isolates and the MCP worker
   const firstDelta: number[] = [];
   const final: number[] = [];

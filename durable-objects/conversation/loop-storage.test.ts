@@ -74,6 +74,28 @@ it("a step's checkpoint writes the messages the step added, not the turn's whole
   });
 });
 
+it("a tool step's checkpoint keeps the turn's own messages, not the history the turn began with", async () => {
+  await withCountedStore((store, writes) => {
+    const history = Array.from({ length: 400 }, (_, i) => said(i));
+    const own = [said(400), said(401)];
+    saveCheckpoint(store, "t5", { ...stateWith([...history, ...own], 1), turnFrom: 400 });
+    expect(writes.get("conv_checkpoint_messages")).toBe(2);
+
+    // Read back, it says the history is to be assembled again (loop.ts does).
+    const loaded = loadCheckpoint(store, "t5")!.state;
+    expect(loaded.messages).toEqual(own);
+    expect(loaded.historyLeftOut).toBe(true);
+    expect(loaded.turnFrom).toBeUndefined();
+
+    // Its next checkpoint, before the loop put the history back, still leaves it out.
+    saveCheckpoint(store, "t5", { ...loaded, messages: [...own, said(402)], step: 2 });
+    expect(loadCheckpoint(store, "t5")!.state).toMatchObject({
+      messages: [...own, said(402)],
+      historyLeftOut: true,
+    });
+  });
+});
+
 it("a turn's answer is checkpointed without its history, and a restart finishes with that answer", async () => {
   await withCountedStore((store, writes, sql) => {
     const history = Array.from({ length: 200 }, (_, i) => said(i));

@@ -40,7 +40,7 @@ export function checkpointable(state: LoopState): LoopState {
 
 /** All of `checkpointable` but the messages, which a checkpoint stores in rows of their own. */
 function checkpointableRest(state: LoopState): Omit<LoopState, "messages"> {
-  const { messages: _messages, ...rest } = state;
+  const { messages: _messages, turnFrom: _turnFrom, ...rest } = state;
   if (!state.pending) return rest;
   const answers = Object.fromEntries(
     Object.entries(state.pending.answers).map(([id, a]) => [
@@ -58,7 +58,7 @@ const IMAGE_OMITTED = "[image omitted after a restart]";
 const PDF_OMITTED = "[PDF omitted after a restart]";
 
 /**
- * Per store, the messages of the turn it last checkpointed, as the loop held them. The loop only
+ * Per store, the turn's own messages it last checkpointed, as the loop held them. The loop only
  * ever appends to a turn's messages (a new list with the same messages first), so the next
  * checkpoint of that turn writes the ones added since; anything else writes them all.
  */
@@ -69,8 +69,9 @@ const written = new WeakMap<
 
 /**
  * Stores the loop's state with the last event shown at that point: a step run again after a
- * restart takes the answer back to what clients showed at its checkpoint. The history is written
- * once per turn, then only what each step adds to it.
+ * restart takes the answer back to what clients showed at its checkpoint. Of the messages, only
+ * the turn's own are stored (the history it began with is the conversation's, assembled again
+ * when the turn resumes), each once: a step writes what it added.
  */
 export function saveCheckpoint(store: ConversationStore, turnId: string, state: LoopState): void {
   // A turn that has its answer needs no history to finish (the loop returns `final` at once), so
@@ -86,7 +87,9 @@ export function saveCheckpoint(store: ConversationStore, turnId: string, state: 
     return;
   }
   const mark = written.get(store);
-  const { messages } = state;
+  // A state resumed from a checkpoint written before the history was left out has all of it.
+  const historyLeftOut = state.turnFrom !== undefined || state.historyLeftOut === true;
+  const messages = state.messages.slice(state.turnFrom ?? 0);
   const appended =
     mark?.turnId === turnId &&
     messages.length >= mark.count &&
@@ -95,7 +98,12 @@ export function saveCheckpoint(store: ConversationStore, turnId: string, state: 
   const from = appended ? mark.count : 0;
   store.saveCheckpoint(
     turnId,
-    { seq: store.lastSeq(), messageCount: messages.length, state: checkpointableRest(state) },
+    {
+      seq: store.lastSeq(),
+      messageCount: messages.length,
+      ...(historyLeftOut && { historyLeftOut }),
+      state: checkpointableRest(state),
+    },
     { from, added: messages.slice(from).map(stripMessage) },
   );
   written.set(store, { turnId, count: messages.length, first: messages[0], last: messages.at(-1) });
@@ -150,6 +158,8 @@ export interface Checkpoint {
 const SplitCheckpoint = z.object({
   seq: z.number().int(),
   messageCount: z.number().int().min(0),
+  /** The rows are the turn's own messages; the history is assembled again (loop.ts). */
+  historyLeftOut: z.literal(true).optional(),
   state: z.record(z.string(), z.unknown()),
 });
 
@@ -162,7 +172,14 @@ export function loadCheckpoint(store: ConversationStore, turnId: string): Checkp
   if (split.success && stored.messages.length !== split.data.messageCount) return null;
   const parsed = CheckpointRow.safeParse(
     split.success
-      ? { seq: split.data.seq, state: { ...split.data.state, messages: stored.messages } }
+      ? {
+          seq: split.data.seq,
+          state: {
+            ...split.data.state,
+            messages: stored.messages,
+            ...(split.data.historyLeftOut && { historyLeftOut: true }),
+          },
+        }
       : stored.checkpoint,
   );
   return parsed.success

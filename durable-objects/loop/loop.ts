@@ -104,11 +104,18 @@ async function runLoop(
     findToolsTool,
     formatterTool,
   ];
+  // A resumed turn whose checkpoint kept only the turn's own messages gets its history assembled
+  // and fitted again from the conversation, as when it began (loop-storage.ts).
+  const assemble = !resumed || state.historyLeftOut === true;
   const fitted =
-    !resumed && deps.fitContext ? deps.fitContext(state.messages, prompt, toolsCounted) : null;
-  if (fitted) {
-    state.messages = fitted.messages;
-    if (fitted.omittedMessages) state.omittedMessages = fitted.omittedMessages;
+    assemble && deps.fitContext ? deps.fitContext(input.history, prompt, toolsCounted) : null;
+  if (assemble) {
+    const history = fitted?.messages ?? input.history;
+    state.messages = resumed ? [...history, ...state.messages] : history;
+    state.turnFrom = history.length;
+    delete state.historyLeftOut;
+    if (fitted?.omittedMessages) state.omittedMessages = fitted.omittedMessages;
+    else delete state.omittedMessages;
   }
   // A resumed turn's messages were fitted when it began: its prompt still names what was left out.
   const system =

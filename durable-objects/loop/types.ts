@@ -146,6 +146,13 @@ export interface LoopState {
   timings?: StepTimingsDraft | undefined;
   /** Earlier messages left out when the turn began: a resumed turn's prompt still says so. */
   omittedMessages?: number;
+  /**
+   * Where the turn's own messages begin in `messages`: those before are the history it began
+   * with, which checkpoints leave out (the conversation holds it).
+   */
+  turnFrom?: number;
+  /** A checkpoint's state without the history: the loop assembles it again before going on. */
+  historyLeftOut?: true;
 }
 
 /** Where a call that needs the user's approval stands. */

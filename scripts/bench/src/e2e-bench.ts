@@ -190,12 +190,11 @@ try {
   );
   await repeatedTurns(`plain answer (${DELTAS} deltas)`, "plain");
   await repeatedTurns("three-step turn (two tool calls, then the answer)", "three steps");
-  if (LONG_MESSAGES > 0)
-    await repeatedTurns(
-      `plain answer after ${LONG_MESSAGES} messages`,
-      "plain",
-      Math.ceil(LONG_MESSAGES / 2),
-    );
+  if (LONG_MESSAGES > 0) {
+    const earlier = Math.ceil(LONG_MESSAGES / 2);
+    await repeatedTurns(`plain answer after ${LONG_MESSAGES} messages`, "plain", earlier);
+    await repeatedTurns(`three-step turn after ${LONG_MESSAGES} messages`, "three steps", earlier);
+  }
   await firstTurn(); // warms the isolates and the MCP worker
   const firstDelta: number[] = [];
   const final: number[] = [];

@@ -158,25 +158,26 @@ export class ConversationStore {
   }
 
   putMessage(m: ChatMessage): void {
-    this.#messages = undefined;
+    const content = JSON.stringify(m.content);
     this.sql.exec(
       `INSERT INTO conv_messages (id, role, content, status, seq, client_message_id, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT(id) DO UPDATE SET content = excluded.content, status = excluded.status`,
       m.id,
       m.role,
-      JSON.stringify(m.content),
+      content,
       m.status,
       m.seq,
       m.clientMessageId ?? null,
       m.createdAt,
     );
+    if (this.#messages) this.#messages = withStored(this.#messages, m, content);
   }
 
   /**
    * The stored messages as last read: every turn, title and summary reads them all, and parsing
    * them again each time costs a long conversation milliseconds per turn. This object is their
-   * only writer (`putMessage`), which drops the copy.
+   * only writer (`putMessage`), which updates the copy as it writes the row.
    */
   #messages: readonly ChatMessage[] | undefined;
 
@@ -491,6 +492,36 @@ function addDeltaColumn(sql: SqlStorage): void {
   if (columns.toArray().some((c) => c.name === "delta_of")) return;
   sql.exec("ALTER TABLE conv_events ADD COLUMN delta_of TEXT");
 }
+
+/**
+ * `messages` after `putMessage(m)` wrote `content`, as reading them all again would give: a new
+ * message in its place by seq, a stored one with only its content and status replaced (what the
+ * row's upsert changes). Only the written message is parsed, not the whole history again.
+ */
+function withStored(
+  messages: readonly ChatMessage[],
+  m: ChatMessage,
+  content: string,
+): readonly ChatMessage[] {
+  const at = messages.findIndex((x) => x.id === m.id);
+  const old = messages[at];
+  const row = old ? { ...rowOf(old), content, status: m.status } : { ...rowOf(m), content };
+  const stored = toMessage(MessageRow.parse(row));
+  if (old) return messages.with(at, stored);
+  const after = messages.findIndex((x) => x.seq > m.seq);
+  return after < 0
+    ? [...messages, stored]
+    : [...messages.slice(0, after), stored, ...messages.slice(after)];
+}
+
+const rowOf = (m: ChatMessage) => ({
+  id: m.id,
+  role: m.role,
+  status: m.status,
+  seq: m.seq,
+  client_message_id: m.clientMessageId ?? null,
+  created_at: m.createdAt,
+});
 
 function toMessage(r: z.infer<typeof MessageRow>): ChatMessage {
   return {

@@ -7,6 +7,11 @@ type Author = NonNullable<ChatMessage["author"]>;
 
 export class MessageAuthors {
   #ready = false;
+  /**
+   * The authors as last read: every turn asks for them all, one row per user message of the
+   * conversation. `remember`, their only writer, adds to the copy as it writes the row.
+   */
+  #all: Map<string, Author> | undefined;
 
   constructor(private readonly sql: SqlStorage) {}
 
@@ -26,16 +31,22 @@ export class MessageAuthors {
       author.id,
       author.name,
     );
+    // The first author of a message stays, as the row's ON CONFLICT DO NOTHING keeps it.
+    if (this.#all && !this.#all.has(messageId))
+      this.#all.set(messageId, { id: author.id, name: author.name });
   }
 
-  all(): Map<string, Author> {
+  all(): ReadonlyMap<string, Author> {
     this.ensure();
-    const rows = this.sql
-      .exec<{ message_id: string; user_id: string; name: string }>(
-        "SELECT message_id, user_id, name FROM conv_message_authors",
-      )
-      .toArray();
-    return new Map(rows.map((r) => [r.message_id, { id: r.user_id, name: r.name }]));
+    this.#all ??= new Map(
+      this.sql
+        .exec<{ message_id: string; user_id: string; name: string }>(
+          "SELECT message_id, user_id, name FROM conv_message_authors",
+        )
+        .toArray()
+        .map((r) => [r.message_id, { id: r.user_id, name: r.name }]),
+    );
+    return this.#all;
   }
 }
 

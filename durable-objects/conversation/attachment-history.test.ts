@@ -19,6 +19,8 @@ import { AuditLog } from "./audit-log";
 import { checkpointable } from "./loop-storage";
 import type { Conversation } from "./conversation";
 import { loadAttachments } from "./attachment-loader";
+import { pdfTextCache } from "./history-options";
+import { ConversationStore } from "./store";
 
 let user: TestUser;
 beforeAll(async () => {
@@ -119,6 +121,44 @@ describe("attachments in a turn's history", () => {
       },
     ]);
   }, 60_000);
+
+  it("extracts a PDF's text once per conversation, and forgets it with the attachment", async () => {
+    const { id } = await createConversation(user);
+    const paper = await attachmentPart(id, "paper.pdf", pdfBytes());
+    let asked = 0;
+    const service = {
+      fetch: (...args: Parameters<Fetcher["fetch"]>) => {
+        asked++;
+        return env.PDF_TEXT.fetch(...args);
+      },
+    } as Fetcher;
+    const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(id));
+    const texts = await runInDurableObject(stub, async (_instance: Conversation, state) => {
+      const pdfTexts = pdfTextCache(new ConversationStore(state.storage.sql));
+      const load = async () =>
+        (
+          await loadAttachments({
+            d1: env.DB,
+            bucket: env.ARTIFACTS,
+            pdfTextService: service,
+            conversationId: id,
+            history: [userMessage(1, [paper])],
+            can: { images: false, pdfDocuments: false },
+            maxTextChars: 1000,
+            pdfTexts,
+          })
+        ).get(paper.artifactId);
+      const turns = [await load(), await load()];
+      await env.DB.prepare("DELETE FROM artifacts WHERE id = ?").bind(paper.artifactId).run();
+      const deleted = await load();
+      return { turns, deleted, left: pdfTexts.get(paper.artifactId) };
+    });
+    expect(asked).toBe(1);
+    expect(texts.turns[0]?.text).toContain(PDF_TEXT);
+    expect(texts.turns[1]?.text).toBe(texts.turns[0]?.text);
+    expect(texts.deleted?.unavailable).toBe("(This attachment was deleted.)");
+    expect(texts.left).toBeNull();
+  });
 
   it("names a deleted attachment instead of failing the turn", async () => {
     const { id } = await createConversation(user);

@@ -8,12 +8,11 @@ import type { NewServerEvent } from "../protocol/wire";
 import { attachmentCapabilitiesOf } from "../providers/attachment-capabilities";
 import type { NeutralPart } from "../providers/types";
 import type { Env } from "../../shared/env";
-import { loadAttachments } from "./attachment-loader";
+import { loadAttachments, MAX_TEXT_CHARS, type PdfTextCache } from "./attachment-loader";
 import type { ConversationInfo } from "./turn";
 
 /** A text attachment may take this share of the model's window (in characters at 4 per token). */
 const TEXT_SHARE_OF_WINDOW = 1 / 4;
-const MAX_TEXT_CHARS = 200_000;
 
 export type AttachmentConverter = (part: AttachmentPart) => NeutralPart[];
 
@@ -24,6 +23,7 @@ export async function attachmentConverter(input: {
   emit: (event: NewServerEvent) => void;
   /** False for a turn picked up again: its start already told the user. */
   announce: boolean;
+  pdfTexts?: PdfTextCache;
 }): Promise<AttachmentConverter> {
   const { conversation } = input;
   const can = attachmentCapabilitiesOf(conversation.provider, conversation.model);
@@ -42,6 +42,7 @@ export async function attachmentConverter(input: {
     history: input.history,
     can,
     maxTextChars,
+    ...(input.pdfTexts && { pdfTexts: input.pdfTexts }),
   });
   const convert = (part: AttachmentPart) =>
     attachmentParts(loaded.get(part.artifactId) ?? { part }, can, maxTextChars);

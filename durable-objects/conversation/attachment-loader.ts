@@ -18,6 +18,20 @@ export const MAX_FILE_BYTES_PER_REQUEST = 12 * MiB;
 const MAX_IMAGE_BYTES = 5 * MiB;
 /** D1 binds at most 100 parameters per statement. */
 const IDS_PER_QUERY = 90;
+/** The most characters of a text attachment (or a PDF's text) any request carries. */
+export const MAX_TEXT_CHARS = 200_000;
+
+/**
+ * A PDF's text by its attachment's id, kept by the conversation: extracting it (PDF.js, in the
+ * PDF text worker) took every turn that had the PDF in its history. Kept to one character more
+ * than any request carries, so a cut is still noticed.
+ */
+export interface PdfTextCache {
+  get(artifactId: string): string | null;
+  set(artifactId: string, text: string): void;
+  /** The attachment is gone: so is its text. */
+  forget(artifactId: string): void;
+}
 
 export interface AttachmentLoadInput {
   d1: D1Database;
@@ -30,6 +44,7 @@ export interface AttachmentLoadInput {
   maxTextChars: number;
   /** MAX_FILE_BYTES_PER_REQUEST unless set (tests set less). */
   fileBytesPerRequest?: number;
+  pdfTexts?: PdfTextCache;
 }
 
 export async function loadAttachments(
@@ -51,6 +66,7 @@ export async function loadAttachments(
   for (const part of newestFirst) {
     if (loaded.has(part.artifactId)) continue;
     const key = keys.get(part.artifactId);
+    if (!key) input.pdfTexts?.forget(part.artifactId);
     loaded.set(
       part.artifactId,
       key
@@ -81,7 +97,7 @@ async function loadOne(
     case "pdf": {
       if (input.can.pdfDocuments && takeFile(part))
         return { part, base64: base64Of(await bytesOf(input.bucket, key)) };
-      return { part, text: await pdfText(input.pdfTextService, await bytesOf(input.bucket, key)) };
+      return { part, text: await textOfPdf(input, part, key) };
     }
     case "text":
     case "table":
@@ -91,6 +107,18 @@ async function loadOne(
       return { part, text: new TextDecoder().decode(bytes).replace(/^\uFEFF/, "") };
     }
   }
+}
+
+async function textOfPdf(
+  input: AttachmentLoadInput,
+  part: AttachmentPart,
+  key: string,
+): Promise<string> {
+  const kept = input.pdfTexts?.get(part.artifactId);
+  if (kept != null) return kept;
+  const text = await pdfText(input.pdfTextService, await bytesOf(input.bucket, key));
+  input.pdfTexts?.set(part.artifactId, text.slice(0, MAX_TEXT_CHARS + 1));
+  return text;
 }
 
 async function r2Keys(

@@ -1,5 +1,7 @@
-// What a turn needs from this object's storage to build its history: earlier tool results and
-// the characters-per-token ratio learned from the provider's reported usage (per model).
+// What a turn needs from this object's storage to build its history: earlier tool results, the
+// characters-per-token ratio learned from the provider's reported usage (per model), and the
+// text of the history's PDFs.
+import type { PdfTextCache } from "./attachment-loader";
 import type { ConversationStore } from "./store";
 import { parseStoredResult } from "./history";
 import type { ConversationInfo, TurnInput } from "./turn";
@@ -9,11 +11,22 @@ const ratioKey = (c: ConversationInfo) => `chars_per_token:${c.provider}:${c.mod
 export function historyOptions(
   store: ConversationStore,
   conversation: ConversationInfo,
-): Pick<TurnInput, "toolResult" | "charsPerToken" | "learnedCharsPerToken"> {
+): Pick<TurnInput, "toolResult" | "charsPerToken" | "learnedCharsPerToken" | "pdfTexts"> {
   const learned = Number(store.getMeta(ratioKey(conversation)));
   return {
     toolResult: (callId) => parseStoredResult(store.toolCall("id", callId)?.result),
     ...(learned > 0 && { charsPerToken: learned }),
     learnedCharsPerToken: (ratio) => store.setMeta(ratioKey(conversation), ratio.toFixed(3)),
+    pdfTexts: pdfTextCache(store),
+  };
+}
+
+/** The text of the conversation's PDFs (attachment-loader.ts), one entry per attachment. */
+export function pdfTextCache(store: ConversationStore): PdfTextCache {
+  const key = (artifactId: string) => `pdf_text:${artifactId}`;
+  return {
+    get: (artifactId) => store.getMeta(key(artifactId)),
+    set: (artifactId, text) => store.setMeta(key(artifactId), text),
+    forget: (artifactId) => store.deleteMeta(key(artifactId)),
   };
 }

@@ -39,6 +39,7 @@ import { routedStream } from "./model-route";
 import { StepTimer } from "../loop/step-timings";
 import { auditedAttempts, type TurnAudit } from "./audited-attempts";
 import { attachmentConverter } from "./attachment-history";
+import type { PdfTextCache } from "./attachment-loader";
 import { unconfiguredProvider } from "../providers/unconfigured";
 import { withAttachmentLinks } from "./attachment-link-tool";
 
@@ -81,6 +82,8 @@ export interface TurnInput {
   queuedSince?: number;
   /** Where the API worker answers: links to attachments for tools point there. */
   apiBase?: string;
+  /** The text of the history's PDFs, extracted once per conversation. */
+  pdfTexts?: PdfTextCache;
 }
 
 export interface TurnOutcome {
@@ -170,6 +173,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     history: input.history,
     emit: input.emit,
     announce: !input.resumed,
+    ...(input.pdfTexts && { pdfTexts: input.pdfTexts }),
   });
   const language = await detectLanguage(latestUserText(input.history));
   return runThinkingLoop(

@@ -57,6 +57,13 @@ it("the stored messages are read from SQLite once, and kept as stored when one i
     expect(store.messages().map((m) => m.id)).toEqual(["m0", "m1", "m2", "m3"]);
     expect(store.messages()).toEqual(new ConversationStore(state.storage.sql).messages());
     expect(reads).toBe(1);
+
+    // A message its row would not read back as is stored as before; reading then fails, as a
+    // fresh read of the table does.
+    const unreadable = { type: "no such part" } as unknown as ChatMessage["content"][number];
+    expect(() => store.putMessage({ ...message(4, "x"), content: [unreadable] })).not.toThrow();
+    expect(() => store.messages()).toThrow();
+    expect(() => new ConversationStore(state.storage.sql).messages()).toThrow();
   });
 });
 

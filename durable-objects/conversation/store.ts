@@ -171,7 +171,13 @@ export class ConversationStore {
       m.clientMessageId ?? null,
       m.createdAt,
     );
-    if (this.#messages) this.#messages = withStored(this.#messages, m, content);
+    if (!this.#messages) return;
+    try {
+      this.#messages = withStored(this.#messages, m, content);
+    } catch {
+      // A message its row would not read back as: the next read says so, as before the copy.
+      this.#messages = undefined;
+    }
   }
 
   /**

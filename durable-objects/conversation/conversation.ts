@@ -27,7 +27,7 @@ import { serveSseRequest } from "./sse-requests";
 import { ConversationStore, hasConversationTables, type TurnRow } from "./store";
 import type { LoopState } from "../loop/types";
 import { artifactSaver } from "./artifacts";
-import { historyOptions } from "./history-options";
+import { historyOptions, pdfTextCache } from "./history-options";
 import { titleFromFirstMessage } from "./first-message-title";
 import { dropCheckpoint, loadCheckpoint, saveCheckpoint, toolCallLog } from "./loop-storage";
 import { forgetRecoveryAttempts, recoverInterruptedTurn } from "./recovery";
@@ -1051,6 +1051,11 @@ export class Conversation extends Agent<Env> {
   // ---------- deletion ----------
 
   /** Removes everything this object holds; called when its conversation is deleted. */
+  /** An attachment was deleted: what the conversation kept of it (its PDF's text) goes too. */
+  forgetAttachment(artifactId: string): void {
+    if (hasConversationTables(this.ctx.storage.sql)) pdfTextCache(this.store).forget(artifactId);
+  }
+
   async wipe(): Promise<void> {
     this.cancelTurn();
     await this.endMcpSessions();

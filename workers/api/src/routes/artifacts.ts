@@ -11,6 +11,8 @@ import { ApiError } from "../http/errors";
 import { parseJsonBody, parseParam } from "../http/validate";
 import { downloadResponse } from "../artifact-download";
 import { IdParam } from "./conversations";
+import { conversationStub } from "../conversation-lifecycle";
+import { ATTACHMENT_ARTIFACT_TYPE } from "../../../../durable-objects/protocol/attachments";
 
 const PatchBody = z
   .object({
@@ -77,6 +79,12 @@ export const artifactRoutes = new Hono<AppEnv>()
     if (row.r2Key)
       await deleteUnsharedBytes(c.env.DB, c.env.ARTIFACTS, [row.r2Key], { artifactId: row.id });
     await c.get("db").delete(artifacts).where(eq(artifacts.id, row.id));
+    // The conversation keeps a PDF attachment's text for its turns; it goes with the file. A
+    // failure here leaves it to the next turn, which forgets an attachment it finds deleted.
+    if (row.type === ATTACHMENT_ARTIFACT_TYPE)
+      await conversationStub(c.env, row.conversationId)
+        .then((stub) => stub.forgetAttachment(row.id))
+        .catch((err: unknown) => console.warn("could not forget a deleted attachment", err));
     return c.body(null, 204);
   })
   .get("/:id/download", async (c) => {

@@ -1,7 +1,7 @@
 // Uploading attachments: the type comes from the bytes, the limits refuse with a clear error and
 // a refused file leaves nothing behind, in R2 or in D1. (The test worker allows 1 MiB per file
 // and 3 MiB per user: workers/api/vitest.config.ts.)
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   api,
@@ -10,7 +10,9 @@ import {
   errorOf,
   type TestUser,
 } from "../../../../tests/support/helpers";
-import { pdfBytes, pngBytes, upload } from "../../../../tests/support/attachment-fixtures";
+import { attach, pdfBytes, pngBytes, upload } from "../../../../tests/support/attachment-fixtures";
+import type { Conversation } from "../../../../durable-objects/conversation/conversation";
+import { pdfTextCache } from "../../../../durable-objects/conversation/history-options";
 
 const MiB = 1024 * 1024;
 
@@ -156,6 +158,21 @@ describe("POST /api/conversations/:id/attachments", () => {
     expect(missing.status).toBe(400);
     expect((await errorOf(missing)).message).toContain("'file'");
     expect(await stored(id)).toEqual({ rows: 0, objects: 0 });
+  });
+});
+
+describe("DELETE /api/artifacts/:id of an attachment", () => {
+  it("drops the PDF's text its conversation kept for its turns", async () => {
+    const conv = await createConversation(alice);
+    const id = await attach(alice, conv.id, "paper.pdf", pdfBytes());
+    const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(conv.id));
+    const kept = () => runInDurableObject(stub, (i: Conversation) => pdfTextCache(i.store).get(id));
+    // As a turn for a model that does not read PDFs leaves it.
+    await runInDurableObject(stub, (i: Conversation) => pdfTextCache(i.store).set(id, "text"));
+    expect(await kept()).toBe("text");
+
+    expect((await api(alice, `/api/artifacts/${id}`, { method: "DELETE" })).status).toBe(204);
+    expect(await kept()).toBeNull();
   });
 });
 

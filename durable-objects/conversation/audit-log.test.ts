@@ -1,7 +1,11 @@
+import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
 import { TestSocket, turnEnded } from "../../tests/support/ws-client";
 import type { ServerEvent } from "../protocol/wire";
+import type { NeutralMessage } from "../providers/types";
+import { AuditLog } from "./audit-log";
+import type { Conversation } from "./conversation";
 
 let user: TestUser;
 beforeAll(async () => {
@@ -158,6 +162,40 @@ describe("the audit log", () => {
       expect.objectContaining({ step: 1, provider: "anthropic", model: "claude-haiku-4-5" }),
     ]);
   }, 60_000);
+});
+
+it("measures a request's size without serializing again the messages an earlier step sent", async () => {
+  const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(crypto.randomUUID()));
+  // Messages that count how often they are serialized.
+  const serialized = new Map<string, number>();
+  const said = (text: string): NeutralMessage =>
+    Object.assign(
+      { role: "user" as const, content: [{ type: "text" as const, text }] },
+      {
+        toJSON() {
+          serialized.set(text, (serialized.get(text) ?? 0) + 1);
+          return { role: "user", content: [{ type: "text", text }] };
+        },
+      },
+    );
+  const history = [said("first"), said("second")];
+  const steps = [
+    { model: "m", messages: history, maxTokens: 100 },
+    { model: "m", messages: [...history, said("third")], maxTokens: 100 },
+  ];
+  const expected = steps.map((r) => JSON.stringify(r).length);
+  serialized.clear();
+  const sizes = await runInDurableObject(stub, (_instance: Conversation, state) => {
+    const audit = new AuditLog(state.storage.sql, false);
+    steps.forEach((request, i) => audit.modelRequest("t", i + 1, "openai", request));
+    return audit
+      .jsonLines()
+      .trimEnd()
+      .split("\n")
+      .map((l) => (JSON.parse(l) as { requestChars: number }).requestChars);
+  });
+  expect(sizes).toEqual(expected);
+  expect(Object.fromEntries(serialized)).toEqual({ first: 1, second: 1, third: 1 });
 });
 
 async function auditOf(owner: TestUser, conversationId: string) {

@@ -41,7 +41,7 @@ export class AuditLog {
       model: request.model,
       messages: request.messages.length,
       tools: request.tools?.length ?? 0,
-      requestChars: JSON.stringify(body).length,
+      requestChars: this.requestChars(body),
       settings: {
         toolChoice: request.toolChoice ?? "auto",
         ...(request.maxTokens !== undefined && { maxTokens: request.maxTokens }),
@@ -49,6 +49,25 @@ export class AuditLog {
       },
       ...(this.fullRequests && { request: auditedRequest(body) }),
     });
+  }
+
+  /** Each message's length as JSON once measured: a turn's steps send the same messages again. */
+  readonly #messageChars = new WeakMap<object, number>();
+
+  /**
+   * The length of the request as JSON, `JSON.stringify(body).length`, without serializing again
+   * the messages an earlier step of the turn sent (the whole history, at every step).
+   */
+  private requestChars(body: Omit<ModelRequest, "signal">): number {
+    const { messages } = body;
+    // The array's brackets are in the rest; its commas are one fewer than its messages.
+    let chars = JSON.stringify({ ...body, messages: [] }).length + Math.max(0, messages.length - 1);
+    for (const m of messages) {
+      let n = this.#messageChars.get(m);
+      if (n === undefined) this.#messageChars.set(m, (n = JSON.stringify(m).length));
+      chars += n;
+    }
+    return chars;
   }
 
   modelResponse(turnId: string, step: number, summary: ModelResponseSummary): void {

@@ -1,8 +1,8 @@
 import { expect, it } from "vitest";
-import { buildToolNameMap } from "../providers/tool-names";
 import type { ModelRequest, StreamEvent } from "../providers/types";
 import { runThinkingLoop } from "./loop";
-import type { LoopDeps, ToolCallLog, ToolCallRecord } from "./types";
+import { lookupDeps } from "./test/scripted-loop";
+import type { LoopDeps } from "./types";
 
 /** A provider that plays one scripted step per model call and keeps what it was sent. */
 function scripted(steps: StreamEvent[][]) {
@@ -16,18 +16,6 @@ function scripted(steps: StreamEvent[][]) {
         yield* steps[requests.length - 1] ?? [];
       },
     },
-  };
-}
-
-function memoryLog(): ToolCallLog {
-  const records = new Map<string, ToolCallRecord>();
-  return {
-    findDone: (key) =>
-      [...records.values()].find((r) => r.key === key && r.status === "done") ?? null,
-    find: (id) => records.get(id) ?? null,
-    start: (r) => void records.set(r.id, { ...r, status: "started" }),
-    finish: (id, status, result) =>
-      void records.set(id, { ...records.get(id)!, status, ...(result && { result }) }),
   };
 }
 
@@ -51,17 +39,7 @@ it("sends a tool call back to the model with the thought signature it came with"
   const deps: LoopDeps = {
     provider,
     stream: (p, r) => p.stream(r),
-    tools: {
-      catalog: async () => ({
-        tools: [
-          { server: "kb", tool: "lookup", description: "look up", inputSchema: { type: "object" } },
-        ],
-        warnings: [],
-      }),
-      call: async () => ({ ok: true, result: { content: [{ type: "text", text: "42" }] } }),
-    },
-    calls: memoryLog(),
-    toolNames: buildToolNameMap([{ server: "kb", tool: "lookup" }]),
+    ...lookupDeps(),
     saveArtifact: async (d) => ({ id: "a", type: d.type, title: d.title }),
     checkpoint: () => undefined,
     emit: () => undefined,
@@ -93,27 +71,18 @@ it("records which artifacts a tool result was saved as, so a shortened copy can 
       { type: "finish", reason: "stop" },
     ],
   ]);
-  const calls = memoryLog();
+  const lookup = lookupDeps({
+    ok: true,
+    result: {
+      content: [{ type: "text", text: "many rows" }],
+      artifacts: [{ type: "table", title: "All rows", content: "a,b\n1,2" }],
+    },
+  });
+  const { calls } = lookup;
   const deps: LoopDeps = {
     provider,
     stream: (p, r) => p.stream(r),
-    tools: {
-      catalog: async () => ({
-        tools: [
-          { server: "kb", tool: "lookup", description: "look up", inputSchema: { type: "object" } },
-        ],
-        warnings: [],
-      }),
-      call: async () => ({
-        ok: true,
-        result: {
-          content: [{ type: "text", text: "many rows" }],
-          artifacts: [{ type: "table", title: "All rows", content: "a,b\n1,2" }],
-        },
-      }),
-    },
-    calls,
-    toolNames: buildToolNameMap([{ server: "kb", tool: "lookup" }]),
+    ...lookup,
     saveArtifact: async (d) => ({ id: "art-7", type: d.type, title: d.title }),
     checkpoint: () => undefined,
     emit: () => undefined,

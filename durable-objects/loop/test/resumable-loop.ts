@@ -1,11 +1,10 @@
 // A loop for resume tests: one lookup tool, a model that plays `steps` from `from` on and stops
 // the process at its `stopAt`th request, and a window that holds the newest `keep` messages of
 // the history. It keeps every request and every checkpoint.
-import { buildToolNameMap } from "../../providers/tool-names";
 import type { ModelRequest, StreamEvent } from "../../providers/types";
 import { omittedNote } from "../context-fit";
 import type { LoopDeps, LoopState } from "../types";
-import { memoryLog } from "./scripted-loop";
+import { lookupDeps } from "./scripted-loop";
 
 export function resumableLoop(opts: {
   steps: StreamEvent[][];
@@ -26,17 +25,7 @@ export function resumableLoop(opts: {
       },
     },
     stream: (p, r) => p.stream(r),
-    tools: {
-      catalog: async () => ({
-        tools: [
-          { server: "kb", tool: "lookup", description: "look up", inputSchema: { type: "object" } },
-        ],
-        warnings: [],
-      }),
-      call: async () => ({ ok: true, result: { content: [{ type: "text", text: "42" }] } }),
-    },
-    calls: memoryLog(),
-    toolNames: buildToolNameMap([{ server: "kb", tool: "lookup" }]),
+    ...lookupDeps(),
     saveArtifact: async (d) => ({ id: "a", type: d.type, title: d.title }),
     checkpoint: (s) => void checkpoints.push(structuredClone(s)),
     emit: () => undefined,

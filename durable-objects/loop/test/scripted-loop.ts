@@ -25,6 +25,25 @@ export function memoryLog(): ToolCallLog {
   };
 }
 
+/** kb's lookup, the one tool of the loop tests that need a tool. */
+export const LOOKUP: CatalogTool = {
+  server: "kb",
+  tool: "lookup",
+  description: "look up",
+  inputSchema: { type: "object" },
+};
+
+/** What a loop needs to offer LOOKUP and run it, answering `answer` (the text "42"). */
+export function lookupDeps(
+  answer: ToolCallOutcome = { ok: true, result: { content: [{ type: "text", text: "42" }] } },
+): Pick<LoopDeps, "tools" | "calls" | "toolNames"> {
+  return {
+    tools: { catalog: async () => ({ tools: [LOOKUP], warnings: [] }), call: async () => answer },
+    calls: memoryLog(),
+    toolNames: buildToolNameMap([LOOKUP]),
+  };
+}
+
 export interface ScriptedRun {
   steps: StreamEvent[][];
   tools: CatalogTool[];

@@ -1050,12 +1050,12 @@ export class Conversation extends Agent<Env> {
 
   // ---------- deletion ----------
 
-  /** Removes everything this object holds; called when its conversation is deleted. */
   /** An attachment was deleted: what the conversation kept of it (its PDF's text) goes too. */
   forgetAttachment(artifactId: string): void {
     if (hasConversationTables(this.ctx.storage.sql)) pdfTextCache(this.store).forget(artifactId);
   }
 
+  /** Removes everything this object holds; called when its conversation is deleted. */
   async wipe(): Promise<void> {
     this.cancelTurn();
     await this.endMcpSessions();

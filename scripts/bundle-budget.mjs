@@ -2,7 +2,8 @@
 // production environment) and fails when a script's gzip size passes its budget in
 // bundle-budget.json, or when it bundles a package its entry keeps out ("excludes": PDF.js
 // belongs to workers/pdf-text, never to the API worker), or evaluates at start-up a module its
-// entry loads only when needed ("lazy"), or bundles a file it keeps out ("excludeFiles").
+// entry loads only when needed ("lazy"), or bundles a file it keeps out ("excludeFiles", each
+// with why).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -55,11 +56,11 @@ try {
         );
     }
     const files = bundledFiles(meta);
-    for (const excluded of budget.excludeFiles ?? []) {
+    for (const [excluded, why] of Object.entries(budget.excludeFiles ?? {})) {
       const found = files.find((file) => file.endsWith(excluded));
       if (found)
         failures.push(
-          `${name} bundles ${found}, which bundle-budget.json keeps out of it (${budget.excludeFilesWhy ?? "see its $comment"}).`,
+          `${name} bundles ${found}, which bundle-budget.json keeps out of it (${why}).`,
         );
     }
     const atStartUp = startUpModules(meta);

@@ -1,6 +1,6 @@
 // @anthropic-ai/sdk errors → typed provider errors. An `error` event inside a stream that began
 // with HTTP 200 arrives as an APIError without a status; its `type` says what happened.
-import Anthropic from "@anthropic-ai/sdk";
+import { APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/sdk/core/error";
 import {
   abortedError,
   connectionError,
@@ -14,9 +14,9 @@ import type { ProviderErrorInfo } from "../types";
 export const ANTHROPIC: ErrorContext = { provider: "Anthropic", credentials: "ANTHROPIC_API_KEY" };
 
 export function mapAnthropicError(err: unknown, signal?: AbortSignal): ProviderErrorInfo {
-  if (err instanceof Anthropic.APIUserAbortError || isAbort(err, signal)) return abortedError();
-  if (err instanceof Anthropic.APIConnectionError) return connectionError("Anthropic", err);
-  if (err instanceof Anthropic.APIError) {
+  if (err instanceof APIUserAbortError || isAbort(err, signal)) return abortedError();
+  if (err instanceof APIConnectionError) return connectionError("Anthropic", err);
+  if (err instanceof APIError) {
     const message = err.apiMessage ?? err.message;
     if (err.status !== undefined)
       return statusError(err.status, message, ANTHROPIC, err.headers ?? null);

@@ -1,7 +1,8 @@
 // What keeps the web client fast with a lot on screen, in Chromium against the real stack: a long
 // conversation is all shown while only a window of its messages is in the page, a large knowledge
-// graph is laid out in a Web Worker and drawn a slice at a time, and the page paints before its
-// script runs. (How fast is for the bench, scripts/bench/web.mjs, not for tests.)
+// graph is laid out in a Web Worker and drawn a slice at a time, the page paints before its
+// script runs, and a returning visit draws the app before its session check answers. (How fast
+// is for the bench, scripts/bench/web.mjs, not for tests.)
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { addBigGraphFixtures, BIG_GRAPH_ASK, BIG_GRAPH_NODES } from "./big-graph";
@@ -104,6 +105,48 @@ it("paints its first words before any script has run, and checks the session wit
   );
   expect(sessionChecks).toEqual(["link"]);
   await page.context().close();
+});
+
+it("a returning visit draws the app while its session check is on its way; a refused session is forgotten and asks to sign in", async () => {
+  // Without the service worker, so every session check reaches the route below.
+  const context = await browser.newContext({ serviceWorkers: "block" });
+  const page = await context.newPage();
+  await page.goto(`${stack.url}/#token=${stack.token}`);
+  await page.getByRole("button", { name: "New conversation", exact: true }).waitFor();
+
+  // Each session check is held until it is let go.
+  let letGo = () => {};
+  let held = 0;
+  await context.route("**/api/session", async (route) => {
+    held += 1;
+    await new Promise<void>((resolve) => (letGo = resolve));
+    await route.continue();
+  });
+  await page.reload();
+  await page.getByRole("button", { name: "New conversation", exact: true }).waitFor();
+  expect(held).toBeGreaterThan(0);
+  letGo();
+  await page.getByRole("button", { name: "New conversation", exact: true }).waitFor();
+
+  // Signed out elsewhere (the cookie is gone): the check refuses, the app asks to sign in and
+  // forgets the user, so the next visit waits for its check instead of drawing the app.
+  await context.unroute("**/api/session");
+  await context.clearCookies();
+  await page.reload();
+  await page.getByRole("button", { name: "Sign in" }).waitFor();
+  expect(await page.evaluate(() => localStorage.getItem("thinking-chat:last-user"))).toBeNull();
+  held = 0;
+  await context.route("**/api/session", async (route) => {
+    held += 1;
+    await new Promise<void>((resolve) => (letGo = resolve));
+    await route.continue();
+  });
+  await page.reload();
+  await expect.poll(() => held).toBeGreaterThan(0);
+  expect(await page.locator("#root").textContent()).toBe("Loading…");
+  letGo();
+  await page.getByRole("button", { name: "Sign in" }).waitFor();
+  await context.close();
 });
 
 it(`a ${BIG_GRAPH_NODES}-node knowledge graph is laid out off the page's thread, then drawn whole`, async () => {

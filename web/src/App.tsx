@@ -12,6 +12,8 @@ import {
 import type { Artifact, Conversation, ProviderInfo } from "../../durable-objects/protocol/rest";
 import { api, ApiFailure, type User } from "./api";
 import { forgetFirstRequests } from "./first-requests";
+import { forgetUser, lastUser, rememberUser } from "./last-user";
+import { browserStore } from "./layout/pane-widths";
 import { artifactApi } from "./artifacts/artifact-api";
 import { type Pins, PinsContext } from "./attachments/pins";
 import { forgetLanding, readLanding, sessionStore } from "./settings/sign-in-return";
@@ -69,10 +71,25 @@ function loadTheRestWhenIdle(): () => void {
 type Auth =
   | { state: "checking" }
   | { state: "signed-out"; error?: string }
-  | { state: "signed-in"; user: User };
+  // Not `confirmed`: the user this browser last signed in as (last-user.ts), drawn while the
+  // session check is on its way; nothing that acts for them starts before it answers.
+  | { state: "signed-in"; user: User; confirmed: boolean };
+
+/** A returning visit starts with its last user; a start link (`#token=…`) signs in first. */
+function initialAuth(): Auth {
+  const startLink = new URLSearchParams(location.hash.slice(1)).has("token");
+  const user = startLink ? null : lastUser(browserStore());
+  return user ? { state: "signed-in", user, confirmed: false } : { state: "checking" };
+}
 
 export function App() {
-  const [auth, setAuth] = useState<Auth>({ state: "checking" });
+  const [auth, setAuth] = useState<Auth>(initialAuth);
+  const confirmed = auth.state === "signed-in" && auth.confirmed;
+  // A session the server confirmed: remembered, so the next visit draws the app at once.
+  const signedIn = useCallback((user: User) => {
+    rememberUser(browserStore(), user);
+    setAuth({ state: "signed-in", user, confirmed: true });
+  }, []);
   // Back from an MCP sign-in in redirect mode: Settings opens on the result.
   const [landing, setLanding] = useState(() => readLanding(location.hash, sessionStore()));
   // The open conversation is in the address (?c=…), so a reload or a shared tab reopens it.
@@ -107,16 +124,17 @@ export function App() {
     if (token) history.replaceState(null, "", location.pathname + location.search);
     const check = token ? api.signIn(token) : api.session();
     check
-      .then(({ user }) => setAuth({ state: "signed-in", user }))
+      .then(({ user }) => signedIn(user))
       .catch((err: unknown) => {
         // The list and the rest asked for early have no session either: a sign-in asks again.
         forgetFirstRequests();
+        if (err instanceof ApiFailure && err.status === 401) forgetUser(browserStore());
         setAuth({
           state: "signed-out",
           ...(err instanceof ApiFailure && err.status !== 401 && { error: err.message }),
         });
       });
-  }, []);
+  }, [signedIn]);
 
   useEffect(() => {
     if (!landing) return;
@@ -129,7 +147,7 @@ export function App() {
   }, [landing, conversation]);
 
   useEffect(() => {
-    if (auth.state !== "signed-in") return;
+    if (!confirmed) return;
     api
       .providers()
       .then((p) => {
@@ -137,11 +155,11 @@ export function App() {
         setHint(p.hint ?? null);
       })
       .catch(() => undefined);
-  }, [auth.state]);
+  }, [confirmed]);
 
   useEffect(() => {
-    if (auth.state === "signed-in") return loadTheRestWhenIdle();
-  }, [auth.state]);
+    if (confirmed) return loadTheRestWhenIdle();
+  }, [confirmed]);
 
   // The open conversation's code starts loading while the session is checked.
   useEffect(() => {
@@ -163,7 +181,7 @@ export function App() {
     setShareOpen(false);
     // Before the sign-in settles (a start link's token is still being traded) the load would get
     // 401 and close the conversation the address names.
-    if (!selected || auth.state !== "signed-in") return;
+    if (!selected || !confirmed) return;
     api
       .conversation(selected)
       // A rename made while this loaded is newer than what the load read.
@@ -177,7 +195,7 @@ export function App() {
       .members(selected)
       .then(setMembership)
       .catch(() => undefined);
-  }, [selected, auth.state]);
+  }, [selected, confirmed]);
   const isOwner = membership?.role === "owner";
 
   // The model named the conversation: the header shows it at once (the list on its next refresh).
@@ -252,7 +270,11 @@ export function App() {
       ☰
     </button>
   );
-  const signOut = () => api.signOut().finally(() => setAuth({ state: "signed-out" }));
+  const signOut = () =>
+    api.signOut().finally(() => {
+      forgetUser(browserStore());
+      setAuth({ state: "signed-out" });
+    });
   const closeSettings = useCallback(() => {
     setSettingsOpen(false);
     setLanding(null);
@@ -261,9 +283,7 @@ export function App() {
 
   if (auth.state === "checking") return <p className="centered">Loading…</p>;
   if (auth.state === "signed-out") {
-    return (
-      <SignIn error={auth.error} onSignedIn={(user) => setAuth({ state: "signed-in", user })} />
-    );
+    return <SignIn error={auth.error} onSignedIn={signedIn} />;
   }
   return (
     <div
@@ -378,7 +398,9 @@ export function App() {
             />
           </Suspense>
         )}
-        {selected ? (
+        {selected && !confirmed ? (
+          <p className="centered muted">Loading…</p>
+        ) : selected ? (
           <PinsContext.Provider value={pins}>
             <Suspense fallback={<p className="centered muted">Loading…</p>}>
               <ChatView

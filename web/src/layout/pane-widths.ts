@@ -33,7 +33,7 @@ export function saveWidth(pane: PaneName, width: number, store: Store | null): v
 }
 
 /** localStorage, or null where the browser refuses it. */
-export function browserStore(): Store | null {
+export function browserStore(): Storage | null {
   try {
     return window.localStorage;
   } catch {

@@ -311,6 +311,11 @@ async function figures(): Promise<void> {
 
 try {
   console.log(`servers up (ours ${stack.url}, peer ${peerApp.url}); load average ${load()}`);
+  // wrangler dev stores every span and log of both apps in a local SQLite on the workers' thread
+  // (its local explorer); deployed, traces cost the worker nothing. Ours makes more spans.
+  console.log(
+    `wrangler's local trace store: ${/^(false|0)$/i.test(process.env.X_LOCAL_OBSERVABILITY ?? "") ? "off" : "on"} (X_LOCAL_OBSERVABILITY=false turns it off for both apps)`,
+  );
   if (PROFILE_TURNS > 0) await profiles();
   else {
     await figures();

@@ -63,9 +63,17 @@ export const liveCredentialOf = (credential: Credential): SocketCredential => ({
   ...(credential.sessionId && { sessionId: credential.sessionId }),
 });
 
-/** The upgrade request as the object sees it: with what we checked (and the name), nothing else. */
+/** `agents`' switch to its Cap'n Web transport, which this app does not offer (bundle-stubs/capnweb.ts). */
+const AGENTS_TRANSPORT_PARAM = "__agents_transport";
+
+/**
+ * The upgrade request as the object sees it: with what we checked (and the name), nothing else,
+ * and always on the app's own protocol over the hibernatable WebSocket.
+ */
 export function upgradeForObject(request: Request, auth: UpgradeAuth): Request {
-  const forwarded = new Request(request);
+  const url = new URL(request.url);
+  url.searchParams.delete(AGENTS_TRANSPORT_PARAM);
+  const forwarded = new Request(url, request);
   forwarded.headers.set(SOCKET_CREDENTIAL_HEADER, JSON.stringify(auth.credential));
   if (auth.name !== undefined) forwarded.headers.set(NAME_HEADER, encodeURIComponent(auth.name));
   else forwarded.headers.delete(NAME_HEADER);

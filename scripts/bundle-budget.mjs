@@ -2,8 +2,8 @@
 // production environment) and fails when a script's gzip size passes its budget in
 // bundle-budget.json, or when it bundles a package its entry keeps out ("excludes": PDF.js
 // belongs to workers/pdf-text, never to the API worker), or evaluates at start-up a module its
-// entry loads only when needed ("lazy"), or bundles a file it keeps out ("excludeFiles", each
-// with why).
+// entry loads only when needed ("lazy"), or bundles a file it keeps out ("excludeFiles"); each
+// of those two names its files with why.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -64,11 +64,11 @@ try {
         );
     }
     const atStartUp = startUpModules(meta);
-    for (const lazy of budget.lazy ?? []) {
+    for (const [lazy, why] of Object.entries(budget.lazy ?? {})) {
       const found = [...atStartUp.keys()].find((file) => file.endsWith(lazy));
       if (found)
         failures.push(
-          `${name} evaluates ${lazy} at start-up (${budget.lazyWhy ?? "see its $comment"}); import it with import() where it is used. Static imports: ${importChain(atStartUp, found).join(" -> ")}.`,
+          `${name} evaluates ${lazy} at start-up (${why}); import it with import() where it is used. Static imports: ${importChain(atStartUp, found).join(" -> ")}.`,
         );
     }
   }

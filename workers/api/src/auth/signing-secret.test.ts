@@ -1,7 +1,7 @@
 // The development signing key serves only a development worker reached on this machine.
 import { env } from "cloudflare:test";
 import { expect, it } from "vitest";
-import app from "../index";
+import app from "../app";
 import { createUser } from "../../../../tests/support/helpers";
 
 const withoutSecret = { ...env, SIGNING_SECRET: undefined };

@@ -1,7 +1,7 @@
 // A deployed worker lacking a required secret refuses requests and tells its operator why.
 import { env } from "cloudflare:test";
 import { afterEach, expect, it, vi } from "vitest";
-import app from "../index";
+import app from "../app";
 import { REQUIRED_SECRETS } from "./required-secrets";
 import wranglerToml from "../../../../wrangler.toml?raw";
 

@@ -3,7 +3,7 @@ import { Validator } from "@cfworker/json-schema";
 import { env } from "cloudflare:test";
 import { expect, it } from "vitest";
 import { api, createConversation, createUser } from "../../../../tests/support/helpers";
-import app from "../index";
+import app from "../app";
 import { OPENAPI_PATH } from "./document";
 
 interface Document {

@@ -10,7 +10,7 @@ import {
 } from "../../../../tests/support/helpers";
 import wranglerToml from "../../../../wrangler.toml?raw";
 import type { Env } from "../../../../shared/env";
-import app from "../index";
+import app from "../app";
 import { bindingOf, RATE_LIMITS } from "../../../../shared/rate-limit/limits";
 
 type Vars = Partial<Env>;

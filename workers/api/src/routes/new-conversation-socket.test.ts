@@ -10,7 +10,7 @@ import {
   type TestUser,
 } from "../../../../tests/support/helpers";
 import { fold, TestSocket, turnEnded } from "../../../../tests/support/ws-client";
-import app from "../index";
+import app from "../app";
 
 const bearer = (user: TestUser) => ({ authorization: `Bearer ${user.token}` });
 

@@ -1,17 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { memoryStorage } from "../test-storage";
 import { clampWidth, PANE_LIMITS, readWidth, saveWidth } from "./pane-widths";
-
-function memoryStore() {
-  const items = new Map<string, string>();
-  return {
-    getItem: (k: string) => items.get(k) ?? null,
-    setItem: (k: string, v: string) => void items.set(k, v),
-  };
-}
 
 describe("pane widths", () => {
   it("remembers a width the user dragged to", () => {
-    const store = memoryStore();
+    const store = memoryStorage();
     saveWidth("sidebar", 333.4, store);
     expect(readWidth("sidebar", store)).toBe(333);
     expect(readWidth("artifacts", store)).toBe(PANE_LIMITS.artifacts.initial);
@@ -20,7 +13,7 @@ describe("pane widths", () => {
   it("keeps widths within limits, and ignores a stored value that is not a number", () => {
     expect(clampWidth("sidebar", 20)).toBe(PANE_LIMITS.sidebar.min);
     expect(clampWidth("artifacts", 5000)).toBe(PANE_LIMITS.artifacts.max);
-    const store = memoryStore();
+    const store = memoryStorage();
     store.setItem("thinking-chat:pane-width:sidebar", "wide");
     expect(readWidth("sidebar", store)).toBe(PANE_LIMITS.sidebar.initial);
     store.setItem("thinking-chat:pane-width:sidebar", "9000");

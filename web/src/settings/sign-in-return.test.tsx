@@ -3,18 +3,9 @@ import { describe, expect, it, vi } from "vitest";
 import type { Conversation } from "../../../durable-objects/protocol/rest";
 import { SettingsPanel } from "./SettingsPanel";
 import { forgetLanding, readLanding, rememberReturn } from "./sign-in-return";
+import { memoryStorage, refusingStorage } from "../test-storage";
 
 /** sessionStorage as the browser has it, in memory. */
-function memoryStorage() {
-  const items = new Map<string, string>();
-  return {
-    items,
-    getItem: (k: string) => items.get(k) ?? null,
-    setItem: (k: string, v: string) => void items.set(k, v),
-    removeItem: (k: string) => void items.delete(k),
-  };
-}
-
 describe("coming back from a sign-in in redirect mode", () => {
   it("reads a connected sign-in and the conversation that started it", () => {
     const storage = memoryStorage();
@@ -46,19 +37,8 @@ describe("coming back from a sign-in in redirect mode", () => {
   });
 
   it("works without storage (private modes), only without reopening the conversation", () => {
-    const broken = {
-      getItem: () => {
-        throw new Error("denied");
-      },
-      setItem: () => {
-        throw new Error("denied");
-      },
-      removeItem: () => {
-        throw new Error("denied");
-      },
-    };
-    expect(() => rememberReturn(broken, "?c=a")).not.toThrow();
-    expect(readLanding("#mcp-oauth=connected", broken)?.search).toBe("");
+    expect(() => rememberReturn(refusingStorage, "?c=a")).not.toThrow();
+    expect(readLanding("#mcp-oauth=connected", refusingStorage)?.search).toBe("");
   });
 
   it("forgets the note and clears the address once read", () => {

@@ -13,7 +13,7 @@ import type { Artifact, Conversation, ProviderInfo } from "../../durable-objects
 import { api, ApiFailure, type User } from "./api";
 import { forgetFirstRequests } from "./first-requests";
 import { forgetUser, lastUser, rememberUser } from "./last-user";
-import { browserStore } from "./layout/pane-widths";
+import { browserStore } from "./browser-store";
 import { artifactApi } from "./artifacts/artifact-api";
 import { type Pins, PinsContext } from "./attachments/pins";
 import { forgetLanding, readLanding, sessionStore } from "./settings/sign-in-return";

@@ -31,12 +31,3 @@ export function saveWidth(pane: PaneName, width: number, store: Store | null): v
     // Storage full or refused (private mode): the width still holds until the page reloads.
   }
 }
-
-/** localStorage, or null where the browser refuses it. */
-export function browserStore(): Storage | null {
-  try {
-    return window.localStorage;
-  } catch {
-    return null;
-  }
-}

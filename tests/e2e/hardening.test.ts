@@ -1,5 +1,6 @@
 // Hardening seen from outside: what the operator sees in wrangler's log while clients misbehave
-// (one sampled warning, a prompt close reply, a quiet deletion) and the HTML page's headers.
+// (one sampled warning, a prompt close reply, a quiet deletion), the HTML page's headers, and the
+// script as wrangler bundles it, with its stand-ins for packages it never runs.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type Stack, startStack } from "./stack";
 
@@ -110,4 +111,16 @@ it("serves the HTML page with HSTS, COOP, a Permissions-Policy and the CSP", asy
     expect(res.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
     await res.text();
   }
+});
+
+it("the bundled worker, with its stand-ins (wrangler.toml [alias]), serves the OpenAPI document", async () => {
+  // Converting every route's schema goes through the libraries whose zod 3 converter is a
+  // stand-in here: a schema that needed it would make this a 500.
+  const res = await fetch(`${stack.url}/api/openapi.json`);
+  expect(res.status).toBe(200);
+  const doc = (await res.json()) as { openapi: string; paths: Record<string, unknown> };
+  expect(doc.openapi).toMatch(/^3\./);
+  expect(Object.keys(doc.paths)).toEqual(
+    expect.arrayContaining(["/api/conversations", "/api/mcp-servers"]),
+  );
 });

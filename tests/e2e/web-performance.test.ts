@@ -3,7 +3,7 @@
 // graph is laid out in a Web Worker and drawn a slice at a time, the page paints before its
 // script runs, and a returning visit draws the app before its session check answers. (How fast
 // is for the bench, scripts/bench/web.mjs, not for tests.)
-import type { Browser, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { addBigGraphFixtures, BIG_GRAPH_ASK, BIG_GRAPH_NODES } from "./big-graph";
 import { launchChromium } from "./browser";
@@ -114,40 +114,47 @@ it("a returning visit draws the app while its session check is on its way; a ref
   await page.goto(`${stack.url}/#token=${stack.token}`);
   await page.getByRole("button", { name: "New conversation", exact: true }).waitFor();
 
-  // Each session check is held until it is let go.
-  let letGo = () => {};
-  let held = 0;
-  await context.route("**/api/session", async (route) => {
-    held += 1;
-    await new Promise<void>((resolve) => (letGo = resolve));
-    await route.continue();
-  });
+  let held = await holdSessionChecks(context);
   await page.reload();
   await page.getByRole("button", { name: "New conversation", exact: true }).waitFor();
-  expect(held).toBeGreaterThan(0);
-  letGo();
+  expect(held.count()).toBeGreaterThan(0);
+  await held.release();
   await page.getByRole("button", { name: "New conversation", exact: true }).waitFor();
 
   // Signed out elsewhere (the cookie is gone): the check refuses, the app asks to sign in and
   // forgets the user, so the next visit waits for its check instead of drawing the app.
-  await context.unroute("**/api/session");
   await context.clearCookies();
   await page.reload();
   await page.getByRole("button", { name: "Sign in" }).waitFor();
   expect(await page.evaluate(() => localStorage.getItem("thinking-chat:last-user"))).toBeNull();
-  held = 0;
-  await context.route("**/api/session", async (route) => {
-    held += 1;
-    await new Promise<void>((resolve) => (letGo = resolve));
-    await route.continue();
-  });
+  held = await holdSessionChecks(context);
   await page.reload();
-  await expect.poll(() => held).toBeGreaterThan(0);
+  await expect.poll(() => held.count()).toBeGreaterThan(0);
   expect(await page.locator("#root").textContent()).toBe("Loading…");
-  letGo();
+  await held.release();
   await page.getByRole("button", { name: "Sign in" }).waitFor();
   await context.close();
 });
+
+/** Holds every session check the context's pages make until `release` lets them all go on. */
+async function holdSessionChecks(context: BrowserContext) {
+  const path = "**/api/session";
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let count = 0;
+  await context.route(path, async (route) => {
+    count += 1;
+    await gate;
+    await route.continue();
+  });
+  return {
+    count: () => count,
+    release: async () => {
+      release();
+      await context.unroute(path);
+    },
+  };
+}
 
 it(`a ${BIG_GRAPH_NODES}-node knowledge graph is laid out off the page's thread, then drawn whole`, async () => {
   const id = await newConversation({ mode: "graph", provider: "anthropic" });

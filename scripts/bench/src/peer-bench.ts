@@ -314,7 +314,7 @@ try {
   // wrangler dev stores every span and log of both apps in a local SQLite on the workers' thread
   // (its local explorer); deployed, traces cost the worker nothing. Ours makes more spans.
   console.log(
-    `wrangler's local trace store: ${/^(false|0)$/i.test(process.env.X_LOCAL_OBSERVABILITY ?? "") ? "off" : "on"} (X_LOCAL_OBSERVABILITY=false turns it off for both apps)`,
+    `wrangler's local trace store: ${process.env.X_LOCAL_OBSERVABILITY?.toLowerCase() === "false" ? "off" : "on"} (X_LOCAL_OBSERVABILITY=false turns it off for both apps)`,
   );
   if (PROFILE_TURNS > 0) await profiles();
   else {

@@ -26,13 +26,16 @@ export async function createUser(
   return { id, token };
 }
 
+/** The header that signs a request in as `user` with their API token. */
+export const bearer = (user: TestUser) => ({ authorization: `Bearer ${user.token}` });
+
 export function api(
   user: TestUser | null,
   path: string,
   init: RequestInit & { json?: unknown } = {},
 ): Promise<Response> {
   const headers = new Headers(init.headers);
-  if (user) headers.set("authorization", `Bearer ${user.token}`);
+  if (user) headers.set("authorization", bearer(user).authorization);
   let body = init.body;
   if (init.json !== undefined) {
     headers.set("content-type", "application/json");

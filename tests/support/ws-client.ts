@@ -11,7 +11,7 @@ import {
   type ServerEvent,
   isServerEvent,
 } from "../../durable-objects/protocol/wire";
-import { BASE, type TestUser } from "./helpers";
+import { BASE, bearer, type TestUser } from "./helpers";
 
 export class TestSocket {
   readonly frames: ServerFrame[] = [];
@@ -38,7 +38,7 @@ export class TestSocket {
     headers: Record<string, string> = {},
   ): Promise<TestSocket> {
     const res = await exports.default.fetch(`${BASE}/api/conversations/${conversationId}/ws`, {
-      headers: { upgrade: "websocket", authorization: `Bearer ${user.token}`, ...headers },
+      headers: { upgrade: "websocket", ...bearer(user), ...headers },
     });
     if (!res.webSocket) throw new Error(`no websocket: ${res.status} ${await res.text()}`);
     res.webSocket.accept();

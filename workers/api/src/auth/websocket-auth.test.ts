@@ -1,9 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createConversation, createUser, type TestUser } from "../../../../tests/support/helpers";
+import { bearer, createConversation, createUser } from "../../../../tests/support/helpers";
 import { TestSocket, turnEnded } from "../../../../tests/support/ws-client";
 import { upgradeForObject } from "./websocket-auth";
-
-const bearer = (user: TestUser) => ({ authorization: `Bearer ${user.token}` });
 
 describe("the upgrade a conversation's object receives", () => {
   it("keeps the client's resume and drops agents' transport switch", () => {

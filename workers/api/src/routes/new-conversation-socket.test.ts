@@ -4,6 +4,7 @@ import { Conversation } from "../../../../durable-objects/protocol/rest";
 import {
   api,
   BASE,
+  bearer,
   createConversation,
   createUser,
   errorOf,
@@ -11,8 +12,6 @@ import {
 } from "../../../../tests/support/helpers";
 import { fold, TestSocket, turnEnded } from "../../../../tests/support/ws-client";
 import app from "../app";
-
-const bearer = (user: TestUser) => ({ authorization: `Bearer ${user.token}` });
 
 /** The upgrade as a client sends it, answered by the real worker. */
 const upgrade = (user: TestUser, id: string, query = "?new=1") =>

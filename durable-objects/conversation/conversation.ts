@@ -67,6 +67,7 @@ import { CONVERSATION_ROW_SQL, conversationFromRow, TurnSetupError } from "./con
 import { replayFrame } from "./replay-frame";
 import { handshakeResume, type HandshakeResume } from "../protocol/handshake-resume";
 import { onceAfter } from "./once-after";
+import { OpenSockets } from "./open-sockets";
 
 /** How long a turn's first step may stream before its user's message is written to D1. */
 export const FIRST_WRITE_AFTER_MS = 1_000;
@@ -84,6 +85,8 @@ export class Conversation extends Agent<Env> {
   /** Deltas held for a few milliseconds to go out as one event (delta-coalescer.ts). */
   #deltas = new DeltaCoalescer((e) => this.publish(e));
   #flushing = false;
+  /** The open sockets, listed once until one opens or closes (open-sockets.ts). */
+  #open = new OpenSockets(() => this.getConnections());
   #mcp: ConnectionPool = new Map();
   /** The pending check that closes idle MCP connections, if one is scheduled. */
   #mcpIdleCheck: { id: string; due: number } | null = null;
@@ -112,7 +115,7 @@ export class Conversation extends Agent<Env> {
   #sockets: SocketGate | undefined;
   get sockets(): SocketGate {
     return (this.#sockets ??= new SocketGate(this.ctx.storage.sql, this.env.DB, () =>
-      this.getConnections(),
+      this.#open.list(),
     ));
   }
 
@@ -150,6 +153,7 @@ export class Conversation extends Agent<Env> {
   // ---------- WebSocket ----------
 
   override onConnect(connection: Connection, ctx: ConnectionContext): void {
+    this.#open.changed();
     this.rememberApiBase(ctx.request.url);
     this.sockets.admit(connection, ctx);
     // The worker checked the role before the upgrade; a socket without one is not let in.
@@ -184,8 +188,9 @@ export class Conversation extends Agent<Env> {
   }
 
   override onClose(connection: Connection, code: number): void {
+    this.#open.changed();
     this.sockets.closed(connection, code);
-    broadcastPresence(() => this.getConnections(), connection.id);
+    broadcastPresence(() => this.#open.list(), connection.id);
   }
 
   /**
@@ -193,8 +198,8 @@ export class Conversation extends Agent<Env> {
    * their open sockets take the new role or close at once, and everyone's presence follows.
    */
   accessChanged(userId: string, role: ConversationRole | null): void {
-    if (applyAccessChange(this.getConnections(), this.#sse, userId, role))
-      broadcastPresence(() => this.getConnections());
+    if (applyAccessChange(this.#open.list(), this.#sse, userId, role))
+      broadcastPresence(() => this.#open.list());
   }
 
   /** A ticket opens one socket: the API worker claims its id here before the upgrade. */
@@ -314,7 +319,7 @@ export class Conversation extends Agent<Env> {
       busy: this.busy(),
     });
     // The name is read after the replay: catching up never waits for it.
-    void this.rememberName(connection).then(() => broadcastPresence(() => this.getConnections()));
+    void this.rememberName(connection).then(() => broadcastPresence(() => this.#open.list()));
   }
 
   /**
@@ -397,7 +402,7 @@ export class Conversation extends Agent<Env> {
       synced: s?.synced ?? false,
       typing,
     }));
-    broadcastPresence(() => this.getConnections());
+    broadcastPresence(() => this.#open.list());
   }
 
   private async ownerId(): Promise<string> {
@@ -572,7 +577,7 @@ export class Conversation extends Agent<Env> {
     const full = this.store.appendEvent(event);
     this.audit.event(full);
     const frame = JSON.stringify(full);
-    for (const connection of this.getConnections()) {
+    for (const connection of this.#open.list()) {
       if ((connection.state as ConnState | null)?.synced) {
         this.sockets.revalidateIfDue();
         try {

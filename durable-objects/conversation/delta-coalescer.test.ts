@@ -31,6 +31,20 @@ describe("DeltaCoalescer", () => {
     expect(written.map((e) => (e.type === "text_delta" ? e.delta : "")).join("")).toBe(all);
   });
 
+  it("sends an answer's first delta at once, even within the window of the answer before", () => {
+    const { written, write } = log();
+    const deltas = new DeltaCoalescer(write, 10_000);
+    deltas.add(text("first answer", "a"), 1000);
+    deltas.add(text(" goes on", "a"), 1000);
+    deltas.flush(); // the answer ends
+    deltas.add(text("second answer", "b"), 1000);
+    expect(written.map((e) => e.type === "text_delta" && e.delta)).toEqual([
+      "first answer",
+      " goes on",
+      "second answer",
+    ]);
+  });
+
   it("keeps text, reasoning and other answers apart and in the order they came", () => {
     const { written, write } = log();
     const deltas = new DeltaCoalescer(write, 10);

@@ -40,7 +40,11 @@ declare module "vitest" {
   }
 }
 
-/** A reply long enough to cut a WebSocket 20 times while it streams. */
+/**
+ * A reply long enough to cut a WebSocket 20 times while it streams: about 190 chunks, 25 ms
+ * apart, so the conversation's 50 ms merging of deltas (delta-coalescer.ts) still sends about 95
+ * events.
+ */
 export const LONG_REPLY = Array.from(
   { length: 60 },
   (_, i) => `Sentence ${i + 1} of a long streamed answer.`,
@@ -57,7 +61,7 @@ export default async function setup(project: TestProject) {
   addTitleFixtures(mock);
   // Before the loop's: a branch's reused call must not meet their generic repeat fixtures.
   addBranchFixtures(mock);
-  mock.onMessage(/long answer/, { content: LONG_REPLY }, { chunkSize: 12, latency: 8 });
+  mock.onMessage(/long answer/, { content: LONG_REPLY }, { chunkSize: 12, latency: 25 });
   mock.onMessage(
     /slow answer/,
     { content: "This answer takes a while to arrive." },

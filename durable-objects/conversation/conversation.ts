@@ -68,6 +68,7 @@ import { replayFrame } from "./replay-frame";
 import { handshakeResume, type HandshakeResume } from "../protocol/handshake-resume";
 import { onceAfter } from "./once-after";
 import { OpenSockets } from "./open-sockets";
+import { keepAliveIfLong } from "./late-keep-alive";
 
 /** How long a turn's first step may stream before its user's message is written to D1. */
 export const FIRST_WRITE_AFTER_MS = 1_000;
@@ -612,8 +613,13 @@ export class Conversation extends Agent<Env> {
     this.startTurn(turn);
   }
 
+  /** Work the runtime must not evict the object in the middle of (late-keep-alive.ts). */
+  private whileAlive<T>(work: () => Promise<T>): Promise<T> {
+    return keepAliveIfLong(() => this.keepAlive(), work);
+  }
+
   private startTurn(turn: TurnRow, resumed?: LoopState): void {
-    void this.keepAliveWhile(() => this.runTurn(turn, resumed)).finally(() => this.pump());
+    void this.whileAlive(() => this.runTurn(turn, resumed)).finally(() => this.pump());
   }
 
   // ---------- approvals (see approvals.ts) ----------
@@ -868,7 +874,7 @@ export class Conversation extends Agent<Env> {
     });
     this.completeTurn(turn, { ...outcome, status: outcome.status });
     void this.scheduleMcpIdleCheck();
-    if (outcome.status === "complete") void this.keepAliveWhile(() => this.afterAnswer(stored));
+    if (outcome.status === "complete") void this.whileAlive(() => this.afterAnswer(stored));
   }
 
   /**

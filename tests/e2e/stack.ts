@@ -188,7 +188,7 @@ export async function startStack(
     if (apiConfig !== "wrangler.toml") rmSync(apiConfig, { force: true });
     rmSync(state, { recursive: true, force: true });
   };
-  const startDev = async () => {
+  const startDev = async (attempt = 1): Promise<void> => {
     const child = spawn(wranglerBin, args, {
       cwd: root,
       env: quiet,
@@ -204,6 +204,12 @@ export async function startStack(
         if (res.ok) return;
       } catch {
         // not listening yet
+      }
+      // wrangler picks the ports of the workers' own sockets itself: a server another test
+      // started meanwhile can take one first ("Address already in use"). Another try picks anew.
+      if (child.exitCode !== null && attempt < 3 && output.includes("Address already in use")) {
+        output = "";
+        return startDev(attempt + 1);
       }
       if (child.exitCode !== null || Date.now() > deadline) {
         await stop();

@@ -83,7 +83,7 @@ export class Conversation extends Agent<Env> {
   #elicitations: Elicitations | undefined;
   #abort: AbortController | null = null;
   #sse = new Set<SseSubscriber>();
-  /** Deltas held for a few milliseconds to go out as one event (delta-coalescer.ts). */
+  /** Deltas held up to COALESCE_MS to go out as one event (delta-coalescer.ts). */
   #deltas = new DeltaCoalescer((e) => this.publish(e));
   #flushing = false;
   /** The open sockets, listed once until one opens or closes (open-sockets.ts). */

@@ -11,8 +11,8 @@ import type { NewServerEvent, ServerEvent } from "../protocol/wire";
 /**
  * How long deltas are gathered after one was sent: at most 20 updates a second, smooth to read.
  * Each event is a commit of the object's SQLite (an fsync, on the thread every object shares
- * under `wrangler dev`); at 16 ms a crowd of new conversations stored about 12 events per answer
- * where 2 sufficed, and the extra commits slowed every stream, which then merged even less.
+ * under `wrangler dev`); at 16 ms a crowd of new conversations stored 11–14 events per answer, at
+ * 50 ms 2–4, and the extra commits slowed every stream, which then merged even less.
  */
 export const COALESCE_MS = 50;
 /** A held run of deltas longer than this goes out at once. */
@@ -28,7 +28,10 @@ export class DeltaCoalescer {
   #timer: ReturnType<typeof setTimeout> | undefined;
   /** Until when a new delta is held rather than sent (the window opened by the last send). */
   #holdUntil = 0;
-  /** The answer whose deltas went out last: another answer's first delta is never held. */
+  /**
+   * The answer whose deltas went out last: another answer's first delta is never held. What is
+   * held always belongs to it (a delta of another answer flushes the held run first).
+   */
   #lastMessageId: string | null = null;
 
   constructor(
@@ -60,7 +63,6 @@ export class DeltaCoalescer {
     const held = this.#held;
     if (!held) return;
     this.#held = null;
-    this.#lastMessageId = held.messageId;
     this.write(held);
     this.#holdUntil = Date.now() + this.windowMs;
   }

@@ -81,7 +81,11 @@ export function apiWorkerPlugin(pdfText: PdfTextWorker = { kind: "absent" }) {
 
 export const apiTest = {
   name: "api",
-  include: ["workers/api/src/**/*.test.ts", "durable-objects/conversation/**/*.test.ts"],
+  include: [
+    "workers/api/src/**/*.test.ts",
+    "durable-objects/conversation/**/*.test.ts",
+    "durable-objects/rate-limit/**/*.test.ts",
+  ],
   // Run in their own workerd by tests/pdf-attachments (see its config for why).
   exclude: [...configDefaults.exclude, ...PDF_TEST_FILES],
   globalSetup: [root("../../tests/support/global-setup.ts")],

@@ -69,6 +69,7 @@ import { handshakeResume, type HandshakeResume } from "../protocol/handshake-res
 import { onceAfter } from "./once-after";
 import { OpenSockets } from "./open-sockets";
 import { keepAliveIfLong } from "./late-keep-alive";
+import { CLOSE_CONVERSATION_GONE } from "../protocol/close-codes";
 
 /** How long a turn's first step may stream before its user's message is written to D1. */
 export const FIRST_WRITE_AFTER_MS = 1_000;
@@ -1074,7 +1075,7 @@ export class Conversation extends Agent<Env> {
     this.#sse.clear();
     for (const connection of this.getConnections()) {
       try {
-        connection.close(4404, "conversation deleted");
+        connection.close(CLOSE_CONVERSATION_GONE, "conversation deleted");
       } catch {
         // already closed
       }

@@ -96,6 +96,38 @@ it("streams an answer, and a page reloaded mid-reply ends with exactly what a pa
   await context.close();
 });
 
+it("a new conversation opens at once: the socket its first message goes over creates it, with no request before", async () => {
+  const { context, page } = await signedIn();
+  const start = page.getByRole("button", { name: "New conversation", exact: true });
+  await start.waitFor();
+  const creates: string[] = [];
+  page.on("request", (r) => {
+    if (r.method() === "POST" && new URL(r.url()).pathname === "/api/conversations")
+      creates.push(r.url());
+  });
+  const sockets: string[] = [];
+  page.on("websocket", (ws) => sockets.push(ws.url()));
+  await start.click();
+  const form = page.getByRole("form", { name: "New conversation" });
+  await form.getByLabel("Title").fill("Made by its socket");
+  await form.getByRole("button", { name: "Create" }).click();
+  await page.getByRole("heading", { name: "Made by its socket" }).waitFor();
+  // Sent at once: it goes out as soon as that socket is open.
+  await send(page, "hello");
+  await expect
+    .poll(() => answer(page, 0).textContent(), { timeout: 15_000 })
+    .toContain("Hello from the mock model.");
+  expect(creates).toEqual([]);
+  const first = new URL(sockets[0] ?? "ws://none");
+  expect(first.searchParams.get("new")).toBe("1");
+  expect(first.searchParams.get("title")).toBe("Made by its socket");
+  // It is a conversation like any other: a reload finds it, its title and its answer.
+  await page.reload();
+  await finished(page, 0);
+  await page.getByRole("heading", { name: "Made by its socket" }).waitFor();
+  await context.close();
+});
+
 it("loses the network mid-reply, says so, reconnects by itself and ends with the whole answer", async () => {
   const { context, page } = await signedIn();
   await newConversation(page);

@@ -18,6 +18,7 @@ import { artifactApi } from "./artifacts/artifact-api";
 import { type Pins, PinsContext } from "./attachments/pins";
 import { forgetLanding, readLanding, sessionStore } from "./settings/sign-in-return";
 import { ConversationList, loadNewForm } from "./conversations/ConversationList";
+import { creationOf, pendingConversation } from "./conversations/new-conversation";
 import { SignIn } from "./SignIn";
 import { Drawer } from "./layout/Drawer";
 import { PaneResizer } from "./layout/PaneResizer";
@@ -182,19 +183,28 @@ export function App() {
     // Before the sign-in settles (a start link's token is still being traded) the load would get
     // 401 and close the conversation the address names.
     if (!selected || !confirmed) return;
-    api
-      .conversation(selected)
+    // A new conversation shows at once as chosen; the rest loads once its socket has created it.
+    const chosen = pendingConversation(selected);
+    if (chosen) setConversation(chosen);
+    let live = true;
+    creationOf(selected)
+      .then(() => api.conversation(selected))
       // A rename made while this loaded is newer than what the load read.
-      .then((loaded) =>
+      .then((loaded) => {
+        if (!live) return;
         setConversation((known) =>
           known?.id === loaded.id && known.updatedAt > loaded.updatedAt ? known : loaded,
-        ),
-      )
-      .catch(() => setSelected(null));
+        );
+      })
+      // One its socket could not create stays open to say why (the chat shows the refusal).
+      .catch(() => live && !chosen && setSelected(null));
     sharingApi
       .members(selected)
       .then(setMembership)
       .catch(() => undefined);
+    return () => {
+      live = false;
+    };
   }, [selected, confirmed]);
   const isOwner = membership?.role === "owner";
 

@@ -6,6 +6,7 @@ import {
   ConversationListItem,
   ProviderInfo,
 } from "../../durable-objects/protocol/rest";
+import { conversationOfPath, creationOf } from "./conversations/new-conversation";
 import { LIST_PATH, PROVIDERS_PATH, SESSION_PATH, takeFirstRequest } from "./first-requests";
 
 export class ApiFailure extends Error {
@@ -25,6 +26,12 @@ async function request<T extends z.ZodType>(
   path: string,
   init: RequestInit & { json?: unknown } = {},
 ): Promise<z.infer<T>> {
+  // A conversation still being created by its socket is not there to ask about yet.
+  const about = conversationOfPath(path);
+  if (about)
+    await creationOf(about).catch((refused: Error) => {
+      throw new ApiFailure(404, "not_found", refused.message);
+    });
   const headers = new Headers(init.headers);
   if (init.json !== undefined) headers.set("content-type", "application/json");
   // A plain GET the page started early (first-requests.ts) takes that answer.
@@ -67,13 +74,6 @@ export const api = {
       z.object({ items: z.array(ConversationListItem), nextCursor: z.string().nullable() }),
       `${LIST_PATH}${q ? `&q=${encodeURIComponent(q)}` : ""}`,
     ),
-  createConversation: (body: {
-    title?: string;
-    provider?: string;
-    model?: string;
-    mode?: string;
-    templateId?: string;
-  }) => request(Conversation, "/api/conversations", { method: "POST", json: body }),
   conversation: (id: string) => request(Conversation, `/api/conversations/${id}`),
   renameConversation: (id: string, title: string) =>
     request(Conversation, `/api/conversations/${id}`, { method: "PATCH", json: { title } }),

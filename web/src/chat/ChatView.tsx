@@ -224,7 +224,8 @@ export function ChatView(props: {
           📌 Sent with your next message: {props.pinned.join(", ")}
         </p>
       )}
-      {role === "viewer" || revoked ? (
+      {/* A conversation its socket could not create takes no messages; the alert says why. */}
+      {state?.connection === "not-created" ? null : role === "viewer" || revoked ? (
         <ViewerNotice
           reason={revoked ? "revoked" : "viewer"}
           owner={props.membership?.owner.name}

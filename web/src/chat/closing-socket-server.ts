@@ -1,6 +1,7 @@
 // A WebSocket server on 127.0.0.1 for tests, small enough to read: it accepts each upgrade and
 // then closes that connection with the next code from a list, as the conversation's object does
-// (4401 for a revoked credential, 4404 for a deleted conversation, 1011 for a failure).
+// (4401 for a revoked credential, 4404 for a deleted conversation, 1011 for a failure), after a
+// frame of its own when given one (a refused creation's frame_error, a `synced`).
 import { createHash } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { Duplex } from "node:stream";
@@ -11,14 +12,32 @@ export interface ClosingSocketServer {
   host: string;
   /** How many sockets were opened so far. */
   connections(): number;
+  /** The path and query of each upgrade, in order. */
+  paths(): string[];
   stop(): Promise<void>;
 }
 
-export async function startClosingSocketServer(closeCodes: number[]): Promise<ClosingSocketServer> {
+/** A text frame from the server (unmasked), as a browser receives it. */
+function textFrame(text: string): Buffer {
+  const payload = Buffer.from(text);
+  const length =
+    payload.length < 126
+      ? Buffer.from([payload.length])
+      : Buffer.from([126, payload.length >> 8, payload.length & 0xff]);
+  return Buffer.concat([Buffer.from([0x81]), length, payload]);
+}
+
+/** `frames[i]`, when given, is sent on the i-th socket before it closes. */
+export async function startClosingSocketServer(
+  closeCodes: number[],
+  frames: (string | undefined)[] = [],
+): Promise<ClosingSocketServer> {
   let opened = 0;
+  const paths: string[] = [];
   const sockets = new Set<Duplex>();
   const server: Server = createServer((_req, res) => res.writeHead(426).end());
   server.on("upgrade", (req, socket) => {
+    paths.push(req.url ?? "");
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
     const key = String(req.headers["sec-websocket-key"]);
@@ -29,6 +48,8 @@ export async function startClosingSocketServer(closeCodes: number[]): Promise<Cl
       "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
         `Sec-WebSocket-Accept: ${accept}\r\n\r\n`,
     );
+    const frame = frames[opened];
+    if (frame !== undefined) socket.write(textFrame(frame));
     const code = closeCodes[Math.min(opened++, closeCodes.length - 1)] ?? 1000;
     // A close frame (FIN + opcode 8) with a two-byte status code and no reason.
     socket.end(Buffer.from([0x88, 0x02, code >> 8, code & 0xff]));
@@ -40,6 +61,7 @@ export async function startClosingSocketServer(closeCodes: number[]): Promise<Cl
   return {
     host: `127.0.0.1:${port}`,
     connections: () => opened,
+    paths: () => [...paths],
     stop: () => {
       for (const socket of sockets) socket.destroy();
       return new Promise((resolve) => server.close(() => resolve()));

@@ -2,6 +2,7 @@
 // for good when the server says the credential was revoked (4401) or the conversation is gone.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { type ClosingSocketServer, startClosingSocketServer } from "./closing-socket-server";
+import { beginNewConversation, creationOf } from "../conversations/new-conversation";
 import { type LiveState, LiveConversation } from "./live-conversation";
 
 let server: ClosingSocketServer | undefined;
@@ -13,14 +14,17 @@ afterEach(async () => {
 });
 
 /** Connects as the page at `host` would, and records every state it goes through. */
-async function connect(closeCodes: number[]): Promise<LiveState[]> {
-  server = await startClosingSocketServer(closeCodes);
+async function connect(
+  closeCodes: number[],
+  { id = "c1", frames = [] }: { id?: string; frames?: (string | undefined)[] } = {},
+): Promise<LiveState[]> {
+  server = await startClosingSocketServer(closeCodes, frames);
   vi.stubGlobal("location", { protocol: "http:", host: server.host });
   // The browser's online/offline events: nothing fires them here.
   vi.stubGlobal("addEventListener", () => undefined);
   vi.stubGlobal("removeEventListener", () => undefined);
   const states: LiveState[] = [];
-  live = new LiveConversation("c1", (s) => states.push(s));
+  live = new LiveConversation(id, (s) => states.push(s));
   return states;
 }
 
@@ -54,5 +58,39 @@ describe("LiveConversation", () => {
     await settle(1000);
     expect(server!.connections()).toBe(1);
     expect(states.every((s) => s.connection !== "signed-out")).toBe(true);
+  });
+
+  it("a new conversation's socket asks to create it until it is synced; then it is an ordinary reconnect", async () => {
+    const conversation = beginNewConversation({ mode: "graph", title: "Plans" });
+    const synced = JSON.stringify({ type: "synced", seq: 0, busy: false });
+    await connect([1011, 4404], { id: conversation.id, frames: [synced] });
+    await vi.waitFor(() => expect(server!.connections()).toBe(2), { timeout: 5000 });
+    const [first, second] = server!.paths().map((p) => new URL(p, "http://x").searchParams);
+    expect(first?.get("new")).toBe("1");
+    expect(first?.get("title")).toBe("Plans");
+    expect(first?.get("mode")).toBe("graph");
+    expect(second?.has("new")).toBe(false);
+    await expect(creationOf(conversation.id)).resolves.toBeUndefined();
+  });
+
+  it("a refused creation (4400) stops with the server's reason, and whoever waits for it hears", async () => {
+    const conversation = beginNewConversation({ mode: "normal" });
+    // As the page waits for it: from the moment the conversation opens.
+    const created = creationOf(conversation.id);
+    const refusal = {
+      type: "frame_error",
+      error: { code: "rate_limited", message: "Too many new conversations: try again in 42 s." },
+    };
+    const states = await connect([4400], {
+      id: conversation.id,
+      frames: [JSON.stringify(refusal)],
+    });
+    await vi.waitFor(() => expect(states.at(-1)?.connection).toBe("not-created"), {
+      timeout: 5000,
+    });
+    expect(states.at(-1)?.error).toBe(refusal.error.message);
+    await expect(created).rejects.toThrow(/Too many new conversations/);
+    await settle(1000);
+    expect(server!.connections()).toBe(1);
   });
 });

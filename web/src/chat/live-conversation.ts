@@ -16,14 +16,29 @@ import {
 } from "../../../durable-objects/protocol/wire";
 import type { ElicitationAnswer } from "../../../durable-objects/protocol/elicitation";
 import { handshakeQuery } from "../../../durable-objects/protocol/handshake-resume";
+import {
+  CLOSE_CONVERSATION_GONE,
+  CLOSE_CREATE_REFUSED,
+} from "../../../durable-objects/protocol/close-codes";
+import {
+  conversationCreated,
+  creationQuery,
+  creationRefused,
+} from "../conversations/new-conversation";
 import { FrameBatch } from "./frame-batch";
 
-export type Connection = "connecting" | "online" | "offline" | "signed-out" | "access-revoked";
+export type Connection =
+  | "connecting"
+  | "online"
+  | "offline"
+  | "signed-out"
+  | "access-revoked"
+  /** A new conversation its socket could not create; the error says why. */
+  | "not-created";
 export type Presence = Extract<ServerFrame, { type: "presence" }>;
 
-/** Close codes after which reconnecting cannot help: the conversation is gone, or the
- * session or token the socket was opened with was revoked (signed out, "sign out everywhere"). */
-const CONVERSATION_GONE = 4404;
+/** Close codes after which reconnecting cannot help (with close-codes.ts's): the session or
+ * token the socket was opened with was revoked (signed out, "sign out everywhere"). */
 const CREDENTIAL_REVOKED = 4401;
 /** The owner stopped sharing the conversation with this user. */
 const ACCESS_REVOKED = 4403;
@@ -158,7 +173,10 @@ export class LiveConversation {
       presence: true,
       batch: true,
     });
-    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/conversations/${this.conversationId}/ws?${resume}`;
+    // A new conversation's socket creates it (new-conversation.ts) until one has been synced.
+    const creating = creationQuery(this.conversationId);
+    const query = creating ? `${resume}&${creating}` : resume;
+    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/conversations/${this.conversationId}/ws?${query}`;
     const ws = new WebSocket(url);
     this.ws = ws;
     ws.addEventListener("open", () => {
@@ -180,6 +198,7 @@ export class LiveConversation {
       // What follows an event is shown after it ("synced" means the replay is on screen).
       this.events.flush();
       if (frame.type === "synced") {
+        conversationCreated(this.conversationId);
         this.events.holdMs = null;
         this.set({ connection: "online", error: null });
       } else if (frame.type === "ack") this.unacked.delete(frame.clientMessageId);
@@ -191,7 +210,16 @@ export class LiveConversation {
       }
     });
     ws.addEventListener("close", (e) => {
-      if (this.closed || e.code === CONVERSATION_GONE) return;
+      if (this.closed) return;
+      if (creating && (e.code === CLOSE_CREATE_REFUSED || e.code === CLOSE_CONVERSATION_GONE)) {
+        creationRefused(
+          this.conversationId,
+          this.state.error ?? "The conversation was not created.",
+        );
+        this.stop();
+        return this.set({ connection: "not-created" });
+      }
+      if (e.code === CLOSE_CONVERSATION_GONE) return;
       if (e.code === CREDENTIAL_REVOKED) return this.signedOut();
       if (e.code === ACCESS_REVOKED) {
         this.stop();

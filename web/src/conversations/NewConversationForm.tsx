@@ -7,11 +7,11 @@ import type {
   ConversationMode,
   ProviderInfo,
 } from "../../../durable-objects/protocol/rest";
-import { api, ApiFailure } from "../api";
 import type { Template } from "../../../durable-objects/protocol/templates";
 import { fieldsFromTemplate } from "../templates/template-choice";
 import { TemplatePicker } from "../templates/TemplatePicker";
 import { templatesApi } from "../templates/templates-api";
+import { beginNewConversation } from "./new-conversation";
 import { ProviderModelFields } from "./ProviderModelFields";
 
 const MODES: { id: ConversationMode; label: string }[] = [
@@ -30,7 +30,6 @@ export function NewConversationForm(props: {
   const [model, setModel] = useState(first?.defaultModel ?? "");
   const [mode, setMode] = useState<ConversationMode>("normal");
   const [title, setTitle] = useState("");
-  const [problem, setProblem] = useState<string | null>(null);
   const [templates, setTemplates] = useState<Template[]>([]);
   const [templateId, setTemplateId] = useState("");
 
@@ -55,21 +54,18 @@ export function NewConversationForm(props: {
     setMode(fields.mode);
   };
 
-  const submit = async (e: FormEvent) => {
+  // Nothing to wait for: the conversation opens at once, and its first socket creates it.
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    try {
-      props.onCreated(
-        await api.createConversation({
-          ...(title.trim() && { title: title.trim() }),
-          ...(templateId && { templateId }),
-          ...(provider && { provider }),
-          ...(model.trim() && { model: model.trim() }),
-          mode,
-        }),
-      );
-    } catch (err) {
-      setProblem(err instanceof ApiFailure ? err.message : "Could not create the conversation.");
-    }
+    props.onCreated(
+      beginNewConversation({
+        ...(title.trim() && { title: title.trim() }),
+        ...(templateId && { templateId }),
+        ...(provider && { provider }),
+        ...(model.trim() && { model: model.trim() }),
+        mode,
+      }),
+    );
   };
 
   return (
@@ -106,11 +102,6 @@ export function NewConversationForm(props: {
           ))}
         </select>
       </label>
-      {problem && (
-        <p role="alert" className="error small">
-          {problem}
-        </p>
-      )}
       <div className="row">
         <button type="submit" className="primary">
           Create

@@ -1,11 +1,12 @@
 // @vitest-environment jsdom
 // Starting a conversation from a template: the picker lists the built-ins and the user's own,
-// picking one fills the form with its defaults, and the conversation is created from it.
+// picking one fills the form with its defaults, and the conversation opens to be created from it.
 import { act } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Conversation, ProviderInfo } from "../../../durable-objects/protocol/rest";
 import type { Template } from "../../../durable-objects/protocol/templates";
+import { creationQuery } from "../conversations/new-conversation";
 import { NewConversationForm } from "../conversations/NewConversationForm";
 
 beforeAll(() => {
@@ -40,17 +41,6 @@ const PROVIDERS: ProviderInfo[] = [
   { id: "openai", configured: true, defaultModel: "gpt-x", models: ["gpt-x"] },
 ];
 
-const created: Conversation = {
-  id: "c-1",
-  title: "New conversation",
-  provider: "openai",
-  model: "gpt-reviewer",
-  mode: "tools",
-  settings: {},
-  createdAt: 0,
-  updatedAt: 0,
-};
-
 /** The worker's answers, recorded so the test can read what the form sent. */
 function fakeWorker() {
   const sent: unknown[] = [];
@@ -60,7 +50,7 @@ function fakeWorker() {
       if (path === "/api/templates") return Response.json({ items: TEMPLATES });
       if (path === "/api/conversations" && init?.method === "POST") {
         sent.push(JSON.parse(String(init.body)));
-        return Response.json(created, { status: 201 });
+        return Response.json({}, { status: 201 });
       }
       return Response.json({ error: { code: "not_found", message: "no" } }, { status: 404 });
     }),
@@ -131,16 +121,24 @@ describe("the template picker of a new conversation", () => {
     expect(select("Mode").value).toBe("tools");
   });
 
-  it("creates the conversation from the chosen template", async () => {
+  it("opens the new conversation at once, for its first socket to create from the chosen template", async () => {
     const sent = fakeWorker();
     const onCreated = await showForm();
     choose(select("Template"), "t-1");
     await act(async () => {
       (host.querySelector("form") as HTMLFormElement).requestSubmit();
     });
-    expect(sent).toEqual([
-      { templateId: "t-1", provider: "openai", model: "gpt-reviewer", mode: "tools" },
-    ]);
-    expect(onCreated).toHaveBeenCalledWith(created);
+    // No request before the socket: it is the socket that creates the conversation.
+    expect(sent).toEqual([]);
+    const opened = onCreated.mock.calls[0]?.[0] as Conversation;
+    expect(opened).toMatchObject({ provider: "openai", model: "gpt-reviewer", mode: "tools" });
+    expect(opened.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(Object.fromEntries(new URLSearchParams(creationQuery(opened.id) ?? ""))).toEqual({
+      new: "1",
+      templateId: "t-1",
+      provider: "openai",
+      model: "gpt-reviewer",
+      mode: "tools",
+    });
   });
 });

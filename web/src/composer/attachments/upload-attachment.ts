@@ -1,5 +1,6 @@
 // Uploads one file for the next message (POST /api/conversations/:id/attachments). Through
 // XMLHttpRequest, not fetch: only it reports upload progress, which the file's chip shows.
+import { creationOf } from "../../conversations/new-conversation";
 import { z } from "zod";
 import { Artifact } from "../../../../durable-objects/protocol/rest";
 import { ApiFailure } from "../../api";
@@ -56,7 +57,7 @@ export const UPLOAD_ABORTED = "upload_aborted";
 
 export function attachmentUploader(conversationId: string): AttachmentUploader {
   const url = `/api/conversations/${encodeURIComponent(conversationId)}/attachments`;
-  return (file, onProgress, signal) =>
+  const upload: AttachmentUploader = (file, onProgress, signal) =>
     new Promise<Artifact>((resolve, reject) => {
       if (signal.aborted)
         return reject(new ApiFailure(0, UPLOAD_ABORTED, "The upload was stopped."));
@@ -89,4 +90,12 @@ export function attachmentUploader(conversationId: string): AttachmentUploader {
       form.set("file", file, file.name);
       xhr.send(form);
     });
+  // A conversation still being created by its socket takes files once it exists.
+  return (file, onProgress, signal) =>
+    creationOf(conversationId).then(
+      () => upload(file, onProgress, signal),
+      (refused: Error) => {
+        throw new ApiFailure(404, "not_found", refused.message);
+      },
+    );
 }

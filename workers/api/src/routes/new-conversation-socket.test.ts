@@ -1,17 +1,42 @@
 import { createExecutionContext, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import {
+  CLOSE_CONVERSATION_GONE,
+  CLOSE_CREATE_REFUSED,
+} from "../../../../durable-objects/protocol/close-codes";
 import { Conversation } from "../../../../durable-objects/protocol/rest";
+import type { ErrorInfo } from "../../../../durable-objects/protocol/wire";
 import {
   api,
   BASE,
   bearer,
   createConversation,
   createUser,
-  errorOf,
   type TestUser,
 } from "../../../../tests/support/helpers";
 import { fold, TestSocket, turnEnded } from "../../../../tests/support/ws-client";
 import app from "../app";
+
+/**
+ * A refused creation as a browser sees it: the socket opens, one frame_error says why, and it
+ * closes with its code.
+ */
+async function refusalOf(res: Response): Promise<{ code: number; error: ErrorInfo }> {
+  expect(res.status).toBe(101);
+  const ws = res.webSocket;
+  if (!ws) throw new Error("no socket in the answer");
+  const frames: unknown[] = [];
+  ws.addEventListener("message", (m) => frames.push(JSON.parse(String(m.data))));
+  const code = new Promise<number>((resolve) =>
+    ws.addEventListener("close", (e) => resolve(e.code)),
+  );
+  ws.accept();
+  const closedWith = await code;
+  expect(frames).toHaveLength(1);
+  const frame = frames[0] as { type: string; error: ErrorInfo };
+  expect(frame.type).toBe("frame_error");
+  return { code: closedWith, error: frame.error };
+}
 
 /** The upgrade as a client sends it, answered by the real worker. */
 const upgrade = (user: TestUser, id: string, query = "?new=1") =>
@@ -56,12 +81,32 @@ describe("a socket that creates its conversation (?new=1)", () => {
     again.close();
   });
 
-  it("a stranger's conversation id answers 404 and is left as it was", async () => {
+  it("takes a title and a template as POST /api/conversations does", async () => {
+    const user = await createUser();
+    const id = crypto.randomUUID();
+    const query = new URLSearchParams({
+      new: "1",
+      title: "Aspirin papers",
+      templateId: "builtin:literature-review",
+    });
+    const ws = await TestSocket.openWith(id, bearer(user), `?${query}`);
+    ws.close();
+    const conversation = Conversation.parse(
+      await (await api(user, `/api/conversations/${id}`)).json(),
+    );
+    expect(conversation.title).toBe("Aspirin papers");
+    expect(conversation.settings.template?.templateId).toBe("builtin:literature-review");
+  });
+
+  it("a stranger's conversation id is refused as not found (4404) and is left as it was", async () => {
     const owner = await createUser();
     const stranger = await createUser();
     const conv = await createConversation(owner, { title: "mine" });
-    const res = await upgrade(stranger, conv.id);
-    expect(res.status).toBe(404);
+    const refusal = await refusalOf(await upgrade(stranger, conv.id));
+    expect(refusal).toMatchObject({
+      code: CLOSE_CONVERSATION_GONE,
+      error: { code: "not_found" },
+    });
     const row = await env.DB.prepare("SELECT user_id, title FROM conversations WHERE id = ?")
       .bind(conv.id)
       .first<{ user_id: string; title: string }>();
@@ -71,9 +116,16 @@ describe("a socket that creates its conversation (?new=1)", () => {
   it("needs a signed-in caller, and an id of the client's own making (a UUID)", async () => {
     const user = await createUser();
     expect((await upgrade({ id: "x", token: "tc_wrong" }, crypto.randomUUID())).status).toBe(401);
-    const res = await upgrade(user, "not-a-uuid");
-    expect(res.status).toBe(400);
-    expect((await errorOf(res)).message).toMatch(/must be a UUID/);
+    const refusal = await refusalOf(await upgrade(user, "not-a-uuid"));
+    expect(refusal.code).toBe(CLOSE_CREATE_REFUSED);
+    expect(refusal.error).toMatchObject({
+      code: "validation_failed",
+      message: expect.stringMatching(/must be a UUID/),
+    });
+    const unknownTemplate = await refusalOf(
+      await upgrade(user, crypto.randomUUID(), "?new=1&templateId=builtin:nothing-like-it"),
+    );
+    expect(unknownTemplate.error.code).toBe("not_found");
     const count = await env.DB.prepare("SELECT COUNT(*) AS n FROM conversations WHERE user_id = ?")
       .bind(user.id)
       .first<{ n: number }>();
@@ -106,8 +158,12 @@ describe("a socket that creates its conversation (?new=1)", () => {
     expect(socket.status).toBe(101);
     socket.webSocket?.accept();
     socket.webSocket?.close();
-    const refused = await open(crypto.randomUUID());
-    expect(refused.status).toBe(429);
-    expect((await errorOf(refused)).message).toMatch(/new conversations/);
+    // A browser cannot read a refused upgrade's answer: the socket says why, then closes.
+    const refused = await refusalOf(await open(crypto.randomUUID()));
+    expect(refused.code).toBe(CLOSE_CREATE_REFUSED);
+    expect(refused.error).toMatchObject({
+      code: "rate_limited",
+      message: expect.stringMatching(/new conversations/),
+    });
   });
 });

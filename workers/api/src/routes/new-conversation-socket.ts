@@ -5,6 +5,10 @@
 // a stranger's answers 404, as always. The object starts while the row is written.
 import type { Context } from "hono";
 import { z } from "zod";
+import {
+  CLOSE_CONVERSATION_GONE,
+  CLOSE_CREATE_REFUSED,
+} from "../../../../durable-objects/protocol/close-codes";
 import { ConversationMode } from "../../../../durable-objects/protocol/rest";
 import type { ConversationRole } from "../../../../durable-objects/protocol/sharing";
 import {
@@ -19,6 +23,8 @@ import { createConversationIfAbsent } from "../db/conversations";
 import { ApiError } from "../http/errors";
 import { parseQuery } from "../http/validate";
 import { enforceRateLimit } from "../rate-limit/middleware";
+import { applyTemplate, type ConversationChoices } from "../templates/conversation-from-template";
+import { findTemplate } from "../templates/find-template";
 import { ProviderIdSchema } from "./providers";
 
 const NewSocketQuery = z.object({
@@ -27,6 +33,9 @@ const NewSocketQuery = z.object({
   provider: ProviderIdSchema.optional(),
   model: z.string().min(1).max(200).optional(),
   mode: ConversationMode.optional(),
+  title: z.string().trim().min(1).max(200).optional(),
+  // A template's defaults fill what the query leaves out, as in POST /api/conversations.
+  templateId: z.string().min(1).max(100).optional(),
 });
 
 const NewId = z.uuid();
@@ -37,7 +46,7 @@ export const asksForNewConversation = (c: Context<AppEnv>) => c.req.query("new")
 export async function openNewConversation(
   c: Context<AppEnv>,
   id: string,
-  userId: string,
+  user: { id: string; name?: string | undefined },
 ): Promise<{ role: ConversationRole; stub: Awaited<ReturnType<typeof conversationStub>> }> {
   if (!NewId.safeParse(id).success)
     throw new ApiError(
@@ -45,22 +54,42 @@ export async function openNewConversation(
       "validation_failed",
       `A new conversation's id must be a UUID you generate (crypto.randomUUID()), not '${id.slice(0, 40)}'.`,
     );
-  const query = parseQuery(c, NewSocketQuery);
-  await enforceRateLimit(c, RATE_LIMITS.newConversation, () => `user:${userId}`);
+  const { templateId, title, provider: picked, model, mode } = parseQuery(c, NewSocketQuery);
+  const chosen: ConversationChoices = { provider: picked, model, mode };
+  await enforceRateLimit(c, RATE_LIMITS.newConversation, () => `user:${user.id}`);
+  const db = c.get("db");
+  // The object starts while the template is read and the row is written.
+  const stub = conversationStub(c.env, id);
+  stub.catch(() => undefined); // a refused creation never waits for it
+  const choices = templateId
+    ? applyTemplate(await findTemplate(db, user.id, templateId), chosen, user.name ?? "")
+    : chosen;
   // Without a choice, the first provider this deployment has a key for (as POST does).
-  const provider = query.provider ?? configuredProviders(c.env)[0] ?? "anthropic";
-  const [created, stub] = await Promise.all([
-    createConversationIfAbsent(c.get("db"), id, {
-      userId,
-      title: "New conversation",
-      provider,
-      model: query.model ?? DEFAULT_MODELS[provider],
-      mode: query.mode ?? "normal",
-      settings: {},
-    }),
-    conversationStub(c.env, id),
-  ]);
-  if (created) return { role: "owner", stub };
-  const { role } = await conversationFor(c.get("db"), userId, id, "read");
-  return { role, stub };
+  const provider = choices.provider ?? configuredProviders(c.env)[0] ?? "anthropic";
+  const created = await createConversationIfAbsent(db, id, {
+    userId: user.id,
+    title: title ?? "New conversation",
+    provider,
+    model: choices.model ?? DEFAULT_MODELS[provider],
+    mode: choices.mode ?? "normal",
+    settings: choices.settings ?? {},
+  });
+  if (created) return { role: "owner", stub: await stub };
+  const { role } = await conversationFor(db, user.id, id, "read");
+  return { role, stub: await stub };
+}
+
+/**
+ * A creating socket that could not create its conversation: a browser is never shown why an
+ * upgrade failed, so the socket opens, says why in one `frame_error` (the code and message the
+ * HTTP error would have had) and closes with CLOSE_CREATE_REFUSED (CLOSE_CONVERSATION_GONE for a stranger's id).
+ */
+export function refusedCreation(error: ApiError): Response {
+  const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
+  server.accept();
+  server.send(
+    JSON.stringify({ type: "frame_error", error: { code: error.code, message: error.message } }),
+  );
+  server.close(error.status === 404 ? CLOSE_CONVERSATION_GONE : CLOSE_CREATE_REFUSED, error.code);
+  return new Response(null, { status: 101, webSocket: client });
 }

@@ -19,7 +19,11 @@ import { parseJsonBody, parseParam } from "../http/validate";
 import { RATE_LIMITS } from "../../../../shared/rate-limit/limits";
 import { byUser, rateLimit } from "../rate-limit/middleware";
 import { IdParam } from "./conversations";
-import { asksForNewConversation, openNewConversation } from "./new-conversation-socket";
+import {
+  asksForNewConversation,
+  openNewConversation,
+  refusedCreation,
+} from "./new-conversation-socket";
 
 const ChatBody = SendMessage.omit({ type: true });
 
@@ -46,8 +50,17 @@ export const realtimeRoutes = new Hono<AppEnv>()
     const early = creates || c.req.query("ticket") ? null : holderRole(c, id).catch(() => null);
     const auth = await authenticateUpgrade(c, id);
     const { credential, ticket } = auth;
-    const { role, stub } = creates
-      ? await openNewConversation(c, id, credential.userId)
+    const opened = creates
+      ? await openNewConversation(c, id, { id: credential.userId, name: auth.name }).catch(
+          (err: unknown) => {
+            if (err instanceof ApiError) return refusedCreation(err);
+            throw err;
+          },
+        )
+      : null;
+    if (opened instanceof Response) return opened;
+    const { role, stub } = opened
+      ? opened
       : {
           role: await readerRole(c, credential.userId, id, early),
           // A ticket is claimed by RPC, which needs the object started; the upgrade alone starts it.

@@ -113,15 +113,20 @@ export class Session {
   }
 
   /**
-   * A socket that creates its conversation (`?new=1` on a fresh id), as the peer's client opens a
-   * socket to a new agent name: no request before it. The resume rides on the handshake.
+   * A socket that creates its conversation (`?new=1` on a fresh id, with the provider and model
+   * chosen), as the web client's new conversation and as the peer's client opens a socket to a new
+   * agent name: no request before it. The resume rides on the handshake.
    */
-  static async create(app: AppAddress): Promise<Session> {
+  static async create(
+    app: AppAddress,
+    choice: { provider?: string; model?: string } = {},
+  ): Promise<Session> {
     const id = crypto.randomUUID();
+    const query = new URLSearchParams({ new: "1", ...choice });
     const session = await Session.connect(
       signedInSocket(
         app,
-        `${app.url.replace("http", "ws")}/api/conversations/${id}/ws?new=1&${handshakeQuery({ lastSeq: 0 })}`,
+        `${app.url.replace("http", "ws")}/api/conversations/${id}/ws?${query}&${handshakeQuery({ lastSeq: 0 })}`,
       ),
       id,
     );

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { startStack } from "../../../tests/e2e/stack";
-import { failureKinds, newConversation, Session, type TurnTimes } from "./e2e-session";
+import { failureKinds, Session, type TurnTimes } from "./e2e-session";
 import { profileWhile, summarise } from "./cpu-profile";
 import { preparePeer, PeerSetupError, startPeer } from "./peer-app";
 import { PeerSession } from "./peer-client";
@@ -98,10 +98,11 @@ const OURS_MODEL = { provider: "openai", model: "gpt-4o-mini" };
 let names = 0;
 const newPeerName = () => `bench-${process.pid}-${names++}`;
 
-/** As the web client: REST create, then the socket (signed in as the browser is, no ticket). */
-async function oursOpen(): Promise<Session> {
-  return Session.open(stack, (await newConversation(stack, OURS_MODEL)).id);
-}
+/**
+ * As the web client's New conversation: the socket creates it (`?new=1`), signed in as the
+ * browser is; no request before it.
+ */
+const oursOpen = (): Promise<Session> => Session.create(stack, OURS_MODEL);
 
 /** Turns in one conversation per app, one after another; the first of each is a warm-up. */
 async function repeatedTurns(
@@ -301,7 +302,7 @@ async function figures(): Promise<void> {
   );
   table.note(
     "first turn of a new conversation: want → final event",
-    "ours: REST create + socket + resume → synced + send; peer: socket to a new agent name + send",
+    "ours: a socket that creates the conversation (?new=1, as the web client's New conversation) + send; peer: socket to a new agent name + send",
   );
   for (let round = 0; round < CROWD_ROUNDS; round++)
     for (const app of (round % 2 === 0 ? ["ours", "peer"] : ["peer", "ours"]) as AppName[])

@@ -1,8 +1,10 @@
 // `GET /api/conversations/:id/ws?new=1`: the socket creates its conversation. A client that picks
 // a fresh id (a UUID) opens the socket and sends its first message in one round trip, as to any
 // other conversation: no POST first, no ticket. It counts against the same per-user limit as
-// POST /api/conversations. An id that exists is that conversation (a repeated open is harmless);
-// a stranger's answers 404, as always. The object starts while the row is written.
+// POST /api/conversations and takes the same choices (title, template, provider, model, mode).
+// An id that exists is that conversation (a repeated open is harmless); a stranger's is not found,
+// as always. The object starts while the row is written. A refusal is said on the socket
+// (`refusedCreation`): a browser never sees why an upgrade failed.
 import type { Context } from "hono";
 import { z } from "zod";
 import {
@@ -82,7 +84,8 @@ export async function openNewConversation(
 /**
  * A creating socket that could not create its conversation: a browser is never shown why an
  * upgrade failed, so the socket opens, says why in one `frame_error` (the code and message the
- * HTTP error would have had) and closes with CLOSE_CREATE_REFUSED (CLOSE_CONVERSATION_GONE for a stranger's id).
+ * HTTP error would have had) and closes with CLOSE_CREATE_REFUSED, or CLOSE_CONVERSATION_GONE for
+ * a stranger's id.
  */
 export function refusedCreation(error: ApiError): Response {
   const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];

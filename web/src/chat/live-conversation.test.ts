@@ -93,4 +93,13 @@ describe("LiveConversation", () => {
     await settle(1000);
     expect(server!.connections()).toBe(1);
   });
+  it("a new conversation deleted after its socket created it is gone (4404), not 'not created'", async () => {
+    const conversation = beginNewConversation({ mode: "normal" });
+    const synced = JSON.stringify({ type: "synced", seq: 0, busy: false });
+    const states = await connect([4404], { id: conversation.id, frames: [synced] });
+    await vi.waitFor(() => expect(states.some((s) => s.connection === "online")).toBe(true));
+    await settle(1000);
+    expect(server!.connections()).toBe(1);
+    expect(states.some((s) => s.connection === "not-created")).toBe(false);
+  });
 });

@@ -211,7 +211,9 @@ export class LiveConversation {
     });
     ws.addEventListener("close", (e) => {
       if (this.closed) return;
-      if (creating && (e.code === CLOSE_CREATE_REFUSED || e.code === CLOSE_CONVERSATION_GONE)) {
+      // Refused while still to be created (a created one that is deleted later is just gone).
+      const refused = e.code === CLOSE_CREATE_REFUSED || e.code === CLOSE_CONVERSATION_GONE;
+      if (refused && creationQuery(this.conversationId) !== null) {
         creationRefused(
           this.conversationId,
           this.state.error ?? "The conversation was not created.",

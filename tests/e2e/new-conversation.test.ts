@@ -52,6 +52,10 @@ it("past the limit on new conversations, the page says why and sends nothing", a
     .poll(() => page.getByRole("alert").allTextContents(), { timeout: 15_000 })
     .toContainEqual(expect.stringMatching(/Too many new conversations: at most 1 per 600 s/));
   expect(await page.getByRole("textbox", { name: "Message" }).count()).toBe(0);
+  // The list keeps only conversations that exist.
+  const list = page.getByRole("navigation", { name: "Conversations" });
+  await expect.poll(() => list.getByText("Over the limit").count()).toBe(0);
+  expect(await list.getByText("Within the limit").count()).toBe(1);
   // It stopped: no socket tried again after the refusal.
   const tries = sockets.filter(
     (url) => new URL(url).searchParams.get("title") === "Over the limit",

@@ -4,6 +4,7 @@ import { createRoot, type Root } from "react-dom/client";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ConversationListItem } from "../../../durable-objects/protocol/rest";
 import { ConversationList } from "./ConversationList";
+import { creationRefused } from "./new-conversation";
 
 beforeAll(() => {
   (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -16,6 +17,7 @@ afterEach(() => {
   host?.remove();
   root = null;
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 const conversation = (id: string, title: string, snippet?: string): ConversationListItem => ({
@@ -130,5 +132,48 @@ describe("branches in the conversation list", () => {
       ["↳ Branch: Tides, regenerated", true],
       ["Plants", false],
     ]);
+  });
+});
+
+describe("a new conversation in the list", () => {
+  it("shows at once, and leaves the list when its socket could not create it", async () => {
+    vi.stubGlobal(
+      "fetch",
+      vi.fn((url: string) =>
+        Promise.resolve(
+          url === "/api/templates"
+            ? Response.json({ items: [] })
+            : Response.json({ items: [conversation("c1", "Tidal forces")], nextCursor: null }),
+        ),
+      ),
+    );
+    const id = "0b6c1f9e-5a52-4d0a-9d8f-3f1c8e2a7b10";
+    vi.spyOn(crypto, "randomUUID").mockReturnValue(id);
+    const selected: (string | null)[] = [];
+    host = document.createElement("div");
+    document.body.appendChild(host);
+    root = createRoot(host);
+    act(() =>
+      root!.render(
+        <ConversationList
+          selected={null}
+          onSelect={(c) => selected.push(c)}
+          user={{ id: "u1", name: "Alice" }}
+          providers={[{ id: "openai", configured: true, defaultModel: "gpt-x", models: [] }]}
+          onSignOut={() => undefined}
+        />,
+      ),
+    );
+    await settle();
+    act(() => host.querySelector<HTMLButtonElement>("button.primary")!.click());
+    await vi.waitFor(() => expect(host.querySelector("form")).not.toBeNull());
+    await act(async () => host.querySelector("form")!.requestSubmit());
+    const titles = () => [...host.querySelectorAll(".title")].map((t) => t.textContent);
+    expect(titles()).toEqual(["New conversation", "Tidal forces"]);
+    expect(selected).toEqual([id]);
+
+    await act(async () => creationRefused(id, "Too many new conversations."));
+    await settle();
+    expect(titles()).toEqual(["Tidal forces"]);
   });
 });

@@ -9,6 +9,7 @@ import { ConfirmDialog, TextDialog } from "../ui/dialog";
 import { lazyNamed } from "../ui/lazy-named";
 import { groupByDate } from "./date-groups";
 import { nestBranches } from "./branch-nesting";
+import { creationOf } from "./new-conversation";
 import { lastActivity } from "./time";
 
 // Loaded when first asked for (with the templates it offers) or once the page is idle (App.tsx):
@@ -49,6 +50,8 @@ export function ConversationList(props: {
     setItems((xs) => [c, ...xs]);
     setCreating(false);
     props.onSelect(c.id);
+    // One its socket could not create leaves the list at once (the chat says why).
+    creationOf(c.id).catch(() => setItems((xs) => xs.filter((x) => x.id !== c.id)));
   };
   const rename = async (c: Conversation, title: string) => {
     const renamed = await api.renameConversation(c.id, title);

@@ -51,23 +51,29 @@ async function settle() {
   });
 }
 
+/** The list as the app shows it, for a signed-in Alice. */
+function showList(props: Partial<Parameters<typeof ConversationList>[0]> = {}) {
+  host = document.createElement("div");
+  document.body.appendChild(host);
+  root = createRoot(host);
+  act(() =>
+    root!.render(
+      <ConversationList
+        selected={null}
+        onSelect={() => undefined}
+        user={{ id: "u1", name: "Alice" }}
+        providers={[]}
+        onSignOut={() => undefined}
+        {...props}
+      />,
+    ),
+  );
+}
+
 describe("searching the conversation list", () => {
   it("asks the API with the typed words and shows the matching message text", async () => {
     const fetch = stubApi();
-    host = document.createElement("div");
-    document.body.appendChild(host);
-    root = createRoot(host);
-    act(() =>
-      root!.render(
-        <ConversationList
-          selected={null}
-          onSelect={() => undefined}
-          user={{ id: "u1", name: "Alice" }}
-          providers={[]}
-          onSignOut={() => undefined}
-        />,
-      ),
-    );
+    showList();
     await settle();
     const titles = () => [...host.querySelectorAll(".title")].map((t) => t.textContent);
     expect(titles()).toEqual(["Tidal forces", "Plant notes"]);
@@ -107,20 +113,7 @@ describe("branches in the conversation list", () => {
         Promise.resolve(Response.json({ items: [branch, other, origin], nextCursor: null })),
       ),
     );
-    host = document.createElement("div");
-    document.body.appendChild(host);
-    root = createRoot(host);
-    act(() =>
-      root!.render(
-        <ConversationList
-          selected={null}
-          onSelect={() => undefined}
-          user={{ id: "u1", name: "Alice" }}
-          providers={[]}
-          onSignOut={() => undefined}
-        />,
-      ),
-    );
+    showList();
     await settle();
     const rows = [...host.querySelectorAll("li")].map((li) => [
       li.querySelector(".title")!.textContent,
@@ -150,20 +143,10 @@ describe("a new conversation in the list", () => {
     const id = "0b6c1f9e-5a52-4d0a-9d8f-3f1c8e2a7b10";
     vi.spyOn(crypto, "randomUUID").mockReturnValue(id);
     const selected: (string | null)[] = [];
-    host = document.createElement("div");
-    document.body.appendChild(host);
-    root = createRoot(host);
-    act(() =>
-      root!.render(
-        <ConversationList
-          selected={null}
-          onSelect={(c) => selected.push(c)}
-          user={{ id: "u1", name: "Alice" }}
-          providers={[{ id: "openai", configured: true, defaultModel: "gpt-x", models: [] }]}
-          onSignOut={() => undefined}
-        />,
-      ),
-    );
+    showList({
+      onSelect: (c) => selected.push(c),
+      providers: [{ id: "openai", configured: true, defaultModel: "gpt-x", models: [] }],
+    });
     await settle();
     act(() => host.querySelector<HTMLButtonElement>("button.primary")!.click());
     await vi.waitFor(() => expect(host.querySelector("form")).not.toBeNull());

@@ -19,6 +19,15 @@ export class ApiFailure extends Error {
   }
 }
 
+/**
+ * Settles once the conversation exists (at once for one that is not new); one its socket could
+ * not create is missing, with the server's reason.
+ */
+export const conversationCreatedOrMissing = (id: string): Promise<void> =>
+  creationOf(id).catch((refused: Error) => {
+    throw new ApiFailure(404, "not_found", refused.message);
+  });
+
 const ErrorBody = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 
 async function request<T extends z.ZodType>(
@@ -28,10 +37,7 @@ async function request<T extends z.ZodType>(
 ): Promise<z.infer<T>> {
   // A conversation still being created by its socket is not there to ask about yet.
   const about = conversationOfPath(path);
-  if (about)
-    await creationOf(about).catch((refused: Error) => {
-      throw new ApiFailure(404, "not_found", refused.message);
-    });
+  if (about) await conversationCreatedOrMissing(about);
   const headers = new Headers(init.headers);
   if (init.json !== undefined) headers.set("content-type", "application/json");
   // A plain GET the page started early (first-requests.ts) takes that answer.

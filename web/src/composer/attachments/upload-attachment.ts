@@ -1,9 +1,8 @@
 // Uploads one file for the next message (POST /api/conversations/:id/attachments). Through
 // XMLHttpRequest, not fetch: only it reports upload progress, which the file's chip shows.
-import { creationOf } from "../../conversations/new-conversation";
 import { z } from "zod";
 import { Artifact } from "../../../../durable-objects/protocol/rest";
-import { ApiFailure } from "../../api";
+import { ApiFailure, conversationCreatedOrMissing } from "../../api";
 
 /** Called with the share of the file sent so far, 0 to 1. */
 export type UploadProgress = (fraction: number) => void;
@@ -92,10 +91,5 @@ export function attachmentUploader(conversationId: string): AttachmentUploader {
     });
   // A conversation still being created by its socket takes files once it exists.
   return (file, onProgress, signal) =>
-    creationOf(conversationId).then(
-      () => upload(file, onProgress, signal),
-      (refused: Error) => {
-        throw new ApiFailure(404, "not_found", refused.message);
-      },
-    );
+    conversationCreatedOrMissing(conversationId).then(() => upload(file, onProgress, signal));
 }

@@ -106,7 +106,9 @@ export async function startStack(
       users.map(userSql).join(""),
   ]);
 
-  const port = await freePort();
+  // Ports are picked free and handed to wrangler a moment later: another test's server can take
+  // one meanwhile, so a start that finds its port taken tries again with new ones (startDev).
+  let port = await freePort();
   // `--var` reaches the first worker only: the MCP worker gets its settings from a config of its own.
   const mcpConfig = join(root, `workers/mcp-remote/wrangler.e2e-${port}.toml`);
   const mcpVars: Record<string, string> = {
@@ -136,8 +138,8 @@ export async function startStack(
       ),
     );
   }
-  const inspectorPort = await freePort();
-  const args = [
+  let inspectorPort = await freePort();
+  const devArgs = () => [
     "dev",
     "-c",
     apiConfig,
@@ -171,7 +173,7 @@ export async function startStack(
   ];
   let output = "";
   let dev: ChildProcess | null = null;
-  const url = `http://127.0.0.1:${port}`;
+  const url = () => `http://127.0.0.1:${port}`;
   const stopDev = async () => {
     const running = dev;
     if (!running || running.exitCode !== null || running.signalCode !== null) return;
@@ -188,8 +190,9 @@ export async function startStack(
     if (apiConfig !== "wrangler.toml") rmSync(apiConfig, { force: true });
     rmSync(state, { recursive: true, force: true });
   };
-  const startDev = async (attempt = 1): Promise<void> => {
-    const child = spawn(wranglerBin, args, {
+  /** Starts wrangler dev; a restart keeps the API's port, as a deploy keeps the address. */
+  const startDev = async (restarting: boolean, attempt = 1): Promise<void> => {
+    const child = spawn(wranglerBin, devArgs(), {
       cwd: root,
       env: quiet,
       stdio: ["ignore", "pipe", "pipe"],
@@ -200,16 +203,18 @@ export async function startStack(
     const deadline = Date.now() + 60_000;
     for (;;) {
       try {
-        const res = await fetch(`${url}/api/health`);
+        const res = await fetch(`${url()}/api/health`);
         if (res.ok) return;
       } catch {
         // not listening yet
       }
-      // wrangler picks the ports of the workers' own sockets itself: a server another test
-      // started meanwhile can take one first ("Address already in use"). Another try picks anew.
-      if (child.exitCode !== null && attempt < 3 && output.includes("Address already in use")) {
+      // A server another test started meanwhile took one of the ports (ours, or one wrangler
+      // picks for the workers' own sockets): another try with new ones.
+      if (child.exitCode !== null && attempt < 5 && output.includes("Address already in use")) {
         output = "";
-        return startDev(attempt + 1);
+        if (!restarting) port = await freePort();
+        inspectorPort = await freePort();
+        return startDev(restarting, attempt + 1);
       }
       if (child.exitCode !== null || Date.now() > deadline) {
         await stop();
@@ -218,13 +223,25 @@ export async function startStack(
       await new Promise((r) => setTimeout(r, 250));
     }
   };
-  await startDev();
+  await startDev(false);
   const restart = async () => {
     await stopDev();
-    await startDev();
+    await startDev(true);
   };
   const pid = (): number | undefined => (dev as ChildProcess | null)?.pid;
-  return { url, token, mock, logs: () => output, restart, stop, pid, users, inspectorPort };
+  return {
+    url: url(),
+    token,
+    mock,
+    logs: () => output,
+    restart,
+    stop,
+    pid,
+    users,
+    get inspectorPort() {
+      return inspectorPort;
+    },
+  };
 }
 
 /** The SQL that creates a user and their token (names are ours, never input). */

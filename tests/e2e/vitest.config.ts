@@ -10,5 +10,8 @@ export default defineProject({
     environment: "node",
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // A page waited on (a lazy chunk, a render) can take seconds on a busy 2-core machine with
+    // other files running beside it; what never comes still fails, after 10 s instead of 1 s.
+    expect: { poll: { timeout: 10_000 } },
   },
 });

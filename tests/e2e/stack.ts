@@ -98,12 +98,13 @@ function migratedState(): string {
   const dir = join(tmpdir(), `thinking-chat-migrated-${key.digest("hex").slice(0, 16)}`);
   if (existsSync(dir)) return dir;
   const building = mkdtempSync(join(tmpdir(), "thinking-chat-migrating-"));
-  wrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", building]);
   try {
+    wrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", building]);
     renameSync(building, dir);
-  } catch {
-    // Another test file made it meanwhile: theirs is the same.
+  } catch (error) {
     rmSync(building, { recursive: true, force: true });
+    // Another test file made it meanwhile (the rename failed): theirs is the same.
+    if (!existsSync(dir)) throw error;
   }
   return dir;
 }

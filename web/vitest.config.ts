@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineProject } from "vitest/config";
+import { maxWorkers } from "../vitest.workers";
 
 // The web client's logic and components, rendered to markup in Node (the real browser is in
 // tests/e2e).
@@ -7,6 +8,7 @@ export default defineProject({
   root: fileURLToPath(new URL("..", import.meta.url)),
   test: {
     name: "web",
+    maxWorkers,
     include: ["web/src/**/*.test.{ts,tsx}"],
     environment: "node",
   },

@@ -1,8 +1,14 @@
 import { fileURLToPath } from "node:url";
 import { defineProject } from "vitest/config";
+import { maxWorkers } from "../../vitest.workers";
 
 // The URL guard and circuit breaker are pure logic: plain Node.
 export default defineProject({
   root: fileURLToPath(new URL("../..", import.meta.url)),
-  test: { name: "mcp", include: ["durable-objects/mcp/**/*.test.ts"], environment: "node" },
+  test: {
+    name: "mcp",
+    maxWorkers,
+    include: ["durable-objects/mcp/**/*.test.ts"],
+    environment: "node",
+  },
 });

@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineProject } from "vitest/config";
+import { maxWorkers } from "../../vitest.workers";
 
 const root = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -14,6 +15,7 @@ export default defineProject({
   ],
   test: {
     name: "providers",
+    maxWorkers,
     include: ["durable-objects/providers/**/*.test.ts"],
     globalSetup: [root("./test/global-setup.ts")],
     testTimeout: 20_000,

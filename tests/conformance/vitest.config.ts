@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineProject } from "vitest/config";
+import { maxWorkers } from "../../vitest.workers";
 
 // The MCP authorization conformance suite, run against our sign-in code in plain Node (the
 // conformance tool starts its servers on localhost and runs our client command per scenario).
@@ -7,6 +8,7 @@ export default defineProject({
   root: fileURLToPath(new URL("../..", import.meta.url)),
   test: {
     name: "conformance",
+    maxWorkers,
     include: ["tests/conformance/**/*.test.ts"],
     environment: "node",
     testTimeout: 30_000,

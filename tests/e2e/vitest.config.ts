@@ -1,11 +1,13 @@
 import { fileURLToPath } from "node:url";
 import { defineProject } from "vitest/config";
+import { maxWorkers } from "../../vitest.workers";
 
 // End-to-end: the real app under `wrangler dev`, driven from Node over HTTP and WebSocket.
 export default defineProject({
   root: fileURLToPath(new URL("../..", import.meta.url)),
   test: {
     name: "e2e",
+    maxWorkers,
     include: ["tests/e2e/**/*.test.ts"],
     environment: "node",
     testTimeout: 120_000,

@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineProject } from "vitest/config";
+import { maxWorkers } from "../../vitest.workers";
 
 const root = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -45,6 +46,7 @@ export default defineProject({
   ],
   test: {
     name: "provider-switch",
+    maxWorkers,
     include: ["tests/provider-switch/**/*.test.ts"],
     globalSetup: [root("./global-setup.ts")],
     setupFiles: [root("../support/apply-migrations.ts")],

@@ -2,6 +2,7 @@ import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { configDefaults, defineProject } from "vitest/config";
+import { maxWorkers } from "../../vitest.workers";
 
 const root = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -81,6 +82,7 @@ export function apiWorkerPlugin(pdfText: PdfTextWorker = { kind: "absent" }) {
 
 export const apiTest = {
   name: "api",
+  maxWorkers,
   include: [
     "workers/api/src/**/*.test.ts",
     "durable-objects/conversation/**/*.test.ts",

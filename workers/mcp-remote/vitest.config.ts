@@ -27,6 +27,9 @@ export default defineProject({
   ],
   test: {
     name: "mcp-remote",
+    // One file at a time: the files share one fixture server, and tests read its request log in
+    // order (the requests a tool call made are the ones after the count taken before it).
+    fileParallelism: false,
     include: ["workers/mcp-remote/src/**/*.test.ts", "shared/**/*.test.ts"],
     globalSetup: [root("./test/global-setup.ts")],
     setupFiles: [root("./test/apply-migrations.ts")],

@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineProject } from "vitest/config";
+import { maxWorkers } from "../../vitest.workers";
 
 const root = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -11,6 +12,7 @@ export default defineProject({
   plugins: [cloudflareTest({ wrangler: { configPath: root("./wrangler.toml") } })],
   test: {
     name: "pdf-text",
+    maxWorkers,
     include: ["workers/pdf-text/src/**/*.test.ts"],
     testTimeout: 30_000,
   },

@@ -7,4 +7,4 @@ import { availableParallelism } from "node:os";
  * there (a 2-core run: 1,178 s of Vitest with one, about 500 s with three).
  * `VITEST_MAX_WORKERS=1 npm test` runs them one by one.
  */
-export const maxWorkers = Math.max(3, availableParallelism() - 1);
+export const maxWorkers = Math.max(2, availableParallelism() - 1);

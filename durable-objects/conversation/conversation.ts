@@ -94,6 +94,11 @@ export class Conversation extends Agent<Env> {
   #mcpIdleCheck: { id: string; due: number } | null = null;
   /** MCP handshakes made by this instance (figures for tests and the bench). */
   readonly mcpCounters: McpCounters = { initialize: 0, toolsList: 0 };
+  /**
+   * FIRST_WRITE_AFTER_MS for this instance. Tests that count a turn's D1 writes raise it, so a
+   * loaded machine that streams slower than the threshold does not add a write to their count.
+   */
+  firstWriteAfterMs = FIRST_WRITE_AFTER_MS;
   /** A new message's role read and checks (send-checks.ts), started as its frame arrived. */
   #sendReads = new WeakMap<
     ClientFrame,
@@ -725,7 +730,7 @@ export class Conversation extends Agent<Env> {
     // The turn's first write to D1 (its user's message): at its first pause, or once its first
     // step has streamed for FIRST_WRITE_AFTER_MS. Not sooner (D1's write beside the model's first
     // request slows the answer), and not at every step: the rest goes as the turn ends or parks.
-    const firstWrite = onceAfter(FIRST_WRITE_AFTER_MS, () => void this.flushOutboxTask());
+    const firstWrite = onceAfter(this.firstWriteAfterMs, () => void this.flushOutboxTask());
     // The steps and usage the turn's last checkpoint recorded, for the operator's log line at its
     // end: reading the checkpoint back would parse and check the turn's whole history.
     let checkpointed = resumed && { step: resumed.step, usage: resumed.usage };

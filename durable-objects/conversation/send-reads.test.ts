@@ -40,6 +40,18 @@ async function recordObjectD1(conversationId: string) {
   return recording;
 }
 
+/**
+ * Leaves the conversation's first D1 write to its turn's first pause or end only: without the
+ * timer, a machine loaded enough to stream a short answer for over FIRST_WRITE_AFTER_MS cannot
+ * split a count of writes in two.
+ */
+async function withoutFirstWriteTimer(conversationId: string): Promise<void> {
+  const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(conversationId));
+  await runInDurableObject(stub, (i: Conversation) => {
+    i.firstWriteAfterMs = 60_000;
+  });
+}
+
 /** A socket on the conversation, caught up from the start. */
 async function syncedSocket(user: TestUser, conversationId: string): Promise<TestSocket> {
   const ws = await TestSocket.open(user, conversationId);
@@ -111,6 +123,7 @@ it("a plain answer's turn writes to D1 once, as it ends: the user's message goes
   const user = await createUser();
   const conv = await createConversation(user);
   const recording = await recordObjectD1(conv.id);
+  await withoutFirstWriteTimer(conv.id);
   const ws = await syncedSocket(user, conv.id);
   const from = recording.trips.length;
 
@@ -148,6 +161,7 @@ it("a turn that calls tools writes its user's message to D1 at its first pause, 
   expect(added.status).toBe(201);
   const conv = await createConversation(user);
   const recording = await recordObjectD1(conv.id);
+  await withoutFirstWriteTimer(conv.id);
   const ws = await syncedSocket(user, conv.id);
   const from = recording.trips.length;
 

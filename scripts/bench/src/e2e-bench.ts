@@ -1,12 +1,13 @@
 // See ../e2e.mjs. The real app under `wrangler dev` (both workers, local D1/R2/DOs) with aimock at
 // zero latency; a client talks to it over WebSocket as the web client does. Figures go to stdout;
 // nothing here asserts.
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LLMock } from "@copilotkit/aimock";
 import { startStack } from "../../../tests/e2e/stack";
 import { failureKinds, fmt, newConversation as ourNewConversation, Session } from "./e2e-session";
+import { workerdRssMiB } from "./workerd-memory";
 
 const num = (name: string, fallback: number) => {
   const raw = process.env[name];
@@ -134,39 +135,8 @@ async function crowd(size: number): Promise<void> {
   );
 }
 
-/** Resident memory of every workerd under `wrangler dev` (Linux /proc), in MiB. */
-function workerdRssMiB(): number | null {
-  const root = stack.pid();
-  if (!root) return null;
-  const parent = new Map<number, number>();
-  const names = new Map<number, string>();
-  for (const entry of readdirSync("/proc")) {
-    const pid = Number(entry);
-    if (!pid) continue;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const close = stat.lastIndexOf(")");
-      names.set(pid, stat.slice(stat.indexOf("(") + 1, close));
-      parent.set(pid, Number(stat.slice(close + 2).split(" ")[1]));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const under = (pid: number): boolean => {
-    for (let p = parent.get(pid); p; p = parent.get(p)) if (p === root) return true;
-    return false;
-  };
-  let kib = 0;
-  for (const [pid, name] of names) {
-    if (!name.startsWith("workerd") || !under(pid)) continue;
-    const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    kib += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  }
-  return kib / 1024;
-}
-
 async function memory(conversations: number): Promise<void> {
-  const before = workerdRssMiB();
+  const before = workerdRssMiB(stack.pid());
   const batch = 20;
   let errors = 0;
   for (let done = 0; done < conversations; done += batch) {
@@ -176,7 +146,7 @@ async function memory(conversations: number): Promise<void> {
   }
   // Let idle work (outbox flushes, closed sockets) settle before reading.
   await new Promise((r) => setTimeout(r, 3_000));
-  const after = workerdRssMiB();
+  const after = workerdRssMiB(stack.pid());
   console.log(
     before === null || after === null
       ? "runtime memory: not measured (no workerd found under wrangler dev)"

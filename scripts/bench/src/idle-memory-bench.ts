@@ -2,11 +2,11 @@
 // BENCH_IDLE_CONVERSATIONS sets how many conversations run (one turn each, over SSE);
 // BENCH_IDLE_WAIT_S how long they are left idle; BENCH_IDLE_VARS adds worker vars
 // ("NAME=value,NAME=value"), to compare settings in one run.
-import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { SseReader } from "../../../tests/support/sse-client";
 import { startStack } from "../../../tests/e2e/stack";
 import { jsHeapMiB } from "./js-heap";
+import { workerdProcesses, workerdRssMiB } from "./workerd-memory";
 
 const CONVERSATIONS = Number(process.env.BENCH_IDLE_CONVERSATIONS ?? 100);
 const WAIT_S = Number(process.env.BENCH_IDLE_WAIT_S ?? 30);
@@ -17,38 +17,13 @@ const extraVars = Object.fromEntries(
     .map((kv) => kv.split("=") as [string, string]),
 );
 
-/** Every workerd process started under this one. */
-function workerdProcesses(): Array<{ pid: number; rss: number }> {
-  const out = execFileSync("ps", ["-e", "-o", "pid=,ppid=,rss=,comm="], { encoding: "utf8" });
-  const rows = out
-    .trim()
-    .split("\n")
-    .map((l) => l.trim().split(/\s+/))
-    .map(([pid, ppid, rss, comm]) => ({
-      pid: Number(pid),
-      ppid: Number(ppid),
-      rss: Number(rss),
-      comm,
-    }));
-  const mine = new Set([process.pid]);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const r of rows)
-      if (mine.has(r.ppid) && !mine.has(r.pid)) {
-        mine.add(r.pid);
-        grew = true;
-      }
-  }
-  return rows.filter((r) => mine.has(r.pid) && r.comm === "workerd");
-}
-
 /** Resident memory (MiB) of every workerd process started under this one. */
-const workerdRssMiB = (): number => workerdProcesses().reduce((s, r) => s + r.rss, 0) / 1024;
+const rssMiB = (): number => workerdRssMiB(process.pid) ?? 0;
 
 /** SQLite files workerd holds open: each Durable Object keeps its database (and its cache). */
 function openSqliteFiles(): number {
   let open = 0;
-  for (const { pid } of workerdProcesses()) {
+  for (const { pid } of workerdProcesses(process.pid)) {
     for (const fd of readdirSync(`/proc/${pid}/fd`)) {
       try {
         if (readlinkSync(`/proc/${pid}/fd/${fd}`).endsWith(".sqlite")) open++;
@@ -81,7 +56,7 @@ const call = (path: string, body?: unknown) =>
 
 try {
   await new Promise((r) => setTimeout(r, 3_000));
-  const start = workerdRssMiB();
+  const start = rssMiB();
   const heapStart = await jsHeapMiB(stack.inspectorPort);
   const sqliteStart = openSqliteFiles();
   for (let i = 0; i < CONVERSATIONS; i++) {
@@ -92,9 +67,9 @@ try {
       await call(`/api/conversations/${id}/chat`, { clientMessageId: `i${i}`, text: "hi" }),
     ).done(60_000);
   }
-  const busy = workerdRssMiB();
+  const busy = rssMiB();
   await new Promise((r) => setTimeout(r, WAIT_S * 1000));
-  const idle = workerdRssMiB();
+  const idle = rssMiB();
   const heapIdle = await jsHeapMiB(stack.inspectorPort);
   const sqliteIdle = openSqliteFiles();
   const vars = Object.keys(extraVars).length ? ` with ${JSON.stringify(extraVars)}` : "";

@@ -121,6 +121,8 @@ function ensureOpenAIProvider(dir: string): void {
 export interface PeerApp {
   url: string;
   inspectorPort: number;
+  /** The `wrangler dev` process, under which its workerd runs. */
+  pid(): number | undefined;
   logs(): string;
   stop(): Promise<void>;
 }
@@ -177,5 +179,5 @@ export async function startPeer(peer: PeerCheckout, mockUrl: string): Promise<Pe
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  return { url, inspectorPort, logs: () => output, stop };
+  return { url, inspectorPort, pid: () => child.pid, logs: () => output, stop };
 }

@@ -13,6 +13,7 @@ import { PeerSession } from "./peer-client";
 import { assertThreeSteps, PLAIN_DELTAS, PROMPTS, peerBenchFixtures } from "./peer-fixtures";
 import { addScriptFigures } from "./peer-script";
 import { type AppName, FigureTable } from "./peer-table";
+import { workerdRssMiB } from "./workerd-memory";
 
 const num = (name: string, fallback: number) => {
   const raw = process.env[name];
@@ -25,6 +26,8 @@ const CROWD = num("BENCH_PEER_CROWD", 50);
 const CROWD_ROUNDS = num("BENCH_PEER_CROWD_ROUNDS", 2);
 /** Plain turns stored before the catch-up is timed (20 × 50 deltas ≈ 1,100 events unmerged). */
 const CATCHUP_TURNS = num("BENCH_PEER_CATCHUP_TURNS", 20);
+/** New conversations per app (one turn each) before the runtime's memory is read; 0 skips it. */
+const MEMORY_CONVERSATIONS = num("BENCH_PEER_MEMORY_CONVERSATIONS", 100);
 /** `wrangler check startup` runs per script (the median is reported). */
 const STARTUP_RUNS = num("BENCH_PEER_STARTUP_RUNS", 7);
 /**
@@ -49,7 +52,7 @@ const load = () =>
     .map((l) => l.toFixed(1))
     .join(" ");
 console.log(
-  `ours vs agents-starter (${checkout.dir}); BENCH_PEER_RUNS=${RUNS} BENCH_PEER_CROWD=${CROWD} BENCH_PEER_CROWD_ROUNDS=${CROWD_ROUNDS} BENCH_PEER_CATCHUP_TURNS=${CATCHUP_TURNS} BENCH_PEER_STARTUP_RUNS=${STARTUP_RUNS}; load average ${load()}`,
+  `ours vs agents-starter (${checkout.dir}); BENCH_PEER_RUNS=${RUNS} BENCH_PEER_CROWD=${CROWD} BENCH_PEER_CROWD_ROUNDS=${CROWD_ROUNDS} BENCH_PEER_CATCHUP_TURNS=${CATCHUP_TURNS} BENCH_PEER_STARTUP_RUNS=${STARTUP_RUNS} BENCH_PEER_MEMORY_CONVERSATIONS=${MEMORY_CONVERSATIONS}; load average ${load()}`,
 );
 console.log(`the peer runs patched to reach aimock:\n${checkout.patch}`);
 
@@ -280,6 +283,42 @@ async function profiles(): Promise<void> {
   }
 }
 
+/**
+ * What each app's runtime keeps: the resident memory of its workerd before and after
+ * MEMORY_CONVERSATIONS first turns, run 20 at a time, the apps' batches alternating. Last, so the
+ * figures before it do not start from a runtime this filled.
+ */
+async function memory(): Promise<void> {
+  const rss = (app: AppName) => workerdRssMiB(app === "ours" ? stack.pid() : peerApp.pid());
+  const settle = () => new Promise((r) => setTimeout(r, 3_000));
+  await settle();
+  const before = { ours: rss("ours"), peer: rss("peer") };
+  const errors = { ours: 0, peer: 0 };
+  const batch = 20;
+  for (let done = 0; done < MEMORY_CONVERSATIONS; done += batch) {
+    const n = Math.min(batch, MEMORY_CONVERSATIONS - done);
+    const order: AppName[] = (done / batch) % 2 === 0 ? ["ours", "peer"] : ["peer", "ours"];
+    for (const app of order) {
+      const results = await Promise.allSettled(
+        Array.from({ length: n }, () => firstTurn(app, 120_000)),
+      );
+      errors[app] += results.filter((r) => r.status === "rejected").length;
+    }
+  }
+  // Idle work (outbox flushes, closed sockets) settles before the reading.
+  await settle();
+  const after = { ours: rss("ours"), peer: rss("peer") };
+  const figure = `runtime memory (workerd RSS) grown over ${MEMORY_CONVERSATIONS} new conversations`;
+  if (before.ours === null || before.peer === null || after.ours === null || after.peer === null) {
+    table.note(figure, "not measured: no workerd found under one of the apps' wrangler dev");
+    return;
+  }
+  table.set(figure, "MiB", after.ours - before.ours, after.peer - before.peer);
+  const span = (app: AppName) =>
+    `${app} ${before[app]!.toFixed(0)} → ${after[app]!.toFixed(0)} MiB (errors ${errors[app]})`;
+  table.note(figure, `${span("ours")}; ${span("peer")}`);
+}
+
 /** Every latency figure, the apps interleaved. */
 async function figures(): Promise<void> {
   await repeatedTurns(`plain answer (${PLAIN_DELTAS} deltas)`, PROMPTS.plain, PROMPTS.plain);
@@ -308,6 +347,7 @@ async function figures(): Promise<void> {
     for (const app of (round % 2 === 0 ? ["ours", "peer"] : ["peer", "ours"]) as AppName[])
       await crowd(app);
   await catchUp();
+  if (MEMORY_CONVERSATIONS > 0) await memory();
 }
 
 try {

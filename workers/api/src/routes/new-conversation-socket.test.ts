@@ -1,5 +1,6 @@
 import { createExecutionContext, env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { Conversation as ConversationObject } from "../../../../durable-objects/conversation/conversation";
 import {
   CLOSE_CONVERSATION_GONE,
   CLOSE_CREATE_REFUSED,
@@ -64,6 +65,21 @@ describe("a socket that creates its conversation (?new=1)", () => {
       items: Array<{ id: string }>;
     };
     expect(list.items.map((c) => c.id)).toContain(id);
+  });
+
+  it("starts its object with the upgrade alone, not with a separate start-up call before it", async () => {
+    // agents' getAgentByName starts an object by this RPC; the upgrade's fetch starts it itself.
+    const startCalls = vi.spyOn(ConversationObject.prototype, "__unsafe_ensureInitialized");
+    try {
+      const user = await createUser();
+      const ws = await TestSocket.openWith(crypto.randomUUID(), bearer(user), "?new=1");
+      ws.send({ type: "resume", lastSeq: 0 });
+      await ws.until((f) => f.some((x) => x.type === "synced"));
+      ws.close();
+      expect(startCalls).not.toHaveBeenCalled();
+    } finally {
+      startCalls.mockRestore();
+    }
   });
 
   it("opening it again (a reconnect with the same URL) reaches the same conversation", async () => {

@@ -50,22 +50,17 @@ export const realtimeRoutes = new Hono<AppEnv>()
     const early = creates || c.req.query("ticket") ? null : holderRole(c, id).catch(() => null);
     const auth = await authenticateUpgrade(c, id);
     const { credential, ticket } = auth;
-    const opened = creates
+    const role = creates
       ? await openNewConversation(c, id, { id: credential.userId, name: auth.name }).catch(
           (err: unknown) => {
             if (err instanceof ApiError) return refusedCreation(err);
             throw err;
           },
         )
-      : null;
-    if (opened instanceof Response) return opened;
-    const { role, stub } = opened
-      ? opened
-      : {
-          role: await readerRole(c, credential.userId, id, early),
-          // A ticket is claimed by RPC, which needs the object started; the upgrade alone starts it.
-          stub: ticket ? await conversationStub(c.env, id) : conversationFetchStub(c.env, id),
-        };
+      : await readerRole(c, credential.userId, id, early);
+    if (role instanceof Response) return role;
+    // A ticket is claimed by RPC, which needs the object started; the upgrade alone starts it.
+    const stub = ticket ? await conversationStub(c.env, id) : conversationFetchStub(c.env, id);
     if (ticket && !(await stub.claimTicket(ticket.id, ticket.expiresAt)))
       throw new ApiError(
         401,

@@ -326,6 +326,8 @@ async function figures(): Promise<void> {
     await firstTurn("ours");
     await firstTurn("peer");
     await memory();
+    // aimock keeps the last 1,000 requests; the figures below find theirs by index from here.
+    stack.mock.clearRequests();
   }
   await repeatedTurns(`plain answer (${PLAIN_DELTAS} deltas)`, PROMPTS.plain, PROMPTS.plain);
   await repeatedTurns(

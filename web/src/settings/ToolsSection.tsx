@@ -6,29 +6,18 @@ import type {
   Conversation,
   ConversationSettings,
   McpServer,
-  McpServerTest,
 } from "../../../durable-objects/protocol/rest";
 import { ApiFailure } from "../api";
 import { settingsApi } from "./settings-api";
-import {
-  BUILTIN_SERVER,
-  enabledToolsOf,
-  isServerUsed,
-  setEnabledTools,
-  setServerUsed,
-} from "./settings-state";
+import { BUILTIN_SERVER } from "./settings-state";
 import { TestResult } from "./TestResult";
-import { useServerTest } from "./use-server-test";
+import { type ServerChoiceRow, useServerToolChoice } from "./use-server-tool-choice";
 import { type PolicyChange, ToolPolicyEditor } from "./ToolPolicyEditor";
 import { type PolicySets, withOverride } from "./tool-policy-state";
 import type { SaveConversation } from "./use-conversation-saver";
 
-interface ServerRow {
-  name: string;
+interface ServerRow extends ServerChoiceRow {
   note: string | null;
-  /** The tools the server offers unless a conversation chooses (the registry's enabledTools). */
-  serverDefault: string[] | null;
-  test: () => Promise<McpServerTest>;
 }
 
 export function rowsOf(servers: McpServer[]): ServerRow[] {
@@ -153,13 +142,18 @@ function ServerTools(props: {
   policies: PolicySets;
   onPolicyChange: PolicyChange;
 }) {
-  const { row, settings } = props;
-  const { result, testing, run: test } = useServerTest(row.test);
-  const nameId = useId();
-  const used = isServerUsed(settings, row.name);
-  const allTools = result?.ok ? result.tools.map((t) => t.name) : [];
-  const enabled = enabledToolsOf(settings, row.name, allTools, row.serverDefault);
-  const chosen = settings.enabledTools?.[row.name];
+  const { row } = props;
+  const {
+    result,
+    testing,
+    run: test,
+    nameId,
+    used,
+    enabled,
+    chosen,
+    withUsed,
+    withTool,
+  } = useServerToolChoice(row, props.settings);
 
   return (
     <li className="server">
@@ -170,7 +164,7 @@ function ServerTools(props: {
             <input
               type="checkbox"
               checked={used}
-              onChange={(e) => props.onChange(setServerUsed(settings, row.name, e.target.checked))}
+              onChange={(e) => props.onChange(withUsed(e.target.checked))}
             />
             Use in this conversation
           </label>
@@ -192,16 +186,7 @@ function ServerTools(props: {
               choose: {
                 enabled,
                 disabled: !used,
-                onChange: (tool: string, on: boolean) =>
-                  props.onChange(
-                    setEnabledTools(
-                      settings,
-                      row.name,
-                      on ? [...enabled, tool] : enabled.filter((t) => t !== tool),
-                      allTools,
-                      row.serverDefault,
-                    ),
-                  ),
+                onChange: (tool: string, on: boolean) => props.onChange(withTool(tool, on)),
               },
             })}
           />

@@ -1,17 +1,11 @@
 // The template dialog's servers and tools: which of the user's MCP servers (and the built-in one)
 // a conversation from this template uses, and, after a test lists a server's tools, which of them
 // it offers the model. The same rules as a conversation's Tools settings (settings-state.ts).
-import { useEffect, useId, useState } from "react";
+import { useEffect, useState } from "react";
 import type { McpServer } from "../../../durable-objects/protocol/rest";
 import { settingsApi } from "../settings/settings-api";
-import {
-  enabledToolsOf,
-  isServerUsed,
-  setEnabledTools,
-  setServerUsed,
-} from "../settings/settings-state";
 import { TestResult } from "../settings/TestResult";
-import { useServerTest } from "../settings/use-server-test";
+import { useServerToolChoice } from "../settings/use-server-tool-choice";
 import { rowsOf } from "../settings/ToolsSection";
 import type { ServerChoices } from "./template-form";
 
@@ -68,13 +62,18 @@ function ServerChoice(props: {
   value: ServerChoices;
   onChange: (value: ServerChoices) => void;
 }) {
-  const { row, value } = props;
-  const { result, testing, run: listTools } = useServerTest(row.test);
-  const nameId = useId();
-  const used = isServerUsed(value, row.name);
-  const allTools = result?.ok ? result.tools.map((t) => t.name) : [];
-  const enabled = enabledToolsOf(value, row.name, allTools, row.serverDefault);
-  const chosen = value.enabledTools?.[row.name];
+  const { row } = props;
+  const {
+    result,
+    testing,
+    run: listTools,
+    nameId,
+    used,
+    enabled,
+    chosen,
+    withUsed,
+    withTool,
+  } = useServerToolChoice(row, props.value);
 
   return (
     <li className="server">
@@ -85,9 +84,7 @@ function ServerChoice(props: {
             <input
               type="checkbox"
               checked={used}
-              onChange={(e) =>
-                props.onChange(choicesOf(setServerUsed(value, row.name, e.target.checked)))
-              }
+              onChange={(e) => props.onChange(choicesOf(withUsed(e.target.checked)))}
             />
             Use
           </label>
@@ -109,17 +106,7 @@ function ServerChoice(props: {
                 enabled,
                 disabled: !used,
                 onChange: (tool: string, on: boolean) =>
-                  props.onChange(
-                    choicesOf(
-                      setEnabledTools(
-                        value,
-                        row.name,
-                        on ? [...enabled, tool] : enabled.filter((t) => t !== tool),
-                        allTools,
-                        row.serverDefault,
-                      ),
-                    ),
-                  ),
+                  props.onChange(choicesOf(withTool(tool, on))),
               },
             })}
           />

@@ -1,11 +1,12 @@
 // REST for artifacts: read, edit, pin, delete, download.
 import { eq } from "drizzle-orm";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { deleteUnsharedBytes } from "../artifact-bytes";
 import { z } from "zod";
 import type { AppEnv } from "../app-types";
 import { toArtifact, updateArtifact } from "../db/artifacts";
 import { artifactFor } from "../db/conversation-access";
+import type { Right } from "../../../../durable-objects/protocol/sharing";
 import { artifacts } from "../../../../shared/db/schema";
 import { ApiError } from "../http/errors";
 import { parseJsonBody, parseParam } from "../http/validate";
@@ -24,23 +25,17 @@ const PatchBody = z
     message: "Send content or title.",
   });
 
+/** The artifact the path's :id names, if the caller has `right` in its conversation. */
+const requestedArtifact = (c: Context<AppEnv>, right: Right) =>
+  artifactFor(c.get("db"), c.get("user").id, parseParam(c, "id", IdParam), right);
+
 export const artifactRoutes = new Hono<AppEnv>()
   .get("/:id", async (c) => {
-    const row = await artifactFor(
-      c.get("db"),
-      c.get("user").id,
-      parseParam(c, "id", IdParam),
-      "read",
-    );
+    const row = await requestedArtifact(c, "read");
     return c.json(toArtifact(row, true));
   })
   .patch("/:id", async (c) => {
-    const row = await artifactFor(
-      c.get("db"),
-      c.get("user").id,
-      parseParam(c, "id", IdParam),
-      "manage",
-    );
+    const row = await requestedArtifact(c, "manage");
     const body = await parseJsonBody(c, PatchBody);
     if (body.content !== undefined && row.r2Key) {
       throw new ApiError(
@@ -52,30 +47,15 @@ export const artifactRoutes = new Hono<AppEnv>()
     return c.json(await updateArtifact(c.get("db"), row.id, body));
   })
   .put("/:id/pin", async (c) => {
-    const row = await artifactFor(
-      c.get("db"),
-      c.get("user").id,
-      parseParam(c, "id", IdParam),
-      "manage",
-    );
+    const row = await requestedArtifact(c, "manage");
     return c.json(await updateArtifact(c.get("db"), row.id, { pinned: true }));
   })
   .delete("/:id/pin", async (c) => {
-    const row = await artifactFor(
-      c.get("db"),
-      c.get("user").id,
-      parseParam(c, "id", IdParam),
-      "manage",
-    );
+    const row = await requestedArtifact(c, "manage");
     return c.json(await updateArtifact(c.get("db"), row.id, { pinned: false }));
   })
   .delete("/:id", async (c) => {
-    const row = await artifactFor(
-      c.get("db"),
-      c.get("user").id,
-      parseParam(c, "id", IdParam),
-      "manage",
-    );
+    const row = await requestedArtifact(c, "manage");
     if (row.r2Key)
       await deleteUnsharedBytes(c.env.DB, c.env.ARTIFACTS, [row.r2Key], { artifactId: row.id });
     await c.get("db").delete(artifacts).where(eq(artifacts.id, row.id));
@@ -88,12 +68,7 @@ export const artifactRoutes = new Hono<AppEnv>()
     return c.body(null, 204);
   })
   .get("/:id/download", async (c) => {
-    const row = await artifactFor(
-      c.get("db"),
-      c.get("user").id,
-      parseParam(c, "id", IdParam),
-      "read",
-    );
+    const row = await requestedArtifact(c, "read");
     // Images display inline (same origin); `?attachment=1` forces a download; `?inline=1` shows
     // a PDF too (a preview).
     return downloadResponse(

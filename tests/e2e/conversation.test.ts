@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { applyEvent, emptyTranscript } from "../../durable-objects/protocol/transcript";
-import { ServerFrame, isServerEvent, type ServerEvent } from "../../durable-objects/protocol/wire";
 import { range, SseReader } from "../support/sse-client";
+import { socketTurn } from "./socket-turn";
 import { type Stack, startStack } from "./stack";
 
 let stack: Stack;
@@ -28,30 +28,7 @@ it("holds a streamed conversation over a real WebSocket against wrangler dev and
   });
   expect(created.status).toBe(201);
   const { id } = (await created.json()) as { id: string };
-  const ticket = (await (
-    await fetch(`${stack.url}/api/conversations/${id}/ws-ticket`, {
-      method: "POST",
-      headers: auth(),
-    })
-  ).json()) as { ticket: string };
-
-  const ws = new WebSocket(
-    `${stack.url.replace("http", "ws")}/api/conversations/${id}/ws?ticket=${encodeURIComponent(ticket.ticket)}`,
-  );
-  const events: ServerEvent[] = [];
-  const done = new Promise<void>((resolve, reject) => {
-    ws.addEventListener("message", (m) => {
-      const frame = ServerFrame.parse(JSON.parse(String(m.data)));
-      if (isServerEvent(frame)) events.push(frame);
-      if (frame.type === "turn_ended" || frame.type === "turn_failed") resolve();
-    });
-    ws.addEventListener("error", () => reject(new Error("websocket error")));
-  });
-  await new Promise((r) => ws.addEventListener("open", r));
-  ws.send(JSON.stringify({ type: "resume", lastSeq: 0 }));
-  ws.send(JSON.stringify({ type: "send", clientMessageId: "e2e-1", text: "tell me a story" }));
-  await done;
-  ws.close();
+  const events = await socketTurn(stack, id, "tell me a story", "e2e-1");
 
   expect(events.filter((e) => e.type === "text_delta").length).toBeGreaterThan(3);
   const transcript = events.reduce(applyEvent, emptyTranscript());

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { TITLE_INSTRUCTION } from "../../durable-objects/conversation/titles";
 import { ProvidersHealth } from "../../durable-objects/protocol/provider-health";
 import { applyEvent, emptyTranscript } from "../../durable-objects/protocol/transcript";
-import { ServerFrame, isServerEvent, type ServerEvent } from "../../durable-objects/protocol/wire";
+import type { ServerEvent } from "../../durable-objects/protocol/wire";
+import { socketTurn } from "./socket-turn";
 import { type Stack, startStack } from "./stack";
 
 const QUESTION = "local first please: fetch two articles";
@@ -55,32 +56,7 @@ afterAll(async () => {
 
 const auth = () => ({ authorization: `Bearer ${stack.token}` });
 
-async function runTurn(id: string, text: string): Promise<ServerEvent[]> {
-  const ticket = (await (
-    await fetch(`${stack.url}/api/conversations/${id}/ws-ticket`, {
-      method: "POST",
-      headers: auth(),
-    })
-  ).json()) as { ticket: string };
-  const ws = new WebSocket(
-    `${stack.url.replace("http", "ws")}/api/conversations/${id}/ws?ticket=${encodeURIComponent(ticket.ticket)}`,
-  );
-  const events: ServerEvent[] = [];
-  const done = new Promise<void>((resolve, reject) => {
-    ws.addEventListener("message", (m) => {
-      const frame = ServerFrame.parse(JSON.parse(String(m.data)));
-      if (isServerEvent(frame)) events.push(frame);
-      if (frame.type === "turn_ended" || frame.type === "turn_failed") resolve();
-    });
-    ws.addEventListener("error", () => reject(new Error("websocket error")));
-  });
-  await new Promise((r) => ws.addEventListener("open", r));
-  ws.send(JSON.stringify({ type: "resume", lastSeq: 0 }));
-  ws.send(JSON.stringify({ type: "send", clientMessageId: crypto.randomUUID(), text }));
-  await done;
-  ws.close();
-  return events;
-}
+const runTurn = (id: string, text: string) => socketTurn(stack, id, text);
 
 it("sends the tool steps to the local model and the final answer to the cloud model", async () => {
   const created = await fetch(`${stack.url}/api/conversations`, {

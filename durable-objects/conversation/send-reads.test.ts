@@ -26,11 +26,14 @@ afterEach(() => {
   restore = undefined;
 });
 
+/** The conversation's object. */
+const objectOf = (conversationId: string) =>
+  env.CONVERSATION.get(env.CONVERSATION.idFromName(conversationId));
+
 /** Notes every D1 round trip the conversation's object makes from now on, in order. */
 async function recordObjectD1(conversationId: string) {
-  const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(conversationId));
   const own = await runInDurableObject(
-    stub,
+    objectOf(conversationId),
     (i: Conversation) => (i as unknown as { env: Env }).env,
   );
   const original = own.DB;
@@ -46,8 +49,7 @@ async function recordObjectD1(conversationId: string) {
  * split a count of writes in two.
  */
 async function withoutFirstWriteTimer(conversationId: string): Promise<void> {
-  const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(conversationId));
-  await runInDurableObject(stub, (i: Conversation) => {
+  await runInDurableObject(objectOf(conversationId), (i: Conversation) => {
     i.firstWriteAfterMs = 60_000;
   });
 }

@@ -56,8 +56,6 @@ afterAll(async () => {
 
 const auth = () => ({ authorization: `Bearer ${stack.token}` });
 
-const runTurn = (id: string, text: string) => socketTurn(stack, id, text);
-
 it("sends the tool steps to the local model and the final answer to the cloud model", async () => {
   const created = await fetch(`${stack.url}/api/conversations`, {
     method: "POST",
@@ -70,7 +68,7 @@ it("sends the tool steps to the local model and the final answer to the cloud mo
   });
   expect(created.status).toBe(201);
   const { id } = (await created.json()) as { id: string };
-  const events = await runTurn(id, QUESTION);
+  const events = await socketTurn(stack, id, QUESTION);
 
   // Which provider got which model request (the automatic title's request left out).
   const asked = stack.mock

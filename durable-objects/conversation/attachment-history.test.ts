@@ -193,6 +193,56 @@ describe("attachments in a turn's history", () => {
     });
   });
 
+  it("reads a turn's attachments from R2 side by side, not one after another", async () => {
+    const { id } = await createConversation(user);
+    const images = [];
+    for (const name of ["a.png", "b.png", "c.png"])
+      images.push(await attachmentPart(id, name, pngBytes()));
+    let reading = 0;
+    let mostAtOnce = 0;
+    const bucket = {
+      get: async (...args: Parameters<R2Bucket["get"]>) => {
+        mostAtOnce = Math.max(mostAtOnce, ++reading);
+        try {
+          return await env.ARTIFACTS.get(...args);
+        } finally {
+          reading--;
+        }
+      },
+    } as R2Bucket;
+    const loaded = await loadAttachments({
+      d1: env.DB,
+      bucket,
+      pdfTextService: env.PDF_TEXT,
+      conversationId: id,
+      history: [userMessage(1, images)],
+      can: { images: true, pdfDocuments: true },
+      maxTextChars: 1000,
+    });
+    expect(mostAtOnce).toBe(3);
+    for (const image of images) expect(loaded.get(image.artifactId)?.base64).toBe(PNG_BASE64);
+  });
+
+  it("gives the model a large image's bytes exactly", async () => {
+    const { id } = await createConversation(user);
+    // Past 32 KiB, where an encoder working in slices would join them.
+    const bytes = new Uint8Array(100_003);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7919) % 256;
+    bytes.set(pngBytes().subarray(0, 8));
+    const image = await attachmentPart(id, "large.png", bytes);
+    const loaded = await loadAttachments({
+      d1: env.DB,
+      bucket: env.ARTIFACTS,
+      pdfTextService: env.PDF_TEXT,
+      conversationId: id,
+      history: [userMessage(1, [image])],
+      can: { images: true, pdfDocuments: true },
+      maxTextChars: 1000,
+    });
+    const base64 = loaded.get(image.artifactId)?.base64 ?? "";
+    expect(Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))).toEqual(bytes);
+  });
+
   it("keeps a full audit entry of a request with a large image small: its bytes as their size", async () => {
     const { id } = await createConversation(user);
     const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(id));

@@ -198,6 +198,40 @@ it("measures a request's size without serializing again the messages an earlier 
   expect(Object.fromEntries(serialized)).toEqual({ first: 1, second: 1, third: 1 });
 });
 
+it("measures a request with images and PDFs to the character", async () => {
+  const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(crypto.randomUUID()));
+  const base64 = "iVBORw0KGgo+/=".repeat(1000);
+  const request = {
+    model: "m",
+    messages: [
+      {
+        role: "user" as const,
+        content: [
+          { type: "text" as const, text: 'A "quoted" line\nand another' },
+          { type: "image" as const, mediaType: "image/png", data: base64 },
+          {
+            type: "document" as const,
+            mediaType: "application/pdf" as const,
+            data: "",
+            name: "é.pdf",
+          },
+        ],
+      },
+      { role: "assistant" as const, content: [{ type: "text" as const, text: "Seen." }] },
+    ],
+  };
+  const [size] = await runInDurableObject(stub, (_instance: Conversation, state) => {
+    const audit = new AuditLog(state.storage.sql, false);
+    audit.modelRequest("t", 1, "anthropic", request);
+    return audit
+      .jsonLines()
+      .trimEnd()
+      .split("\n")
+      .map((l) => (JSON.parse(l) as { requestChars: number }).requestChars);
+  });
+  expect(size).toBe(JSON.stringify(request).length);
+});
+
 async function auditOf(owner: TestUser, conversationId: string) {
   const res = await api(owner, `/api/conversations/${conversationId}/audit`);
   expect(res.status).toBe(200);

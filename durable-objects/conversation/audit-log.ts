@@ -2,7 +2,7 @@
 // the full request only when the operator sets AUDIT_FULL_REQUESTS), each response summary,
 // each tool call with its arguments, its result summary and duration, and each approval with
 // who decided. Kept in the Durable Object's SQLite, so deleting the conversation deletes it.
-import type { ModelRequest, ProviderId } from "../providers/types";
+import type { ModelRequest, NeutralMessage, ProviderId } from "../providers/types";
 import type { ServerEvent } from "../protocol/wire";
 import { auditedRequest } from "./audit-request";
 
@@ -17,6 +17,20 @@ export interface ModelResponseSummary {
   reasoningChars: number;
   toolCalls: string[];
   error?: { code: string; message: string };
+}
+
+/**
+ * `JSON.stringify(m).length`, with the base64 of images and PDFs counted rather than copied into
+ * the JSON (megabytes per attached file, every turn); base64 has nothing JSON escapes.
+ */
+function messageChars(m: NeutralMessage): number {
+  let data = 0;
+  const content = m.content.map((part) => {
+    if (part.type !== "image" && part.type !== "document") return part;
+    data += part.data.length;
+    return { ...part, data: "" };
+  });
+  return JSON.stringify(data > 0 ? { ...m, content } : m).length + data;
 }
 
 export class AuditLog {
@@ -64,7 +78,7 @@ export class AuditLog {
     let chars = JSON.stringify({ ...body, messages: [] }).length + Math.max(0, messages.length - 1);
     for (const m of messages) {
       let n = this.#messageChars.get(m);
-      if (n === undefined) this.#messageChars.set(m, (n = JSON.stringify(m).length));
+      if (n === undefined) this.#messageChars.set(m, (n = messageChars(m)));
       chars += n;
     }
     return chars;

@@ -6,7 +6,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LLMock } from "@copilotkit/aimock";
 import { startStack } from "../../../tests/e2e/stack";
-import { failureKinds, fmt, newConversation as ourNewConversation, Session } from "./e2e-session";
+import {
+  failureKinds,
+  fmt,
+  newConversation as ourNewConversation,
+  Session,
+  uploadAttachment,
+} from "./e2e-session";
 import { workerdRssMiB } from "./workerd-memory";
 
 const num = (name: string, fallback: number) => {
@@ -24,6 +30,8 @@ const CROWDS = (process.env.BENCH_E2E_CROWDS ?? "50,200")
 const MEMORY_CONVERSATIONS = num("BENCH_E2E_MEMORY_CONVERSATIONS", 400);
 /** Messages before the turns of the long-conversation figure (plain turns, two messages each). */
 const LONG_MESSAGES = num("BENCH_E2E_LONG_MESSAGES", 200);
+/** Attachments in the history of the attachments figure: half images of 1 MiB, half text of 64 KiB. */
+const ATTACHMENTS = num("BENCH_E2E_ATTACHMENTS", 8);
 const DELTAS = 50;
 const CHUNK = 4;
 const PLAIN = "x".repeat(DELTAS * CHUNK);
@@ -96,6 +104,49 @@ async function repeatedTurns(label: string, text: string, earlierTurns = 0) {
   console.log(`${label}: send → final event ${fmt(final)}`);
 }
 
+/** A file of `size` bytes whose first bytes make it a PNG image, or UTF-8 text. */
+function fileBytes(kind: "png" | "text", size: number): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(size);
+  crypto.getRandomValues(bytes.subarray(0, Math.min(size, 65_536)));
+  if (kind === "text") return bytes.map((b) => 97 + (b % 26));
+  bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return bytes;
+}
+
+/**
+ * Plain turns in a conversation whose first message carried `count` attachments: every turn's
+ * history holds them, so every turn loads them for the model (Anthropic's takes the images as
+ * bytes and the text files as text).
+ */
+async function attachmentTurns(count: number) {
+  const session = await openNew();
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const image = i % 2 === 0;
+    const bytes = image ? fileBytes("png", 1024 * 1024) : fileBytes("text", 64 * 1024);
+    ids.push(
+      await uploadAttachment(
+        stack,
+        session.conversationId,
+        `f${i}.${image ? "png" : "txt"}`,
+        bytes,
+      ),
+    );
+  }
+  await session.turn("plain", undefined, ids);
+  const first: number[] = [];
+  const final: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t = await session.turn("plain");
+    if (t.firstDelta !== null) first.push(t.firstDelta);
+    final.push(t.final);
+  }
+  session.close();
+  const label = `plain answer with ${count} attachments in its history (${Math.ceil(count / 2)} images of 1 MiB, ${Math.floor(count / 2)} texts of 64 KiB)`;
+  console.log(`${label}: send → first delta ${fmt(first)}`);
+  console.log(`${label}: send → final event ${fmt(final)}`);
+}
+
 /**
  * A new conversation: a socket that creates it (or, with `open`, POST then a socket), then a send.
  * `firstDelta` and `final` are timed from the send, `whole` from the first request (what a user
@@ -156,10 +207,11 @@ async function memory(conversations: number): Promise<void> {
 
 try {
   console.log(
-    `end-to-end under wrangler dev, aimock at zero latency; BENCH_E2E_RUNS=${RUNS}, BENCH_E2E_CROWDS=${CROWDS.join(",")}, BENCH_E2E_MEMORY_CONVERSATIONS=${MEMORY_CONVERSATIONS}, BENCH_E2E_LONG_MESSAGES=${LONG_MESSAGES}`,
+    `end-to-end under wrangler dev, aimock at zero latency; BENCH_E2E_RUNS=${RUNS}, BENCH_E2E_CROWDS=${CROWDS.join(",")}, BENCH_E2E_MEMORY_CONVERSATIONS=${MEMORY_CONVERSATIONS}, BENCH_E2E_LONG_MESSAGES=${LONG_MESSAGES}, BENCH_E2E_ATTACHMENTS=${ATTACHMENTS}`,
   );
   await repeatedTurns(`plain answer (${DELTAS} deltas)`, "plain");
   await repeatedTurns("three-step turn (two tool calls, then the answer)", "three steps");
+  if (ATTACHMENTS > 0) await attachmentTurns(ATTACHMENTS);
   if (LONG_MESSAGES > 0) {
     const earlier = Math.ceil(LONG_MESSAGES / 2);
     await repeatedTurns(`plain answer after ${LONG_MESSAGES} messages`, "plain", earlier);

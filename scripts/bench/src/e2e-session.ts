@@ -29,6 +29,25 @@ export async function postJson<T>(app: AppAddress, path: string, body?: unknown)
   return (await res.json()) as T;
 }
 
+/** Uploads a file for the conversation's next message (POST …/attachments); its artifact id. */
+export async function uploadAttachment(
+  app: AppAddress,
+  conversationId: string,
+  name: string,
+  bytes: Uint8Array<ArrayBuffer>,
+): Promise<string> {
+  const form = new FormData();
+  form.set("file", new File([bytes], name));
+  const path = `/api/conversations/${conversationId}/attachments`;
+  const res = await fetch(`${app.url}${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${app.token}` },
+    body: form,
+  });
+  if (res.status !== 201) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { artifact: { id: string } }).artifact.id;
+}
+
 /** A new conversation, titled "bench" (its first answer still asks the model for a title). */
 export const newConversation = (app: AppAddress, body: Record<string, unknown> = {}) =>
   postJson<{ id: string; socket?: { ticket: string } }>(app, "/api/conversations", {
@@ -165,8 +184,11 @@ export class Session {
     });
   }
 
-  /** Sends `text`; resolves with ms from the send to the first text delta and to the turn's end. */
-  async turn(text: string, timeoutMs = 60_000): Promise<TurnTimes> {
+  /**
+   * Sends `text` (with `attachments`, artifact ids of this conversation); resolves with ms from
+   * the send to the first text delta and to the turn's end.
+   */
+  async turn(text: string, timeoutMs = 60_000, attachments: string[] = []): Promise<TurnTimes> {
     const from = this.frames.length;
     const sent = performance.now();
     let firstDelta: number | null = null;
@@ -174,7 +196,8 @@ export class Session {
       () => (firstDelta ??= performance.now() - sent),
       () => undefined, // a turn without text is reported by its end
     );
-    this.ws.send(JSON.stringify({ type: "send", clientMessageId: crypto.randomUUID(), text }));
+    const send = { type: "send", clientMessageId: crypto.randomUUID(), text };
+    this.ws.send(JSON.stringify(attachments.length > 0 ? { ...send, attachments } : send));
     await this.until((f) => f.type === "turn_ended" || f.type === "turn_failed", from, timeoutMs);
     const final = performance.now() - sent;
     const failed = this.frames.slice(from).find((f) => f.type === "turn_failed");

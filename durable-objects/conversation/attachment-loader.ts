@@ -2,11 +2,11 @@
 // for models that take them (within what one request may carry; older ones beyond it are named,
 // not repeated), the text of text files, and the extracted text of PDFs for models that do not
 // read them. Every turn whose history holds them loads them again, all at once.
-import { Buffer } from "node:buffer";
 import type { LoadedAttachment } from "../loop/attachment-parts";
 import { ATTACHMENT_ARTIFACT_TYPE } from "../protocol/attachments";
 import type { AttachmentPart, ChatMessage } from "../protocol/messages";
 import type { AttachmentCapabilities } from "../providers/attachment-capabilities";
+import { toBase64 } from "../../shared/base64";
 import { pdfText } from "./pdf-text";
 
 const MiB = 1024 * 1024;
@@ -98,10 +98,10 @@ async function loadOne(
         return { part, unavailable: "(An image too large for the model to see: over 5 MiB.)" };
       if (!takeFile(part))
         return { part, unavailable: "(An image shown earlier in the conversation.)" };
-      return { part, base64: base64Of(await bytesOf(input.bucket, key)) };
+      return { part, base64: toBase64(await bytesOf(input.bucket, key)) };
     case "pdf": {
       if (input.can.pdfDocuments && takeFile(part))
-        return { part, base64: base64Of(await bytesOf(input.bucket, key)) };
+        return { part, base64: toBase64(await bytesOf(input.bucket, key)) };
       return { part, text: await textOfPdf(input, part, key) };
     }
     case "text":
@@ -154,9 +154,4 @@ async function bytesOf(
   const object = await bucket.get(key, length ? { range: { offset: 0, length } } : {});
   if (!object) throw new Error(`attachment bytes missing in R2: ${key}`);
   return new Uint8Array(await object.arrayBuffer());
-}
-
-/** The runtime's own encoder: building a binary string for `btoa` took 30 ms per MiB. */
-function base64Of(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
 }

@@ -1,5 +1,6 @@
 // Turns an MCP tool result into what the model sees, what the user is told, and artifacts.
 import { z } from "zod";
+import { fromBase64 } from "../../shared/base64";
 import type { NeutralPart } from "../providers/types";
 import { BIBLIOGRAPHY, KNOWLEDGE_GRAPH, normalizeArtifactType } from "./artifact-types";
 import { asKnowledgeGraph, type KnowledgeGraph } from "./knowledge-graph";
@@ -279,7 +280,7 @@ function safeJson(text: string): unknown {
 
 function base64Bytes(b64: string): Uint8Array | null {
   try {
-    return Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    return fromBase64(b64);
   } catch {
     return null;
   }

@@ -10,6 +10,7 @@ import {
   type McpAttachment,
   type McpResourceContents,
 } from "../../../../durable-objects/protocol/rest";
+import { fromBase64 } from "../../../../shared/base64";
 import { toArtifact } from "../db/artifacts";
 import type { Db } from "../../../../shared/db/client";
 import { artifacts } from "../../../../shared/db/schema";
@@ -118,7 +119,7 @@ async function saveArtifact(
 
 function decodeBase64(blob: string, server: string, uri: string): Uint8Array {
   try {
-    return Uint8Array.from(atob(blob), (ch) => ch.charCodeAt(0));
+    return fromBase64(blob);
   } catch {
     throw new ApiError(
       502,

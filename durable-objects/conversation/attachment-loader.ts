@@ -17,6 +17,11 @@ const MiB = 1024 * 1024;
 export const MAX_FILE_BYTES_PER_REQUEST = 12 * MiB;
 /** Anthropic takes images up to 5 MB; a larger one is named instead. */
 const MAX_IMAGE_BYTES = 5 * MiB;
+/**
+ * Files read from R2 at once (a Worker keeps six connections open; more wait): each read's bytes
+ * stay in memory until they are encoded, so a long history's files are not all held at once.
+ */
+const READS_AT_ONCE = 6;
 /** D1 binds at most 100 parameters per statement. */
 const IDS_PER_QUERY = 90;
 /** The most characters of a text attachment (or a PDF's text) any request carries. */
@@ -63,6 +68,7 @@ export async function loadAttachments(
     fileBytesLeft -= part.size;
     return true;
   };
+  const reading = { ...input, read: readsAtMost(READS_AT_ONCE, input.bucket) };
   const pending = new Map<string, Promise<LoadedAttachment>>();
   for (const part of newestFirst) {
     if (pending.has(part.artifactId)) continue;
@@ -73,7 +79,7 @@ export async function loadAttachments(
     pending.set(
       part.artifactId,
       key
-        ? loadOne(input, part, key, takeFile).catch((err: unknown) => {
+        ? loadOne(reading, part, key, takeFile).catch((err: unknown) => {
             console.warn("could not load an attachment", part.artifactId, err);
             return { part, unavailable: "(This attachment could not be read.)" };
           })
@@ -85,8 +91,13 @@ export async function loadAttachments(
   return loaded;
 }
 
+/** What a turn's loads share: the input, and R2 reads a few at a time. */
+interface Reading extends AttachmentLoadInput {
+  read: (key: string, length?: number) => Promise<Uint8Array<ArrayBuffer>>;
+}
+
 async function loadOne(
-  input: AttachmentLoadInput,
+  input: Reading,
   part: AttachmentPart,
   key: string,
   takeFile: (part: AttachmentPart) => boolean,
@@ -98,30 +109,26 @@ async function loadOne(
         return { part, unavailable: "(An image too large for the model to see: over 5 MiB.)" };
       if (!takeFile(part))
         return { part, unavailable: "(An image shown earlier in the conversation.)" };
-      return { part, base64: toBase64(await bytesOf(input.bucket, key)) };
+      return { part, base64: toBase64(await input.read(key)) };
     case "pdf": {
       if (input.can.pdfDocuments && takeFile(part))
-        return { part, base64: toBase64(await bytesOf(input.bucket, key)) };
+        return { part, base64: toBase64(await input.read(key)) };
       return { part, text: await textOfPdf(input, part, key) };
     }
     case "text":
     case "table":
     case "json": {
       // Enough bytes for the characters that can be shown (UTF-8 takes at most 4 per character).
-      const bytes = await bytesOf(input.bucket, key, input.maxTextChars * 4 + 4);
+      const bytes = await input.read(key, input.maxTextChars * 4 + 4);
       return { part, text: new TextDecoder().decode(bytes).replace(/^\uFEFF/, "") };
     }
   }
 }
 
-async function textOfPdf(
-  input: AttachmentLoadInput,
-  part: AttachmentPart,
-  key: string,
-): Promise<string> {
+async function textOfPdf(input: Reading, part: AttachmentPart, key: string): Promise<string> {
   const kept = input.pdfTexts?.get(part.artifactId);
   if (kept != null) return kept;
-  const text = await pdfText(input.pdfTextService, await bytesOf(input.bucket, key));
+  const text = await pdfText(input.pdfTextService, await input.read(key));
   input.pdfTexts?.set(part.artifactId, text.slice(0, MAX_TEXT_CHARS + 1));
   return text;
 }
@@ -144,6 +151,23 @@ async function r2Keys(
     for (const row of rows.results) keys.set(row.id, row.r2_key);
   }
   return keys;
+}
+
+/** Reads from `bucket`, `limit` at a time: a read that finishes hands its turn to the next. */
+function readsAtMost(limit: number, bucket: R2Bucket): Reading["read"] {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (key, length) => {
+    if (running < limit) running++;
+    else await new Promise<void>((resume) => waiting.push(resume));
+    try {
+      return await bytesOf(bucket, key, length);
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else running--;
+    }
+  };
 }
 
 async function bytesOf(

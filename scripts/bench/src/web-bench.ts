@@ -8,17 +8,20 @@ import { startStack } from "../../../tests/e2e/stack";
 import { addBigGraphFixtures } from "../../../tests/e2e/big-graph";
 import { benchGraph } from "./web-bench-graph";
 import { benchLongConversation } from "./web-bench-long";
+import { addLongAnswerFixture, benchStreaming } from "./web-bench-stream";
 
 // Built by ../web.mjs (web/dist when run on its own).
 const dist =
   process.env.BENCH_WEB_DIST ?? fileURLToPath(new URL("../../../web/dist/", import.meta.url));
 // Sizes of the long conversations to open, e.g. BENCH_WEB_MESSAGES=1000,10000 (0 for none);
-// BENCH_WEB_GRAPH=0 skips the knowledge graph; BENCH_WEB_RENDERS sets the visits timed.
+// BENCH_WEB_GRAPH=0 skips the knowledge graph, BENCH_WEB_STREAM=0 the streamed long answer;
+// BENCH_WEB_RENDERS sets the visits timed.
 const MESSAGES = (process.env.BENCH_WEB_MESSAGES ?? "1000,10000")
   .split(",")
   .map(Number)
   .filter((n) => n > 0);
 const GRAPH = process.env.BENCH_WEB_GRAPH !== "0";
+const STREAM = process.env.BENCH_WEB_STREAM !== "0";
 // Visits timed for the first render (the machine's noise needs more than a handful).
 const RENDERS = Number(process.env.BENCH_WEB_RENDERS ?? 15);
 
@@ -48,6 +51,7 @@ for (const f of lazy) console.log(`  lazy chunk ${f} (gzip): ${kb(gz(join("asset
 const stack = await startStack(
   (mock) => {
     addBigGraphFixtures(mock);
+    addLongAnswerFixture(mock);
     mock.onMessage(/.*/, { content: "A short answer, **in markdown**." });
     // The bench sends thousands of messages in a minute: lift the limits meant for people.
   },
@@ -109,6 +113,7 @@ try {
   );
 
   for (const n of MESSAGES) await benchLongConversation(stack, browser, page, n);
+  if (STREAM) await benchStreaming(stack, page);
   if (GRAPH) await benchGraph(stack, page);
 } finally {
   await browser.close();

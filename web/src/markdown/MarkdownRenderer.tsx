@@ -1,5 +1,5 @@
 import type { Element } from "hast";
-import { memo, useId, useMemo, type ComponentProps } from "react";
+import { Fragment, memo, useId, useMemo, type ComponentProps } from "react";
 import ReactMarkdown, {
   type Components,
   type ExtraProps,
@@ -11,6 +11,7 @@ import remarkMath from "remark-math";
 import { CodeBlock } from "./CodeBlock";
 import "./markdown.css";
 import { MathFormula } from "./MathFormula";
+import { markdownBlocks } from "./markdown-blocks";
 import { normalizeMath } from "./math-delimiters";
 import { rehypeFootnoteLabel } from "./rehype-footnote-label";
 import { rehypeGuardUrls } from "./rehype-guard-urls";
@@ -38,18 +39,40 @@ export const MarkdownRenderer = memo(function MarkdownRenderer({ text }: { text:
     () => [...rehypePlugins, [rehypeFootnoteLabel, { prefix: `md${id}-` }]],
     [id],
   );
+  // Block by block (markdown-blocks.ts): while an answer streams, only its last block changes.
+  const blocks = useMemo(() => markdownBlocks(normalizeMath(text)), [text]);
   return (
     <div className="markdown markdown-body">
-      <ReactMarkdown
-        remarkPlugins={remarkPlugins}
-        rehypePlugins={rehypeWithLabel}
-        remarkRehypeOptions={remarkRehypeOptions}
-        components={components}
-        urlTransform={guardUrl}
-      >
-        {normalizeMath(text)}
-      </ReactMarkdown>
+      {blocks.map((block, i) => (
+        // The line break react-markdown puts between blocks: the same markup as one render.
+        <Fragment key={i}>
+          {i > 0 && "\n"}
+          <MarkdownBlock text={block} rehype={rehypeWithLabel} remarkRehype={remarkRehypeOptions} />
+        </Fragment>
+      ))}
     </div>
+  );
+});
+
+const MarkdownBlock = memo(function MarkdownBlock({
+  text,
+  rehype,
+  remarkRehype,
+}: {
+  text: string;
+  rehype: Plugins;
+  remarkRehype: Options["remarkRehypeOptions"];
+}) {
+  return (
+    <ReactMarkdown
+      remarkPlugins={remarkPlugins}
+      rehypePlugins={rehype}
+      remarkRehypeOptions={remarkRehype}
+      components={components}
+      urlTransform={guardUrl}
+    >
+      {text}
+    </ReactMarkdown>
   );
 });
 

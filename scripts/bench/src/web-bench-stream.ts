@@ -4,6 +4,7 @@
 import type { LLMock } from "@copilotkit/aimock";
 import type { Page } from "playwright-core";
 import type { Stack } from "../../../tests/e2e/stack";
+import { slowdownLabel, slowedDown, watchMainThread } from "./web-bench-main-thread";
 import { createConversation } from "./web-bench-seed";
 
 const ASK = "stream a long answer";
@@ -11,8 +12,6 @@ const END = "That is the whole answer.";
 /** Characters per streamed delta and ms between deltas: about 2,000 characters a second. */
 const CHUNK = 20;
 const LATENCY_MS = 10;
-// BENCH_WEB_CPU_SLOWDOWN=4 has Chromium run the page's thread 4 times slower (a phone, say).
-const SLOWDOWN = Number(process.env.BENCH_WEB_CPU_SLOWDOWN ?? 1);
 
 function section(i: number): string {
   return `## Part ${i}: what the trials found
@@ -65,53 +64,33 @@ export function addLongAnswerFixture(mock: LLMock): void {
 export async function benchStreaming(stack: Stack, page: Page): Promise<void> {
   const runs: { block: number; blocked: number; gapP95: number; gapMax: number; lag: number }[] =
     [];
-  const cdp = SLOWDOWN > 1 ? await page.context().newCDPSession(page) : null;
-  await cdp?.send("Emulation.setCPUThrottlingRate", { rate: SLOWDOWN });
-  for (let run = 0; run < 3; run++) {
-    const id = await createConversation(stack, { provider: "anthropic" });
-    await page.goto(`${stack.url}/?c=${id}`);
-    const box = page.getByRole("textbox", { name: "Message" });
-    await box.waitFor();
-    await box.fill(ASK);
-    // A string, not a function: tsx's helpers would not exist in the page.
-    await page.evaluate(`(() => {
-      window.blocks = [];
-      window.gaps = [];
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) window.blocks.push(e.duration);
-      }).observe({ type: "longtask" });
-      let last = performance.now();
-      const frame = (now) => {
-        window.gaps.push(now - last);
-        last = now;
-        if (!window.streamDone) requestAnimationFrame(frame);
-      };
-      requestAnimationFrame(frame);
-    })()`);
-    const sent = Date.now();
-    await box.press("Enter");
-    // The end shows once the last delta is drawn; the stream itself took about its length / rate.
-    await page.getByText(END).waitFor({ timeout: 120_000 });
-    const shownAfter = Date.now() - sent;
-    await page.evaluate(`window.streamDone = true`);
-    const { blocks, gaps } = await page.evaluate(() => {
-      const w = window as unknown as { blocks: number[]; gaps: number[] };
-      return { blocks: w.blocks, gaps: w.gaps };
-    });
-    const sorted = [...gaps].sort((a, b) => a - b);
-    runs.push({
-      block: Math.max(0, ...blocks),
-      blocked: blocks.reduce((a, b) => a + b, 0),
-      gapP95: sorted[Math.floor(sorted.length * 0.95)] ?? 0,
-      gapMax: sorted[sorted.length - 1] ?? 0,
-      lag: shownAfter - (LONG_ANSWER.length / CHUNK) * LATENCY_MS,
-    });
-  }
-  await cdp?.send("Emulation.setCPUThrottlingRate", { rate: 1 });
-  await cdp?.detach();
+  await slowedDown(page, async () => {
+    for (let run = 0; run < 3; run++) {
+      const id = await createConversation(stack, { provider: "anthropic" });
+      await page.goto(`${stack.url}/?c=${id}`);
+      const box = page.getByRole("textbox", { name: "Message" });
+      await box.waitFor();
+      await box.fill(ASK);
+      const watch = await watchMainThread(page);
+      const sent = Date.now();
+      await box.press("Enter");
+      // The end shows once the last delta is drawn; the stream itself lasts its length / rate.
+      await page.getByText(END).waitFor({ timeout: 120_000 });
+      const shownAfter = Date.now() - sent;
+      const { blocks, gaps } = await watch.stop();
+      const sorted = [...gaps].sort((a, b) => a - b);
+      runs.push({
+        block: Math.max(0, ...blocks),
+        blocked: blocks.reduce((a, b) => a + b, 0),
+        gapP95: sorted[Math.floor(sorted.length * 0.95)] ?? 0,
+        gapMax: sorted[sorted.length - 1] ?? 0,
+        lag: shownAfter - (LONG_ANSWER.length / CHUNK) * LATENCY_MS,
+      });
+    }
+  });
   const median = (k: keyof (typeof runs)[number]) =>
     [...runs.map((r) => r[k])].sort((a, b) => a - b)[1]!.toFixed(0);
   console.log(
-    `stream a ${(LONG_ANSWER.length / 1000).toFixed(0)}k-character markdown answer at ${(CHUNK / LATENCY_MS) * 1000} characters/s (median of 3${SLOWDOWN > 1 ? `, CPU ${SLOWDOWN}x slower` : ""}): longest main-thread task ${median("block")} ms, long tasks ${median("blocked")} ms in all, frame gap p95 ${median("gapP95")} ms and max ${median("gapMax")} ms, the end shown ${median("lag")} ms after the stream's own length`,
+    `stream a ${(LONG_ANSWER.length / 1000).toFixed(0)}k-character markdown answer at ${(CHUNK / LATENCY_MS) * 1000} characters/s (median of 3${slowdownLabel}): longest main-thread task ${median("block")} ms, long tasks ${median("blocked")} ms in all, frame gap p95 ${median("gapP95")} ms and max ${median("gapMax")} ms, the end shown ${median("lag")} ms after the stream's own length`,
   );
 }

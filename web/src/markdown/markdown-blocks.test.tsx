@@ -1,12 +1,25 @@
 import { renderToStaticMarkup } from "react-dom/server";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { markdownBlocks } from "./markdown-blocks";
+import type * as Blocks from "./markdown-blocks";
 import { MarkdownRenderer } from "./MarkdownRenderer";
 
+// The renderer as it is, and (with `whole` set) as it was before texts were cut into blocks.
+const whole = vi.hoisted(() => ({ on: false }));
+vi.mock("./markdown-blocks", async (original) => {
+  const { markdownBlocks } = await original<typeof Blocks>();
+  return { markdownBlocks: (text: string) => (whole.on ? [text] : markdownBlocks(text)) };
+});
+
 const render = (text: string) => renderToStaticMarkup(<MarkdownRenderer text={text} />);
-// A reference definition (which renders nothing) keeps a text in one block: the render it
-// would have had before it was cut into blocks.
-const renderWhole = (text: string) => render(`${text}\n\n[unused]: https://example.com`);
+const renderWhole = (text: string) => {
+  whole.on = true;
+  try {
+    return render(text);
+  } finally {
+    whole.on = false;
+  }
+};
 
 const ANSWER = `## Results
 
@@ -61,10 +74,9 @@ describe("markdown blocks", () => {
       // The last line has no newline yet (it may still be written): it stays with its block.
       "> quoted again\n\n    indented code\n\nLast paragraph.",
     ]);
-    expect(markdownBlocks(`${ANSWER}\n`).slice(-2)).toEqual([
-      "> quoted again\n\n    indented code",
-      "Last paragraph.",
-    ]);
+    // Nor is a block cut after indented code, which the line after a blank could continue.
+    expect(markdownBlocks(`${ANSWER}\n`)).toEqual(markdownBlocks(ANSWER));
+    expect(markdownBlocks("Para.\n\nLast.\n")).toEqual(["Para.", "Last."]);
   });
 
   it("renders an answer block by block exactly as it renders whole", () => {
@@ -80,10 +92,34 @@ describe("markdown blocks", () => {
     }
   });
 
-  it("keeps a text with footnotes or link definitions whole: they reach across blocks", () => {
+  it("keeps a text with footnotes, link definitions or HTML whole: they reach across blocks", () => {
     const text =
       "A claim.[^1]\n\nMore, see [the paper][p].\n\n[^1]: The source.\n\n[p]: https://x.org";
     expect(markdownBlocks(text)).toEqual([text]);
+    // An HTML block runs to a blank line: the `$$` in it opens no math.
+    const html = "</div>\n$$\n\na\n\nb\n";
+    expect(markdownBlocks(html)).toEqual([html]);
+  });
+
+  it("renders any mix of blocks alike cut and whole", () => {
+    const snippets = [
+      ...["# Title", "Title\n===", "para *em* **b** `c` $x^2$", "a\\", "line  \nbreak", "---"],
+      ...["- a\n- b", "- a\n\n- b", "1. a\n2. b", "3) c", "* star", "- [ ] task", "- a\nlazy"],
+      ...["- a\n\n  more\n\n      code in item", "> q\n> r", "> q\n\n> r", "\t tab code"],
+      ...["```js\nx\n\ny\n```", "~~~\nz\n~~~", "````\n```\n````", "    code\n\n    more"],
+      ...["$$\na\n\nb\n$$", "$$a$$", "\\[ x \\]", "text \\( y \\) more", "$5 and $10"],
+      ...["| a | b |\n| - | - |\n| 1 | 2 |", "<div>\n\nhtml\n</div>", "http://x.org"],
+    ];
+    // The same texts every run (a fixed seed): 300 mixes, each with and without a last newline.
+    let seed = 7;
+    const pick = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    for (let k = 0; k < 300; k++) {
+      let text = snippets[pick(snippets.length)]!;
+      for (let n = pick(6); n >= 0; n--)
+        text += ["\n", "\n\n", "\n\n\n"][pick(3)]! + snippets[pick(snippets.length)]!;
+      for (const t of [text, `${text}\n`])
+        expect(render(t), JSON.stringify(t)).toBe(renderWhole(t));
+    }
   });
 
   it("keeps one-line display math from opening a block that swallows the rest", () => {

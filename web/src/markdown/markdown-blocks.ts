@@ -2,25 +2,28 @@
 // streaming answer parses and draws only its last block again on each delta: every earlier block
 // is the same string as before, and its memoized render is kept.
 //
-// A cut falls only on a blank line (outside code fences and `$$` math) followed by a line that
-// must start a new block: not indented (it would continue a list item or be indented code), and
-// not a list marker when the block holds a list (the item could continue a loose list). Link
-// reference definitions and footnotes reach across blocks: a text that has any stays whole. The
-// last line, still unfinished while an answer streams, stays with the block before it.
+// A cut falls only on a blank line (outside code fences and `$$` math) between a line that is not
+// indented (what follows could continue indented code or a list item's content) and one that
+// must start a new block: not indented either, and not a list marker when the block holds a list
+// (the item could continue a loose list). The last line, still unfinished while an answer
+// streams, stays with the block before it. Link reference definitions and footnotes reach
+// across blocks, and an HTML block runs to the next blank line whatever it holds (a fence, `$$`):
+// a text with any of them stays whole.
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const MATH_FENCE = /^ {0,3}\$\$/;
 const MATH_CLOSE = /^ {0,3}\$\$+\s*$/;
 const LIST_MARKER = /^(?:[-+*]|\d{1,9}[.)])(?:\s|$)/;
-const DEFINITION = /^ {0,3}\[[^\]]+\]:/m;
+const WHOLE = /^ {0,3}(?:\[[^\]]+\]:|<[A-Za-z/!?])/m;
 
 export function markdownBlocks(markdown: string): string[] {
-  if (DEFINITION.test(markdown)) return [markdown];
+  if (WHOLE.test(markdown)) return [markdown];
   const blocks: string[] = [];
   let block: string[] = [];
   let fence: string | null = null;
   let math = false;
   let afterBlank = false;
+  let lastIndented = false;
   let inList = false;
   const close = () => {
     while (block.length > 0 && block[block.length - 1]!.trim() === "") block.pop();
@@ -41,9 +44,11 @@ export function markdownBlocks(markdown: string): string[] {
       const marker = LIST_MARKER.test(line);
       // A line still being written (the last, without its newline) may turn out a marker yet.
       const complete = i < lines.length - 1;
-      if (complete && afterBlank && !/^\s/.test(line) && !(marker && inList)) close();
+      const indented = /^\s/.test(line);
+      if (complete && afterBlank && !lastIndented && !indented && !(marker && inList)) close();
       if (marker) inList = true;
       afterBlank = false;
+      lastIndented = indented;
       fence = FENCE.exec(line)?.[1] ?? null;
       // `$$` opens a math block unless the same line closes it.
       math = !fence && MATH_FENCE.test(line) && !line.trim().slice(2).includes("$$");

@@ -50,8 +50,8 @@ export function pooledEstimate(trials: Trial[]): number {
 `;
 }
 
-/** About 16,000 characters of markdown. */
-export const LONG_ANSWER = `${Array.from({ length: 10 }, (_, i) => section(i + 1)).join("\n")}\n${END}`;
+/** About 12,000 characters of markdown. */
+const LONG_ANSWER = `${Array.from({ length: 10 }, (_, i) => section(i + 1)).join("\n")}\n${END}`;
 
 export function addLongAnswerFixture(mock: LLMock): void {
   mock.onMessage(

@@ -3,7 +3,7 @@ import { expect, it } from "vitest";
 import type { LoopState } from "../loop/types";
 import type { NeutralMessage } from "../providers/types";
 import type { Conversation } from "./conversation";
-import { dropCheckpoint, loadCheckpoint, saveCheckpoint } from "./loop-storage";
+import { dropCheckpoint, loadCheckpoint, saveCheckpoint, toolCallLog } from "./loop-storage";
 import { ConversationStore } from "./store";
 import { countedSql } from "../../tests/support/counted-sql";
 
@@ -133,5 +133,16 @@ it("a checkpoint whose message rows are not all there is not trusted: the turn s
     saveCheckpoint(store, "t2", stateWith([said(0), said(1), said(2)], 1));
     sql.exec("DELETE FROM conv_checkpoint_messages WHERE turn_id = 't2' AND idx = 2");
     expect(loadCheckpoint(store, "t2")).toBeNull();
+  });
+});
+
+it("finds the recorded ids that are a call's id or it with a suffix, and no others", async () => {
+  await withCountedStore((store) => {
+    const calls = toolCallLog(store);
+    for (const id of ["call_0", "call_0_2", "call_0_10", "call_01", "call_0`", "call_1", "call"])
+      calls.start({ id, key: id, server: "s", tool: "t", arguments: {} }, "t1", 1);
+    expect(calls.idsLike("call_0").sort()).toEqual(["call_0", "call_0_10", "call_0_2"]);
+    expect(calls.idsLike("call_0_2")).toEqual(["call_0_2"]);
+    expect(calls.idsLike("other")).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@ export function toolCallLog(store: ConversationStore): ToolCallLog {
   return {
     findDone: (key) => toRecord(store.toolCall("key", key)),
     find: (id) => toRecord(store.toolCall("id", id)),
+    idsLike: (id) => store.toolCallIdsLike(id),
     start: (record, turnId, step) => store.startToolCall(record, turnId, step),
     finish: (id, status, result) => store.finishToolCall(id, status, result),
   };

@@ -408,6 +408,22 @@ export class ConversationStore {
     };
   }
 
+  /**
+   * The ids that are `id` or start with `id_`, read from the primary key's index: every string
+   * that starts with `id_` sorts from `id_` up to, not including, `id` + "`" ("`" follows "_").
+   */
+  toolCallIdsLike(id: string): string[] {
+    return this.sql
+      .exec<{ id: string }>(
+        "SELECT id FROM conv_tool_calls WHERE id = ? OR (id >= ? AND id < ?)",
+        id,
+        `${id}_`,
+        `${id}\``,
+      )
+      .toArray()
+      .map((r) => r.id);
+  }
+
   /** Calls that started but never stored a result: cut off by an eviction or deploy. */
   unfinishedToolCalls(turnId: string): StoredToolCall[] {
     return this.sql

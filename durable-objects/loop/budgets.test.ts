@@ -4,7 +4,8 @@ import { buildToolNameMap } from "../providers/tool-names";
 import type { ModelRequest, StreamEvent } from "../providers/types";
 import type { TurnBudgets } from "./budgets";
 import { runThinkingLoop } from "./loop";
-import type { LoopDeps, ToolCallRecord } from "./types";
+import { memoryLog } from "./test/scripted-loop";
+import type { LoopDeps } from "./types";
 
 const lookup = (id: string): StreamEvent => ({
   type: "tool_call",
@@ -31,7 +32,6 @@ function run(budgets: TurnBudgets, opts: { toolMs?: number; model?: string } = {
   let clock = 0;
   // Each lookup finds something new: the same result twice would end the turn as no progress.
   let lookups = 0;
-  const records = new Map<string, ToolCallRecord>();
   const deps: LoopDeps = {
     provider: {
       id: "anthropic",
@@ -58,12 +58,8 @@ function run(budgets: TurnBudgets, opts: { toolMs?: number; model?: string } = {
         };
       },
     },
-    calls: {
-      findDone: () => null,
-      find: (id) => records.get(id) ?? null,
-      start: (r) => void records.set(r.id, { ...r, status: "started" }),
-      finish: (id, status) => void records.set(id, { ...records.get(id)!, status }),
-    },
+    // Every call runs: nothing is reused.
+    calls: { ...memoryLog(), findDone: () => null },
     toolNames: buildToolNameMap([{ server: "kb", tool: "lookup" }]),
     saveArtifact: async (d) => ({ id: "a", type: d.type, title: d.title }),
     checkpoint: () => undefined,

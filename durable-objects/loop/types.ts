@@ -75,6 +75,8 @@ export interface ToolCallLog {
   /** The latest successful call with this key: failed, timed-out and interrupted ones are not reused. */
   findDone(key: string): ToolCallRecord | null;
   find(id: string): ToolCallRecord | null;
+  /** The recorded ids that are `id` or `id` with a suffix (`id_2`, …): see unused-call-id.ts. */
+  idsLike(id: string): string[];
   start(record: Omit<ToolCallRecord, "status" | "result">, turnId: string, step: number): void;
   finish(id: string, status: "done" | "failed" | "error", result: ToolCallRecord["result"]): void;
 }

@@ -3,9 +3,17 @@ import { describe, expect, it } from "vitest";
 import type { LoopState, PlannedToolCall, ToolCallRecord } from "./types";
 import { unusedCallId } from "./unused-call-id";
 
-const recorded = (ids: string[]) => ({
+/** A log holding `ids`; `reads` counts its lookups. */
+const recorded = (ids: string[], reads = { n: 0 }) => ({
   calls: {
-    find: (id: string) => (ids.includes(id) ? ({ id } as ToolCallRecord) : null),
+    find: (id: string) => {
+      reads.n++;
+      return ids.includes(id) ? ({ id } as ToolCallRecord) : null;
+    },
+    idsLike: (id: string) => {
+      reads.n++;
+      return ids.filter((k) => k === id || k.startsWith(`${id}_`));
+    },
     findDone: () => null,
     start: () => undefined,
     finish: () => undefined,
@@ -32,5 +40,20 @@ describe("a call id the conversation has met before", () => {
       "call_0_3",
     );
     expect(unusedCallId("call_0", recorded([]), history([]), [planned("call_0")])).toBe("call_0_2");
+  });
+
+  it("reads the log once however many earlier turns took the id", () => {
+    // A server that numbers every answer's calls from 0, 300 turns on: call_0, call_0_2 … call_0_300.
+    const earlier = ["call_0", ...Array.from({ length: 299 }, (_, i) => `call_0_${i + 2}`)];
+    const reads = { n: 0 };
+    const log = recorded([...earlier, "call_01", "call_1"], reads);
+    expect(unusedCallId("call_0", log, history(earlier), [])).toBe("call_0_301");
+    expect(reads.n).toBe(1);
+  });
+
+  it("does not count an id that only starts like it", () => {
+    expect(unusedCallId("call_0", recorded(["call_01", "call_0x"]), history(["call_00"]), [])).toBe(
+      "call_0",
+    );
   });
 });

@@ -11,10 +11,14 @@ export function unusedCallId(
   state: Pick<LoopState, "messages">,
   sameStep: readonly PlannedToolCall[],
 ): string {
-  const taken = (candidate: string) =>
-    sameStep.some((c) => c.id === candidate) ||
-    deps.calls.find(candidate) !== null ||
-    state.messages.some((m) => m.content.some((p) => p.type === "tool_call" && p.id === candidate));
-  if (!taken(id)) return id;
-  for (let n = 2; ; n++) if (!taken(`${id}_${n}`)) return `${id}_${n}`;
+  // Every id taken by `id` and its suffixes, gathered once: a server that numbers its calls from
+  // 0 in every answer reuses `id` once per earlier turn, and trying each suffix against the log
+  // and the whole history would cost the number of turns times the history.
+  const taken = new Set(deps.calls.idsLike(id));
+  const isOurs = (other: string) => other === id || other.startsWith(`${id}_`);
+  for (const c of sameStep) if (isOurs(c.id)) taken.add(c.id);
+  for (const m of state.messages)
+    for (const p of m.content) if (p.type === "tool_call" && isOurs(p.id)) taken.add(p.id);
+  if (!taken.has(id)) return id;
+  for (let n = 2; ; n++) if (!taken.has(`${id}_${n}`)) return `${id}_${n}`;
 }

@@ -19,6 +19,7 @@ export function memoryLog(): ToolCallLog {
     findDone: (key) =>
       [...records.values()].find((r) => r.key === key && r.status === "done") ?? null,
     find: (id) => records.get(id) ?? null,
+    idsLike: (id) => [...records.keys()].filter((k) => k === id || k.startsWith(`${id}_`)),
     start: (r) => void records.set(r.id, { ...r, status: "started" }),
     finish: (id, status, result) =>
       void records.set(id, { ...records.get(id)!, status, ...(result && { result }) }),

@@ -1,7 +1,7 @@
 // Figures for the provider adapters and the thinking loop, measured in Node against aimock.
 import { LLMock } from "@copilotkit/aimock";
 import { runThinkingLoop } from "../../../durable-objects/loop/loop";
-import type { ToolCallLog, ToolCallRecord } from "../../../durable-objects/loop/types";
+import { memoryLog } from "../../../durable-objects/loop/test/scripted-loop";
 import { createProvider } from "../../../durable-objects/providers/registry";
 import { streamWithRetries } from "../../../durable-objects/providers/retry";
 import { buildToolNameMap } from "../../../durable-objects/providers/tool-names";
@@ -74,15 +74,7 @@ for (let i = 0; i < RUNS + 3; i++) {
   let inModel = 0;
   let inTool = 0;
   let calls = 0;
-  const records = new Map<string, ToolCallRecord>();
-  const log: ToolCallLog = {
-    findDone: (key) =>
-      [...records.values()].find((r) => r.key === key && r.status !== "started") ?? null,
-    find: (id) => records.get(id) ?? null,
-    start: (r) => void records.set(r.id, { ...r, status: "started" }),
-    finish: (id, status, result) =>
-      void records.set(id, { ...records.get(id)!, status, ...(result && { result }) }),
-  };
+  const log = memoryLog();
   const names = buildToolNameMap([{ server: "bench", tool: "echo" }]);
   const provider = createProvider("anthropic", configs.anthropic);
   const started = performance.now();

@@ -11,14 +11,14 @@ export function unusedCallId(
   state: Pick<LoopState, "messages">,
   sameStep: readonly PlannedToolCall[],
 ): string {
-  // Every id taken by `id` and its suffixes, gathered once: a server that numbers its calls from
-  // 0 in every answer reuses `id` once per earlier turn, and trying each suffix against the log
-  // and the whole history would cost the number of turns times the history.
+  // The taken ids, gathered once: a server that numbers its calls from 0 in every answer reuses
+  // `id` once per earlier turn, and trying each suffix against the log and the whole history
+  // would cost the number of turns times the history. Only `id` and its suffixes are looked up,
+  // so the step's and the history's other ids may sit in the set too.
   const taken = new Set(deps.calls.idsLike(id));
-  const isOurs = (other: string) => other === id || other.startsWith(`${id}_`);
-  for (const c of sameStep) if (isOurs(c.id)) taken.add(c.id);
+  for (const c of sameStep) taken.add(c.id);
   for (const m of state.messages)
-    for (const p of m.content) if (p.type === "tool_call" && isOurs(p.id)) taken.add(p.id);
+    for (const p of m.content) if (p.type === "tool_call") taken.add(p.id);
   if (!taken.has(id)) return id;
   for (let n = 2; ; n++) if (!taken.has(`${id}_${n}`)) return `${id}_${n}`;
 }

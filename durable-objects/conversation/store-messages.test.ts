@@ -83,3 +83,63 @@ it("a meta value set again unchanged is not written again", async () => {
     expect(store.getMeta("breaker:mcp-remote")).toBe('{"failures":1}');
   });
 });
+
+it("a meta value is read from SQLite once, and follows every write and delete made here", async () => {
+  const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(crypto.randomUUID()));
+  await runInDurableObject(stub, (_instance: Conversation, state) => {
+    let reads = 0;
+    const sql = countedSql(state.storage.sql, (query) => {
+      if (/^SELECT value FROM conv_meta/.test(query)) reads++;
+    });
+    const store = new ConversationStore(sql);
+    const fresh = () => new ConversationStore(state.storage.sql);
+
+    // A turn asks for its API base a few times: one read, and none for a key read as missing.
+    store.setMeta("api_base", "https://app.example");
+    expect([store.getMeta("api_base"), store.getMeta("api_base")]).toEqual([
+      "https://app.example",
+      "https://app.example",
+    ]);
+    expect([store.getMeta("breaker:x"), store.getMeta("breaker:x")]).toEqual([null, null]);
+    expect(reads).toBe(2);
+
+    // Written or deleted here: the next read is the new value, as SQLite has it.
+    store.setMeta("breaker:x", '{"failures":1}');
+    expect(store.getMeta("breaker:x")).toBe('{"failures":1}');
+    store.deleteMeta("api_base");
+    expect(store.getMeta("api_base")).toBeNull();
+    expect(reads).toBe(2);
+    expect([fresh().getMeta("breaker:x"), fresh().getMeta("api_base")]).toEqual([
+      '{"failures":1}',
+      null,
+    ]);
+
+    // A long value (a PDF's text) is not held: each read goes to SQLite (setting it read once,
+    // to compare).
+    const text = "page ".repeat(2_000);
+    store.setMeta("pdf_text:a1", text);
+    expect(reads).toBe(3);
+    expect([store.getMeta("pdf_text:a1"), store.getMeta("pdf_text:a1")]).toEqual([text, text]);
+    expect(reads).toBe(5);
+  });
+});
+
+it("a flushed outbox is removed in one statement, whatever its size", async () => {
+  const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(crypto.randomUUID()));
+  await runInDurableObject(stub, (_instance: Conversation, state) => {
+    let deletes = 0;
+    const sql = countedSql(state.storage.sql, (query) => {
+      if (/^DELETE FROM conv_outbox/.test(query)) deletes++;
+    });
+    const store = new ConversationStore(sql);
+    for (let i = 0; i < 150; i++) store.enqueue("touch", { i });
+    const rows = store.pendingOutbox(200);
+    expect(rows).toHaveLength(150);
+
+    store.removeOutbox(rows.slice(0, 120).map((r) => r.id));
+
+    expect(deletes).toBe(1);
+    const left = store.pendingOutbox(200).map((r) => JSON.parse(r.payload) as { i: number });
+    expect(left.map((p) => p.i)).toEqual(Array.from({ length: 30 }, (_, k) => 120 + k));
+  });
+});

@@ -4,6 +4,9 @@ import { z } from "zod";
 import { type ChatMessage, MessagePart, type MessageStatus } from "../protocol/messages";
 import { type NewServerEvent, ServerEvent, SendOptions } from "../protocol/wire";
 
+/** Meta values up to this long are held in memory once read (see `getMeta`). */
+const MAX_HELD_META_CHARS = 4096;
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS conv_events (
   seq INTEGER PRIMARY KEY AUTOINCREMENT, body TEXT NOT NULL, delta_of TEXT);
@@ -281,8 +284,13 @@ export class ConversationStore {
       .toArray();
   }
 
+  /** One statement for the whole flush (each statement has its cost, a span in traces among it). */
   removeOutbox(ids: number[]): void {
-    for (const id of ids) this.sql.exec("DELETE FROM conv_outbox WHERE id = ?", id);
+    if (ids.length === 0) return;
+    this.sql.exec(
+      "DELETE FROM conv_outbox WHERE id IN (SELECT value FROM json_each(?))",
+      JSON.stringify(ids),
+    );
   }
 
   markOutboxFailed(ids: number[], error: string): void {
@@ -437,18 +445,28 @@ export class ConversationStore {
   }
 
   // ---- meta ----
+  /**
+   * Meta values as last read or written, by key (null: no row). This store is the table's only
+   * reader and writer, on the object's one thread, so the copy cannot go stale; a turn asks for
+   * the same few keys a dozen times (its API base, each server's breaker and session, the learned
+   * characters per token). Long values (a PDF's text) are read each time, never held.
+   */
+  #meta = new Map<string, string | null>();
+
   getMeta(key: string): string | null {
-    return (
+    if (this.#meta.has(key)) return this.#meta.get(key)!;
+    const value =
       this.sql
         .exec<{ value: string }>("SELECT value FROM conv_meta WHERE key = ?", key)
-        .toArray()[0]?.value ?? null
-    );
+        .toArray()[0]?.value ?? null;
+    this.#keepMeta(key, value);
+    return value;
   }
 
   /**
    * An unchanged value is not written again: each write is a commit of the object's storage (and
    * a row written on the bill), and the circuit breaker and the learned characters per token
-   * store the same value at most turns. A read costs a fraction of a write.
+   * store the same value at most turns.
    */
   setMeta(key: string, value: string): void {
     if (this.getMeta(key) === value) return;
@@ -457,6 +475,12 @@ export class ConversationStore {
       key,
       value,
     );
+    this.#keepMeta(key, value);
+  }
+
+  #keepMeta(key: string, value: string | null): void {
+    if (value === null || value.length <= MAX_HELD_META_CHARS) this.#meta.set(key, value);
+    else this.#meta.delete(key);
   }
 
   /** Meta entries whose key starts with `prefix`. */
@@ -472,6 +496,7 @@ export class ConversationStore {
 
   deleteMeta(key: string): void {
     this.sql.exec("DELETE FROM conv_meta WHERE key = ?", key);
+    this.#meta.set(key, null);
   }
 
   // ---- branches (branching/) ----

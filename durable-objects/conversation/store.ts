@@ -496,7 +496,8 @@ export class ConversationStore {
 
   deleteMeta(key: string): void {
     this.sql.exec("DELETE FROM conv_meta WHERE key = ?", key);
-    this.#meta.set(key, null);
+    // Forgotten, not held as missing: each turn deletes keys of its own (recovery.ts).
+    this.#meta.delete(key);
   }
 
   // ---- branches (branching/) ----

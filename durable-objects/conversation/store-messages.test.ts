@@ -15,21 +15,33 @@ const message = (seq: number, text: string): ChatMessage => ({
   createdAt: seq,
 });
 
-it("the stored messages are read from SQLite once, and kept as stored when one is written", async () => {
+/**
+ * A fresh object's store over its SQLite with the statements matching `counted` counted
+ * (`count()`); `sql` is the same SQLite, uncounted, for a second store that reads it afresh.
+ */
+async function withCountingStore(
+  counted: RegExp,
+  check: (store: ConversationStore, count: () => number, sql: SqlStorage) => void,
+) {
   const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(crypto.randomUUID()));
   await runInDurableObject(stub, (_instance: Conversation, state) => {
-    // The object's SQLite, with every read of the messages table counted.
-    let reads = 0;
+    let n = 0;
     const sql = countedSql(state.storage.sql, (query) => {
-      if (/FROM conv_messages ORDER BY seq/.test(query)) reads++;
+      if (counted.test(query)) n++;
     });
-    const store = new ConversationStore(sql);
+    check(new ConversationStore(sql), () => n, state.storage.sql);
+  });
+}
+
+it("the stored messages are read from SQLite once, and kept as stored when one is written", async () => {
+  // Every read of the messages table counted.
+  await withCountingStore(/FROM conv_messages ORDER BY seq/, (store, reads, sql) => {
     store.putMessage(message(1, "first question"));
     store.putMessage(message(2, "first answer"));
 
     // A turn, its title and its summary each ask for the history: one read between them.
     const history = [store.messages(), store.messages(), store.messages()];
-    expect(reads).toBe(1);
+    expect(reads()).toBe(1);
     expect(history.map((h) => h.map((m) => m.id))).toEqual([
       ["m1", "m2"],
       ["m1", "m2"],
@@ -44,55 +56,43 @@ it("the stored messages are read from SQLite once, and kept as stored when one i
     store.putMessage(message(3, "second question"));
     store.putMessage({ ...message(2, "first answer, final"), seq: 9, createdAt: 9 });
     const after = store.messages();
-    expect(reads).toBe(1);
+    expect(reads()).toBe(1);
     expect(after.map((m) => [m.id, m.seq, m.content])).toEqual([
       ["m1", 1, [{ type: "text", text: "first question" }]],
       ["m2", 2, [{ type: "text", text: "first answer, final" }]],
       ["m3", 3, [{ type: "text", text: "second question" }]],
     ]);
     // Exactly what reading SQLite again gives.
-    expect(after).toEqual(new ConversationStore(state.storage.sql).messages());
+    expect(after).toEqual(new ConversationStore(sql).messages());
     // A message stored out of order takes its place by seq.
     store.putMessage(message(0, "an earlier one"));
     expect(store.messages().map((m) => m.id)).toEqual(["m0", "m1", "m2", "m3"]);
-    expect(store.messages()).toEqual(new ConversationStore(state.storage.sql).messages());
-    expect(reads).toBe(1);
+    expect(store.messages()).toEqual(new ConversationStore(sql).messages());
+    expect(reads()).toBe(1);
 
     // A message its row would not read back as is stored as before; reading then fails, as a
     // fresh read of the table does.
     const unreadable = { type: "no such part" } as unknown as ChatMessage["content"][number];
     expect(() => store.putMessage({ ...message(4, "x"), content: [unreadable] })).not.toThrow();
     expect(() => store.messages()).toThrow();
-    expect(() => new ConversationStore(state.storage.sql).messages()).toThrow();
+    expect(() => new ConversationStore(sql).messages()).toThrow();
   });
 });
 
 it("a meta value set again unchanged is not written again", async () => {
-  const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(crypto.randomUUID()));
-  await runInDurableObject(stub, (_instance: Conversation, state) => {
-    let writes = 0;
-    const sql = countedSql(state.storage.sql, (query) => {
-      if (/^INSERT INTO conv_meta/.test(query)) writes++;
-    });
-    const store = new ConversationStore(sql);
+  await withCountingStore(/^INSERT INTO conv_meta/, (store, writes) => {
     store.setMeta("breaker:mcp-remote", '{"failures":0}');
     store.setMeta("breaker:mcp-remote", '{"failures":0}');
-    expect(writes).toBe(1);
+    expect(writes()).toBe(1);
     store.setMeta("breaker:mcp-remote", '{"failures":1}');
-    expect(writes).toBe(2);
+    expect(writes()).toBe(2);
     expect(store.getMeta("breaker:mcp-remote")).toBe('{"failures":1}');
   });
 });
 
 it("a meta value is read from SQLite once, and follows every write and delete made here", async () => {
-  const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(crypto.randomUUID()));
-  await runInDurableObject(stub, (_instance: Conversation, state) => {
-    let reads = 0;
-    const sql = countedSql(state.storage.sql, (query) => {
-      if (/^SELECT value FROM conv_meta/.test(query)) reads++;
-    });
-    const store = new ConversationStore(sql);
-    const fresh = () => new ConversationStore(state.storage.sql);
+  await withCountingStore(/^SELECT value FROM conv_meta/, (store, reads, sql) => {
+    const fresh = () => new ConversationStore(sql);
 
     // A turn asks for its API base a few times: one read, and none for a key read as missing.
     store.setMeta("api_base", "https://app.example");
@@ -101,16 +101,16 @@ it("a meta value is read from SQLite once, and follows every write and delete ma
       "https://app.example",
     ]);
     expect([store.getMeta("breaker:x"), store.getMeta("breaker:x")]).toEqual([null, null]);
-    expect(reads).toBe(2);
+    expect(reads()).toBe(2);
 
     // Written here: the next read is the new value, as SQLite has it, without reading it.
     store.setMeta("breaker:x", '{"failures":1}');
     expect(store.getMeta("breaker:x")).toBe('{"failures":1}');
-    expect(reads).toBe(2);
+    expect(reads()).toBe(2);
     // Deleted here: forgotten (a turn deletes keys of its own), so the next read asks SQLite.
     store.deleteMeta("api_base");
     expect(store.getMeta("api_base")).toBeNull();
-    expect(reads).toBe(3);
+    expect(reads()).toBe(3);
     expect([fresh().getMeta("breaker:x"), fresh().getMeta("api_base")]).toEqual([
       '{"failures":1}',
       null,
@@ -120,27 +120,21 @@ it("a meta value is read from SQLite once, and follows every write and delete ma
     // to compare).
     const text = "page ".repeat(2_000);
     store.setMeta("pdf_text:a1", text);
-    expect(reads).toBe(4);
+    expect(reads()).toBe(4);
     expect([store.getMeta("pdf_text:a1"), store.getMeta("pdf_text:a1")]).toEqual([text, text]);
-    expect(reads).toBe(6);
+    expect(reads()).toBe(6);
   });
 });
 
 it("a flushed outbox is removed in one statement, whatever its size", async () => {
-  const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(crypto.randomUUID()));
-  await runInDurableObject(stub, (_instance: Conversation, state) => {
-    let deletes = 0;
-    const sql = countedSql(state.storage.sql, (query) => {
-      if (/^DELETE FROM conv_outbox/.test(query)) deletes++;
-    });
-    const store = new ConversationStore(sql);
+  await withCountingStore(/^DELETE FROM conv_outbox/, (store, deletes) => {
     for (let i = 0; i < 150; i++) store.enqueue("touch", { i });
     const rows = store.pendingOutbox(200);
     expect(rows).toHaveLength(150);
 
     store.removeOutbox(rows.slice(0, 120).map((r) => r.id));
 
-    expect(deletes).toBe(1);
+    expect(deletes()).toBe(1);
     const left = store.pendingOutbox(200).map((r) => JSON.parse(r.payload) as { i: number });
     expect(left.map((p) => p.i)).toEqual(Array.from({ length: 30 }, (_, k) => 120 + k));
   });

@@ -1,24 +1,21 @@
 // Call ids a provider reuses across answers get a suffix, so each call keeps its own record.
 import { describe, expect, it } from "vitest";
-import type { LoopState, PlannedToolCall, ToolCallRecord } from "./types";
+import { memoryLog } from "./test/scripted-loop";
+import type { LoopState, PlannedToolCall } from "./types";
 import { unusedCallId } from "./unused-call-id";
 
-/** A log holding `ids`; `reads` counts its lookups. */
-const recorded = (ids: string[], reads = { n: 0 }) => ({
-  calls: {
-    find: (id: string) => {
+/** The in-memory log holding `ids`; `reads` counts its lookups. */
+const recorded = (ids: string[], reads = { n: 0 }) => {
+  const log = memoryLog();
+  for (const id of ids) log.start({ id, key: id, server: "s", tool: "t", arguments: {} }, "t1", 1);
+  const counted =
+    <A extends unknown[], R>(f: (...a: A) => R) =>
+    (...a: A) => {
       reads.n++;
-      return ids.includes(id) ? ({ id } as ToolCallRecord) : null;
-    },
-    idsLike: (id: string) => {
-      reads.n++;
-      return ids.filter((k) => k === id || k.startsWith(`${id}_`));
-    },
-    findDone: () => null,
-    start: () => undefined,
-    finish: () => undefined,
-  },
-});
+      return f(...a);
+    };
+  return { calls: { ...log, find: counted(log.find), idsLike: counted(log.idsLike) } };
+};
 const history = (ids: string[]): Pick<LoopState, "messages"> => ({
   messages: [
     {

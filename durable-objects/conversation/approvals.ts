@@ -9,12 +9,6 @@ import type { ApprovalAnswer, NewServerEvent, ServerEvent } from "../protocol/wi
 /** Unanswered approvals expire (as denied) after this long unless configured otherwise. */
 export const DEFAULT_APPROVAL_TTL_SECONDS = 24 * 3600;
 
-const SCHEMA = `CREATE TABLE IF NOT EXISTS conv_approvals (
-  id TEXT PRIMARY KEY, turn_id TEXT NOT NULL, message_id TEXT NOT NULL, call_id TEXT NOT NULL,
-  step INTEGER NOT NULL, user_id TEXT NOT NULL, server TEXT NOT NULL, tool TEXT NOT NULL,
-  arguments TEXT NOT NULL, requested_at INTEGER NOT NULL, expires_at INTEGER NOT NULL,
-  status TEXT NOT NULL, note TEXT, decided_via TEXT, decided_by TEXT, decided_at INTEGER)`;
-
 export type DecidedVia = "websocket" | "rest" | "expiry" | "cancel";
 
 export interface ApprovalRow {
@@ -56,9 +50,8 @@ type RawRow = {
 };
 
 export class ApprovalStore {
-  constructor(private readonly sql: SqlStorage) {
-    sql.exec(SCHEMA);
-  }
+  /** `sql` has the table (schema.ts). */
+  constructor(private readonly sql: SqlStorage) {}
 
   add(row: Omit<ApprovalRow, "status" | "note" | "decidedVia" | "decidedBy" | "decidedAt">): void {
     this.sql.exec(

@@ -246,8 +246,8 @@ describe("attachments in a turn's history", () => {
     const { id } = await createConversation(user);
     const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(id));
     const big = "A".repeat(3 * 1024 * 1024);
-    const entries = await runInDurableObject(stub, (_instance: Conversation, state) => {
-      const audit = new AuditLog(state.storage.sql, true);
+    const entries = await runInDurableObject(stub, (instance: Conversation) => {
+      const audit = new AuditLog(instance.store.sql, true);
       audit.modelRequest("turn-1", 1, "anthropic", {
         model: "claude-haiku-4-5",
         messages: [

@@ -185,8 +185,8 @@ it("measures a request's size without serializing again the messages an earlier 
   ];
   const expected = steps.map((r) => JSON.stringify(r).length);
   serialized.clear();
-  const sizes = await runInDurableObject(stub, (_instance: Conversation, state) => {
-    const audit = new AuditLog(state.storage.sql, false);
+  const sizes = await runInDurableObject(stub, (instance: Conversation) => {
+    const audit = new AuditLog(instance.store.sql, false);
     steps.forEach((request, i) => audit.modelRequest("t", i + 1, "openai", request));
     return audit
       .jsonLines()
@@ -220,8 +220,8 @@ it("measures a request with images and PDFs to the character", async () => {
       { role: "assistant" as const, content: [{ type: "text" as const, text: "Seen." }] },
     ],
   };
-  const [size] = await runInDurableObject(stub, (_instance: Conversation, state) => {
-    const audit = new AuditLog(state.storage.sql, false);
+  const [size] = await runInDurableObject(stub, (instance: Conversation) => {
+    const audit = new AuditLog(instance.store.sql, false);
     audit.modelRequest("t", 1, "anthropic", request);
     return audit
       .jsonLines()

@@ -6,9 +6,6 @@ import type { ModelRequest, NeutralMessage, ProviderId } from "../providers/type
 import type { ServerEvent } from "../protocol/wire";
 import { auditedRequest } from "./audit-request";
 
-const SCHEMA = `CREATE TABLE IF NOT EXISTS conv_audit (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, entry TEXT NOT NULL)`;
-
 export interface ModelResponseSummary {
   /** The model that answered (a fallback's, when the route moved on). */
   provider?: ProviderId;
@@ -34,12 +31,11 @@ function messageChars(m: NeutralMessage): number {
 }
 
 export class AuditLog {
+  /** `sql` has the table (schema.ts). */
   constructor(
     private readonly sql: SqlStorage,
     private readonly fullRequests: boolean,
-  ) {
-    sql.exec(SCHEMA);
-  }
+  ) {}
 
   private add(entry: Record<string, unknown>, at = Date.now()): void {
     this.sql.exec("INSERT INTO conv_audit (at, entry) VALUES (?, ?)", at, JSON.stringify(entry));

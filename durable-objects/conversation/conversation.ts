@@ -24,7 +24,8 @@ import { type SseSubscriber } from "./sse";
 import { SseGate } from "./sse-gate";
 import { DeltaCoalescer, isDelta } from "./delta-coalescer";
 import { serveSseRequest } from "./sse-requests";
-import { ConversationStore, hasConversationTables, type TurnRow } from "./store";
+import { hasConversationTables } from "./schema";
+import { ConversationStore, type TurnRow } from "./store";
 import type { LoopState } from "../loop/types";
 import { artifactSaver } from "./artifacts";
 import { historyOptions, pdfTextCache } from "./history-options";
@@ -73,6 +74,8 @@ import { CLOSE_CONVERSATION_GONE } from "../protocol/close-codes";
 
 /** How long a turn's first step may stream before its user's message is written to D1. */
 export const FIRST_WRITE_AFTER_MS = 1_000;
+/** Events per `replay` frame (and per read of the log) when a socket catches up. */
+const REPLAY_BATCH = 1_000;
 
 type ConnState = SocketState;
 
@@ -113,23 +116,22 @@ export class Conversation extends Agent<Env> {
 
   #audit: AuditLog | undefined;
   get audit(): AuditLog {
-    return (this.#audit ??= new AuditLog(
-      this.ctx.storage.sql,
-      this.env.AUDIT_FULL_REQUESTS === "true",
-    ));
+    return (this.#audit ??= new AuditLog(this.store.sql, this.env.AUDIT_FULL_REQUESTS === "true"));
   }
 
   #sockets: SocketGate | undefined;
   get sockets(): SocketGate {
-    return (this.#sockets ??= new SocketGate(this.ctx.storage.sql, this.env.DB, () =>
-      this.#open.list(),
+    return (this.#sockets ??= new SocketGate(
+      () => this.store.sql,
+      this.env.DB,
+      () => this.#open.list(),
     ));
   }
 
   #authors: MessageAuthors | undefined;
   /** Who wrote each user message (message-authors.ts). */
   get authors(): MessageAuthors {
-    return (this.#authors ??= new MessageAuthors(this.ctx.storage.sql));
+    return (this.#authors ??= new MessageAuthors(this.store.sql));
   }
 
   #sseGate: SseGate | undefined;
@@ -311,13 +313,13 @@ export class Conversation extends Agent<Env> {
     // Replay and marking the socket live happen with no await between: no event can slip by.
     let after = frame.lastSeq;
     for (;;) {
-      const batch = this.store.replayAfter(after, 1000, frame.compact);
+      const batch = this.store.replayAfter(after, REPLAY_BATCH, frame.compact);
       if (frame.batch) {
         if (batch.length > 0) connection.send(replayFrame(batch));
       } else for (const e of batch) connection.send(e.body);
-      const last = batch[batch.length - 1];
-      if (!last) break;
-      after = last.seq;
+      after = batch.at(-1)?.seq ?? after;
+      // A short batch is the end of the log: no query to find that out.
+      if (batch.length < REPLAY_BATCH) break;
     }
     connection.setState((s: ConnState | null) => ({ ...s, synced: true }) satisfies ConnState);
     this.sendControl(connection, {
@@ -631,7 +633,7 @@ export class Conversation extends Agent<Env> {
   // ---------- approvals (see approvals.ts) ----------
 
   get approvals(): ApprovalStore {
-    return (this.#approvals ??= new ApprovalStore(this.ctx.storage.sql));
+    return (this.#approvals ??= new ApprovalStore(this.store.sql));
   }
 
   /** Stores the user's answer to an approval request and resumes the turn once none waits. */
@@ -690,7 +692,7 @@ export class Conversation extends Agent<Env> {
   // ---------- elicitations (see elicitations.ts) ----------
 
   get elicitations(): Elicitations {
-    return (this.#elicitations ??= new Elicitations(this.ctx.storage.sql, (e) => this.emit(e)));
+    return (this.#elicitations ??= new Elicitations(this.store.sql, (e) => this.emit(e)));
   }
 
   /** A person's answer to a server's question (any tab, or REST); the waiting call continues. */

@@ -18,13 +18,6 @@ import type { NewServerEvent, ServerEvent } from "../protocol/wire";
 /** How long a tool call waits for the user's answer unless configured otherwise. */
 export const DEFAULT_ELICITATION_TIMEOUT_SECONDS = 10 * 60;
 
-const SCHEMA = `CREATE TABLE IF NOT EXISTS conv_elicitations (
-  id TEXT PRIMARY KEY, turn_id TEXT NOT NULL, message_id TEXT NOT NULL, call_id TEXT NOT NULL,
-  user_id TEXT NOT NULL, server TEXT NOT NULL, tool TEXT NOT NULL, mode TEXT NOT NULL,
-  message TEXT NOT NULL, requested_schema TEXT, url TEXT, server_elicitation_id TEXT,
-  requested_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, status TEXT NOT NULL,
-  content TEXT, answered_via TEXT, answered_by TEXT, answered_at INTEGER)`;
-
 export type AnsweredVia = "websocket" | "rest" | "timeout" | "cancel" | "restart" | "server";
 
 export interface ElicitationRow {
@@ -83,9 +76,7 @@ export class Elicitations {
   constructor(
     private readonly sql: SqlStorage,
     private readonly emit: (e: NewServerEvent) => ServerEvent,
-  ) {
-    sql.exec(SCHEMA);
-  }
+  ) {}
 
   /** Asks the user on behalf of a running call; resolves with what the server is sent back. */
   ask(

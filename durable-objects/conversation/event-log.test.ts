@@ -1,11 +1,12 @@
 import { env, runInDurableObject } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { FIFTY_DELTA_REPLY, LONG_REPLY } from "../../tests/support/global-setup";
 import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
 import { SseReader } from "../../tests/support/sse-client";
 import { fold, TestSocket, turnEnded } from "../../tests/support/ws-client";
 import type { ServerEvent } from "../protocol/wire";
 import type { Conversation } from "./conversation";
+import { ConversationStore } from "./store";
 
 const deltas = (events: ServerEvent[]) => events.filter((e) => e.type === "text_delta");
 
@@ -138,6 +139,37 @@ describe("catch-up with `compact`", () => {
       expect(ws.frames.map((f) => f.type)).toEqual(["replay", "synced"]);
       const [replay] = ws.frames;
       expect(replay?.type === "replay" && replay.events).toEqual(one);
+    }
+  }, 60_000);
+
+  it("a catch-up reads the log once per page: a short page is its end", async () => {
+    const user = await createUser();
+    const conv = await createConversation(user);
+    const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(conv.id));
+    const reads = vi.spyOn(ConversationStore.prototype, "replayAfter");
+    try {
+      // 10, 1,010 and 3,510 events: one, two and four pages.
+      for (const seeded of [10, 1_000, 2_500]) {
+        await runInDurableObject(stub, (instance: Conversation) => {
+          const from = instance.store.lastSeq();
+          while (instance.store.lastSeq() < from + seeded)
+            instance.store.appendEvent({ type: "notice", level: "info", message: "seeded" });
+        });
+        const all = await storedEvents(conv.id);
+        reads.mockClear();
+        const ws = await TestSocket.open(user, conv.id);
+        ws.send({ type: "resume", lastSeq: 0, batch: true });
+        await ws.until((f) => f.some((x) => x.type === "synced"));
+        ws.close();
+        // Every event once, in order, in pages of 1,000, each page one read of the log.
+        const pages = Math.ceil(all.length / 1000);
+        const replays = ws.frames.flatMap((f) => (f.type === "replay" ? [f.events] : []));
+        expect(replays.flat()).toEqual(all);
+        expect(replays).toHaveLength(pages);
+        expect(reads, `${all.length} events`).toHaveBeenCalledTimes(pages);
+      }
+    } finally {
+      reads.mockRestore();
     }
   }, 60_000);
 

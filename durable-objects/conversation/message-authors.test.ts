@@ -6,9 +6,9 @@ import { MessageAuthors } from "./message-authors";
 
 it("the authors are read once, then kept as stored: a new author is added, a message's first stays", async () => {
   const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(crypto.randomUUID()));
-  await runInDurableObject(stub, (_instance: Conversation, state) => {
+  await runInDurableObject(stub, (instance: Conversation, state) => {
     let reads = 0;
-    const sql = countedSql(state.storage.sql, (query) => {
+    const sql = countedSql(instance.store.sql, (query) => {
       if (/FROM conv_message_authors/.test(query)) reads++;
     });
     const authors = new MessageAuthors(sql);

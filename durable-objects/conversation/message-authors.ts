@@ -6,25 +6,16 @@ import type { ChatMessage } from "../protocol/messages";
 type Author = NonNullable<ChatMessage["author"]>;
 
 export class MessageAuthors {
-  #ready = false;
   /**
    * The authors as last read: every turn asks for them all, one row per user message of the
    * conversation. `remember`, their only writer, adds to the copy as it writes the row.
    */
   #all: Map<string, Author> | undefined;
 
+  /** `sql` has the table (schema.ts). */
   constructor(private readonly sql: SqlStorage) {}
 
-  private ensure(): void {
-    if (this.#ready) return;
-    this.sql.exec(
-      "CREATE TABLE IF NOT EXISTS conv_message_authors (message_id TEXT PRIMARY KEY, user_id TEXT NOT NULL, name TEXT NOT NULL)",
-    );
-    this.#ready = true;
-  }
-
   remember(messageId: string, author: Author): void {
-    this.ensure();
     this.sql.exec(
       "INSERT INTO conv_message_authors (message_id, user_id, name) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
       messageId,
@@ -37,7 +28,6 @@ export class MessageAuthors {
   }
 
   all(): ReadonlyMap<string, Author> {
-    this.ensure();
     this.#all ??= new Map(
       this.sql
         .exec<{ message_id: string; user_id: string; name: string }>(

@@ -34,18 +34,17 @@ export class SocketGate {
   #lastInvalidLog = -Infinity;
 
   constructor(
-    private readonly sql: SqlStorage,
+    /** The object's SQLite with its tables (schema.ts), asked for when a ticket is claimed. */
+    private readonly tables: () => SqlStorage,
     private readonly db: D1Database,
     private readonly connections: () => Iterable<Connection>,
   ) {}
 
   /** Accepts a ticket id once, until it expires; false when it was seen before. */
   claimTicket(id: string, expiresAt: number, now = Date.now()): boolean {
-    this.sql.exec(
-      "CREATE TABLE IF NOT EXISTS ws_used_tickets (id TEXT PRIMARY KEY, expires_at INTEGER NOT NULL)",
-    );
-    this.sql.exec("DELETE FROM ws_used_tickets WHERE expires_at <= ?", now);
-    const fresh = this.sql
+    const sql = this.tables();
+    sql.exec("DELETE FROM ws_used_tickets WHERE expires_at <= ?", now);
+    const fresh = sql
       .exec(
         "INSERT INTO ws_used_tickets (id, expires_at) VALUES (?, ?) ON CONFLICT DO NOTHING RETURNING id",
         id,

@@ -3,33 +3,10 @@
 import { z } from "zod";
 import { type ChatMessage, MessagePart, type MessageStatus } from "../protocol/messages";
 import { type NewServerEvent, ServerEvent, SendOptions } from "../protocol/wire";
+import { createConversationTables } from "./schema";
 
 /** Meta values up to this long are held in memory once read (see `getMeta`). */
 const MAX_HELD_META_CHARS = 4096;
-
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS conv_events (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT, body TEXT NOT NULL, delta_of TEXT);
-CREATE TABLE IF NOT EXISTS conv_messages (
-  id TEXT PRIMARY KEY, role TEXT NOT NULL, content TEXT NOT NULL, status TEXT NOT NULL,
-  seq INTEGER NOT NULL UNIQUE, client_message_id TEXT UNIQUE, created_at INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS conv_turns (
-  id TEXT PRIMARY KEY, user_message_id TEXT NOT NULL, assistant_message_id TEXT NOT NULL,
-  assistant_seq INTEGER NOT NULL, start_seq INTEGER NOT NULL,
-  status TEXT NOT NULL, options TEXT NOT NULL, created_at INTEGER NOT NULL);
-CREATE INDEX IF NOT EXISTS conv_turns_status ON conv_turns(status, created_at);
-CREATE TABLE IF NOT EXISTS conv_outbox (
-  id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, payload TEXT NOT NULL,
-  attempts INTEGER NOT NULL DEFAULT 0, last_error TEXT);
-CREATE TABLE IF NOT EXISTS conv_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS conv_checkpoints (turn_id TEXT PRIMARY KEY, state TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS conv_checkpoint_messages (
-  turn_id TEXT NOT NULL, idx INTEGER NOT NULL, message TEXT NOT NULL, PRIMARY KEY (turn_id, idx));
-CREATE TABLE IF NOT EXISTS conv_tool_calls (
-  id TEXT PRIMARY KEY, turn_id TEXT NOT NULL, step INTEGER NOT NULL, call_key TEXT NOT NULL,
-  server TEXT NOT NULL, tool TEXT NOT NULL, arguments TEXT NOT NULL, status TEXT NOT NULL, result TEXT);
-CREATE INDEX IF NOT EXISTS conv_tool_calls_key ON conv_tool_calls(call_key, status);
-`;
 
 export type TurnStatus = "queued" | "running" | "done";
 export interface TurnRow {
@@ -72,22 +49,10 @@ const MessageRow = z.object({
   created_at: z.number(),
 });
 
-/** Whether this object has ever stored a conversation (without creating the tables). */
-export function hasConversationTables(sql: SqlStorage): boolean {
-  return (
-    sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'conv_turns'").toArray()
-      .length > 0
-  );
-}
-
 export class ConversationStore {
-  constructor(private readonly sql: SqlStorage) {
-    for (const statement of SCHEMA.split(";")
-      .map((s) => s.trim())
-      .filter(Boolean)) {
-      sql.exec(statement);
-    }
-    addDeltaColumn(sql);
+  /** `sql` with every table of the object created (schema.ts): the other modules take it from here. */
+  constructor(readonly sql: SqlStorage) {
+    createConversationTables(sql);
   }
 
   // ---- event log ----
@@ -533,13 +498,6 @@ const isDeltaEvent = (
   e: ServerEvent,
 ): e is Extract<ServerEvent, { type: "text_delta" | "reasoning_delta" }> =>
   e.type === "text_delta" || e.type === "reasoning_delta";
-
-/** Logs stored before `delta_of` existed get the column; their old rows are simply never left out. */
-function addDeltaColumn(sql: SqlStorage): void {
-  const columns = sql.exec<{ name: string }>("SELECT name FROM pragma_table_info('conv_events')");
-  if (columns.toArray().some((c) => c.name === "delta_of")) return;
-  sql.exec("ALTER TABLE conv_events ADD COLUMN delta_of TEXT");
-}
 
 /**
  * `messages` after `putMessage(m)` wrote `content`, as reading them all again would give: a new

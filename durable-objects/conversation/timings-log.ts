@@ -2,7 +2,7 @@
 // kept there like any other): what GET /api/conversations/:id/timings returns.
 import type { ConversationTimings } from "../protocol/timings";
 import { ServerEvent } from "../protocol/wire";
-import { hasConversationTables } from "./store";
+import { hasConversationTables } from "./schema";
 
 export function conversationTimings(sql: SqlStorage): ConversationTimings {
   if (!hasConversationTables(sql)) return { steps: [] };

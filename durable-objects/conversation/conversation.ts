@@ -67,12 +67,11 @@ import { sendBatch } from "./send-batch";
 import { CONVERSATION_ROW_SQL, conversationFromRow, TurnSetupError } from "./conversation-row";
 import { replayFrame } from "./replay-frame";
 import { handshakeResume, type HandshakeResume } from "../protocol/handshake-resume";
-import { onceAfter } from "./once-after";
 import { OpenSockets } from "./open-sockets";
 import { keepAliveIfLong } from "./late-keep-alive";
 import { CLOSE_CONVERSATION_GONE } from "../protocol/close-codes";
 
-/** How long a turn's first step may stream before its user's message is written to D1. */
+/** How long a turn may run before its user's message is written to D1 (else: as it ends). */
 export const FIRST_WRITE_AFTER_MS = 1_000;
 /** Events per `replay` frame (and per read of the log) when a socket catches up. */
 const REPLAY_BATCH = 1_000;
@@ -552,9 +551,9 @@ export class Conversation extends Agent<Env> {
       at: message.createdAt,
       ...(isFirst && { title: titleFromFirstMessage(frame.text) }),
     });
-    // A turn that starts now writes the message to D1 at its first pause (runTurn's `firstWrite`):
-    // a D1 write beside the turn's reads and its first model request would slow both. The message
-    // waits in the outbox, safe from restarts.
+    // A turn that starts now writes the message to D1 as it ends (runTurn's `firstWrite`): a D1
+    // write beside the turn's reads and its model requests would slow them. The message waits in
+    // the outbox, safe from restarts.
     if (queued) {
       this.#earlyRead.drop();
       void this.flushOutboxTask();
@@ -729,10 +728,10 @@ export class Conversation extends Agent<Env> {
   private async runTurn(turn: TurnRow, resumed?: LoopState): Promise<void> {
     const abort = new AbortController();
     this.#abort = abort;
-    // The turn's first write to D1 (its user's message): at its first pause, or once its first
-    // step has streamed for FIRST_WRITE_AFTER_MS. Not sooner (D1's write beside the model's first
-    // request slows the answer), and not at every step: the rest goes as the turn ends or parks.
-    const firstWrite = onceAfter(this.firstWriteAfterMs, () => void this.flushOutboxTask());
+    // The turn's user's message goes to D1 as the turn ends or parks, with the rest, or once the
+    // turn has run for FIRST_WRITE_AFTER_MS. Not at a step's end: the next step's model request
+    // follows at once, and a D1 write beside a model request slows the answer.
+    const firstWrite = setTimeout(() => void this.flushOutboxTask(), this.firstWriteAfterMs);
     // The steps and usage the turn's last checkpoint recorded, for the operator's log line at its
     // end: reading the checkpoint back would parse and check the turn's whole history.
     let checkpointed = resumed && { step: resumed.step, usage: resumed.usage };
@@ -819,8 +818,6 @@ export class Conversation extends Agent<Env> {
           this.#deltas.flush();
           saveCheckpoint(this.store, turn.id, state);
           checkpointed = { step: state.step, usage: state.usage };
-          // A step that goes on to tool calls is a pause: the user's message goes to D1.
-          if (state.pending) firstWrite.now();
         },
         audit: {
           modelRequest: (step, provider, request) =>
@@ -863,7 +860,7 @@ export class Conversation extends Agent<Env> {
         },
       };
     } finally {
-      firstWrite.cancel();
+      clearTimeout(firstWrite);
       this.#abort = null;
     }
     // A parked turn keeps the turn lock; it resumes when its approvals are answered (perhaps

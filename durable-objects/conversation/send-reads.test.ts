@@ -44,9 +44,9 @@ async function recordObjectD1(conversationId: string) {
 }
 
 /**
- * Leaves the conversation's first D1 write to its turn's first pause or end only: without the
- * timer, a machine loaded enough to stream a short answer for over FIRST_WRITE_AFTER_MS cannot
- * split a count of writes in two.
+ * Leaves the conversation's first D1 write to its turn's end only: without the timer, a machine
+ * loaded enough to run a short turn for over FIRST_WRITE_AFTER_MS cannot split a count of writes
+ * in two.
  */
 async function withoutFirstWriteTimer(conversationId: string): Promise<void> {
   await runInDurableObject(objectOf(conversationId), (i: Conversation) => {
@@ -154,7 +154,7 @@ it("a long first step does not keep the user's message from D1: it is written wh
   ws.close();
 });
 
-it("a turn that calls tools writes its user's message to D1 at its first pause, the rest as it ends: two writes, not one per step", async () => {
+it("a turn that calls tools writes to D1 once, as it ends: not beside the model request of a step after its tools", async () => {
   const user = await createUser();
   const added = await api(user, "/api/mcp-servers", {
     method: "POST",
@@ -180,7 +180,7 @@ it("a turn that calls tools writes its user's message to D1 at its first pause, 
   const outboxWrites = recording.trips
     .slice(from)
     .filter((t) => t.sql.some((s) => /insert into "(messages|usage)"/i.test(s)));
-  expect(outboxWrites.map(messageInserts)).toEqual([1, 1]);
+  expect(outboxWrites.map(messageInserts)).toEqual([2]);
   ws.close();
 });
 

@@ -3,7 +3,7 @@
 // text of the history's PDFs.
 import type { PdfTextCache } from "./attachment-loader";
 import type { ConversationStore } from "./store";
-import { parseStoredResult } from "./history";
+import { parseStoredResult, type StoredResult } from "./history";
 import type { ConversationInfo, TurnInput } from "./turn";
 
 const ratioKey = (c: ConversationInfo) => `chars_per_token:${c.provider}:${c.model}`;
@@ -11,10 +11,17 @@ const ratioKey = (c: ConversationInfo) => `chars_per_token:${c.provider}:${c.mod
 export function historyOptions(
   store: ConversationStore,
   conversation: ConversationInfo,
-): Pick<TurnInput, "toolResult" | "charsPerToken" | "learnedCharsPerToken" | "pdfTexts"> {
+): Pick<TurnInput, "toolResults" | "charsPerToken" | "learnedCharsPerToken" | "pdfTexts"> {
   const learned = Number(store.getMeta(ratioKey(conversation)));
   return {
-    toolResult: (callId) => parseStoredResult(store.toolCall("id", callId)?.result),
+    toolResults: (callIds) => {
+      const results = new Map<string, StoredResult>();
+      for (const [id, stored] of store.toolResults(callIds)) {
+        const parsed = parseStoredResult(stored);
+        if (parsed) results.set(id, parsed);
+      }
+      return results;
+    },
     ...(learned > 0 && { charsPerToken: learned }),
     learnedCharsPerToken: (ratio) => store.setMeta(ratioKey(conversation), ratio.toFixed(3)),
     pdfTexts: pdfTextCache(store),

@@ -53,6 +53,13 @@ export function toNeutralHistory(
   return out;
 }
 
+/** The id of every tool call in the history, in order. */
+export function toolCallIdsIn(messages: readonly ChatMessage[]): string[] {
+  return messages.flatMap((m) =>
+    m.role === "user" ? [] : m.content.flatMap((p) => (p.type === "tool_call" ? [p.callId] : [])),
+  );
+}
+
 /** Each tool the history called, once (a long history calls the same few tools many times). */
 function calledTools(messages: readonly ChatMessage[]): Array<{ server: string; tool: string }> {
   const seen = new Map<string, { server: string; tool: string }>();

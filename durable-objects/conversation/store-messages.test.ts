@@ -2,6 +2,8 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { expect, it } from "vitest";
 import type { ChatMessage } from "../protocol/messages";
 import type { Conversation } from "./conversation";
+import { parseStoredResult } from "./history";
+import { historyOptions } from "./history-options";
 import { ConversationStore } from "./store";
 import { countedSql } from "../../tests/support/counted-sql";
 
@@ -137,5 +139,41 @@ it("a flushed outbox is removed in one statement, whatever its size", async () =
     expect(deletes()).toBe(1);
     const left = store.pendingOutbox(200).map((r) => JSON.parse(r.payload) as { i: number });
     expect(left.map((p) => p.i)).toEqual(Array.from({ length: 30 }, (_, k) => 120 + k));
+  });
+});
+
+it("a history's earlier tool results are read in one statement, however many calls it has", async () => {
+  await withCountingStore(/FROM conv_tool_calls/, (store, reads) => {
+    const forModel = (text: string) => ({
+      forModel: [{ type: "text", text }],
+      summary: text,
+      isError: false,
+    });
+    for (let i = 0; i < 40; i++) {
+      const id = `call_${i}`;
+      store.startToolCall({ id, key: `k${i}`, server: "s", tool: "t", arguments: { i } }, "t1", 1);
+      if (i !== 7) store.finishToolCall(id, i === 3 ? "error" : "done", forModel(`result ${i}`));
+    }
+    const conversation = {
+      id: "c",
+      userId: "u",
+      provider: "openai" as const,
+      model: "gpt-4o-mini",
+      mode: "normal" as const,
+      settings: {},
+    };
+    const ids = [...Array.from({ length: 40 }, (_, i) => `call_${i}`), "never_stored"];
+
+    const results = historyOptions(store, conversation).toolResults!(ids);
+
+    expect(reads()).toBe(1);
+    // Each as reading it by itself gives; a call with no result (cut off) and an unknown id have none.
+    expect([...results.keys()]).toHaveLength(39);
+    expect(results.get("call_12")).toEqual(forModel("result 12"));
+    expect(results.get("call_3")).toEqual(forModel("result 3"));
+    expect(results.has("call_7")).toBe(false);
+    expect(results.has("never_stored")).toBe(false);
+    for (const id of ids)
+      expect(results.get(id)).toEqual(parseStoredResult(store.toolCall("id", id)?.result));
   });
 });

@@ -382,6 +382,21 @@ export class ConversationStore {
   }
 
   /**
+   * The stored results of these calls, by id, in one read: a turn's history looks up every
+   * earlier call's result, which one read per call made a statement per call, every turn.
+   */
+  toolResults(ids: readonly string[]): Map<string, unknown> {
+    if (ids.length === 0) return new Map();
+    const rows = this.sql
+      .exec<{ id: string; result: string }>(
+        "SELECT id, result FROM conv_tool_calls WHERE result IS NOT NULL AND id IN (SELECT value FROM json_each(?))",
+        JSON.stringify(ids),
+      )
+      .toArray();
+    return new Map(rows.map((r) => [r.id, JSON.parse(r.result)]));
+  }
+
+  /**
    * The ids that are `id` or start with `id_`, read from the primary key's index: every string
    * that starts with `id_` sorts from `id_` up to, not including, `id` + "`" ("`" follows "_").
    */

@@ -1,10 +1,10 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import type { Conversation } from "./conversation";
-import { inject } from "vitest";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
 import { fold, TestSocket, turnEnded } from "../../tests/support/ws-client";
 import type { ServerEvent } from "../protocol/wire";
+import { ConversationStore } from "./store";
 
 let user: TestUser;
 beforeAll(async () => {
@@ -197,6 +197,35 @@ describe("the thinking loop with a third-party MCP server over streamable HTTP",
     const capped = await turn("three step question", { maxSteps: 1 });
     expect(capped.events.filter((e) => e.type === "step_started")).toHaveLength(1);
     expect(fold(capped.events).messages[1]?.status).toBe("complete");
+  });
+
+  it("a follow-up turn reads its history's earlier tool results in one statement, not one per call", async () => {
+    const conv = await createConversation(user);
+    const ws = await TestSocket.open(user, conv.id);
+    ws.send({ type: "resume", lastSeq: 0 });
+    ws.send({ type: "send", clientMessageId: "tools", text: "three step question" });
+    await ws.until((f) => f.filter((x) => x.type === "turn_ended").length === 1, 30_000);
+    const earlier = fold(ws.events()).messages[1]!.content.flatMap((p) =>
+      p.type === "tool_call" ? [p.callId] : [],
+    );
+    expect(earlier.length).toBeGreaterThanOrEqual(3);
+
+    const one = vi.spyOn(ConversationStore.prototype, "toolCall");
+    const all = vi.spyOn(ConversationStore.prototype, "toolResults");
+    try {
+      ws.send({ type: "send", clientMessageId: "after", text: "hello there" });
+      await ws.until((f) => f.filter((x) => x.type === "turn_ended").length === 2, 30_000);
+      expect(fold(ws.events()).messages[3]?.status).toBe("complete");
+      // Every earlier call in one read, each found; none looked up by itself.
+      expect(all).toHaveBeenCalledTimes(1);
+      expect(all.mock.calls[0]?.[0]).toEqual(earlier);
+      expect(all.mock.results[0]?.value).toHaveProperty("size", earlier.length);
+      expect(one.mock.calls.filter(([, id]) => earlier.includes(id))).toEqual([]);
+    } finally {
+      one.mockRestore();
+      all.mockRestore();
+    }
+    ws.close();
   });
 
   it("a turn after the first sends no initialize and no tools/list, and makes one model call per step", async () => {

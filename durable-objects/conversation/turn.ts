@@ -29,7 +29,7 @@ import type { ModelProvider, ModelRequest, ProviderId } from "../providers/types
 import type { Env } from "../../shared/env";
 import { modelPrices } from "./model-prices";
 import { turnBudgets } from "./turn-budgets";
-import { type StoredResult, toNeutralHistory } from "./history";
+import { type StoredResult, toNeutralHistory, toolCallIdsIn } from "./history";
 import { contextFitter } from "../loop/context-fit";
 import { modelWindow } from "../loop/context-budget";
 import { detectLanguage, languageInstruction } from "../loop/language";
@@ -73,8 +73,8 @@ export interface TurnInput {
   approvals?: ApprovalGate;
   /** The rolling summary of the messages before `history`, if there is one. */
   summary?: StoredSummary | null;
-  /** The stored result of an earlier turn's tool call, for the history. */
-  toolResult?: (callId: string) => StoredResult | undefined;
+  /** The stored results of earlier turns' tool calls, by call id, for the history. */
+  toolResults?: (callIds: readonly string[]) => ReadonlyMap<string, StoredResult>;
   /** Characters per token learned from this conversation's earlier calls to the model. */
   charsPerToken?: number;
   learnedCharsPerToken?: (ratio: number) => void;
@@ -213,7 +213,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
         summaryPrompt(input.summary ?? null),
       history: [
         ...templateMessages(conversation.settings.template),
-        ...toNeutralHistory(input.history, input.toolResult, attachments),
+        ...toNeutralHistory(input.history, earlierResults(input), attachments),
       ],
       maxSteps: input.maxSteps,
       maxTokens,
@@ -231,6 +231,14 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     },
     input.resumed,
   );
+}
+
+/** Every earlier call's stored result, read at once (history.ts looks each one up). */
+function earlierResults(
+  input: TurnInput,
+): ((callId: string) => StoredResult | undefined) | undefined {
+  const results = input.toolResults?.(toolCallIdsIn(input.history));
+  return results && ((callId) => results.get(callId));
 }
 
 function latestUserText(history: readonly ChatMessage[]): string {

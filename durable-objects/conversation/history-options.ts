@@ -14,18 +14,24 @@ export function historyOptions(
 ): Pick<TurnInput, "toolResults" | "charsPerToken" | "learnedCharsPerToken" | "pdfTexts"> {
   const learned = Number(store.getMeta(ratioKey(conversation)));
   return {
-    toolResults: (callIds) => {
-      const results = new Map<string, StoredResult>();
-      for (const [id, stored] of store.toolResults(callIds)) {
-        const parsed = parseStoredResult(stored);
-        if (parsed) results.set(id, parsed);
-      }
-      return results;
-    },
+    toolResults: (callIds) => storedResults(store, callIds),
     ...(learned > 0 && { charsPerToken: learned }),
     learnedCharsPerToken: (ratio) => store.setMeta(ratioKey(conversation), ratio.toFixed(3)),
     pdfTexts: pdfTextCache(store),
   };
+}
+
+/** The stored results of these calls that are there and in shape, by call id, in one read. */
+export function storedResults(
+  store: ConversationStore,
+  callIds: readonly string[],
+): Map<string, StoredResult> {
+  const results = new Map<string, StoredResult>();
+  for (const [id, stored] of store.toolResults(callIds)) {
+    const parsed = parseStoredResult(stored);
+    if (parsed) results.set(id, parsed);
+  }
+  return results;
 }
 
 /** The text of the conversation's PDFs (attachment-loader.ts), one entry per attachment. */

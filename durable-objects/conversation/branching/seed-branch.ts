@@ -13,7 +13,8 @@ import {
 import { TemplateContext } from "../../protocol/template-context";
 import type { NewServerEvent, SendMessage, ServerEvent } from "../../protocol/wire";
 import type { LoopState } from "../../loop/types";
-import { parseStoredResult, toNeutralHistory } from "../history";
+import { toNeutralHistory, toolCallIdsIn } from "../history";
+import { storedResults } from "../history-options";
 import { saveCheckpoint } from "../loop-storage";
 import type { ConversationStore, TurnRow } from "../store";
 import { templateMessages } from "../template-prompt";
@@ -146,7 +147,11 @@ function keptSteps(
   answer: NonNullable<BranchSeed["answer"]>,
 ): LoopState {
   const earlier = seed.messages.filter((m) => m.seq < seed.branchSeq);
-  const resultOf = (id: string) => parseStoredResult(store.toolCall("id", id)?.result);
+  const results = storedResults(store, [
+    ...toolCallIdsIn(earlier),
+    ...answer.shown.flatMap((p) => (p.type === "tool_call" ? [p.callId] : [])),
+  ]);
+  const resultOf = (id: string) => results.get(id);
   const steps = new Map(seed.toolCalls.map((c) => [c.id, c.step]));
   const names = buildToolNameMap(
     [...earlier.flatMap((m) => m.content), ...answer.shown].flatMap((p) =>

@@ -16,6 +16,9 @@ interface Row {
 export class FigureTable {
   private rows = new Map<string, Row>();
 
+  /** How the two columns are headed (the A/B bench compares two commits of ours). */
+  constructor(private readonly labels: Record<AppName, string> = { ours: "ours", peer: "peer" }) {}
+
   private row(figure: string, unit = "ms", single = false): Row {
     let row = this.rows.get(figure);
     if (!row) {
@@ -46,8 +49,9 @@ export class FigureTable {
         ? "—"
         : `${pct(xs, p).toFixed(row.unit === "KiB" ? 0 : 1)}`;
     };
+    const { ours: a, peer: b } = this.labels;
     const lines = [
-      "| figure | ours p50 | ours p99 | peer p50 | peer p99 | ours / peer (p50) | n (ours, peer) |",
+      `| figure | ${a} p50 | ${a} p99 | ${b} p50 | ${b} p99 | ${a} / ${b} (p50) | n (${a}, ${b}) |`,
       "| --- | --- | --- | --- | --- | --- | --- |",
     ];
     const notes: string[] = [];

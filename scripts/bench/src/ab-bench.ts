@@ -3,7 +3,7 @@
 // aimock at zero latency); the same turns on both, interleaved (this, base, base, this, …) so the
 // machine's load falls on both alike. Figures go to stdout as one table; nothing here asserts.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -43,8 +43,8 @@ console.log(
 const work = mkdtempSync(join(tmpdir(), "bench-ab-"));
 const tree = join(work, "base");
 git("worktree", "add", "--detach", tree, commit);
-// The base runs with this checkout's packages (hard links: no copy, no install).
-execFileSync("cp", ["-al", join(root, "node_modules"), join(tree, "node_modules")]);
+// The base runs with this checkout's packages: linked, not copied or installed.
+symlinkSync(join(root, "node_modules"), join(tree, "node_modules"), "dir");
 mkdirSync(join(tree, "web/dist"), { recursive: true });
 // The web client is not timed here: an empty page stands in for it.
 const assets = join(work, "assets");

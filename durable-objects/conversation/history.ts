@@ -55,10 +55,12 @@ export function toNeutralHistory(
 
 /** The id of every tool call in the history, in order. */
 export function toolCallIdsIn(messages: readonly ChatMessage[]): string[] {
-  return messages.flatMap((m) =>
-    m.role === "user" ? [] : m.content.flatMap((p) => (p.type === "tool_call" ? [p.callId] : [])),
-  );
+  return messages.flatMap((m) => (m.role === "user" ? [] : callIdsOf(m.content)));
 }
+
+/** The id of every tool call among an answer's parts, in order. */
+export const callIdsOf = (parts: readonly MessagePart[]): string[] =>
+  parts.flatMap((p) => (p.type === "tool_call" ? [p.callId] : []));
 
 /** Each tool the history called, once (a long history calls the same few tools many times). */
 function calledTools(messages: readonly ChatMessage[]): Array<{ server: string; tool: string }> {

@@ -13,7 +13,7 @@ import {
 import { TemplateContext } from "../../protocol/template-context";
 import type { NewServerEvent, SendMessage, ServerEvent } from "../../protocol/wire";
 import type { LoopState } from "../../loop/types";
-import { toNeutralHistory, toolCallIdsIn } from "../history";
+import { callIdsOf, toNeutralHistory, toolCallIdsIn } from "../history";
 import { storedResults } from "../history-options";
 import { saveCheckpoint } from "../loop-storage";
 import type { ConversationStore, TurnRow } from "../store";
@@ -147,10 +147,7 @@ function keptSteps(
   answer: NonNullable<BranchSeed["answer"]>,
 ): LoopState {
   const earlier = seed.messages.filter((m) => m.seq < seed.branchSeq);
-  const results = storedResults(store, [
-    ...toolCallIdsIn(earlier),
-    ...answer.shown.flatMap((p) => (p.type === "tool_call" ? [p.callId] : [])),
-  ]);
+  const results = storedResults(store, [...toolCallIdsIn(earlier), ...callIdsOf(answer.shown)]);
   const resultOf = (id: string) => results.get(id);
   const steps = new Map(seed.toolCalls.map((c) => [c.id, c.step]));
   const names = buildToolNameMap(

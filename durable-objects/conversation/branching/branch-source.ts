@@ -3,6 +3,7 @@
 // an answer continued or regenerated, its user message and the steps it keeps.
 import type { ChatMessage, MessagePart } from "../../protocol/messages";
 import type { BranchRequest } from "../../protocol/branches";
+import { callIdsOf } from "../history";
 import type { ConversationStore, StoredToolCall } from "../store";
 
 export type ShownPart = Extract<MessagePart, { type: "reasoning" | "text" | "tool_call" }>;
@@ -52,7 +53,7 @@ export function branchSource(store: ConversationStore, point: Point): BranchSour
       branchSeq,
       ...rest,
       toolCalls: store.toolCallsWithStep(
-        callIds([...messages.flatMap((m) => m.content), ...shown]),
+        callIdsOf([...messages.flatMap((m) => m.content), ...shown]),
       ),
     };
   };
@@ -81,7 +82,7 @@ export function branchSource(store: ConversationStore, point: Point): BranchSour
   const question = all.findLast((m) => m.role === "user" && m.seq < message.seq);
   if (!question)
     throw new BranchError("not_found", "This answer has no question before it to answer again.");
-  const steps = store.toolCallsWithStep(callIds(message.content));
+  const steps = store.toolCallsWithStep(callIdsOf(message.content));
   const stepOf = new Map(steps.map((c) => [c.id, c.step]));
   const lastStep = Math.max(0, ...steps.map((c) => c.step));
   if (point.step > lastStep)
@@ -113,8 +114,4 @@ export function shownUpTo(
     .slice(0, last + 1)
     .filter((p): p is ShownPart => p.type !== "artifact")
     .filter((p) => p.type !== "tool_call" || stepOf.has(p.callId));
-}
-
-function callIds(parts: readonly MessagePart[]): string[] {
-  return parts.flatMap((p) => (p.type === "tool_call" ? [p.callId] : []));
 }

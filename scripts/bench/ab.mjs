@@ -4,14 +4,6 @@
 // ratio does not. Skipped unless BENCH_AB_BASE names the commit to compare with:
 //   BENCH_AB_BASE=HEAD~3 npm run bench -- ab
 // Runs src/ab-bench.ts with tsx so it can use the e2e stack as it is.
-import { spawnSync } from "node:child_process";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { runTsx } from "./src/run-tsx.mjs";
 
-const root = fileURLToPath(new URL("../../", import.meta.url));
-const r = spawnSync(join(root, "node_modules/.bin/tsx"), ["scripts/bench/src/ab-bench.ts"], {
-  cwd: root,
-  stdio: "inherit",
-  env: process.env,
-});
-process.exit(r.status ?? 1);
+runTsx("ab-bench.ts");

@@ -2,14 +2,6 @@
 // WebSocket client (turn latency, first turns, crowds of new conversations, runtime memory).
 // Runs src/e2e-bench.ts with tsx so it can use the e2e stack as it is. Quick run:
 // BENCH_E2E_RUNS=5 BENCH_E2E_CROWDS=20 BENCH_E2E_MEMORY_CONVERSATIONS=0 npm run bench -- e2e
-import { spawnSync } from "node:child_process";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { runTsx } from "./src/run-tsx.mjs";
 
-const root = fileURLToPath(new URL("../../", import.meta.url));
-const r = spawnSync(join(root, "node_modules/.bin/tsx"), ["scripts/bench/src/e2e-bench.ts"], {
-  cwd: root,
-  stdio: "inherit",
-  env: process.env,
-});
-process.exit(r.status ?? 1);
+runTsx("e2e-bench.ts");

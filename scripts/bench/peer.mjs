@@ -5,14 +5,6 @@
 //   (cd /tmp/agents-starter && npm install)
 //   PEER_DIR=/tmp/agents-starter npm run bench -- peer
 // Runs src/peer-bench.ts with tsx so it can use the e2e stack as it is.
-import { spawnSync } from "node:child_process";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { runTsx } from "./src/run-tsx.mjs";
 
-const root = fileURLToPath(new URL("../../", import.meta.url));
-const r = spawnSync(join(root, "node_modules/.bin/tsx"), ["scripts/bench/src/peer-bench.ts"], {
-  cwd: root,
-  stdio: "inherit",
-  env: process.env,
-});
-process.exit(r.status ?? 1);
+runTsx("peer-bench.ts");

@@ -8,7 +8,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { startStack, type Stack } from "../../../tests/e2e/stack";
-import { Session } from "./e2e-session";
+import { envNumber, Session, UNLIMITED_RATES } from "./e2e-session";
 import { PROMPTS, peerBenchFixtures } from "./peer-fixtures";
 import { type AppName, FigureTable } from "./peer-table";
 
@@ -18,9 +18,8 @@ if (!base) {
   // Skipped, not failed: `npm run bench` runs every bench.
   process.exit(0);
 }
-const raw = process.env.BENCH_AB_RUNS;
 /** Samples per figure, per side. */
-const RUNS = raw === undefined || raw === "" ? 30 : Number(raw);
+const RUNS = envNumber("BENCH_AB_RUNS", 30);
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const git = (...args: string[]) =>
   execFileSync("git", args, { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
@@ -55,16 +54,7 @@ const label: Record<AppName, string> = { ours: "this", peer: commit };
 const table = new FigureTable(label);
 const stacks: Partial<Record<AppName, Stack>> = {};
 try {
-  const unlimited = "1000000/60";
-  const options = {
-    assetsDir: assets,
-    vars: {
-      RATE_LIMIT_NEW_CONVERSATION: unlimited,
-      RATE_LIMIT_MESSAGE: unlimited,
-      RATE_LIMIT_WS_TICKET: unlimited,
-    },
-    withoutPdfText: true,
-  };
+  const options = { assetsDir: assets, vars: UNLIMITED_RATES, withoutPdfText: true };
   // The base's own stack module: it builds and serves the base's code.
   const baseModule = (await import(pathToFileURL(join(tree, "tests/e2e/stack.ts")).href)) as {
     startStack: typeof startStack;

@@ -12,26 +12,24 @@ import {
   newConversation as ourNewConversation,
   Session,
   uploadAttachment,
+  envNumber,
+  UNLIMITED_RATES,
 } from "./e2e-session";
 import { workerdRssMiB } from "./workerd-memory";
 
-const num = (name: string, fallback: number) => {
-  const raw = process.env[name];
-  return raw === undefined || raw === "" ? fallback : Number(raw);
-};
 /** Turns per latency figure (plain, three-step, first turn of a new conversation). */
-const RUNS = num("BENCH_E2E_RUNS", 30);
+const RUNS = envNumber("BENCH_E2E_RUNS", 30);
 /** How many new conversations run their first turn at once, one figure per entry. */
 const CROWDS = (process.env.BENCH_E2E_CROWDS ?? "50,200")
   .split(",")
   .map(Number)
   .filter((n) => n > 0);
 /** Conversations (one turn each) before the runtime's memory is read; 0 skips the figure. */
-const MEMORY_CONVERSATIONS = num("BENCH_E2E_MEMORY_CONVERSATIONS", 400);
+const MEMORY_CONVERSATIONS = envNumber("BENCH_E2E_MEMORY_CONVERSATIONS", 400);
 /** Messages before the turns of the long-conversation figure (plain turns, two messages each). */
-const LONG_MESSAGES = num("BENCH_E2E_LONG_MESSAGES", 200);
+const LONG_MESSAGES = envNumber("BENCH_E2E_LONG_MESSAGES", 200);
 /** Attachments in the history of the attachments figure: half images of 1 MiB, half text of 64 KiB. */
-const ATTACHMENTS = num("BENCH_E2E_ATTACHMENTS", 8);
+const ATTACHMENTS = envNumber("BENCH_E2E_ATTACHMENTS", 8);
 const DELTAS = 50;
 const CHUNK = 4;
 const PLAIN = "x".repeat(DELTAS * CHUNK);
@@ -71,14 +69,9 @@ function fixtures(mock: LLMock): void {
 
 const assets = mkdtempSync(join(tmpdir(), "bench-e2e-assets-"));
 writeFileSync(join(assets, "index.html"), "<!doctype html><title>bench</title>");
-const unlimited = "1000000/60";
 const stack = await startStack(fixtures, {
   assetsDir: assets,
-  vars: {
-    RATE_LIMIT_NEW_CONVERSATION: unlimited,
-    RATE_LIMIT_MESSAGE: unlimited,
-    RATE_LIMIT_WS_TICKET: unlimited,
-  },
+  vars: UNLIMITED_RATES,
 });
 
 /** POST create, then the socket (signed in as the web client's is, no ticket). */

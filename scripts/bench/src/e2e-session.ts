@@ -12,6 +12,19 @@ export interface Frame {
   seq?: number;
 }
 
+/** A bench's numeric setting from the environment, `fallback` when unset or empty. */
+export const envNumber = (name: string, fallback: number) => {
+  const raw = process.env[name];
+  return raw === undefined || raw === "" ? fallback : Number(raw);
+};
+
+/** Rate limits (RATE_LIMIT_<NAME> vars) that a bench's many turns and new conversations never reach. */
+export const UNLIMITED_RATES = {
+  RATE_LIMIT_NEW_CONVERSATION: "1000000/60",
+  RATE_LIMIT_MESSAGE: "1000000/60",
+  RATE_LIMIT_WS_TICKET: "1000000/60",
+};
+
 export const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? 0;
 export const fmt = (xs: number[]) =>

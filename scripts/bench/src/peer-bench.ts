@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { startStack } from "../../../tests/e2e/stack";
-import { failureKinds, Session, type TurnTimes } from "./e2e-session";
+import { envNumber, failureKinds, Session, type TurnTimes, UNLIMITED_RATES } from "./e2e-session";
 import { profileWhile, summarise } from "./cpu-profile";
 import { preparePeer, PeerSetupError, startPeer } from "./peer-app";
 import { PeerSession } from "./peer-client";
@@ -15,26 +15,22 @@ import { addScriptFigures } from "./peer-script";
 import { type AppName, FigureTable } from "./peer-table";
 import { workerdRssMiB } from "./workerd-memory";
 
-const num = (name: string, fallback: number) => {
-  const raw = process.env[name];
-  return raw === undefined || raw === "" ? fallback : Number(raw);
-};
 /** Samples per latency figure (plain, three-step, first turn, catch-up), per app. */
-const RUNS = num("BENCH_PEER_RUNS", 20);
+const RUNS = envNumber("BENCH_PEER_RUNS", 20);
 /** New conversations started at once, and how many such crowds per app. */
-const CROWD = num("BENCH_PEER_CROWD", 50);
-const CROWD_ROUNDS = num("BENCH_PEER_CROWD_ROUNDS", 2);
+const CROWD = envNumber("BENCH_PEER_CROWD", 50);
+const CROWD_ROUNDS = envNumber("BENCH_PEER_CROWD_ROUNDS", 2);
 /** Plain turns stored before the catch-up is timed (20 × 50 deltas ≈ 1,100 events unmerged). */
-const CATCHUP_TURNS = num("BENCH_PEER_CATCHUP_TURNS", 20);
+const CATCHUP_TURNS = envNumber("BENCH_PEER_CATCHUP_TURNS", 20);
 /** New conversations per app (one turn each) before the runtime's memory is read; 0 skips it. */
-const MEMORY_CONVERSATIONS = num("BENCH_PEER_MEMORY_CONVERSATIONS", 400);
+const MEMORY_CONVERSATIONS = envNumber("BENCH_PEER_MEMORY_CONVERSATIONS", 400);
 /** `wrangler check startup` runs per script (the median is reported). */
-const STARTUP_RUNS = num("BENCH_PEER_STARTUP_RUNS", 7);
+const STARTUP_RUNS = envNumber("BENCH_PEER_STARTUP_RUNS", 7);
 /**
  * Turns per CPU profile; when set, the bench only profiles (ours unminified, so its functions
  * have names): where each app's time goes.
  */
-const PROFILE_TURNS = num("BENCH_PEER_PROFILE", 0);
+const PROFILE_TURNS = envNumber("BENCH_PEER_PROFILE", 0);
 /** Where to keep the .cpuprofile files (DevTools opens them); not kept without it. */
 const PROFILE_DIR = process.env.BENCH_PEER_PROFILE_DIR;
 
@@ -79,14 +75,9 @@ function record(prefix: string, app: AppName, t: TurnTimes): void {
 if (PROFILE_TURNS === 0) addScriptFigures(table, checkout, STARTUP_RUNS, work);
 
 writeFileSync(join(work, "index.html"), "<!doctype html><title>bench</title>");
-const unlimited = "1000000/60";
 const stack = await startStack(peerBenchFixtures, {
   assetsDir: work,
-  vars: {
-    RATE_LIMIT_NEW_CONVERSATION: unlimited,
-    RATE_LIMIT_MESSAGE: unlimited,
-    RATE_LIMIT_WS_TICKET: unlimited,
-  },
+  vars: UNLIMITED_RATES,
   // A profile names our functions only when the script is not minified.
   devArgs: PROFILE_TURNS > 0 ? ["--minify=false"] : [],
   // The inspector then shows the API worker (profiles), not the PDF text worker.

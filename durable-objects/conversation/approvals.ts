@@ -2,7 +2,7 @@
 // run that asked ends, the object may sleep or restart, and the answer (WebSocket, REST, or the
 // expiry schedule) is stored here before the turn resumes from its checkpoint at that call.
 import type { ApprovalGate, ApprovalState, CatalogTool } from "../loop/types";
-import { BUILTIN_SERVER } from "../protocol/rest";
+import { BUILTIN_SERVER } from "../protocol/conversation-settings";
 import { resolvePolicy, type ToolPolicies } from "../protocol/tool-policy";
 import type { ApprovalAnswer, NewServerEvent, ServerEvent } from "../protocol/wire";
 

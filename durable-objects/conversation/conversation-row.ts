@@ -1,6 +1,6 @@
 // The conversation's row in D1 (owner, provider, model, mode, settings), as a turn reads it.
 import { z } from "zod";
-import { ConversationSettings } from "../protocol/rest";
+import { ConversationSettings } from "../protocol/conversation-settings";
 import type { ConversationInfo } from "./turn";
 
 /** A turn cannot begin (its conversation is gone): it fails with this code and message. */

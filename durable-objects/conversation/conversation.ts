@@ -3,7 +3,7 @@
 import { Agent, type Connection, type ConnectionContext, type WSMessage } from "agents";
 import { z } from "zod";
 import type { Env } from "../../shared/env";
-import { DEFAULT_MAX_STEPS } from "../protocol/rest";
+import { DEFAULT_MAX_STEPS } from "../protocol/conversation-settings";
 import { type AttachmentPart, type ChatMessage } from "../protocol/messages";
 import {
   type ApprovalAnswer,
@@ -19,7 +19,7 @@ import { refuseChatOverAllowance } from "./daily-allowance";
 import { logTurnEnded } from "./operator-log";
 import { AuditLog } from "./audit-log";
 import { conversationTimings } from "./timings-log";
-import { enqueue, flushOutbox } from "./outbox";
+import { enqueue } from "./outbox";
 import { type SseSubscriber } from "./sse";
 import { SseGate } from "./sse-gate";
 import { DeltaCoalescer, isDelta } from "./delta-coalescer";
@@ -52,7 +52,7 @@ import type { BranchRequest } from "../protocol/branches";
 import { BranchError, branchSource } from "./branching/branch-source";
 import { type BranchSeed, seedBranch } from "./branching/seed-branch";
 import type { SourceResult } from "./branching/create-branch";
-import type { ConversationRole } from "../protocol/sharing";
+import type { ConversationRole } from "../protocol/roles";
 import { userName } from "../../shared/db/conversation-access";
 import { broadcastPresence, type MemberSocketState, nameFromHeader, stateOf } from "./presence";
 import { applyAccessChange, frameAccess, roleFromHeader } from "./member-access";
@@ -976,6 +976,7 @@ export class Conversation extends Agent<Env> {
     if (this.#flushing) return;
     this.#flushing = true;
     try {
+      const { flushOutbox } = await import("./outbox-flush");
       const result = await flushOutbox(this.store, this.env.DB);
       if (result.remaining > 0) {
         const attempts = this.store.pendingOutbox(1)[0]?.attempts ?? 1;

@@ -1,7 +1,7 @@
 // Which MCP servers a turn may use: the user's registry in D1 plus our own MCP worker.
 import { z } from "zod";
 import type { Env } from "../../shared/env";
-import { BUILTIN_SERVER } from "../protocol/rest";
+import { BUILTIN_SERVER } from "../protocol/conversation-settings";
 
 export { BUILTIN_SERVER };
 

@@ -9,7 +9,7 @@ import {
   refusalFor,
   roleAllows,
   type ConversationRole as Role,
-} from "../protocol/sharing";
+} from "../protocol/roles";
 import type { ClientFrame, ErrorInfo } from "../protocol/wire";
 import { roleInConversation } from "../../shared/db/conversation-access";
 import { type MemberSocketState, stateOf } from "./presence";

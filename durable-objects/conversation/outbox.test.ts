@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { createConversation, createUser } from "../../tests/support/helpers";
 import { TestSocket, turnEnded } from "../../tests/support/ws-client";
 import type { Conversation } from "./conversation";
-import { enqueue, flushOutbox } from "./outbox";
+import { enqueue } from "./outbox";
+import { flushOutbox } from "./outbox-flush";
 
 // A real D1 failure: the table the outbox writes to is gone, then comes back.
 const breakMessages = () => env.DB.exec("ALTER TABLE messages RENAME TO messages_unavailable");

@@ -2,7 +2,7 @@
 // person (id, name, role) in its state, so presence survives the object hibernating. Only the
 // sockets that asked for it on resume receive `presence` frames; every synced socket counts.
 import type { Connection } from "agents";
-import type { ConversationRole } from "../protocol/sharing";
+import type { ConversationRole } from "../protocol/roles";
 import type { PresencePerson, ServerControl } from "../protocol/wire";
 import type { SocketState } from "./socket-gate";
 

@@ -11,7 +11,7 @@ import {
   roleStatement,
   userNameStatement,
 } from "../../shared/db/conversation-access";
-import type { ConversationRole } from "../protocol/sharing";
+import type { ConversationRole } from "../protocol/roles";
 import { credentialStatement, type SocketCredential } from "./socket-credential";
 import { type TurnReads, turnReadsFrom, turnReadStatements } from "./turn-reads";
 

@@ -2,7 +2,7 @@
 // default (TURN_BUDGET_TOKENS, TURN_BUDGET_COST_USD, TURN_BUDGET_SECONDS).
 import type { Env } from "../../shared/env";
 import type { TurnBudgets } from "../loop/budgets";
-import type { TurnBudgetSettings } from "../protocol/rest";
+import type { TurnBudgetSettings } from "../protocol/conversation-settings";
 
 type BudgetEnv = Pick<Env, "TURN_BUDGET_TOKENS" | "TURN_BUDGET_COST_USD" | "TURN_BUDGET_SECONDS">;
 

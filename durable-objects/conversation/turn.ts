@@ -18,7 +18,7 @@ import {
   type MessageStatus,
   messageText,
 } from "../protocol/messages";
-import type { ConversationSettings } from "../protocol/rest";
+import type { ConversationSettings } from "../protocol/conversation-settings";
 import type { NewServerEvent } from "../protocol/wire";
 import { toolCallingOf } from "../providers/prompt-tools/capabilities";
 import { withPromptTools } from "../providers/prompt-tools/with-prompt-tools";

@@ -1,5 +1,5 @@
 // System prompts per conversation mode, plus formatting rules and pinned artifacts as context.
-import type { ConversationMode } from "../protocol/rest";
+import type { ConversationMode } from "../protocol/conversation-settings";
 
 const NORMAL = `You are a helpful AI assistant with access to external tools via MCP.
 

@@ -1,7 +1,7 @@
 // Branching a conversation: the request (REST body and WebSocket frame) and the alternatives of a
 // message. Shared by the worker and the web client; imports nothing of ours but its siblings.
 import { z } from "zod";
-import { ConversationMode, ConversationSettings, RouteModel } from "./rest";
+import { ConversationMode, ConversationSettings, RouteModel } from "./conversation-settings";
 
 /**
  * Where to branch and what the branch does first:

@@ -3,34 +3,9 @@
 import { z } from "zod";
 import { ChatMessage } from "./messages";
 import { Artifact, Conversation } from "./rest";
+import { ConversationRole, MemberRole } from "./roles";
 
-/** A member's role; the owner is not a member but has every right. */
-export const MemberRole = z.enum(["viewer", "participant"]);
-export type MemberRole = z.infer<typeof MemberRole>;
-export const ConversationRole = z.enum(["owner", "participant", "viewer"]);
-export type ConversationRole = z.infer<typeof ConversationRole>;
-
-/**
- * What a role allows. `read`: see the conversation, follow it live, download its artifacts.
- * `write`: send messages, cancel the turn, answer approvals and questions, see its usage.
- * `manage`: change or delete it, its artifacts and who it is shared with, read its audit log.
- */
-export type Right = "read" | "write" | "manage";
-
-export function roleAllows(role: ConversationRole, right: Right): boolean {
-  if (role === "owner") return true;
-  if (role === "participant") return right !== "manage";
-  return right === "read";
-}
-
-/** Why a role cannot do something, in words a person can act on. */
-export function refusalFor(role: ConversationRole, right: Right): string {
-  if (role === "viewer")
-    return right === "write"
-      ? "You can read this conversation but not write in it: its owner shared it with you as a viewer. Ask the owner to make you a participant."
-      : "Only the owner of this conversation can do this.";
-  return "Only the owner of this conversation can do this; you take part in it as a participant.";
-}
+export { ConversationRole, MemberRole, refusalFor, type Right, roleAllows } from "./roles";
 
 export const UserRef = z.object({ id: z.string(), name: z.string() });
 export type UserRef = z.infer<typeof UserRef>;

@@ -1,7 +1,7 @@
 // Conversation templates (NextChat's masks): a system prompt with variables, a few starting
 // messages and the settings a new conversation takes. Shared by the API worker and the client.
 import { z } from "zod";
-import { ConversationMode } from "./rest";
+import { ConversationMode } from "./conversation-settings";
 import { TemplateMessage } from "./template-context";
 
 /** The variables a template's system prompt may hold, each written `{{name}}`. */

@@ -5,7 +5,7 @@ import { AttachmentIds } from "./attachments";
 import { ElicitationAction, ElicitationContent, ElicitationSchema } from "./elicitation";
 import { BranchRequest } from "./branches";
 import { ChatMessage, MessagePart, MessageStatus } from "./messages";
-import { ConversationRole } from "./sharing";
+import { ConversationRole } from "./roles";
 import { StepTimings } from "./timings";
 import { UsageTotals } from "./usage";
 

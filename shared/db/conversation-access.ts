@@ -1,7 +1,7 @@
 // Who may do what in a conversation: its owner, or a member it was shared with. One indexed D1
 // read, used by the API worker on every route and by the conversation's Durable Object on every
 // frame that writes (a member removed while their socket is open is refused at once).
-import { ConversationRole } from "../../durable-objects/protocol/sharing";
+import { ConversationRole } from "../../durable-objects/protocol/roles";
 
 /** The user's role in the conversation, or null when it is not theirs and not shared with them. */
 export async function roleInConversation(

@@ -12,7 +12,7 @@ import { artifacts, conversations, messages } from "../../../shared/db/schema";
 import type { Env } from "../../../shared/env";
 import type { BranchRequest } from "../../protocol/branches";
 import type { ChatMessage, MessagePart } from "../../protocol/messages";
-import { ConversationSettings } from "../../protocol/rest";
+import { ConversationSettings } from "../../protocol/conversation-settings";
 import { DEFAULT_MODELS } from "../../providers/registry";
 import type { ProviderId } from "../../providers/types";
 import { overDailyAllowance } from "../daily-allowance";

@@ -83,6 +83,9 @@ describe("closing and noise", () => {
       JSON.stringify({ type: "nope" }),
       JSON.stringify({ type: "rpc", id: "1", method: "wipe", args: [] }),
       JSON.stringify({ type: "cf_agent_state", state: { owned: true } }),
+      // The same with the type written in escapes, as JSON allows.
+      '{"type":"\\u0072pc","id":"2","method":"wipe","args":[]}',
+      '{"type":"cf\\u005fagent_state","state":{"owned":true}}',
     ];
     for (let i = 0; i < 40; i++) ws.send(junk[i % junk.length]!);
     await ws.until((f) => f.filter((x) => x.type === "frame_error").length === 40);

@@ -19,6 +19,10 @@ describe("zod without its translations", () => {
     expect(names(core)).toEqual(names(realCore).filter((n) => n !== "locales"));
   });
 
+  it("has a stand-in for fromJSONSchema that says why it is not there", () => {
+    expect(() => zod.z.fromJSONSchema()).toThrow(/not bundled in the API worker/);
+  });
+
   it("keeps zod's English messages", () => {
     const parsed = zod.z.object({ title: zod.z.string() }).safeParse({ title: 3 });
     expect(parsed.error?.issues[0]?.message).toBe(

@@ -4,8 +4,6 @@
 import type { OutboxItem } from "./outbox-flush";
 import type { ConversationStore } from "./store";
 
-export type { OutboxItem } from "./outbox-flush";
-
 export const PLACEHOLDER_TITLE = "New conversation";
 
 export function enqueue(store: ConversationStore, item: OutboxItem): void {

@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineProject } from "vitest/config";
-import { maxWorkers } from "../vitest.workers";
+import { maxWorkers } from "../vitest.workers.ts";
 
 // The web client's logic and components, rendered to markup in Node (the real browser is in
 // tests/e2e).

@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineProject } from "vitest/config";
-import { maxWorkers } from "../../vitest.workers";
+import { maxWorkers } from "../../vitest.workers.ts";
 
 // Pure logic of the loop (formatter, artifacts, graphs) runs in plain Node; the loop itself is
 // tested end to end in workerd by the api project.

@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineProject } from "vitest/config";
-import { maxWorkers } from "../../vitest.workers";
+import { maxWorkers } from "../../vitest.workers.ts";
 
 // The URL guard and circuit breaker are pure logic: plain Node.
 export default defineProject({

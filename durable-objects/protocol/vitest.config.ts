@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineProject } from "vitest/config";
-import { maxWorkers } from "../../vitest.workers";
+import { maxWorkers } from "../../vitest.workers.ts";
 
 // The wire contract and the transcript fold are plain TypeScript, shared by workers and web.
 export default defineProject({

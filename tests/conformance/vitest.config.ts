@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineProject } from "vitest/config";
-import { maxWorkers } from "../../vitest.workers";
+import { maxWorkers } from "../../vitest.workers.ts";
 
 // The MCP authorization conformance suite, run against our sign-in code in plain Node (the
 // conformance tool starts its servers on localhost and runs our client command per scenario).

@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineProject } from "vitest/config";
-import { maxWorkers } from "../../vitest.workers";
+import { maxWorkers } from "../../vitest.workers.ts";
 
 // End-to-end: the real app under `wrangler dev`, driven from Node over HTTP and WebSocket.
 export default defineProject({

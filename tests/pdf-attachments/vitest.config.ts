@@ -1,6 +1,6 @@
 import { defineProject } from "vitest/config";
-import { apiTest, apiWorkerPlugin, PDF_TEST_FILES } from "../../workers/api/vitest.config";
-import { buildPdfTextWorker } from "../support/pdf-text-worker";
+import { apiTest, apiWorkerPlugin, PDF_TEST_FILES } from "../../workers/api/vitest.config.ts";
+import { buildPdfTextWorker } from "../support/pdf-text-worker.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 

@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineProject } from "vitest/config";
-import { maxWorkers } from "../../vitest.workers";
+import { maxWorkers } from "../../vitest.workers.ts";
 
 const root = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 

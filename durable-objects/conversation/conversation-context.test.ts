@@ -157,7 +157,7 @@ describe("automatic titles", () => {
     (await env.DB.prepare("SELECT title FROM conversations WHERE id = ?").bind(id).first())?.title;
 
   it("after the first answer the cheap model names the conversation, live in every open tab, once", async () => {
-    const conv = await createConversation(user, { model: "claude-sonnet-4-5" });
+    const conv = await createConversation(user, { model: "claude-sonnet-4-6" });
     const otherTab = await TestSocket.open(user, conv.id);
     otherTab.send({ type: "resume", lastSeq: 0 });
     const marker = `ctx-title-${crypto.randomUUID()}`;

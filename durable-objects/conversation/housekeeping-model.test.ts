@@ -47,7 +47,7 @@ describe("titles for a conversation that runs on its route", () => {
     const conv = await createConversation(user, {
       provider: "gemini",
       model: "gemini-2.5-pro",
-      settings: { route: [{ provider: "anthropic", model: "claude-sonnet-4-5" }] },
+      settings: { route: [{ provider: "anthropic", model: "claude-sonnet-4-6" }] },
     });
     const events = await askAndWaitForTitle(conv.id, `${marker} quels sont les effets ?`);
     expect(fold(events).title).toBe("Effets secondaires de la metformine");
@@ -59,7 +59,7 @@ describe("titles for a conversation that runs on its route", () => {
     const marker = `ctx-title-chosen-${crypto.randomUUID()}`;
     const conv = await createConversation(user, {
       provider: "anthropic",
-      model: "claude-sonnet-4-5",
+      model: "claude-sonnet-4-6",
       settings: { housekeepingModel: { provider: "anthropic", model: "claude-opus-4-1" } },
     });
     await askAndWaitForTitle(conv.id, `${marker} quels sont les effets ?`);

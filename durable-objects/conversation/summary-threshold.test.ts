@@ -17,7 +17,7 @@ const messages: ChatMessage[] = Array.from({ length: 20 }, (_, i) => ({
 
 const conversation = (settings: ConversationSettings) => ({
   provider: "anthropic" as const,
-  model: "claude-sonnet-4-5",
+  model: "claude-sonnet-4-6",
   settings: { contextWindow: 10_000, ...settings },
 });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { MODELS } from "../providers/registry";
 import { BUILT_IN_PRICES, costOf, priceOf, priceTable } from "./prices";
 
 describe("model prices", () => {
@@ -33,5 +34,26 @@ describe("model prices", () => {
     expect(typo.table).toBe(BUILT_IN_PRICES);
     expect(typo.error).toMatch(/MODEL_PRICES is ignored/);
     expect(priceTable("{not json").error).toMatch(/not valid JSON/);
+  });
+});
+
+describe("the model picker's prices", () => {
+  // Models the picker offers whose vendor price is not on record here yet: their cost shows as
+  // unknown until MODEL_PRICES names it.
+  const UNPRICED = new Set(["gemini-3.5-flash"]);
+
+  it("prices every model the picker offers, so cost budgets apply to them", () => {
+    const unpriced = (["anthropic", "openai", "gemini"] as const).flatMap((provider) =>
+      MODELS[provider].filter((m) => !UNPRICED.has(m) && priceOf(BUILT_IN_PRICES, m) === null),
+    );
+    expect(unpriced).toEqual([]);
+    // The default and cheap (title, summary) Anthropic model among them.
+    expect(
+      costOf(priceOf(BUILT_IN_PRICES, "claude-haiku-4-5"), {
+        inputTokens: 1_000_000,
+        outputTokens: 1_000_000,
+        cachedTokens: 0,
+      }),
+    ).toBe(6);
   });
 });

@@ -4,10 +4,14 @@
 import { z } from "zod";
 
 /**
- * When the built-in figures were last compared with the vendors' published price pages. Prices
- * change: check them again (and this date) before relying on the totals for billing.
+ * When each vendor's built-in figures were last compared with its published price page. Prices
+ * change: check them again (and these dates) before relying on the totals for billing.
  */
-export const PRICES_CHECKED_ON = "2025-08-15";
+export const PRICES_CHECKED_ON = {
+  anthropic: "2026-11-28",
+  openai: "2025-08-15",
+  google: "2025-08-15",
+} as const;
 
 export const ModelPrice = z
   .object({
@@ -24,7 +28,12 @@ export type PriceTable = Readonly<Record<string, ModelPrice>>;
 
 /** Standard (not batch, not long-context) prices, USD per million tokens. */
 export const BUILT_IN_PRICES: PriceTable = {
-  // Anthropic
+  // Anthropic (cachedInput: the price of a cache hit)
+  "claude-opus-4-6": { input: 5, output: 25, cachedInput: 0.5 },
+  "claude-opus-4-5": { input: 5, output: 25, cachedInput: 0.5 },
+  "claude-sonnet-4-6": { input: 3, output: 15, cachedInput: 0.3 },
+  "claude-sonnet-4-5": { input: 3, output: 15, cachedInput: 0.3 },
+  "claude-haiku-4-5": { input: 1, output: 5, cachedInput: 0.1 },
   "claude-opus-4-1": { input: 15, output: 75, cachedInput: 1.5 },
   "claude-opus-4": { input: 15, output: 75, cachedInput: 1.5 },
   "claude-sonnet-4": { input: 3, output: 15, cachedInput: 0.3 },

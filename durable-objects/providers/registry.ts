@@ -19,9 +19,14 @@ export const DEFAULT_MODELS: Record<ProviderId, string> = {
   ollama: "llama3.2:latest",
 };
 
-/** What the client offers in its model picker; a conversation may name any other model. */
+/**
+ * What the client offers in its model picker; a conversation may name any other model. Anthropic
+ * retired Claude Opus 4.1 and ends Claude Sonnet 4.5 on 2026-11-30; the 4.6 models take the same
+ * requests. Newer Claude models change how thinking and forced tool use work (the formatter step
+ * forces a tool), so they are offered once the loop is tested against them.
+ */
 export const MODELS: Record<ProviderId, string[]> = {
-  anthropic: ["claude-haiku-4-5", "claude-sonnet-4-5", "claude-opus-4-1"],
+  anthropic: ["claude-haiku-4-5", "claude-sonnet-4-6", "claude-opus-4-6"],
   openai: ["gpt-4o-mini", "gpt-4o", "gpt-4.1", "gpt-4.1-mini", "gpt-5", "gpt-5-mini"],
   gemini: ["gemini-2.5-flash", "gemini-2.5-flash-lite", "gemini-2.5-pro", "gemini-3.5-flash"],
   ollama: ["llama3.2:latest", "qwen3:8b", "gpt-oss:20b", "mistral:latest"],

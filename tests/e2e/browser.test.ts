@@ -400,12 +400,12 @@ it("settings switch the model and step limit and choose our MCP worker's tools, 
   await newConversation(page);
   await page.getByRole("button", { name: "Settings" }).click();
   const settings = page.getByRole("dialog", { name: "Settings" });
-  await settings.getByRole("combobox", { name: "Model" }).fill("claude-sonnet-4-5");
+  await settings.getByRole("combobox", { name: "Model" }).fill("claude-sonnet-4-6");
   await settings.getByRole("spinbutton", { name: "Step limit" }).fill("2");
   await settings.getByRole("button", { name: "Save", exact: true }).click();
   await expect
     .poll(() => page.locator(".conversation-header").textContent())
-    .toContain("claude-sonnet-4-5");
+    .toContain("claude-sonnet-4-6");
 
   const ours = settings.getByRole("group", { name: "mcp-remote" });
   await ours.getByRole("button", { name: "Test" }).click();
@@ -433,7 +433,7 @@ it("settings switch the model and step limit and choose our MCP worker's tools, 
     .map((r) => r.body as { model?: string } | undefined)
     .filter((b) => !JSON.stringify(b).includes(TITLE_INSTRUCTION))
     .at(-1);
-  expect(sent?.model).toBe("claude-sonnet-4-5");
+  expect(sent?.model).toBe("claude-sonnet-4-6");
   expect(JSON.stringify(sent)).toContain("pubmed_search");
   expect(JSON.stringify(sent)).not.toContain("render_chart");
   expect(watch.outside).toEqual([]);

@@ -36,7 +36,7 @@ function show(settings: ConversationSettings) {
     id: "c1",
     title: "t",
     provider: "anthropic",
-    model: "claude-sonnet-4-5",
+    model: "claude-sonnet-4-6",
     mode: "normal",
     settings,
     createdAt: 0,

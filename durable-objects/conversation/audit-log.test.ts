@@ -32,10 +32,7 @@ describe("the audit log", () => {
     expect(res.headers.get("content-disposition")).toMatch(
       /attachment; filename="audit-.*\.jsonl"/,
     );
-    const entries = (await res.text())
-      .trimEnd()
-      .split("\n")
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const entries = await ndjsonLines(res);
     expect(entries.map((e) => e.kind)).toEqual([
       "model_request",
       "model_response",
@@ -235,7 +232,13 @@ it("measures a request with images and PDFs to the character", async () => {
 async function auditOf(owner: TestUser, conversationId: string) {
   const res = await api(owner, `/api/conversations/${conversationId}/audit`);
   expect(res.status).toBe(200);
-  return (await res.text())
+  return ndjsonLines(res);
+}
+
+/** The download's lines, each parsed (decoded by hand: workerd warns on text() of NDJSON). */
+async function ndjsonLines(res: Response): Promise<Record<string, unknown>[]> {
+  return new TextDecoder()
+    .decode(await res.arrayBuffer())
     .trimEnd()
     .split("\n")
     .map((l) => JSON.parse(l) as Record<string, unknown>);

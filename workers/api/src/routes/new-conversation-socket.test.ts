@@ -27,7 +27,9 @@ async function refusalOf(res: Response): Promise<{ code: number; error: ErrorInf
   const ws = res.webSocket;
   if (!ws) throw new Error("no socket in the answer");
   const frames: unknown[] = [];
-  ws.addEventListener("message", (m) => frames.push(JSON.parse(String(m.data))));
+  ws.addEventListener("message", (m) => {
+    frames.push(JSON.parse(String(m.data)));
+  });
   const code = new Promise<number>((resolve) =>
     ws.addEventListener("close", (e) => resolve(e.code)),
   );

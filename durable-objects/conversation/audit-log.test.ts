@@ -185,11 +185,7 @@ it("measures a request's size without serializing again the messages an earlier 
   const sizes = await runInDurableObject(stub, (instance: Conversation) => {
     const audit = new AuditLog(instance.store.sql, false);
     steps.forEach((request, i) => audit.modelRequest("t", i + 1, "openai", request));
-    return audit
-      .jsonLines()
-      .trimEnd()
-      .split("\n")
-      .map((l) => (JSON.parse(l) as { requestChars: number }).requestChars);
+    return jsonLinesOf(audit.jsonLines()).map((e) => e.requestChars as number);
   });
   expect(sizes).toEqual(expected);
   expect(Object.fromEntries(serialized)).toEqual({ first: 1, second: 1, third: 1 });
@@ -220,11 +216,7 @@ it("measures a request with images and PDFs to the character", async () => {
   const [size] = await runInDurableObject(stub, (instance: Conversation) => {
     const audit = new AuditLog(instance.store.sql, false);
     audit.modelRequest("t", 1, "anthropic", request);
-    return audit
-      .jsonLines()
-      .trimEnd()
-      .split("\n")
-      .map((l) => (JSON.parse(l) as { requestChars: number }).requestChars);
+    return jsonLinesOf(audit.jsonLines()).map((e) => e.requestChars as number);
   });
   expect(size).toBe(JSON.stringify(request).length);
 });
@@ -235,11 +227,15 @@ async function auditOf(owner: TestUser, conversationId: string) {
   return ndjsonLines(res);
 }
 
-/** The download's lines, each parsed (decoded by hand: workerd warns on text() of NDJSON). */
-async function ndjsonLines(res: Response): Promise<Record<string, unknown>[]> {
-  return new TextDecoder()
-    .decode(await res.arrayBuffer())
+/** The lines of a JSON Lines text, each parsed. */
+function jsonLinesOf(text: string): Record<string, unknown>[] {
+  return text
     .trimEnd()
     .split("\n")
     .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+/** The download's lines, each parsed (decoded by hand: workerd warns on text() of NDJSON). */
+async function ndjsonLines(res: Response): Promise<Record<string, unknown>[]> {
+  return jsonLinesOf(new TextDecoder().decode(await res.arrayBuffer()));
 }

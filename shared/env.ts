@@ -9,6 +9,7 @@ export interface OptionalSettings {
   ANTHROPIC_BASE_URL?: string;
   OPENAI_API_KEY?: string;
   OPENAI_BASE_URL?: string;
+  OPENAI_API?: string;
   GEMINI_API_KEY?: string;
   GEMINI_BASE_URL?: string;
   OLLAMA_BASE_URL?: string;

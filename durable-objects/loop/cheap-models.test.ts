@@ -16,7 +16,7 @@ describe("cheap models over the operator's CHEAP_MODELS", () => {
     expect(error).toBeUndefined();
     expect(cheapModel("anthropic", "claude-opus-4-1", overrides)).toBe("claude-3-5-haiku-latest");
     expect(cheapModel("ollama", "llama3.2:latest", overrides)).toBe("qwen3:4b");
-    expect(cheapModel("openai", "gpt-4o", overrides)).toBe("gpt-4o-mini");
+    expect(cheapModel("openai", "gpt-6.1-sol", overrides)).toBe("gpt-6-luna");
   });
 
   it("ignores a value that is not JSON, or names an unknown provider, and says how to fix it", () => {

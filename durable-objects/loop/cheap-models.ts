@@ -6,7 +6,7 @@ import type { ProviderId } from "../providers/types";
 
 const CHEAP: Record<Exclude<ProviderId, "ollama">, string> = {
   anthropic: "claude-haiku-4-5",
-  openai: "gpt-4o-mini",
+  openai: "gpt-6-luna",
   gemini: "gemini-2.5-flash-lite",
 };
 

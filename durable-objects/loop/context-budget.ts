@@ -20,6 +20,11 @@ const WINDOWS: Array<{ provider: ProviderId; model: RegExp; window: ModelWindow 
   },
   {
     provider: "openai",
+    model: /^gpt-6/,
+    window: { contextTokens: 1_050_000, outputReserve: 32_768 },
+  },
+  {
+    provider: "openai",
     model: /^gpt-5/,
     window: { contextTokens: 400_000, outputReserve: 32_768 },
   },

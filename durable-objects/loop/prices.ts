@@ -40,7 +40,12 @@ export const BUILT_IN_PRICES: PriceTable = {
   "claude-3-7-sonnet": { input: 3, output: 15, cachedInput: 0.3 },
   "claude-3-5-sonnet": { input: 3, output: 15, cachedInput: 0.3 },
   "claude-3-5-haiku": { input: 0.8, output: 4, cachedInput: 0.08 },
-  // OpenAI
+  // OpenAI (prompts up to 272k tokens; OpenAI bills longer ones at a higher rate). The GPT-6
+  // figures are OpenAI's launch prices as LiteLLM's price map and release notes report them.
+  "gpt-6.1-sol": { input: 2, output: 10, cachedInput: 0.1 },
+  "gpt-6.1-terra": { input: 1, output: 5, cachedInput: 0.05 },
+  "gpt-6-sol": { input: 2, output: 10, cachedInput: 0.2 },
+  "gpt-6-luna": { input: 0.1, output: 0.5, cachedInput: 0.01 },
   "gpt-5": { input: 1.25, output: 10, cachedInput: 0.125 },
   "gpt-5-mini": { input: 0.25, output: 2, cachedInput: 0.025 },
   "gpt-5-nano": { input: 0.05, output: 0.4, cachedInput: 0.005 },

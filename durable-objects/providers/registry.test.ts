@@ -21,6 +21,9 @@ describe("provider configuration from the environment", () => {
         "gemini",
       ),
     ).toEqual({ apiKey: "g", baseURL: "http://127.0.0.1:1234" });
+    expect(
+      providerConfigFromEnv({ OPENAI_API_KEY: "sk-1", OPENAI_API: " chat-completions " }, "openai"),
+    ).toEqual({ apiKey: "sk-1", openaiApi: "chat-completions" });
   });
 
   it("configures Ollama by its base URL, with Cloudflare Access service-token headers", () => {

@@ -11,10 +11,14 @@ export const PROVIDER_IDS = [
   "ollama",
 ] as const satisfies readonly ProviderId[];
 
-/** Defaults from the reference system, except OpenAI's, whose `gpt-4-turbo-preview` is retired. */
+/**
+ * Defaults from the reference system, except OpenAI's: its `gpt-4-turbo-preview` is retired, and
+ * `gpt-4o-mini`, our default after it, shuts down on 2027-01-14 (OpenAI names `gpt-6-luna` to
+ * replace it).
+ */
 export const DEFAULT_MODELS: Record<ProviderId, string> = {
   anthropic: "claude-haiku-4-5",
-  openai: "gpt-4o-mini",
+  openai: "gpt-6-luna",
   gemini: "gemini-2.5-flash",
   ollama: "llama3.2:latest",
 };
@@ -23,11 +27,13 @@ export const DEFAULT_MODELS: Record<ProviderId, string> = {
  * What the client offers in its model picker; a conversation may name any other model. Anthropic
  * retired Claude Opus 4.1 and ends Claude Sonnet 4.5 on 2026-11-30; the 4.6 models take the same
  * requests. Newer Claude models change how thinking and forced tool use work (the formatter step
- * forces a tool), so they are offered once the loop is tested against them.
+ * forces a tool), so they are offered once the loop is tested against them. OpenAI shuts down
+ * gpt-5 and gpt-5-mini on 2026-12-11 and gpt-4o, gpt-4o-mini, gpt-4.1 and gpt-4.1-mini on
+ * 2027-01-14; the picker offers the replacements OpenAI names for them.
  */
 export const MODELS: Record<ProviderId, string[]> = {
   anthropic: ["claude-haiku-4-5", "claude-sonnet-4-6", "claude-opus-4-6"],
-  openai: ["gpt-4o-mini", "gpt-4o", "gpt-4.1", "gpt-4.1-mini", "gpt-5", "gpt-5-mini"],
+  openai: ["gpt-6-luna", "gpt-6.1-terra", "gpt-6.1-sol"],
   gemini: ["gemini-2.5-flash", "gemini-2.5-flash-lite", "gemini-2.5-pro", "gemini-3.5-flash"],
   ollama: ["llama3.2:latest", "qwen3:8b", "gpt-oss:20b", "mistral:latest"],
 };
@@ -37,6 +43,8 @@ export interface ProviderEnv {
   ANTHROPIC_BASE_URL?: string;
   OPENAI_API_KEY?: string;
   OPENAI_BASE_URL?: string;
+  /** `responses` or `chat-completions`: which OpenAI API to call (see openai/adapter.ts). */
+  OPENAI_API?: string;
   GEMINI_API_KEY?: string;
   GEMINI_BASE_URL?: string;
   OLLAMA_BASE_URL?: string;
@@ -61,8 +69,11 @@ export function providerConfigFromEnv(env: ProviderEnv, id: ProviderId): Provide
   switch (id) {
     case "anthropic":
       return keyed(env.ANTHROPIC_API_KEY, env.ANTHROPIC_BASE_URL);
-    case "openai":
-      return keyed(env.OPENAI_API_KEY, env.OPENAI_BASE_URL);
+    case "openai": {
+      const config = keyed(env.OPENAI_API_KEY, env.OPENAI_BASE_URL);
+      const api = set(env.OPENAI_API);
+      return config && api ? { ...config, openaiApi: api } : config;
+    }
     case "gemini":
       return keyed(env.GEMINI_API_KEY, env.GEMINI_BASE_URL);
     case "ollama": {

@@ -139,4 +139,9 @@ export interface ProviderConfig {
   baseURL?: string;
   headers?: Record<string, string>;
   fetch?: typeof fetch;
+  /**
+   * Which of OpenAI's APIs to call (`responses` or `chat-completions`); unset, OpenAI's own base
+   * URL gets the Responses API and any other the chat completions that compatible servers speak.
+   */
+  openaiApi?: string;
 }

@@ -15,7 +15,7 @@ import type { WireRequest } from "./wire-recorder";
 /** A model of each provider; Gemini 3, whose rules on replayed calls are the strictest. */
 const MODEL: Record<ProviderId, string> = {
   anthropic: "claude-haiku-4-5",
-  openai: "gpt-4o-mini",
+  openai: "gpt-6-luna",
   gemini: "gemini-3.5-flash",
   ollama: "qwen3:8b",
 };

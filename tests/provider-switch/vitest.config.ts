@@ -20,6 +20,8 @@ export default defineProject({
           ANTHROPIC_BASE_URL: inject("switchMockUrl"),
           OPENAI_API_KEY: "test-key",
           OPENAI_BASE_URL: `${inject("switchMockUrl")}/v1`,
+          // Asked as OpenAI itself is; chat completions are tested against the same mock elsewhere.
+          OPENAI_API: "responses",
           GEMINI_API_KEY: "test-key",
           GEMINI_BASE_URL: inject("switchMockUrl"),
           OLLAMA_BASE_URL: inject("switchMockUrl"),

@@ -58,48 +58,49 @@ function anthropic(body: unknown): CarriedCall[] {
   return found;
 }
 
-const OpenAIBody = z.object({
-  messages: z.array(
+const ResponsesBody = z.object({
+  input: z.array(
     z
       .object({
-        role: z.string(),
-        content: z.unknown(),
-        tool_call_id: z.string().optional(),
-        tool_calls: z
-          .array(
-            z.object({
-              id: z.string(),
-              type: z.literal("function"),
-              function: z.object({ name: z.string(), arguments: z.string() }),
-            }),
-          )
-          .optional(),
+        type: z.string().optional(),
+        role: z.string().optional(),
+        call_id: z.string().optional(),
+        name: z.string().optional(),
+        arguments: z.string().optional(),
+        output: z.unknown().optional(),
       })
       .passthrough(),
   ),
 });
 
-/** Each assistant tool_calls message is followed by one tool message per call id, and no other. */
+/**
+ * OpenAI's Responses API (what the app asks OpenAI through): each function_call item is answered
+ * by one function_call_output with its call id, after it and before the next user message, and
+ * no output answers a call that is not there.
+ */
 function openai(body: unknown): CarriedCall[] {
-  const { messages } = OpenAIBody.parse(body);
+  const { input } = ResponsesBody.parse(body);
   const found: CarriedCall[] = [];
-  messages.forEach((m, i) => {
+  input.forEach((item, i) => {
     if (
-      m.role === "tool" &&
-      !messages.slice(0, i).some((p) => p.tool_calls?.some((c) => c.id === m.tool_call_id))
+      item.type === "function_call_output" &&
+      !input.slice(0, i).some((p) => p.type === "function_call" && p.call_id === item.call_id)
     )
-      fail(`tool message ${m.tool_call_id} answers no call`);
-    if (!m.tool_calls) return;
-    const following = messages.slice(i + 1, i + 1 + m.tool_calls.length);
-    for (const call of m.tool_calls) {
-      const result = following.find((t) => t.role === "tool" && t.tool_call_id === call.id);
-      if (!result) fail(`tool call ${call.id} is not answered right after it`);
-      found.push({
-        name: call.function.name,
-        arguments: JSON.parse(call.function.arguments) as unknown,
-        result: JSON.stringify(result!.content),
-      });
-    }
+      fail(`function_call_output ${item.call_id} answers no call`);
+    if (item.type !== "function_call") return;
+    if (input.some((p, k) => k !== i && p.type === "function_call" && p.call_id === item.call_id))
+      fail(`call id ${item.call_id} is used twice`);
+    const rest = input.slice(i + 1);
+    const nextUser = rest.findIndex((p) => p.role === "user");
+    const result = (nextUser < 0 ? rest : rest.slice(0, nextUser)).find(
+      (p) => p.type === "function_call_output" && p.call_id === item.call_id,
+    );
+    if (!result) fail(`function_call ${item.call_id} is not answered before the next user message`);
+    found.push({
+      name: item.name ?? "",
+      arguments: JSON.parse(item.arguments ?? "{}") as unknown,
+      result: JSON.stringify(result!.output),
+    });
   });
   return found;
 }
@@ -211,7 +212,7 @@ export const carriedCalls: Record<ProviderId, (body: unknown) => CarriedCall[]> 
 /** The endpoint each provider's SDK posts a chat request to. */
 export const providerPath: Record<ProviderId, RegExp> = {
   anthropic: /^\/v1\/messages/,
-  openai: /^\/v1\/chat\/completions/,
+  openai: /^\/v1\/responses/,
   gemini: /^\/v1beta\/models\/[^:]+:streamGenerateContent/,
   ollama: /^\/api\/chat/,
 };

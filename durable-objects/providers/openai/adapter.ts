@@ -1,16 +1,17 @@
-// OpenAI, or any OpenAI-compatible endpoint through its base URL, with the `openai` SDK: chat
-// completions streamed, tool-call arguments assembled by index, reasoning from the servers that
-// send it (`reasoning_content` or `reasoning`), usage from the final chunk.
+// OpenAI, or any OpenAI-compatible endpoint through its base URL, with the `openai` SDK. OpenAI
+// itself is asked through the Responses API, the one its newer models take tools on; other
+// servers through chat completions, which they all speak. OPENAI_API chooses otherwise.
 import OpenAI from "openai";
-import { abortedError, missingCredentials, truncatedError } from "../errors";
-import { newCallId, toolCallEvent } from "../tool-arguments";
-import type { ModelProvider, ModelRequest, ProviderConfig, StreamEvent } from "../types";
-import { toOpenAIRequest } from "./build-request";
-import { mapOpenAIError, openAIContext } from "./map-error";
-import { mapOpenAIFinishReason } from "./map-finish-reason";
+import { missingCredentials, providerError } from "../errors";
+import type { ModelProvider, ProviderConfig } from "../types";
+import { streamChatCompletions } from "./chat-completions-stream";
+import { streamResponses } from "./responses-stream";
+
+export const OPENAI_APIS = ["responses", "chat-completions"] as const;
 
 export function createOpenAIProvider(config: ProviderConfig): ModelProvider {
   const official = !config.baseURL || new URL(config.baseURL).hostname === "api.openai.com";
+  const api = config.openaiApi ?? (official ? "responses" : "chat-completions");
   const client = config.apiKey
     ? new OpenAI({
         apiKey: config.apiKey,
@@ -24,72 +25,16 @@ export function createOpenAIProvider(config: ProviderConfig): ModelProvider {
     id: "openai",
     async *stream(request) {
       if (!client) yield { type: "error", error: missingCredentials("OpenAI", "OPENAI_API_KEY") };
-      else yield* streamOpenAI(client, official, request);
-    },
-  };
-}
-
-type Delta = OpenAI.Chat.Completions.ChatCompletionChunk.Choice.Delta & {
-  reasoning_content?: string | null;
-  reasoning?: string | null;
-};
-
-async function* streamOpenAI(
-  client: OpenAI,
-  official: boolean,
-  request: ModelRequest,
-): AsyncIterable<StreamEvent> {
-  const calls = new Map<number, { id: string; name: string; json: string }>();
-  let finishReason: string | null = null;
-  let usage: Extract<StreamEvent, { type: "usage" }> | null = null;
-  try {
-    const stream = await client.chat.completions.create(toOpenAIRequest(request, official), {
-      ...(request.signal && { signal: request.signal }),
-    });
-    for await (const chunk of stream) {
-      if (chunk.usage)
-        usage = {
-          type: "usage",
-          inputTokens: chunk.usage.prompt_tokens,
-          outputTokens: chunk.usage.completion_tokens,
-          cachedTokens: chunk.usage.prompt_tokens_details?.cached_tokens ?? 0,
-          ...(chunk.usage.completion_tokens_details?.reasoning_tokens !== undefined && {
-            reasoningTokens: chunk.usage.completion_tokens_details.reasoning_tokens,
-          }),
+      else if (api === "responses") yield* streamResponses(client, official, request);
+      else if (api === "chat-completions") yield* streamChatCompletions(client, official, request);
+      else
+        yield {
+          type: "error",
+          error: providerError(
+            "not_configured",
+            `OPENAI_API is "${api}": set it to ${OPENAI_APIS.join(" or ")}, or leave it unset (OpenAI's own API gets responses, other base URLs chat-completions).`,
+          ),
         };
-      const choice = chunk.choices[0];
-      if (!choice) continue;
-      const delta = choice.delta as Delta;
-      const reasoning = delta.reasoning_content ?? delta.reasoning;
-      if (reasoning) yield { type: "reasoning_delta", text: reasoning };
-      if (delta.content) yield { type: "text_delta", text: delta.content };
-      for (const tc of delta.tool_calls ?? []) {
-        const call = calls.get(tc.index) ?? { id: "", name: "", json: "" };
-        call.id ||= tc.id ?? "";
-        // The name comes whole in the first delta; some servers repeat it in later ones.
-        call.name ||= tc.function?.name ?? "";
-        call.json += tc.function?.arguments ?? "";
-        calls.set(tc.index, call);
-      }
-      finishReason = choice.finish_reason ?? finishReason;
-    }
-  } catch (err) {
-    yield { type: "error", error: mapOpenAIError(err, openAIContext(official), request.signal) };
-    return;
-  }
-  if (request.signal?.aborted) {
-    yield { type: "error", error: abortedError() };
-    return;
-  }
-  if (finishReason === null) {
-    yield { type: "error", error: truncatedError(openAIContext(official).provider) };
-    return;
-  }
-  for (const [, call] of [...calls].sort(([a], [b]) => a - b))
-    yield toolCallEvent(call.id || newCallId(), call.name, call.json);
-  if (usage) yield usage;
-  yield {
-    type: "finish",
-    reason: calls.size > 0 ? "tool_calls" : mapOpenAIFinishReason(finishReason),
+    },
   };
 }

@@ -54,3 +54,30 @@ export function mapOpenAIError(
   }
   return connectionError(ctx.provider, err);
 }
+
+/**
+ * An error the Responses API reports inside a stream that began with HTTP 200 (an `error` event,
+ * or `response.failed`): its code says whether sending the request again may help.
+ */
+export function mapResponsesStreamError(
+  error: { code?: string | null; message?: string | null },
+  ctx: ErrorContext,
+): ProviderErrorInfo {
+  const said = ` ${ctx.provider} said: ${error.message ?? error.code ?? "no reason given"}`;
+  switch (error.code) {
+    case "rate_limit_exceeded":
+      return providerError("rate_limit", `${ctx.provider} is rate limiting this key.${said}`);
+    case "context_length_exceeded":
+      return providerError(
+        "context_too_long",
+        `The conversation is too long for this model.${said}`,
+      );
+    case "server_error":
+    case null:
+    case undefined:
+      return providerError("server_error", `${ctx.provider}'s stream failed.${said}`);
+    default:
+      // The request itself was refused (an image it cannot read, a prompt it will not answer).
+      return providerError("bad_request", `${ctx.provider} refused the request.${said}`);
+  }
+}

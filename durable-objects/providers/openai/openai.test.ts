@@ -1,11 +1,27 @@
 import { describe, expect, it } from "vitest";
 import { conformance } from "../test/conformance";
-import { run, TOOLS, userSays } from "../test/harness";
+import { mockUrl, recordingFetch, run, TOOLS, textOf, userSays } from "../test/harness";
 import type { NeutralMessage } from "../types";
 import { toOpenAIRequest } from "./build-request";
 import { toOpenAIMessages } from "./convert-messages";
+import { toResponsesInput } from "./responses-input";
+import { toResponsesRequest } from "./responses-request";
+
+// aimock's base URL is not api.openai.com, so it stands for an OpenAI-compatible server, which
+// gets chat completions; the second run asks it through the Responses API, as OpenAI itself is.
+conformance("openai", {
+  label: "openai (chat completions)",
+  credentials: /OPENAI_API_KEY/,
+  exactUsage: true,
+  argumentsInPieces: true,
+  argumentsAsRawText: true,
+  streamErrorAfterText: { marker: "case:stream-error-late", code: "server_error" },
+  streamErrorBeforeOutput: { marker: "case:stream-error-early", code: "server_error" },
+});
 
 conformance("openai", {
+  label: "openai (Responses API)",
+  config: { openaiApi: "responses" },
   credentials: /OPENAI_API_KEY/,
   exactUsage: true,
   argumentsInPieces: true,
@@ -65,10 +81,12 @@ describe("openai: request for the kind of server", () => {
   const base = { messages: userSays("hi"), temperature: 0.7, maxTokens: 500 };
 
   it("uses max_completion_tokens and drops temperature for OpenAI's reasoning models", () => {
-    const body = toOpenAIRequest({ ...base, model: "o4-mini" }, true);
-    expect(body).toMatchObject({ max_completion_tokens: 500, stream: true });
-    expect(body).not.toHaveProperty("temperature");
-    expect(body).not.toHaveProperty("max_tokens");
+    for (const model of ["o4-mini", "gpt-5.2", "gpt-6-luna", "gpt-6.1-terra"]) {
+      const body = toOpenAIRequest({ ...base, model }, true);
+      expect(body).toMatchObject({ max_completion_tokens: 500, stream: true });
+      expect(body).not.toHaveProperty("temperature");
+      expect(body).not.toHaveProperty("max_tokens");
+    }
   });
 
   it("keeps temperature for OpenAI's other models", () => {
@@ -145,5 +163,272 @@ describe("openai: history conversion", () => {
       tool_call_id: "a",
       content: expect.stringMatching(/interrupted/),
     });
+  });
+});
+
+describe("openai: which API is asked", () => {
+  /** Sends what would go to api.openai.com to aimock instead, keeping each request's path. */
+  const toMock = (): { fetch: typeof fetch; paths: string[] } => {
+    const paths: string[] = [];
+    return {
+      paths,
+      fetch: async (input, init) => {
+        const url = new URL(input instanceof Request ? input.url : String(input));
+        paths.push(url.pathname);
+        return fetch(`${mockUrl()}${url.pathname}${url.search}`, init);
+      },
+    };
+  };
+
+  it("asks OpenAI itself through the Responses API, and other servers through chat completions", async () => {
+    const official = toMock();
+    const r = await run(
+      "openai",
+      { messages: userSays("case:text") },
+      { config: { baseURL: "https://api.openai.com/v1", fetch: official.fetch } },
+    );
+    expect(textOf(r.events)).toBe("The quick brown fox jumps over the lazy dog.");
+    expect(official.paths).toEqual(["/v1/responses"]);
+
+    const compatible = await run("openai", { messages: userSays("case:text") });
+    expect((await compatible.requests()).map((q) => q.path)).toEqual(["/v1/chat/completions"]);
+  });
+
+  it("follows OPENAI_API over the default, and says what to set when it names no API", async () => {
+    const chosen = await run(
+      "openai",
+      { messages: userSays("case:text") },
+      { config: { openaiApi: "responses" } },
+    );
+    expect((await chosen.requests()).map((q) => q.path)).toEqual(["/v1/responses"]);
+
+    const wrong = await run(
+      "openai",
+      { messages: userSays("case:text") },
+      { config: { openaiApi: "completions" } },
+    );
+    expect(wrong.events).toEqual([
+      {
+        type: "error",
+        error: expect.objectContaining({
+          code: "not_configured",
+          message: expect.stringMatching(
+            /OPENAI_API is "completions".*responses or chat-completions/,
+          ),
+        }),
+      },
+    ]);
+    expect(await wrong.requests()).toHaveLength(0);
+  });
+});
+
+describe("openai: Responses API requests", () => {
+  const history: NeutralMessage[] = [
+    { role: "user", content: [{ type: "text", text: "case:tool-result weather?" }] },
+    {
+      role: "assistant",
+      content: [
+        { type: "text", text: "Checking." },
+        { type: "tool_call", id: "call_1", name: "get_weather", arguments: { city: "Paris" } },
+      ],
+    },
+    {
+      role: "tool",
+      content: [
+        {
+          type: "tool_result",
+          callId: "call_1",
+          name: "get_weather",
+          content: [{ type: "text", text: "21C and sunny" }],
+        },
+      ],
+    },
+  ];
+
+  it("sends instructions, items, flat tools, the named tool choice, and keeps nothing at OpenAI", async () => {
+    const wire = recordingFetch();
+    await run(
+      "openai",
+      {
+        messages: history,
+        tools: TOOLS,
+        toolChoice: { name: "get_weather" },
+        maxTokens: 300,
+      },
+      { config: { openaiApi: "responses", fetch: wire.fetch } },
+    );
+    const [body] = wire.bodies;
+    expect(body).toMatchObject({
+      instructions: "Be brief.",
+      store: false,
+      stream: true,
+      max_output_tokens: 300,
+      tool_choice: { type: "function", name: "get_weather" },
+      input: [
+        { role: "user", content: "case:tool-result weather?" },
+        { role: "assistant", content: "Checking." },
+        {
+          type: "function_call",
+          call_id: "call_1",
+          name: "get_weather",
+          arguments: '{"city":"Paris"}',
+        },
+        { type: "function_call_output", call_id: "call_1", output: "21C and sunny" },
+      ],
+    });
+    expect(body?.tools).toEqual([
+      expect.objectContaining({ type: "function", name: "get_weather", strict: false }),
+      expect.objectContaining({ type: "function", name: "get_time", strict: false }),
+    ]);
+  });
+
+  it("sends a temperature only to the OpenAI models that take one", () => {
+    const base = { messages: userSays("hi"), temperature: 0.7 };
+    expect(toResponsesRequest({ ...base, model: "gpt-4.1-mini" }, true)).toMatchObject({
+      temperature: 0.7,
+    });
+    for (const model of ["gpt-6.1-terra", "gpt-6-luna", "gpt-5.2", "o4-mini"])
+      expect(toResponsesRequest({ ...base, model }, true)).not.toHaveProperty("temperature");
+    expect(toResponsesRequest({ ...base, model: "gpt-6-luna" }, false)).toMatchObject({
+      temperature: 0.7,
+    });
+  });
+
+  it("puts the images a tool returned in its output, and marks a failed call's output", () => {
+    const input = toResponsesInput([
+      ...history.slice(0, 2),
+      {
+        role: "tool",
+        content: [
+          {
+            type: "tool_result",
+            callId: "call_1",
+            name: "get_weather",
+            content: [
+              { type: "text", text: "a chart" },
+              { type: "image", mediaType: "image/png", data: "iVBO" },
+            ],
+          },
+        ],
+      },
+      {
+        role: "assistant",
+        content: [{ type: "tool_call", id: "call_2", name: "get_time", arguments: {} }],
+      },
+      {
+        role: "tool",
+        content: [
+          {
+            type: "tool_result",
+            callId: "call_2",
+            name: "get_time",
+            content: [{ type: "text", text: "no such zone" }],
+            isError: true,
+          },
+        ],
+      },
+    ]);
+    expect(input.slice(3)).toEqual([
+      {
+        type: "function_call_output",
+        call_id: "call_1",
+        output: [
+          { type: "input_text", text: "a chart" },
+          { type: "input_image", detail: "auto", image_url: "data:image/png;base64,iVBO" },
+        ],
+      },
+      { type: "function_call", call_id: "call_2", name: "get_time", arguments: "{}" },
+      { type: "function_call_output", call_id: "call_2", output: "Error: no such zone" },
+    ]);
+  });
+});
+
+describe("openai: what the Responses API reports inside a stream", () => {
+  /** A recorded Responses stream, served as OpenAI would: HTTP 200, then these events. */
+  const recorded =
+    (events: object[]): typeof fetch =>
+    async () =>
+      new Response(
+        events
+          .map((e) => `event: ${(e as { type: string }).type}\ndata: ${JSON.stringify(e)}\n\n`)
+          .join(""),
+        { headers: { "content-type": "text/event-stream" } },
+      );
+  const delta = (text: string) => ({
+    type: "response.output_text.delta",
+    item_id: "msg_1",
+    output_index: 0,
+    content_index: 0,
+    delta: text,
+    sequence_number: 1,
+  });
+  const streamOf = async (events: object[]) =>
+    (
+      await run(
+        "openai",
+        { messages: userSays("hi"), model: "gpt-6.1-terra" },
+        { config: { openaiApi: "responses", fetch: recorded(events) } },
+      )
+    ).events;
+
+  it("ends an answer the content filter stopped as content_filter", async () => {
+    const events = await streamOf([
+      delta("Part of an"),
+      {
+        type: "response.incomplete",
+        sequence_number: 2,
+        response: {
+          id: "resp_1",
+          status: "incomplete",
+          incomplete_details: { reason: "content_filter" },
+          output: [],
+          usage: {
+            input_tokens: 5,
+            output_tokens: 3,
+            input_tokens_details: { cached_tokens: 4 },
+            output_tokens_details: { reasoning_tokens: 1 },
+          },
+        },
+      },
+    ]);
+    expect(events.slice(-2)).toEqual([
+      { type: "usage", inputTokens: 5, outputTokens: 3, cachedTokens: 4, reasoningTokens: 1 },
+      { type: "finish", reason: "content_filter" },
+    ]);
+  });
+
+  it("reports a failed response by its code: a server error may be retried, a refused request not", async () => {
+    const failed = (code: string) => [
+      delta("Start"),
+      {
+        type: "response.failed",
+        sequence_number: 2,
+        response: { id: "resp_1", status: "failed", error: { code, message: `it was ${code}` } },
+      },
+    ];
+    expect((await streamOf(failed("server_error"))).at(-1)).toMatchObject({
+      type: "error",
+      error: {
+        code: "server_error",
+        retryable: true,
+        message: expect.stringMatching(/it was server_error/),
+      },
+    });
+    expect((await streamOf(failed("invalid_image"))).at(-1)).toMatchObject({
+      type: "error",
+      error: { code: "bad_request", retryable: false },
+    });
+    const errorEvent = await streamOf([
+      { type: "error", code: "rate_limit_exceeded", message: "slow down", sequence_number: 1 },
+    ]);
+    expect(errorEvent).toEqual([
+      { type: "error", error: expect.objectContaining({ code: "rate_limit", retryable: true }) },
+    ]);
+  });
+
+  it("reports a stream that ends without its response as cut off", async () => {
+    const events = await streamOf([delta("An answer that")]);
+    expect(events.at(-1)).toMatchObject({ type: "error", error: { code: "network" } });
+    expect(events.some((e) => e.type === "finish")).toBe(false);
   });
 });

@@ -1,10 +1,14 @@
 // The behaviour every adapter owes the loop, run against aimock through the provider's official
 // SDK (or Ollama's native API). Each provider's test file calls this with what differs.
 import { describe, expect, it } from "vitest";
-import type { ProviderErrorCode, ProviderId } from "../types";
-import { callsOf, errorOf, reasoningOf, run, textOf, TOOLS, userSays } from "./harness";
+import type { ProviderConfig, ProviderErrorCode, ProviderId } from "../types";
+import { callsOf, errorOf, reasoningOf, run as runOn, textOf, TOOLS, userSays } from "./harness";
 
 export interface Expectations {
+  /** Names the suite when one provider is run more than once (OpenAI's two APIs). */
+  label?: string;
+  /** Configuration every call of the suite adds (which OpenAI API to call). */
+  config?: Partial<ProviderConfig>;
   /** What the authentication error must name. */
   credentials: RegExp;
   /** aimock reports the fixture's token counts, except on Ollama's wire format (always 0). */
@@ -33,9 +37,12 @@ export interface Expectations {
 }
 
 export function conformance(id: ProviderId, expected: Expectations) {
-  describe(`${id}: streaming`, () => {
+  const name = expected.label ?? id;
+  const run = (request: Parameters<typeof runOn>[1], opts: Parameters<typeof runOn>[2] = {}) =>
+    runOn(id, request, { ...opts, config: { ...expected.config, ...opts.config } });
+  describe(`${name}: streaming`, () => {
     it("streams text in several deltas, then usage, then a stop", async () => {
-      const { events } = await run(id, { messages: userSays("case:text"), tools: TOOLS });
+      const { events } = await run({ messages: userSays("case:text"), tools: TOOLS });
       expect(events.filter((e) => e.type === "text_delta").length).toBeGreaterThan(1);
       expect(textOf(events)).toBe("The quick brown fox jumps over the lazy dog.");
       expect(events.at(0)?.type).toBe("text_delta");
@@ -48,7 +55,7 @@ export function conformance(id: ProviderId, expected: Expectations) {
     });
 
     it("streams reasoning apart from the answer", async () => {
-      const { events } = await run(id, { messages: userSays("case:reasoning") });
+      const { events } = await run({ messages: userSays("case:reasoning") });
       expect(reasoningOf(events)).toBe("Let me think about the question carefully.");
       expect(textOf(events)).toBe("Forty-two.");
       const firstText = events.findIndex((e) => e.type === "text_delta");
@@ -57,14 +64,14 @@ export function conformance(id: ProviderId, expected: Expectations) {
 
     if (expected.finishAtLength ?? true)
       it("reports a stop at the token limit as `length`", async () => {
-        const { events } = await run(id, { messages: userSays("case:length") });
+        const { events } = await run({ messages: userSays("case:length") });
         expect(events.at(-1)).toEqual({ type: "finish", reason: "length" });
       });
   });
 
-  describe(`${id}: tool calls`, () => {
+  describe(`${name}: tool calls`, () => {
     it(`assembles one call${expected.argumentsInPieces ? " whose arguments arrive in pieces" : ""} into parsed arguments`, async () => {
-      const { events } = await run(id, { messages: userSays("case:one-tool"), tools: TOOLS });
+      const { events } = await run({ messages: userSays("case:one-tool"), tools: TOOLS });
       const calls = callsOf(events);
       expect(calls).toHaveLength(1);
       expect(calls[0]).toMatchObject({
@@ -77,7 +84,7 @@ export function conformance(id: ProviderId, expected: Expectations) {
     });
 
     it("returns two calls of one step in order, with distinct ids", async () => {
-      const { events } = await run(id, { messages: userSays("case:two-tools"), tools: TOOLS });
+      const { events } = await run({ messages: userSays("case:two-tools"), tools: TOOLS });
       const calls = callsOf(events);
       expect(calls.map((c) => [c.name, c.arguments])).toEqual([
         ["get_weather", { city: "Paris" }],
@@ -88,7 +95,7 @@ export function conformance(id: ProviderId, expected: Expectations) {
 
     if (expected.argumentsAsRawText)
       it("repairs almost-JSON arguments (unquoted keys, single quotes, a trailing comma, no closing brace)", async () => {
-        const { events } = await run(id, {
+        const { events } = await run({
           messages: userSays("case:broken-arguments"),
           tools: TOOLS,
         });
@@ -102,7 +109,7 @@ export function conformance(id: ProviderId, expected: Expectations) {
       });
 
     it("carries tool results back as the provider's own tool results", async () => {
-      const r = await run(id, {
+      const r = await run({
         tools: TOOLS,
         messages: [
           ...userSays("case:tool-result What is the weather in Paris and the time there?"),
@@ -152,9 +159,9 @@ export function conformance(id: ProviderId, expected: Expectations) {
     });
   });
 
-  describe(`${id}: errors`, () => {
+  describe(`${name}: errors`, () => {
     it("maps 401 to an authentication error that names the setting, and does not retry", async () => {
-      const r = await run(id, { messages: userSays("case:401") }, { retries: true });
+      const r = await run({ messages: userSays("case:401") }, { retries: true });
       expect(errorOf(r.events)).toMatchObject({
         code: "authentication",
         retryable: false,
@@ -166,7 +173,6 @@ export function conformance(id: ProviderId, expected: Expectations) {
 
     it("retries 429 after its Retry-After, three tries in all, then reports the rate limit", async () => {
       const r = await run(
-        id,
         { messages: userSays("case:429"), temperature: 1, maxTokens: 8000 },
         { retries: true },
       );
@@ -182,20 +188,20 @@ export function conformance(id: ProviderId, expected: Expectations) {
     });
 
     it("retries a 500 with backoff 1000 then 2000 ms", async () => {
-      const r = await run(id, { messages: userSays("case:500") }, { retries: true });
+      const r = await run({ messages: userSays("case:500") }, { retries: true });
       expect(errorOf(r.events)).toMatchObject({ code: "server_error", retryable: true });
       expect(r.delays).toEqual([1000, 2000]);
       expect(await r.requests()).toHaveLength(3);
     });
 
     it("maps 503 to overloaded, which is retried", async () => {
-      const r = await run(id, { messages: userSays("case:503") }, { retries: true });
+      const r = await run({ messages: userSays("case:503") }, { retries: true });
       expect(errorOf(r.events)).toMatchObject({ code: "overloaded", retryable: true });
       expect(await r.requests()).toHaveLength(3);
     });
 
     it("maps a prompt that does not fit to context_too_long, which is not retried", async () => {
-      const r = await run(id, { messages: userSays("case:too-long") }, { retries: true });
+      const r = await run({ messages: userSays("case:too-long") }, { retries: true });
       expect(errorOf(r.events)).toMatchObject({ code: "context_too_long", retryable: false });
       expect(await r.requests()).toHaveLength(1);
     });
@@ -203,7 +209,7 @@ export function conformance(id: ProviderId, expected: Expectations) {
     const late = expected.streamErrorAfterText;
     if (late)
       it("turns an error inside the stream, after text, into an error event without retrying", async () => {
-        const r = await run(id, { messages: userSays(late.marker) }, { retries: true });
+        const r = await run({ messages: userSays(late.marker) }, { retries: true });
         expect(textOf(r.events)).not.toBe("");
         expect(r.events.some((e) => e.type === "finish")).toBe(false);
         expect(r.events.at(-1)).toMatchObject({ type: "error", error: { code: late.code } });
@@ -213,7 +219,7 @@ export function conformance(id: ProviderId, expected: Expectations) {
     const early = expected.streamErrorBeforeOutput;
     if (early)
       it("retries an error inside the stream that came before any output", async () => {
-        const r = await run(id, { messages: userSays(early.marker) }, { retries: true });
+        const r = await run({ messages: userSays(early.marker) }, { retries: true });
         expect(r.events).toEqual([
           { type: "error", error: expect.objectContaining({ code: early.code, retryable: true }) },
         ]);
@@ -221,7 +227,7 @@ export function conformance(id: ProviderId, expected: Expectations) {
       });
 
     it("reports a connection dropped after output as a network error, not a finished answer, without retrying", async () => {
-      const r = await run(id, { messages: userSays("case:dropped-late") }, { retries: true });
+      const r = await run({ messages: userSays("case:dropped-late") }, { retries: true });
       expect(textOf(r.events)).not.toBe("");
       expect(r.events.some((e) => e.type === "finish")).toBe(false);
       expect(r.events.at(-1)).toMatchObject({
@@ -232,7 +238,7 @@ export function conformance(id: ProviderId, expected: Expectations) {
     });
 
     it("retries a connection dropped before any output", async () => {
-      const r = await run(id, { messages: userSays("case:dropped-early") }, { retries: true });
+      const r = await run({ messages: userSays("case:dropped-early") }, { retries: true });
       expect(r.events).toEqual([
         { type: "error", error: expect.objectContaining({ code: "network", retryable: true }) },
       ]);
@@ -244,7 +250,6 @@ export function conformance(id: ProviderId, expected: Expectations) {
       const controller = new AbortController();
       controller.abort();
       const r = await run(
-        id,
         { messages: userSays("case:text"), signal: controller.signal },
         { retries: true },
       );

@@ -1,0 +1,75 @@
+// OpenAI's chat completions, streamed (what OpenAI-compatible servers speak): tool-call arguments
+// assembled by index, reasoning from the servers that send it (`reasoning_content` or
+// `reasoning`), usage from the final chunk.
+import type OpenAI from "openai";
+import { abortedError, truncatedError } from "../errors";
+import { newCallId, toolCallEvent } from "../tool-arguments";
+import type { ModelRequest, StreamEvent } from "../types";
+import { toOpenAIRequest } from "./build-request";
+import { mapOpenAIError, openAIContext } from "./map-error";
+import { mapOpenAIFinishReason } from "./map-finish-reason";
+
+type Delta = OpenAI.Chat.Completions.ChatCompletionChunk.Choice.Delta & {
+  reasoning_content?: string | null;
+  reasoning?: string | null;
+};
+
+export async function* streamChatCompletions(
+  client: OpenAI,
+  official: boolean,
+  request: ModelRequest,
+): AsyncIterable<StreamEvent> {
+  const calls = new Map<number, { id: string; name: string; json: string }>();
+  let finishReason: string | null = null;
+  let usage: Extract<StreamEvent, { type: "usage" }> | null = null;
+  try {
+    const stream = await client.chat.completions.create(toOpenAIRequest(request, official), {
+      ...(request.signal && { signal: request.signal }),
+    });
+    for await (const chunk of stream) {
+      if (chunk.usage)
+        usage = {
+          type: "usage",
+          inputTokens: chunk.usage.prompt_tokens,
+          outputTokens: chunk.usage.completion_tokens,
+          cachedTokens: chunk.usage.prompt_tokens_details?.cached_tokens ?? 0,
+          ...(chunk.usage.completion_tokens_details?.reasoning_tokens !== undefined && {
+            reasoningTokens: chunk.usage.completion_tokens_details.reasoning_tokens,
+          }),
+        };
+      const choice = chunk.choices[0];
+      if (!choice) continue;
+      const delta = choice.delta as Delta;
+      const reasoning = delta.reasoning_content ?? delta.reasoning;
+      if (reasoning) yield { type: "reasoning_delta", text: reasoning };
+      if (delta.content) yield { type: "text_delta", text: delta.content };
+      for (const tc of delta.tool_calls ?? []) {
+        const call = calls.get(tc.index) ?? { id: "", name: "", json: "" };
+        call.id ||= tc.id ?? "";
+        // The name comes whole in the first delta; some servers repeat it in later ones.
+        call.name ||= tc.function?.name ?? "";
+        call.json += tc.function?.arguments ?? "";
+        calls.set(tc.index, call);
+      }
+      finishReason = choice.finish_reason ?? finishReason;
+    }
+  } catch (err) {
+    yield { type: "error", error: mapOpenAIError(err, openAIContext(official), request.signal) };
+    return;
+  }
+  if (request.signal?.aborted) {
+    yield { type: "error", error: abortedError() };
+    return;
+  }
+  if (finishReason === null) {
+    yield { type: "error", error: truncatedError(openAIContext(official).provider) };
+    return;
+  }
+  for (const [, call] of [...calls].sort(([a], [b]) => a - b))
+    yield toolCallEvent(call.id || newCallId(), call.name, call.json);
+  if (usage) yield usage;
+  yield {
+    type: "finish",
+    reason: calls.size > 0 ? "tool_calls" : mapOpenAIFinishReason(finishReason),
+  };
+}

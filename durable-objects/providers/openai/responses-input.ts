@@ -1,0 +1,71 @@
+// Neutral history → the Responses API's input items: a message per user or assistant turn, a
+// `function_call` item per call and a `function_call_output` item answering it by call id (with
+// any images the tool returned in the output itself); calls without results and stray results
+// repaired first (see pair-tool-results.ts). Reasoning is not sent back: OpenAI replays only its
+// own encrypted reasoning items, which a stateless request (`store: false`) does not keep.
+import type OpenAI from "openai";
+import { pairToolResults } from "../pair-tool-results";
+import type { NeutralMessage, NeutralPart } from "../types";
+
+type Item = OpenAI.Responses.ResponseInputItem;
+type ContentPart = OpenAI.Responses.ResponseInputContent;
+type ToolResult = Extract<NeutralPart, { type: "tool_result" }>;
+
+const dataUrl = (mediaType: string, data: string) => `data:${mediaType};base64,${data}`;
+
+const imagePart = (mediaType: string, data: string) => ({
+  type: "input_image" as const,
+  detail: "auto" as const,
+  image_url: dataUrl(mediaType, data),
+});
+
+function callOutput(r: ToolResult): Item {
+  const text = r.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n");
+  const said = r.isError ? `Error: ${text}` : text || "(no output)";
+  const images = r.content.flatMap((c) =>
+    c.type === "image" ? [imagePart(c.mediaType, c.data)] : [],
+  );
+  return {
+    type: "function_call_output",
+    call_id: r.callId,
+    output: images.length ? [{ type: "input_text", text: said }, ...images] : said,
+  };
+}
+
+function assistantItems(parts: readonly NeutralPart[]): Item[] {
+  const text = parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
+  const items: Item[] = text ? [{ role: "assistant", content: text }] : [];
+  for (const p of parts)
+    if (p.type === "tool_call")
+      items.push({
+        type: "function_call",
+        call_id: p.id,
+        name: p.name,
+        arguments:
+          typeof p.arguments === "string" ? p.arguments : JSON.stringify(p.arguments ?? {}),
+      });
+  return items;
+}
+
+export function toResponsesInput(messages: readonly NeutralMessage[]): Item[] {
+  const out: Item[] = [];
+  for (const m of pairToolResults(messages)) {
+    if (m.role === "assistant") {
+      out.push(...assistantItems(m.content));
+      continue;
+    }
+    const parts: ContentPart[] = [];
+    for (const p of m.content) {
+      if (p.type === "tool_result") out.push(callOutput(p));
+      else if (p.type === "text" && p.text) parts.push({ type: "input_text", text: p.text });
+      else if (p.type === "image") parts.push(imagePart(p.mediaType, p.data));
+      // The loop sends PDFs to OpenAI as their text (loop/attachment-parts.ts); never as bytes.
+      else if (p.type === "document")
+        parts.push({ type: "input_text", text: `[PDF ${p.name}: not readable here as a file]` });
+    }
+    if (parts.length === 0) continue;
+    const only = parts.length === 1 ? parts[0] : undefined;
+    out.push({ role: "user", content: only?.type === "input_text" ? only.text : parts });
+  }
+  return out;
+}

@@ -1,0 +1,95 @@
+// The Responses API's streamed events → neutral stream events: text and reasoning deltas as they
+// come, function calls assembled per output item (their arguments arrive in pieces, and whole in
+// the item's `done` event), usage and the finish reason from the response's last event.
+import type OpenAI from "openai";
+import { abortedError, truncatedError } from "../errors";
+import { newCallId, toolCallEvent } from "../tool-arguments";
+import type { FinishReason, ModelRequest, StreamEvent } from "../types";
+import { mapOpenAIError, mapResponsesStreamError, openAIContext } from "./map-error";
+import { toResponsesRequest } from "./responses-request";
+
+type Response = OpenAI.Responses.Response;
+type Call = { id: string; name: string; json: string };
+
+export async function* streamResponses(
+  client: OpenAI,
+  official: boolean,
+  request: ModelRequest,
+): AsyncIterable<StreamEvent> {
+  const ctx = openAIContext(official);
+  const calls = new Map<number, Call>();
+  let last: Response | null = null;
+  try {
+    const stream = await client.responses.create(toResponsesRequest(request, official), {
+      ...(request.signal && { signal: request.signal }),
+    });
+    for await (const event of stream) {
+      switch (event.type) {
+        case "response.output_text.delta":
+          if (event.delta) yield { type: "text_delta", text: event.delta };
+          break;
+        // Summaries from OpenAI's reasoning models; full reasoning text from open models that
+        // compatible servers run.
+        case "response.reasoning_summary_text.delta":
+        case "response.reasoning_text.delta":
+          if (event.delta) yield { type: "reasoning_delta", text: event.delta };
+          break;
+        case "response.output_item.added":
+        case "response.output_item.done":
+          if (event.item.type === "function_call") {
+            const call = calls.get(event.output_index) ?? { id: "", name: "", json: "" };
+            call.id ||= event.item.call_id;
+            call.name ||= event.item.name;
+            // The finished item holds the whole arguments text; the pieces came before it.
+            if (event.type === "response.output_item.done") call.json = event.item.arguments;
+            calls.set(event.output_index, call);
+          }
+          break;
+        case "response.function_call_arguments.delta": {
+          const call = calls.get(event.output_index);
+          if (call) call.json += event.delta;
+          break;
+        }
+        case "response.completed":
+        case "response.incomplete":
+          last = event.response;
+          break;
+        case "response.failed":
+          yield { type: "error", error: mapResponsesStreamError(event.response.error ?? {}, ctx) };
+          return;
+        case "error":
+          yield { type: "error", error: mapResponsesStreamError(event, ctx) };
+          return;
+      }
+    }
+  } catch (err) {
+    yield { type: "error", error: mapOpenAIError(err, ctx, request.signal) };
+    return;
+  }
+  if (request.signal?.aborted) {
+    yield { type: "error", error: abortedError() };
+    return;
+  }
+  if (!last) {
+    yield { type: "error", error: truncatedError(ctx.provider) };
+    return;
+  }
+  for (const [, call] of [...calls].sort(([a], [b]) => a - b))
+    yield toolCallEvent(call.id || newCallId(), call.name, call.json);
+  if (last.usage)
+    yield {
+      type: "usage",
+      inputTokens: last.usage.input_tokens,
+      outputTokens: last.usage.output_tokens,
+      cachedTokens: last.usage.input_tokens_details?.cached_tokens ?? 0,
+      ...(last.usage.output_tokens_details?.reasoning_tokens !== undefined && {
+        reasoningTokens: last.usage.output_tokens_details.reasoning_tokens,
+      }),
+    };
+  yield { type: "finish", reason: calls.size > 0 ? "tool_calls" : finishOf(last) };
+}
+
+function finishOf(response: Response): FinishReason {
+  if (response.status !== "incomplete") return "stop";
+  return response.incomplete_details?.reason === "content_filter" ? "content_filter" : "length";
+}

@@ -39,7 +39,7 @@ it("lists thinking-chat and the configured providers' models", async () => {
   for await (const model of client.models.list()) ids.push(model.id);
   expect(ids[0]).toBe("thinking-chat");
   expect(ids).toContain("anthropic/claude-haiku-4-5");
-  expect(ids).toContain("openai/gpt-4o-mini");
+  expect(ids).toContain("openai/gpt-6-luna");
   expect(ids.some((id) => id.startsWith("gemini/"))).toBe(false); // no key for it here
 });
 

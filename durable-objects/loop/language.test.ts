@@ -34,6 +34,16 @@ describe("language parity", () => {
     expect((await detectLanguage(text))?.name).toBe(name);
   });
 
+  it("reads the words, not the letters inside an id, a hash or a code name next to them", async () => {
+    // The hex runs of this id ("e", "a", "de") are function words of other languages.
+    const id = "e0e1e2e3-e4e5-4e6e-8e7e-e8e9eaebeced";
+    const question = "What do you know about the history of computing machines?";
+    expect((await detectLanguage(`${question} template-marker-${id}`))?.name).toBe("English");
+    expect((await detectLanguage(`${question} See commit 3e5a9d0e and run_e2e_v2.`))?.name).toBe(
+      "English",
+    );
+  });
+
   it("gives a French message the French instruction", async () => {
     const prompt = languageInstruction(
       await detectLanguage("Quels sont les effets secondaires de la metformine ?"),

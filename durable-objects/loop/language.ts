@@ -78,10 +78,22 @@ let francLoading: Promise<typeof Franc> | null = null;
  */
 const loadFranc = () => (francLoading ??= import("franc-min").then((m) => m.franc));
 
+/**
+ * The message without its tokens that hold a digit or an underscore (ids, hashes, code names):
+ * the letters inside them are no language's words, and their runs of hex ("e", "a", "de") would
+ * count as other languages' function words.
+ */
+const wordsOnly = (text: string) =>
+  text
+    .split(/\s+/)
+    .filter((token) => !/[\d_]/.test(token))
+    .join(" ");
+
 /** The language of a message, or null when it is too short or too mixed to tell. */
 export async function detectLanguage(text: string): Promise<Language | null> {
-  const sample = text.slice(0, 2_000);
-  for (const [script, code] of SCRIPTS) if (script.test(sample)) return LANGUAGES[code] ?? null;
+  const head = text.slice(0, 2_000);
+  for (const [script, code] of SCRIPTS) if (script.test(head)) return LANGUAGES[code] ?? null;
+  const sample = wordsOnly(head);
   // Trigrams decide long messages; short ones are decided by their function words when clear.
   const code =
     (sample.length < 200 && byFunctionWords(sample)) ||

@@ -3,11 +3,11 @@
 // `reasoning`), usage from the final chunk.
 import type OpenAI from "openai";
 import { abortedError, truncatedError } from "../errors";
-import { newCallId, toolCallEvent } from "../tool-arguments";
 import type { ModelRequest, StreamEvent } from "../types";
 import { toOpenAIRequest } from "./build-request";
 import { mapOpenAIError, openAIContext } from "./map-error";
 import { mapOpenAIFinishReason } from "./map-finish-reason";
+import { type PendingCalls, streamEnd, usageEvent } from "./stream-end";
 
 type Delta = OpenAI.Chat.Completions.ChatCompletionChunk.Choice.Delta & {
   reasoning_content?: string | null;
@@ -19,7 +19,7 @@ export async function* streamChatCompletions(
   official: boolean,
   request: ModelRequest,
 ): AsyncIterable<StreamEvent> {
-  const calls = new Map<number, { id: string; name: string; json: string }>();
+  const calls: PendingCalls = new Map();
   let finishReason: string | null = null;
   let usage: Extract<StreamEvent, { type: "usage" }> | null = null;
   try {
@@ -28,15 +28,12 @@ export async function* streamChatCompletions(
     });
     for await (const chunk of stream) {
       if (chunk.usage)
-        usage = {
-          type: "usage",
-          inputTokens: chunk.usage.prompt_tokens,
-          outputTokens: chunk.usage.completion_tokens,
-          cachedTokens: chunk.usage.prompt_tokens_details?.cached_tokens ?? 0,
-          ...(chunk.usage.completion_tokens_details?.reasoning_tokens !== undefined && {
-            reasoningTokens: chunk.usage.completion_tokens_details.reasoning_tokens,
-          }),
-        };
+        usage = usageEvent(
+          chunk.usage.prompt_tokens,
+          chunk.usage.completion_tokens,
+          chunk.usage.prompt_tokens_details?.cached_tokens,
+          chunk.usage.completion_tokens_details?.reasoning_tokens,
+        );
       const choice = chunk.choices[0];
       if (!choice) continue;
       const delta = choice.delta as Delta;
@@ -65,11 +62,5 @@ export async function* streamChatCompletions(
     yield { type: "error", error: truncatedError(openAIContext(official).provider) };
     return;
   }
-  for (const [, call] of [...calls].sort(([a], [b]) => a - b))
-    yield toolCallEvent(call.id || newCallId(), call.name, call.json);
-  if (usage) yield usage;
-  yield {
-    type: "finish",
-    reason: calls.size > 0 ? "tool_calls" : mapOpenAIFinishReason(finishReason),
-  };
+  yield* streamEnd(calls, usage, mapOpenAIFinishReason(finishReason));
 }

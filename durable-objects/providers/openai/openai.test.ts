@@ -9,25 +9,19 @@ import { toResponsesRequest } from "./responses-request";
 
 // aimock's base URL is not api.openai.com, so it stands for an OpenAI-compatible server, which
 // gets chat completions; the second run asks it through the Responses API, as OpenAI itself is.
-conformance("openai", {
-  label: "openai (chat completions)",
+const onBothApis = {
   credentials: /OPENAI_API_KEY/,
   exactUsage: true,
   argumentsInPieces: true,
   argumentsAsRawText: true,
   streamErrorAfterText: { marker: "case:stream-error-late", code: "server_error" },
   streamErrorBeforeOutput: { marker: "case:stream-error-early", code: "server_error" },
-});
-
+} as const;
+conformance("openai", { ...onBothApis, label: "openai (chat completions)" });
 conformance("openai", {
+  ...onBothApis,
   label: "openai (Responses API)",
   config: { openaiApi: "responses" },
-  credentials: /OPENAI_API_KEY/,
-  exactUsage: true,
-  argumentsInPieces: true,
-  argumentsAsRawText: true,
-  streamErrorAfterText: { marker: "case:stream-error-late", code: "server_error" },
-  streamErrorBeforeOutput: { marker: "case:stream-error-early", code: "server_error" },
 });
 
 describe("openai: specifics", () => {

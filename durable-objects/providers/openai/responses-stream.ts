@@ -3,13 +3,12 @@
 // the item's `done` event), usage and the finish reason from the response's last event.
 import type OpenAI from "openai";
 import { abortedError, truncatedError } from "../errors";
-import { newCallId, toolCallEvent } from "../tool-arguments";
 import type { FinishReason, ModelRequest, StreamEvent } from "../types";
 import { mapOpenAIError, mapResponsesStreamError, openAIContext } from "./map-error";
 import { toResponsesRequest } from "./responses-request";
+import { type PendingCalls, streamEnd, usageEvent } from "./stream-end";
 
 type Response = OpenAI.Responses.Response;
-type Call = { id: string; name: string; json: string };
 
 export async function* streamResponses(
   client: OpenAI,
@@ -17,7 +16,7 @@ export async function* streamResponses(
   request: ModelRequest,
 ): AsyncIterable<StreamEvent> {
   const ctx = openAIContext(official);
-  const calls = new Map<number, Call>();
+  const calls: PendingCalls = new Map();
   let last: Response | null = null;
   try {
     const stream = await client.responses.create(toResponsesRequest(request, official), {
@@ -74,19 +73,15 @@ export async function* streamResponses(
     yield { type: "error", error: truncatedError(ctx.provider) };
     return;
   }
-  for (const [, call] of [...calls].sort(([a], [b]) => a - b))
-    yield toolCallEvent(call.id || newCallId(), call.name, call.json);
-  if (last.usage)
-    yield {
-      type: "usage",
-      inputTokens: last.usage.input_tokens,
-      outputTokens: last.usage.output_tokens,
-      cachedTokens: last.usage.input_tokens_details?.cached_tokens ?? 0,
-      ...(last.usage.output_tokens_details?.reasoning_tokens !== undefined && {
-        reasoningTokens: last.usage.output_tokens_details.reasoning_tokens,
-      }),
-    };
-  yield { type: "finish", reason: calls.size > 0 ? "tool_calls" : finishOf(last) };
+  const usage = last.usage
+    ? usageEvent(
+        last.usage.input_tokens,
+        last.usage.output_tokens,
+        last.usage.input_tokens_details?.cached_tokens,
+        last.usage.output_tokens_details?.reasoning_tokens,
+      )
+    : null;
+  yield* streamEnd(calls, usage, finishOf(last));
 }
 
 function finishOf(response: Response): FinishReason {

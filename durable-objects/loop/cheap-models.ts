@@ -7,7 +7,7 @@ import type { ProviderId } from "../providers/types";
 const CHEAP: Record<Exclude<ProviderId, "ollama">, string> = {
   anthropic: "claude-haiku-4-5",
   openai: "gpt-6-luna",
-  gemini: "gemini-2.5-flash-lite",
+  gemini: "gemini-3.1-flash-lite",
 };
 
 /** The operator's overrides: `{ "anthropic": "claude-haiku-4-5", "ollama": "qwen3:4b" }`. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MODELS } from "../providers/registry";
+import { DEFAULT_MODELS, MODELS } from "../providers/registry";
+import { cheapModel } from "./cheap-models";
 import { BUILT_IN_PRICES, costOf, priceOf, priceTable } from "./prices";
 
 describe("model prices", () => {
@@ -38,15 +39,16 @@ describe("model prices", () => {
 });
 
 describe("the model picker's prices", () => {
-  // Models the picker offers whose vendor price is not on record here yet: their cost shows as
-  // unknown until MODEL_PRICES names it.
-  const UNPRICED = new Set(["gemini-3.5-flash"]);
-
   it("prices every model the picker offers, so cost budgets apply to them", () => {
     const unpriced = (["anthropic", "openai", "gemini"] as const).flatMap((provider) =>
-      MODELS[provider].filter((m) => !UNPRICED.has(m) && priceOf(BUILT_IN_PRICES, m) === null),
+      MODELS[provider].filter((m) => priceOf(BUILT_IN_PRICES, m) === null),
     );
     expect(unpriced).toEqual([]);
+    for (const provider of ["anthropic", "openai", "gemini"] as const) {
+      const model = DEFAULT_MODELS[provider];
+      expect(priceOf(BUILT_IN_PRICES, model), model).not.toBeNull();
+      expect(priceOf(BUILT_IN_PRICES, cheapModel(provider, model)), provider).not.toBeNull();
+    }
     // The default and cheap (title, summary) Anthropic model among them.
     expect(
       costOf(priceOf(BUILT_IN_PRICES, "claude-haiku-4-5"), {

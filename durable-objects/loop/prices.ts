@@ -56,7 +56,11 @@ export const BUILT_IN_PRICES: PriceTable = {
   "gpt-4o-mini": { input: 0.15, output: 0.6, cachedInput: 0.075 },
   o3: { input: 2, output: 8, cachedInput: 0.5 },
   "o4-mini": { input: 1.1, output: 4.4, cachedInput: 0.275 },
-  // Google (prompts up to 200k tokens)
+  // Google (prompts up to 200k tokens). Gemini 3.5 Flash and 3.1 Flash-Lite from Google's price
+  // page as reports of it give them; no cached price is on record for 3.1 Flash-Lite, so its
+  // cached input is counted at the input price (an overestimate, never an underestimate).
+  "gemini-3.5-flash": { input: 1.5, output: 9, cachedInput: 0.15 },
+  "gemini-3.1-flash-lite": { input: 0.25, output: 1.5 },
   "gemini-2.5-pro": { input: 1.25, output: 10, cachedInput: 0.31 },
   "gemini-2.5-flash": { input: 0.3, output: 2.5, cachedInput: 0.075 },
   "gemini-2.5-flash-lite": { input: 0.1, output: 0.4, cachedInput: 0.025 },

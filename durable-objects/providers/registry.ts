@@ -12,14 +12,14 @@ export const PROVIDER_IDS = [
 ] as const satisfies readonly ProviderId[];
 
 /**
- * Defaults from the reference system, except OpenAI's: its `gpt-4-turbo-preview` is retired, and
- * `gpt-4o-mini`, our default after it, shuts down on 2027-01-14 (OpenAI names `gpt-6-luna` to
- * replace it).
+ * Defaults from the reference system, except OpenAI's and Gemini's: OpenAI's
+ * `gpt-4-turbo-preview` is retired and `gpt-4o-mini`, our default after it, shuts down on
+ * 2027-01-14 (OpenAI names `gpt-6-luna` to replace it); Google is retiring Gemini 2.5.
  */
 export const DEFAULT_MODELS: Record<ProviderId, string> = {
   anthropic: "claude-haiku-4-5",
   openai: "gpt-6-luna",
-  gemini: "gemini-2.5-flash",
+  gemini: "gemini-3.5-flash",
   ollama: "llama3.2:latest",
 };
 
@@ -29,12 +29,14 @@ export const DEFAULT_MODELS: Record<ProviderId, string> = {
  * requests. Newer Claude models change how thinking and forced tool use work (the formatter step
  * forces a tool), so they are offered once the loop is tested against them. OpenAI shuts down
  * gpt-5 and gpt-5-mini on 2026-12-11 and gpt-4o, gpt-4o-mini, gpt-4.1 and gpt-4.1-mini on
- * 2027-01-14; the picker offers the replacements OpenAI names for them.
+ * 2027-01-14; the picker offers the replacements OpenAI names for them. Google is retiring the
+ * Gemini 2.5 models (reports of its dates differ, all of them by 2026-12-01): the picker offers
+ * Gemini 3.5 Flash (generally available) and 3.1 Flash-Lite (stable).
  */
 export const MODELS: Record<ProviderId, string[]> = {
   anthropic: ["claude-haiku-4-5", "claude-sonnet-4-6", "claude-opus-4-6"],
   openai: ["gpt-6-luna", "gpt-6.1-terra", "gpt-6.1-sol"],
-  gemini: ["gemini-2.5-flash", "gemini-2.5-flash-lite", "gemini-2.5-pro", "gemini-3.5-flash"],
+  gemini: ["gemini-3.5-flash", "gemini-3.1-flash-lite"],
   ollama: ["llama3.2:latest", "qwen3:8b", "gpt-oss:20b", "mistral:latest"],
 };
 

@@ -165,7 +165,7 @@ describe("conversations", () => {
       provider: "gemini",
       mode: "graph",
     });
-    expect(b).toMatchObject({ provider: "gemini", model: "gemini-2.5-flash" });
+    expect(b).toMatchObject({ provider: "gemini", model: "gemini-3.5-flash" });
     const renamed = await api(alice, `/api/conversations/${a.id}`, {
       method: "PATCH",
       json: { title: "Renamed", settings: { maxSteps: 3 } },

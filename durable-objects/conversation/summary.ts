@@ -112,7 +112,8 @@ export async function updateSummaryIfDue(input: SummarizeInput): Promise<void> {
         ],
       },
     ],
-    maxTokens: 1_000,
+    // Room for a reasoning model's thinking (see TITLE_MAX_TOKENS) and a 400-word summary.
+    maxTokens: 4_000,
     temperature: 0.2,
   })) {
     if (event.type === "text_delta") text += event.text;

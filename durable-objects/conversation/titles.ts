@@ -66,7 +66,14 @@ export async function nameConversationOnce(input: NameConversationInput): Promis
   if (written.meta.changes > 0) input.emit({ type: "title_changed", title });
 }
 
-async function askForTitle(
+/**
+ * The title call's output cap. It bounds the model's thinking too, which reasoning models (OpenAI's
+ * since gpt-5, Gemini 3) count against it before they write a word: a cap sized for six words
+ * left them nothing to write the title with. A model that does not think stops at the title.
+ */
+export const TITLE_MAX_TOKENS = 1_000;
+
+export async function askForTitle(
   writer: HousekeepingModel,
   question: ChatMessage,
   answer: ChatMessage,
@@ -88,7 +95,7 @@ async function askForTitle(
         ],
       },
     ],
-    maxTokens: 40,
+    maxTokens: TITLE_MAX_TOKENS,
     temperature: 0.2,
   })) {
     if (event.type === "text_delta") text += event.text;

@@ -58,10 +58,11 @@ async function convert(
   provider: ProviderId,
   model: string,
   history: ChatMessage[],
+  settings: Partial<typeof env> = {},
 ) {
   const notices: NewServerEvent[] = [];
   const toParts = await attachmentConverter({
-    env,
+    env: { ...env, ...settings },
     conversation: {
       id: conversationId,
       userId: user.id,
@@ -98,6 +99,26 @@ describe("attachments in a turn's history", () => {
       }),
     );
     expect(notices).toEqual([]);
+  }, 60_000);
+
+  it("gives OpenAI the PDF as a file through its Responses API, and its text on chat completions", async () => {
+    const { id } = await createConversation(user);
+    const paper = await attachmentPart(id, "paper.pdf", pdfBytes());
+    const history = [userMessage(1, [paper])];
+    // OPENAI_BASE_URL names the test's mock, an OpenAI-compatible server: chat completions.
+    const responses = await convert(id, "openai", "gpt-6-luna", history, {
+      OPENAI_API: "responses",
+    });
+    expect(responses.toParts(paper)).toContainEqual(
+      expect.objectContaining({ type: "document", name: "paper.pdf" }),
+    );
+    expect(responses.notices).toEqual([]);
+
+    const chat = await convert(id, "openai", "gpt-6-luna", history);
+    expect(JSON.stringify(chat.toParts(paper))).toContain(PDF_TEXT);
+    expect(chat.notices).toEqual([
+      expect.objectContaining({ message: expect.stringMatching(/does not read PDF files/) }),
+    ]);
   }, 60_000);
 
   it("gives a text-only model the PDF's text and the image's name, and says so once", async () => {

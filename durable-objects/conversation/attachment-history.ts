@@ -6,6 +6,8 @@ import { modelWindow } from "../loop/context-budget";
 import type { AttachmentPart, ChatMessage } from "../protocol/messages";
 import type { NewServerEvent } from "../protocol/wire";
 import { attachmentCapabilitiesOf } from "../providers/attachment-capabilities";
+import { openaiApiOf } from "../providers/openai/api-choice";
+import { providerConfigFromEnv } from "../providers/registry";
 import type { NeutralPart } from "../providers/types";
 import type { Env } from "../../shared/env";
 import { loadAttachments, MAX_TEXT_CHARS, type PdfTextCache } from "./attachment-loader";
@@ -26,7 +28,12 @@ export async function attachmentConverter(input: {
   pdfTexts?: PdfTextCache;
 }): Promise<AttachmentConverter> {
   const { conversation } = input;
-  const can = attachmentCapabilitiesOf(conversation.provider, conversation.model);
+  const openai = providerConfigFromEnv(input.env, "openai");
+  const can = attachmentCapabilitiesOf(
+    conversation.provider,
+    conversation.model,
+    openai ? openaiApiOf(openai) : undefined,
+  );
   const window = modelWindow(conversation.provider, conversation.model, {
     contextTokens: conversation.settings.contextWindow,
   });

@@ -1,5 +1,6 @@
 // A user's image and PDF reach each provider in its own part types: image and document blocks
-// for Anthropic, inline data for Gemini, an image_url part and the PDF's text for OpenAI, an
+// for Anthropic, inline data for Gemini, image and file parts for OpenAI's Responses API (an
+// image_url part and the PDF's text on chat completions, which take no files), an
 // image and the PDF's text for Ollama's vision models; a text-only model gets text alone. The
 // SDKs talk to aimock; the bodies they sent and aimock's journal are the witnesses.
 import { beforeAll, describe, expect, it } from "vitest";
@@ -7,7 +8,7 @@ import { extractPdfText } from "../../shared/extract-pdf-text";
 import { attachmentParts, type LoadedAttachment } from "../loop/attachment-parts";
 import { attachmentCapabilitiesOf } from "./attachment-capabilities";
 import { recordingFetch, run, textOf } from "./test/harness";
-import type { NeutralMessage, ProviderId } from "./types";
+import type { NeutralMessage, ProviderConfig, ProviderId } from "./types";
 import { PDF_TEXT, PNG_BASE64, pdfBytes } from "../../tests/support/attachment-fixtures";
 
 const bytesToBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
@@ -48,8 +49,8 @@ async function loadedPdf(): Promise<LoadedAttachment> {
   };
 }
 
-async function send(provider: ProviderId, model: string) {
-  const can = attachmentCapabilitiesOf(provider, model);
+async function send(provider: ProviderId, model: string, config: Partial<ProviderConfig> = {}) {
+  const can = attachmentCapabilitiesOf(provider, model, config.openaiApi);
   const converted = [image, pdf].map((a) => attachmentParts(a, can, 10_000));
   const messages: NeutralMessage[] = [
     {
@@ -61,7 +62,11 @@ async function send(provider: ProviderId, model: string) {
     },
   ];
   const wire = recordingFetch();
-  const result = await run(provider, { model, messages }, { config: { fetch: wire.fetch } });
+  const result = await run(
+    provider,
+    { model, messages },
+    { config: { ...config, fetch: wire.fetch } },
+  );
   expect(textOf(result.events)).toBe("The quick brown fox jumps over the lazy dog.");
   const journal = await result.requests();
   expect(journal).toHaveLength(1);
@@ -131,6 +136,27 @@ describe("attachments on the wire", () => {
       expect(JSON.stringify(parts)).not.toContain("application/pdf;base64");
       expect(journal).toContain(PDF_TEXT);
       expect(textInstead).toEqual(["pdf"]);
+    },
+    SLOW,
+  );
+
+  it(
+    "OpenAI through the Responses API (OpenAI's own): an input_image part and the PDF as a file",
+    async () => {
+      const { sent, textInstead } = await send("openai", "gpt-6-luna", { openaiApi: "responses" });
+      const parts = (sent.input as Json[]).at(-1)!.content as Json[];
+      expect(parts).toContainEqual({
+        type: "input_image",
+        detail: "auto",
+        image_url: `data:image/png;base64,${PNG_BASE64}`,
+      });
+      expect(parts).toContainEqual({
+        type: "input_file",
+        filename: "trial.pdf",
+        file_data: `data:application/pdf;base64,${bytesToBase64(pdfBytes())}`,
+      });
+      expect(JSON.stringify(parts)).not.toContain(PDF_TEXT);
+      expect(textInstead).toEqual([]);
     },
     SLOW,
   );

@@ -29,7 +29,10 @@ export type NeutralPart =
       >;
       isError?: boolean;
     }
-  /** A PDF the user attached, for the providers that read PDFs themselves (Anthropic, Gemini). */
+  /**
+   * A PDF the user attached, for the providers that read PDFs themselves (Anthropic, Gemini, and
+   * OpenAI through its Responses API).
+   */
   | { type: "document"; mediaType: "application/pdf"; data: string /* base64 */; name: string };
 
 export interface NeutralMessage {

@@ -4,14 +4,13 @@
 import OpenAI from "openai";
 import { missingCredentials, providerError } from "../errors";
 import type { ModelProvider, ProviderConfig } from "../types";
+import { isOfficialOpenAI, OPENAI_APIS, openaiApiOf } from "./api-choice";
 import { streamChatCompletions } from "./chat-completions-stream";
 import { streamResponses } from "./responses-stream";
 
-export const OPENAI_APIS = ["responses", "chat-completions"] as const;
-
 export function createOpenAIProvider(config: ProviderConfig): ModelProvider {
-  const official = !config.baseURL || new URL(config.baseURL).hostname === "api.openai.com";
-  const api = config.openaiApi ?? (official ? "responses" : "chat-completions");
+  const official = isOfficialOpenAI(config);
+  const api = openaiApiOf(config);
   const client = config.apiKey
     ? new OpenAI({
         apiKey: config.apiKey,

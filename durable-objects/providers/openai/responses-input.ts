@@ -59,9 +59,12 @@ export function toResponsesInput(messages: readonly NeutralMessage[]): Item[] {
       if (p.type === "tool_result") out.push(callOutput(p));
       else if (p.type === "text" && p.text) parts.push({ type: "input_text", text: p.text });
       else if (p.type === "image") parts.push(imagePart(p.mediaType, p.data));
-      // The loop sends PDFs to OpenAI as their text (loop/attachment-parts.ts); never as bytes.
       else if (p.type === "document")
-        parts.push({ type: "input_text", text: `[PDF ${p.name}: not readable here as a file]` });
+        parts.push({
+          type: "input_file",
+          filename: p.name,
+          file_data: dataUrl(p.mediaType, p.data),
+        });
     }
     if (parts.length === 0) continue;
     const only = parts.length === 1 ? parts[0] : undefined;

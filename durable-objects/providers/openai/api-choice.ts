@@ -1,0 +1,17 @@
+// Which of OpenAI's APIs a configuration calls. Kept apart from the adapter, which loads the SDK:
+// the conversation asks it too, to know whether OpenAI reads its PDFs (only the Responses API
+// takes files).
+import type { ProviderConfig } from "../types";
+
+export const OPENAI_APIS = ["responses", "chat-completions"] as const;
+
+/** OpenAI's own API by default (no base URL, or api.openai.com). */
+export const isOfficialOpenAI = (config: ProviderConfig): boolean =>
+  !config.baseURL || new URL(config.baseURL).hostname === "api.openai.com";
+
+/**
+ * OPENAI_API when set (checked by the adapter, which refuses any other value); otherwise the
+ * Responses API for OpenAI itself and chat completions, which compatible servers speak, elsewhere.
+ */
+export const openaiApiOf = (config: ProviderConfig): string =>
+  config.openaiApi ?? (isOfficialOpenAI(config) ? "responses" : "chat-completions");

@@ -203,7 +203,10 @@ it("an image and a PDF reach Anthropic as image and document blocks, show in the
   await page.context().close();
 });
 
-it("the same files reach OpenAI as an image part and the PDF's text", async () => {
+// The stack's OPENAI_BASE_URL is aimock, an OpenAI-compatible server: chat completions, which
+// take no files. OpenAI's own API (the Responses API) gets the PDF as a file; see
+// durable-objects/providers/attachments.test.ts and conversation/attachment-history.test.ts.
+it("the same files reach an OpenAI-compatible server as an image part and the PDF's text", async () => {
   const page = await signedIn();
   await newConversation(page, "openai");
   const before = journal().length;

@@ -1,8 +1,8 @@
 // Attachments in Chromium against the real stack (issue 16): an image pasted and a PDF chosen in
 // the file picker go with a message, and the model request carries each provider's own parts for
-// them (OpenAI's in aimock's journal; Anthropic's as sent, through a recording pass-through,
-// since the journal keeps only the text of an Anthropic request); the message shows them, the artifact pane lists them and they
-// pin from the message; a file over the size limit, dropped on the composer, gets the server's
+// them (as sent, through recording pass-throughs: aimock's journal keeps only the text of an
+// Anthropic request and of a Responses API one); the message shows them, the artifact pane lists
+// them and they pin from the message; a file over the size limit, dropped on the composer, gets the server's
 // clear refusal and nothing is stored.
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
@@ -24,12 +24,21 @@ vi.setConfig({ testTimeout: 240_000, hookTimeout: 240_000 });
 let stack: Stack;
 let browser: Browser;
 let anthropicWire: RecordingProxy;
+let openaiWire: RecordingProxy;
 beforeAll(async () => {
   anthropicWire = await startRecordingProxy();
+  openaiWire = await startRecordingProxy();
   stack = await startStack((mock) => mock.onMessage(/.*/, { content: "I read both files." }), {
-    vars: { ATTACHMENT_MAX_BYTES: String(MAX_BYTES), ANTHROPIC_BASE_URL: anthropicWire.url },
+    vars: {
+      ATTACHMENT_MAX_BYTES: String(MAX_BYTES),
+      ANTHROPIC_BASE_URL: anthropicWire.url,
+      // OpenAI as the app calls OpenAI itself: through the Responses API.
+      OPENAI_BASE_URL: `${openaiWire.url}/v1`,
+      OPENAI_API: "responses",
+    },
   });
   anthropicWire.forwardTo(stack.mock.url);
+  openaiWire.forwardTo(stack.mock.url);
   browser = await launchChromium();
   mkdirSync(SCREENSHOTS, { recursive: true });
 });
@@ -37,6 +46,7 @@ afterAll(async () => {
   await browser?.close();
   await stack?.stop();
   await anthropicWire?.stop();
+  await openaiWire?.stop();
 });
 
 async function signedIn(): Promise<Page> {
@@ -108,8 +118,8 @@ const chip = (page: Page, name: string) =>
 function answerRequests(bodies: unknown[]): string[] {
   return bodies.map((b) => JSON.stringify(b)).filter((body) => !body.includes(TITLE_INSTRUCTION));
 }
-const journal = () => answerRequests(stack.mock.getRequests().map((r) => r.body));
 const anthropicSent = () => answerRequests(anthropicWire.requests().map((r) => r.body));
+const openaiSent = () => answerRequests(openaiWire.requests().map((r) => r.body));
 
 async function attachAndSend(page: Page, screenshots = false): Promise<void> {
   await pasteImage(page, "plot.png", PNG_BASE64);
@@ -203,56 +213,52 @@ it("an image and a PDF reach Anthropic as image and document blocks, show in the
   await page.context().close();
 });
 
-// The stack's OPENAI_BASE_URL is aimock, an OpenAI-compatible server: chat completions, which
-// take no files. OpenAI's own API (the Responses API) gets the PDF as a file; see
-// durable-objects/providers/attachments.test.ts and conversation/attachment-history.test.ts.
-it("the same files reach an OpenAI-compatible server as an image part and the PDF's text", async () => {
+it("the same files reach OpenAI's Responses API as an image and a file", async () => {
   const page = await signedIn();
   await newConversation(page, "openai");
-  const before = journal().length;
+  const before = openaiSent().length;
   await attachAndSend(page);
-  const sent = journal().slice(before).at(-1)!;
-  const request = JSON.parse(sent) as { messages: { role: string; content: unknown }[] };
-  const parts = request.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : []));
+  const sent = openaiSent().slice(before).at(-1)!;
+  const request = JSON.parse(sent) as { input: { role?: string; content?: unknown }[] };
+  const parts = request.input.flatMap((item) => (Array.isArray(item.content) ? item.content : []));
   expect(parts).toContainEqual(
     expect.objectContaining({
-      type: "image_url",
-      image_url: expect.objectContaining({ url: `data:image/png;base64,${PNG_BASE64}` }),
+      type: "input_image",
+      image_url: `data:image/png;base64,${PNG_BASE64}`,
     }),
   );
-  expect(sent).toContain(PDF_TEXT);
-  // The user is told, in the answer, that the model got the PDF as text.
-  await page
-    .getByTestId("turn-notice")
-    .filter({ hasText: "does not read PDF files: it was given their extracted text" })
-    .waitFor({ timeout: 15_000 });
-  await page.screenshot({ path: `${SCREENSHOTS}/attachments-text-instead.png` });
+  expect(parts).toContainEqual(
+    expect.objectContaining({
+      type: "input_file",
+      filename: "trial.pdf",
+      file_data: expect.stringMatching(/^data:application\/pdf;base64,/),
+    }),
+  );
+  expect(sent).not.toContain(PDF_TEXT);
+  // Nothing went as text instead, so the turn says nothing of it.
+  expect(
+    await page.getByTestId("turn-notice").filter({ hasText: "does not read PDF files" }).count(),
+  ).toBe(0);
   await page.context().close();
 });
 
-it("a model that cannot see gets the image's name, and the answer says so", async () => {
+it("a model that cannot see gets the image's name and the PDF's text, and the answer says so", async () => {
   const page = await signedIn();
   await newConversation(page, "openai", "gpt-3.5-turbo");
-  const before = journal().length;
-  await pasteImage(page, "plot.png", PNG_BASE64);
-  await expect
-    .poll(() => chip(page, "plot.png").textContent(), { timeout: 30_000 })
-    .toContain("attached");
-  const box = page.getByRole("textbox", { name: "Message" });
-  await box.fill("What does this plot show?");
-  await box.press("Enter");
+  const before = openaiSent().length;
+  await attachAndSend(page);
   await page
     .getByTestId("turn-notice")
     .filter({ hasText: "gpt-3.5-turbo cannot see images: it was given their names only" })
+    .filter({ hasText: "does not read PDF files: it was given their extracted text" })
     .waitFor({ timeout: TURN_TIMEOUT });
-  await page
-    .getByTestId("message-assistant")
-    .and(page.locator('[data-status="complete"]'))
-    .waitFor({ timeout: TURN_TIMEOUT });
-  const sent = journal().slice(before).at(-1)!;
+  const sent = openaiSent().slice(before).at(-1)!;
   expect(sent).toContain("plot.png");
-  expect(sent).not.toContain("image_url");
+  expect(sent).toContain(PDF_TEXT);
+  expect(sent).not.toContain("input_image");
+  expect(sent).not.toContain("input_file");
   expect(sent).not.toContain(PNG_BASE64);
+  await page.screenshot({ path: `${SCREENSHOTS}/attachments-text-instead.png` });
   await page.context().close();
 });
 

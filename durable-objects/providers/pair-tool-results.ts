@@ -57,3 +57,18 @@ export function pairToolResults(messages: readonly NeutralMessage[]): NeutralMes
   closeOpen();
   return out;
 }
+
+/** How an image a tool returned is named in its text, where it follows in a user message. */
+export const imageAttachedBelow = (mediaType: string) => `[image ${mediaType}, attached below]`;
+
+/**
+ * A result as the wire formats that carry it as a string read it (OpenAI's, Ollama's): its texts
+ * a line each, an image as `imageText` names it (left out without it), "Error: " before a failed
+ * call's, and "(no output)" for an empty one.
+ */
+export function toolResultText(r: ToolResult, imageText?: (mediaType: string) => string): string {
+  const text = r.content
+    .flatMap((c) => (c.type === "text" ? [c.text] : imageText ? [imageText(c.mediaType)] : []))
+    .join("\n");
+  return r.isError ? `Error: ${text}` : text || "(no output)";
+}

@@ -50,6 +50,10 @@ export function toolCallEvent(
 /** An id for a call the provider did not name; unique across the conversation, ≤ 40 characters. */
 export const newCallId = () => `call_${crypto.randomUUID().replace(/-/g, "").slice(0, 24)}`;
 
+/** Arguments of a call in the history as JSON text, for wire formats that take text (OpenAI's). */
+export const argumentsText = (args: unknown): string =>
+  typeof args === "string" ? args : JSON.stringify(args ?? {});
+
 /** Arguments of a call in the history as an object, for wire formats that take an object. */
 export function argumentsObject(args: unknown): Record<string, unknown> {
   if (typeof args === "string") {

@@ -2,7 +2,7 @@
 // strings beside it, the assistant's thinking in `thinking`, its calls as `tool_calls` with
 // object arguments, and each result as a `tool` message naming its tool (`tool_name`). Ollama's
 // tool messages hold text only, so images a tool returned follow in one user message.
-import { pairToolResults } from "../pair-tool-results";
+import { imageAttachedBelow, pairToolResults, toolResultText } from "../pair-tool-results";
 import { argumentsObject } from "../tool-arguments";
 import type { NeutralMessage, NeutralPart } from "../types";
 
@@ -47,13 +47,10 @@ export function toOllamaMessages(
     for (const p of m.content) {
       if (p.type === "image") images.push(p.data);
       if (p.type !== "tool_result") continue;
-      const text = p.content
-        .map((c) => (c.type === "text" ? c.text : `[image ${c.mediaType}, attached below]`))
-        .join("\n");
       out.push({
         role: "tool",
         tool_name: p.name,
-        content: p.isError ? `Error: ${text}` : text || "(no output)",
+        content: toolResultText(p, imageAttachedBelow),
       });
       for (const c of p.content) if (c.type === "image") images.push(c.data);
     }

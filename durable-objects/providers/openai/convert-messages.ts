@@ -2,7 +2,8 @@
 // id (OpenAI's tool messages hold text only, so images a tool returned follow in one user
 // message); calls without results and stray results repaired first (see pair-tool-results.ts).
 import type OpenAI from "openai";
-import { pairToolResults } from "../pair-tool-results";
+import { imageAttachedBelow, pairToolResults, toolResultText } from "../pair-tool-results";
+import { argumentsText } from "../tool-arguments";
 import type { NeutralMessage, NeutralPart } from "../types";
 
 type Msg = OpenAI.Chat.Completions.ChatCompletionMessageParam;
@@ -24,8 +25,7 @@ function assistantMessage(parts: readonly NeutralPart[]): Msg {
             type: "function" as const,
             function: {
               name: p.name,
-              arguments:
-                typeof p.arguments === "string" ? p.arguments : JSON.stringify(p.arguments ?? {}),
+              arguments: argumentsText(p.arguments),
             },
           },
         ]
@@ -35,14 +35,7 @@ function assistantMessage(parts: readonly NeutralPart[]): Msg {
 }
 
 function toolMessage(r: ToolResult): Msg {
-  const text = r.content
-    .map((c) => (c.type === "text" ? c.text : `[image ${c.mediaType}, attached below]`))
-    .join("\n");
-  return {
-    role: "tool",
-    tool_call_id: r.callId,
-    content: r.isError ? `Error: ${text}` : text || "(no output)",
-  };
+  return { role: "tool", tool_call_id: r.callId, content: toolResultText(r, imageAttachedBelow) };
 }
 
 export function toOpenAIMessages(

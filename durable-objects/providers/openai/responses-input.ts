@@ -4,7 +4,8 @@
 // repaired first (see pair-tool-results.ts). Reasoning is not sent back: OpenAI replays only its
 // own encrypted reasoning items, which a stateless request (`store: false`) does not keep.
 import type OpenAI from "openai";
-import { pairToolResults } from "../pair-tool-results";
+import { pairToolResults, toolResultText } from "../pair-tool-results";
+import { argumentsText } from "../tool-arguments";
 import type { NeutralMessage, NeutralPart } from "../types";
 
 type Item = OpenAI.Responses.ResponseInputItem;
@@ -20,8 +21,7 @@ const imagePart = (mediaType: string, data: string) => ({
 });
 
 function callOutput(r: ToolResult): Item {
-  const text = r.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n");
-  const said = r.isError ? `Error: ${text}` : text || "(no output)";
+  const said = toolResultText(r);
   const images = r.content.flatMap((c) =>
     c.type === "image" ? [imagePart(c.mediaType, c.data)] : [],
   );
@@ -41,8 +41,7 @@ function assistantItems(parts: readonly NeutralPart[]): Item[] {
         type: "function_call",
         call_id: p.id,
         name: p.name,
-        arguments:
-          typeof p.arguments === "string" ? p.arguments : JSON.stringify(p.arguments ?? {}),
+        arguments: argumentsText(p.arguments),
       });
   return items;
 }

@@ -45,7 +45,7 @@ export interface ProviderEnv {
   ANTHROPIC_BASE_URL?: string;
   OPENAI_API_KEY?: string;
   OPENAI_BASE_URL?: string;
-  /** `responses` or `chat-completions`: which OpenAI API to call (see openai/adapter.ts). */
+  /** `responses` or `chat-completions`: which OpenAI API to call (see openai/api-choice.ts). */
   OPENAI_API?: string;
   GEMINI_API_KEY?: string;
   GEMINI_BASE_URL?: string;

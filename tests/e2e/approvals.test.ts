@@ -1,7 +1,7 @@
 // Tool approvals as a user meets them, in Debian's chromium against `wrangler dev`: a tool the
 // user's own MCP server marks destructive waits for an answer that may come from another device,
 // after the first tab closed, after a restart of the service, or never (expiry denies).
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { TITLE_INSTRUCTION } from "../../durable-objects/conversation/titles";
 import { startApprovalServer } from "../support/approval-server";
@@ -178,17 +178,31 @@ it("an approval nobody answers expires as denied, and the model is told", async 
   await context.close();
 });
 
+/**
+ * Tests a server in Settings and opens its Approvals, as a user does: the result first, then the
+ * list. Clicking Approvals while the result is still coming lands where the result then appears
+ * (it pushes the list down), so the details stayed shut and the tools never showed (CI, once).
+ */
+async function testAndOpenApprovals(server: Locator): Promise<void> {
+  await server.getByRole("button", { name: "Test" }).click();
+  // On a loaded machine the Test took over 15 s once (CI): allow for it.
+  await server
+    .getByRole("status")
+    .filter({ hasText: /^Connected to notes/ })
+    .waitFor({ timeout: 40_000 });
+  const approvals = server.locator("details.tool-policies");
+  await approvals.locator("summary").click();
+  await expect.poll(() => approvals.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+}
+
 it("Settings: 'allow' for all conversations and 'never' for one are stored, and the next turn runs the tool without asking", async () => {
   const id = await conversation();
   const { context, page } = await device(id);
   await page.getByRole("button", { name: "Settings" }).click();
   const settings = page.getByRole("dialog", { name: "Settings" });
   const server = settings.getByRole("group", { name: "notes" });
-  await server.getByRole("button", { name: "Test" }).click();
-  await server.getByText("Approvals").click();
+  await testAndOpenApprovals(server);
   const deleteNote = server.getByRole("combobox", { name: /^delete_note/ });
-  // On a loaded machine the Test and the tool list took over 15 s once (CI): allow for it.
-  await deleteNote.waitFor({ timeout: 40_000 });
   // The default comes from the tool's annotations: destructive, so it asks.
   expect(await deleteNote.locator("option").first().textContent()).toBe("Not set (ask)");
   expect(await server.textContent()).toContain("Default from its annotations: ask.");
@@ -207,10 +221,7 @@ it("Settings: 'allow' for all conversations and 'never' for one are stored, and 
   expect(await deletions("allowed")).toBe(1);
 
   await page.getByRole("button", { name: "Settings" }).click();
-  await server.getByRole("button", { name: "Test" }).click();
-  await server.getByText("Approvals").click();
-  // On a loaded machine the Test and the tool list took over 15 s once (CI): allow for it.
-  await deleteNote.waitFor({ timeout: 40_000 });
+  await testAndOpenApprovals(server);
   // This conversation's own choice: it falls back to the user's 'allow'.
   expect(await deleteNote.locator("option").first().textContent()).toBe("Not set (allow)");
   await deleteNote.selectOption("never");

@@ -4,6 +4,7 @@
 // name its own (settings.housekeepingModel) and the operator the cheap models (CHEAP_MODELS).
 import type { Env } from "../../shared/env";
 import { cheapModel, parseCheapModels, type CheapModelOverrides } from "../loop/cheap-models";
+import { wantsDefaultTemperature } from "../providers/gemini/model-family";
 import { createProvider, providerConfigFromEnv } from "../providers/registry";
 import type { ModelProvider } from "../providers/types";
 import type { ConversationInfo } from "./turn";
@@ -11,6 +12,19 @@ import type { ConversationInfo } from "./turn";
 export interface HousekeepingModel {
   provider: ModelProvider;
   model: string;
+}
+
+/** Titles and summaries are written cool, so they keep to the instruction. */
+const HOUSEKEEPING_TEMPERATURE = 0.2;
+
+/**
+ * The temperature a title or summary is asked at: low, except for models whose vendor advises
+ * against changing it (Gemini 3 and later). The adapters leave it out for models that refuse one.
+ */
+export function housekeepingTemperature(writer: HousekeepingModel): number | undefined {
+  return writer.provider.id === "gemini" && wantsDefaultTemperature(writer.model)
+    ? undefined
+    : HOUSEKEEPING_TEMPERATURE;
 }
 
 let cached: { configured: string | undefined; overrides: CheapModelOverrides } | null = null;

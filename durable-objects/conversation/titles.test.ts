@@ -1,8 +1,9 @@
 // The title call against a model that thinks before it writes (OpenAI's reasoning models, Gemini
 // 3): its thinking counts against the output cap, so a cap sized for the title alone gets nothing.
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import type { ChatMessage } from "../protocol/messages";
-import type { ModelProvider, ModelRequest } from "../providers/types";
+import { createProvider } from "../providers/registry";
+import type { ModelProvider, ModelRequest, ProviderId } from "../providers/types";
 import { askForTitle } from "./titles";
 
 const message = (role: ChatMessage["role"], text: string, seq: number): ChatMessage => ({
@@ -53,5 +54,40 @@ describe("the conversation's title", () => {
     );
     expect(title).toBe("Weather in Paris");
     expect(model.asked).toHaveLength(1);
+  });
+});
+
+/** The body the provider's own SDK sent aimock for a title written by `model`. */
+async function titleRequestBody(id: ProviderId, model: string): Promise<Record<string, unknown>> {
+  const bodies: Array<Record<string, unknown>> = [];
+  const recording: typeof fetch = async (input, init) => {
+    if (typeof init?.body === "string") bodies.push(JSON.parse(init.body));
+    return fetch(input, init);
+  };
+  const baseURL = id === "openai" ? `${inject("aimockUrl")}/v1` : inject("aimockUrl");
+  const provider = createProvider(id, { apiKey: "test-key", baseURL, fetch: recording });
+  await askForTitle(
+    { provider, model },
+    message("user", "What is the weather in Paris?", 1),
+    message("assistant", "It is 21 degrees and sunny.", 2),
+  );
+  expect(bodies).toHaveLength(1);
+  return bodies[0]!;
+}
+
+describe("the title's temperature", () => {
+  it("is left at the default for Gemini 3 and later, which Google advises against lowering", async () => {
+    for (const model of ["gemini-3.1-flash-lite", "gemini-3.5-flash"]) {
+      const body = await titleRequestBody("gemini", model);
+      expect(body.generationConfig).not.toHaveProperty("temperature");
+      expect(body.generationConfig).toHaveProperty("maxOutputTokens");
+    }
+  });
+
+  it("is low for the models that take one well", async () => {
+    const gemini = await titleRequestBody("gemini", "gemini-2.5-flash-lite");
+    expect(gemini.generationConfig).toMatchObject({ temperature: 0.2 });
+    const ollama = await titleRequestBody("ollama", "qwen3:4b");
+    expect(ollama.options).toMatchObject({ temperature: 0.2 });
   });
 });

@@ -6,7 +6,11 @@ import { messageText, type ChatMessage } from "../protocol/messages";
 import type { NewServerEvent } from "../protocol/wire";
 import { streamWithRetries } from "../providers/retry";
 import { titleFromFirstMessage } from "./first-message-title";
-import { housekeepingModel, type HousekeepingModel } from "./housekeeping-model";
+import {
+  housekeepingModel,
+  type HousekeepingModel,
+  housekeepingTemperature,
+} from "./housekeeping-model";
 import { PLACEHOLDER_TITLE } from "./outbox";
 import type { ConversationStore } from "./store";
 import type { ConversationInfo } from "./turn";
@@ -96,7 +100,7 @@ export async function askForTitle(
       },
     ],
     maxTokens: TITLE_MAX_TOKENS,
-    temperature: 0.2,
+    temperature: housekeepingTemperature(writer),
   })) {
     if (event.type === "text_delta") text += event.text;
     if (event.type === "error") {

@@ -5,15 +5,8 @@
 import type { GenerateContentParameters, ThinkingConfig } from "@google/genai";
 import type { ModelRequest } from "../types";
 import { toGeminiContents } from "./convert-messages";
+import { needsSignatures, thinks } from "./model-family";
 import { prepareGeminiTools } from "./prepare-tools";
-
-const version = (model: string) =>
-  Number(/^(?:models\/)?gemini-(\d+(?:\.\d+)?)/.exec(model)?.[1] ?? NaN);
-
-/** Models that think and can show it: Gemini 2.5 and later. */
-export const thinks = (model: string) => version(model) >= 2.5;
-/** Models that refuse a replayed function call without its thought signature: Gemini 3 and later. */
-export const needsSignatures = (model: string) => version(model) >= 3;
 
 export function toGeminiRequest(request: ModelRequest): GenerateContentParameters {
   const { thinkingConfig, ...options } = request.providerOptions ?? {};

@@ -103,6 +103,9 @@ function partChars(p: NeutralPart): number {
       );
     case "tool_call":
       return p.name.length + JSON.stringify(p.arguments ?? {}).length;
+    // Sealed, so its tokens are unknown: its length overestimates them, which is the safe side.
+    case "encrypted_reasoning":
+      return p.data.length;
     case "tool_result": {
       let chars = p.name.length;
       for (const c of p.content)

@@ -8,7 +8,7 @@ import { withBudgetNote } from "./budgets";
 import { checkFormatterOutput, FORMATTER_TOOL, type FormatterOutput } from "./formatter";
 import { mergeKnowledgeGraphs } from "./knowledge-graph";
 import { cancelled, failed } from "./loop-outcomes";
-import { streamStep } from "./model-step";
+import { assistantParts, streamStep } from "./model-step";
 import { finalContent } from "./shown-content";
 import type { LoopDeps, LoopInput, LoopOutcome, LoopState } from "./types";
 
@@ -38,10 +38,7 @@ export async function finish(
     if (!call) break;
     state.messages = [
       ...state.messages,
-      {
-        role: "assistant",
-        content: [{ type: "tool_call", id: call.id, name: call.name, arguments: call.arguments }],
-      },
+      { role: "assistant", content: assistantParts({ ...result, text: "", calls: [call] }) },
       {
         role: "tool",
         content: [

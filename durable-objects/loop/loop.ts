@@ -1,18 +1,18 @@
 // The thinking loop: the model reasons in steps, calls MCP tools, and hands its answer to the
 // response_formatter. Every step is checkpointed before the next begins; see README.md.
-import type { NeutralMessage, NeutralPart, ToolDefinition } from "../providers/types";
+import type { NeutralMessage, ToolDefinition } from "../providers/types";
 import { budgetStop, markStepStart, stepCapStop, turnClock } from "./budgets";
 import { finish, formatted, MAX_FORMATTER_REPAIRS, withGraph } from "./final-answer";
 import { checkFormatterOutput, FORMATTER_TOOL, formatterTool } from "./formatter";
 import { omittedNote } from "./context-fit";
 import { findToolsTool, runFindTools } from "./find-tools";
 import { cancelled, failed, stopFor } from "./loop-outcomes";
-import { streamStep } from "./model-step";
+import { assistantParts, streamStep } from "./model-step";
 import { runToolCalls } from "./run-tool-calls";
 import { recordStepProgress } from "./step-progress";
 import { finalContent } from "./shown-content";
 import { conversationQuery, DEFAULT_MAX_TOOLS_PER_STEP, selectTools } from "./tool-selection";
-import type { LoopDeps, LoopInput, LoopOutcome, LoopState, PlannedToolCall } from "./types";
+import type { LoopDeps, LoopInput, LoopOutcome, LoopState } from "./types";
 import { StepTimer } from "./step-timings";
 
 export { TOOL_CONCURRENCY } from "./run-tool-calls";
@@ -157,7 +157,7 @@ async function runLoop(
           if (result.text)
             state.messages = [
               ...state.messages,
-              { role: "assistant", content: assistantParts(result.text, []) },
+              { role: "assistant", content: assistantParts({ ...result, calls: [] }) },
             ];
           deps.checkpoint(state);
           break;
@@ -170,10 +170,7 @@ async function runLoop(
         deps.checkpoint(state);
         return { content: await withGraph(deps, state, state.final), status: "complete" };
       }
-      state.messages = [
-        ...state.messages,
-        { role: "assistant", content: assistantParts(result.text, result.calls) },
-      ];
+      state.messages = [...state.messages, { role: "assistant", content: assistantParts(result) }];
       const formatterCall = result.calls.find((c) => c.name === FORMATTER_TOOL);
       if (formatterCall) {
         const check = checkFormatterOutput(formatterCall.arguments);
@@ -220,17 +217,4 @@ async function runLoop(
   }
   // The final request offers what the last step did (history with calls needs their tools).
   return finish(deps, input, state, system, lastOffered ?? toolsForStep());
-}
-
-function assistantParts(text: string, calls: PlannedToolCall[]): NeutralPart[] {
-  return [
-    ...(text ? [{ type: "text" as const, text }] : []),
-    ...calls.map((c) => ({
-      type: "tool_call" as const,
-      id: c.id,
-      name: c.name,
-      arguments: c.arguments,
-      ...(c.signature && { signature: c.signature }),
-    })),
-  ];
 }

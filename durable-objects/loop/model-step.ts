@@ -1,6 +1,11 @@
 // One model call of a step: the request, its stream read into text and tool calls, every delta
 // shown to the user unless a stream guard (a loop, gibberish, the answer cap) cuts it there.
-import type { ModelRequest, ToolDefinition } from "../providers/types";
+import type {
+  EncryptedReasoning,
+  ModelRequest,
+  NeutralPart,
+  ToolDefinition,
+} from "../providers/types";
 import { appendDelta, dropShown } from "./shown-content";
 import { DEFAULT_ANSWER_CAP_CHARS, StreamGuard, type StreamKind } from "./stream-guards";
 import type { LoopDeps, LoopInput, LoopState, PlannedToolCall } from "./types";
@@ -10,6 +15,8 @@ import { meterModelCall } from "./usage-meter";
 export interface StepResult {
   text: string;
   calls: PlannedToolCall[];
+  /** The model's sealed reasoning, sent back before its calls (OpenAI's reasoning models). */
+  reasoning: EncryptedReasoning[];
   error?: { code: string; message: string };
   /** A guard stopped the stream (a loop, gibberish, the answer cap): the turn ends with what was kept. */
   cut?: boolean;
@@ -23,7 +30,7 @@ export async function streamStep(
   tools: ToolDefinition[],
   toolChoice: "auto" | { name: string },
 ): Promise<StepResult> {
-  const out: StepResult = { text: "", calls: [] };
+  const out: StepResult = { text: "", calls: [], reasoning: [] };
   const guard = new StreamGuard(
     { answerCapChars: input.answerCapChars ?? DEFAULT_ANSWER_CAP_CHARS },
     streamedSoFar(state),
@@ -92,6 +99,9 @@ async function readStream(
           ...(event.signature && { signature: event.signature }),
         });
         break;
+      case "encrypted_reasoning":
+        out.reasoning.push({ model: event.model, id: event.id, data: event.data });
+        break;
       case "usage":
         meterModelCall(deps, input, state, event);
         break;
@@ -109,4 +119,22 @@ async function readStream(
 /** Characters of text and reasoning the turn has streamed so far (for the answer cap). */
 function streamedSoFar(state: LoopState): number {
   return state.shown.reduce((n, p) => n + (p.type === "tool_call" ? 0 : p.text.length), 0);
+}
+
+/** What a step said, as the history keeps it: sealed reasoning first, as the model wrote it. */
+export function assistantParts(
+  step: Pick<StepResult, "text" | "calls" | "reasoning">,
+): NeutralPart[] {
+  const { text, calls } = step;
+  return [
+    ...step.reasoning.map((r) => ({ type: "encrypted_reasoning" as const, ...r })),
+    ...(text ? [{ type: "text" as const, text }] : []),
+    ...calls.map((c) => ({
+      type: "tool_call" as const,
+      id: c.id,
+      name: c.name,
+      arguments: c.arguments,
+      ...(c.signature && { signature: c.signature }),
+    })),
+  ];
 }

@@ -33,7 +33,24 @@ export type NeutralPart =
    * A PDF the user attached, for the providers that read PDFs themselves (Anthropic, Gemini, and
    * OpenAI through its Responses API).
    */
-  | { type: "document"; mediaType: "application/pdf"; data: string /* base64 */; name: string };
+  | { type: "document"; mediaType: "application/pdf"; data: string /* base64 */; name: string }
+  /** An OpenAI reasoning model's reasoning, sealed (see EncryptedReasoning). */
+  | ({ type: "encrypted_reasoning" } & EncryptedReasoning);
+
+/**
+ * The reasoning an OpenAI reasoning model did before its calls, encrypted by OpenAI (which keeps
+ * nothing: requests are `store: false`). Sent back with the calls for the model's next step of
+ * the same turn, it continues from that reasoning instead of starting afresh; only the model that
+ * wrote it can read it, so every other model and provider leaves it out.
+ */
+export interface EncryptedReasoning {
+  /** The model that wrote it. */
+  model: string;
+  /** OpenAI's id of the reasoning item (`rs_…`). */
+  id: string;
+  /** OpenAI's `encrypted_content`. */
+  data: string;
+}
 
 export interface NeutralMessage {
   role: "user" | "assistant" | "tool";
@@ -125,6 +142,8 @@ export type StreamEvent =
       /** Set by routing when a fallback served the call: the usage is that model's. */
       servedBy?: { provider: ProviderId; model: string };
     }
+  /** Sealed reasoning to send back with this step's calls (OpenAI's reasoning models). */
+  | ({ type: "encrypted_reasoning" } & EncryptedReasoning)
   | { type: "finish"; reason: FinishReason }
   | { type: "error"; error: ProviderErrorInfo };
 

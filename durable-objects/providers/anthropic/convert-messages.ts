@@ -42,6 +42,8 @@ function toBlock(p: NeutralPart, role: "user" | "assistant"): Block | null {
       return role === "assistant" && p.signature
         ? { type: "thinking", thinking: p.text, signature: p.signature }
         : null;
+    case "encrypted_reasoning":
+      return null; // OpenAI's; Claude cannot read it.
     case "tool_call":
       return {
         type: "tool_use",

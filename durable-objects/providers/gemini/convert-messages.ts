@@ -31,7 +31,8 @@ function toParts(p: NeutralPart): Part[] {
     case "image":
       return [{ inlineData: { mimeType: p.mediaType, data: p.data } }];
     case "reasoning":
-      return []; // Gemini reads nothing from thought text sent back.
+    case "encrypted_reasoning":
+      return []; // Gemini reads nothing from thought text sent back, nor OpenAI's.
     case "tool_call":
       return [
         {

@@ -288,40 +288,80 @@ describe("openai: Responses API requests", () => {
     });
   });
 
-  it("puts the images a tool returned in its output, and marks a failed call's output", () => {
-    const input = toResponsesInput([
-      ...history.slice(0, 2),
-      {
-        role: "tool",
-        content: [
-          {
-            type: "tool_result",
-            callId: "call_1",
-            name: "get_weather",
-            content: [
-              { type: "text", text: "a chart" },
-              { type: "image", mediaType: "image/png", data: "iVBO" },
-            ],
-          },
-        ],
-      },
+  it("asks OpenAI's reasoning models, and only them, for their reasoning encrypted", () => {
+    const base = { messages: userSays("hi") };
+    const include = ["reasoning.encrypted_content"];
+    for (const model of ["gpt-6-luna", "gpt-6.1-sol", "o4-mini"])
+      expect(toResponsesRequest({ ...base, model }, true)).toMatchObject({ include });
+    expect(toResponsesRequest({ ...base, model: "gpt-4.1-mini" }, true)).not.toHaveProperty(
+      "include",
+    );
+    // A compatible server may not know the field.
+    expect(toResponsesRequest({ ...base, model: "gpt-6-luna" }, false)).not.toHaveProperty(
+      "include",
+    );
+  });
+
+  it("sends encrypted reasoning back only to the model that wrote it, before its calls", () => {
+    const step = (model: string): NeutralMessage[] => [
+      history[0]!,
       {
         role: "assistant",
-        content: [{ type: "tool_call", id: "call_2", name: "get_time", arguments: {} }],
-      },
-      {
-        role: "tool",
         content: [
-          {
-            type: "tool_result",
-            callId: "call_2",
-            name: "get_time",
-            content: [{ type: "text", text: "no such zone" }],
-            isError: true,
-          },
+          { type: "encrypted_reasoning", model, id: "rs_1", data: "sealed" },
+          ...history[1]!.content,
         ],
       },
+      history[2]!,
+    ];
+    expect(toResponsesInput(step("gpt-6-luna"), "gpt-6-luna").slice(1, 4)).toEqual([
+      { type: "reasoning", id: "rs_1", encrypted_content: "sealed", summary: [] },
+      { role: "assistant", content: "Checking." },
+      expect.objectContaining({ type: "function_call", call_id: "call_1" }),
     ]);
+    // Another model (a route's fallback, a changed setting) cannot read it.
+    const other = toResponsesInput(step("gpt-6-luna"), "gpt-6.1-sol");
+    expect(other.some((item) => "type" in item && item.type === "reasoning")).toBe(false);
+    expect(other).toEqual(toResponsesInput(history, "gpt-6.1-sol"));
+  });
+
+  it("puts the images a tool returned in its output, and marks a failed call's output", () => {
+    const input = toResponsesInput(
+      [
+        ...history.slice(0, 2),
+        {
+          role: "tool",
+          content: [
+            {
+              type: "tool_result",
+              callId: "call_1",
+              name: "get_weather",
+              content: [
+                { type: "text", text: "a chart" },
+                { type: "image", mediaType: "image/png", data: "iVBO" },
+              ],
+            },
+          ],
+        },
+        {
+          role: "assistant",
+          content: [{ type: "tool_call", id: "call_2", name: "get_time", arguments: {} }],
+        },
+        {
+          role: "tool",
+          content: [
+            {
+              type: "tool_result",
+              callId: "call_2",
+              name: "get_time",
+              content: [{ type: "text", text: "no such zone" }],
+              isError: true,
+            },
+          ],
+        },
+      ],
+      "gpt-6-luna",
+    );
     expect(input.slice(3)).toEqual([
       {
         type: "function_call_output",
@@ -418,6 +458,48 @@ describe("openai: what the Responses API reports inside a stream", () => {
     expect(errorEvent).toEqual([
       { type: "error", error: expect.objectContaining({ code: "rate_limit", retryable: true }) },
     ]);
+  });
+
+  it("gives out a response's encrypted reasoning with its calls, and none from a failed one", async () => {
+    const reasoning = {
+      type: "response.output_item.done",
+      output_index: 0,
+      sequence_number: 1,
+      item: { type: "reasoning", id: "rs_1", summary: [], encrypted_content: "sealed" },
+    };
+    const call = {
+      type: "function_call",
+      id: "fc_1",
+      call_id: "call_1",
+      name: "get_weather",
+      arguments: '{"city":"Paris"}',
+    };
+    const events = await streamOf([
+      reasoning,
+      { type: "response.output_item.done", output_index: 1, sequence_number: 2, item: call },
+      {
+        type: "response.completed",
+        sequence_number: 3,
+        response: { id: "resp_1", status: "completed", output: [] },
+      },
+    ]);
+    expect(events.map((e) => e.type)).toEqual(["encrypted_reasoning", "tool_call", "finish"]);
+    expect(events[0]).toEqual({
+      type: "encrypted_reasoning",
+      model: "gpt-6.1-terra",
+      id: "rs_1",
+      data: "sealed",
+    });
+    // A retry after this failure sends its own reasoning; this attempt's never reaches the loop.
+    const failed = await streamOf([
+      reasoning,
+      {
+        type: "response.failed",
+        sequence_number: 2,
+        response: { id: "resp_1", status: "failed", error: { code: "server_error", message: "x" } },
+      },
+    ]);
+    expect(failed.map((e) => e.type)).toEqual(["error"]);
   });
 
   it("reports a stream that ends without its response as cut off", async () => {

@@ -1,8 +1,8 @@
 // Neutral history → the Responses API's input items: a message per user or assistant turn, a
 // `function_call` item per call and a `function_call_output` item answering it by call id (with
 // any images the tool returned in the output itself); calls without results and stray results
-// repaired first (see pair-tool-results.ts). Reasoning is not sent back: OpenAI replays only its
-// own encrypted reasoning items, which a stateless request (`store: false`) does not keep.
+// repaired first (see pair-tool-results.ts). Of reasoning, only the encrypted reasoning the same
+// model wrote goes back, before the calls it led to; reasoning text is never sent.
 import type OpenAI from "openai";
 import { pairToolResults, toolResultText } from "../pair-tool-results";
 import { argumentsText } from "../tool-arguments";
@@ -32,9 +32,14 @@ function callOutput(r: ToolResult): Item {
   };
 }
 
-function assistantItems(parts: readonly NeutralPart[]): Item[] {
+function assistantItems(parts: readonly NeutralPart[], model: string): Item[] {
+  const items: Item[] = parts.flatMap((p) =>
+    p.type === "encrypted_reasoning" && p.model === model
+      ? [{ type: "reasoning" as const, id: p.id, encrypted_content: p.data, summary: [] }]
+      : [],
+  );
   const text = parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
-  const items: Item[] = text ? [{ role: "assistant", content: text }] : [];
+  if (text) items.push({ role: "assistant", content: text });
   for (const p of parts)
     if (p.type === "tool_call")
       items.push({
@@ -46,11 +51,12 @@ function assistantItems(parts: readonly NeutralPart[]): Item[] {
   return items;
 }
 
-export function toResponsesInput(messages: readonly NeutralMessage[]): Item[] {
+/** `model`: the model asked, which alone can read the encrypted reasoning it wrote. */
+export function toResponsesInput(messages: readonly NeutralMessage[], model: string): Item[] {
   const out: Item[] = [];
   for (const m of pairToolResults(messages)) {
     if (m.role === "assistant") {
-      out.push(...assistantItems(m.content));
+      out.push(...assistantItems(m.content, model));
       continue;
     }
     const parts: ContentPart[] = [];

@@ -1,11 +1,12 @@
 // A neutral request → a streamed Responses API body. Stateless (`store: false`): the conversation
 // object keeps the history and sends it whole, as it does to every provider, so OpenAI is not
-// asked to keep a copy of it.
+// asked to keep a copy of it. A reasoning model is asked for its reasoning encrypted, to be sent
+// back with its calls on the turn's next step (see EncryptedReasoning).
 import type OpenAI from "openai";
 import type { ModelRequest } from "../types";
 import { prepareResponsesTools } from "./prepare-tools";
 import { toResponsesInput } from "./responses-input";
-import { takesTemperature } from "./sampling";
+import { reasons, takesTemperature } from "./sampling";
 
 export function toResponsesRequest(
   request: ModelRequest,
@@ -15,11 +16,12 @@ export function toResponsesRequest(
     ...request.providerOptions,
     model: request.model,
     ...(request.system && { instructions: request.system }),
-    input: toResponsesInput(request.messages),
+    input: toResponsesInput(request.messages, request.model),
     ...prepareResponsesTools(request.tools, request.toolChoice),
     ...(request.maxTokens !== undefined && { max_output_tokens: request.maxTokens }),
     ...(request.temperature !== undefined &&
       takesTemperature(request.model, official) && { temperature: request.temperature }),
+    ...(reasons(request.model, official) && { include: ["reasoning.encrypted_content"] }),
     store: false,
     stream: true,
   };

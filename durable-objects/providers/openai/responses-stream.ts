@@ -1,6 +1,7 @@
 // The Responses API's streamed events → neutral stream events: text and reasoning deltas as they
 // come, function calls assembled per output item (their arguments arrive in pieces, and whole in
-// the item's `done` event), usage and the finish reason from the response's last event.
+// the item's `done` event), encrypted reasoning items, usage and the finish reason from the
+// response's last event.
 import type OpenAI from "openai";
 import { abortedError, truncatedError } from "../errors";
 import type { FinishReason, ModelRequest, StreamEvent } from "../types";
@@ -17,6 +18,8 @@ export async function* streamResponses(
 ): AsyncIterable<StreamEvent> {
   const ctx = openAIContext(official);
   const calls: PendingCalls = new Map();
+  // Given out with the calls, once the response is whole: a retried attempt's never is.
+  const sealed: Extract<StreamEvent, { type: "encrypted_reasoning" }>[] = [];
   let last: Response | null = null;
   try {
     const stream = await client.responses.create(toResponsesRequest(request, official), {
@@ -42,7 +45,17 @@ export async function* streamResponses(
             // The finished item holds the whole arguments text; the pieces came before it.
             if (event.type === "response.output_item.done") call.json = event.item.arguments;
             calls.set(event.output_index, call);
-          }
+          } else if (
+            event.type === "response.output_item.done" &&
+            event.item.type === "reasoning" &&
+            event.item.encrypted_content
+          )
+            sealed.push({
+              type: "encrypted_reasoning",
+              model: request.model,
+              id: event.item.id,
+              data: event.item.encrypted_content,
+            });
           break;
         case "response.function_call_arguments.delta": {
           const call = calls.get(event.output_index);
@@ -81,6 +94,7 @@ export async function* streamResponses(
         last.usage.output_tokens_details?.reasoning_tokens,
       )
     : null;
+  yield* sealed;
   yield* streamEnd(calls, usage, finishOf(last));
 }
 

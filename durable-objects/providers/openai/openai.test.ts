@@ -302,13 +302,14 @@ describe("openai: Responses API requests", () => {
     );
   });
 
-  it("sends encrypted reasoning back only to the model that wrote it, before its calls", () => {
+  it("sends encrypted reasoning back only to the model that wrote it, one item before its calls", () => {
     const step = (model: string): NeutralMessage[] => [
       history[0]!,
       {
         role: "assistant",
         content: [
           { type: "encrypted_reasoning", model, id: "rs_1", data: "sealed" },
+          { type: "encrypted_reasoning", model, id: "rs_2", data: "sealed later" },
           ...history[1]!.content,
         ],
       },

@@ -33,11 +33,16 @@ function callOutput(r: ToolResult): Item {
 }
 
 function assistantItems(parts: readonly NeutralPart[], model: string): Item[] {
-  const items: Item[] = parts.flatMap((p) =>
-    p.type === "encrypted_reasoning" && p.model === model
-      ? [{ type: "reasoning" as const, id: p.id, encrypted_content: p.data, summary: [] }]
-      : [],
+  // One reasoning item, the first, right before what followed it: OpenAI wants each reasoning
+  // item followed by the output it led to, and the history no longer says which call came after
+  // a later one.
+  const sealed = parts.find(
+    (p): p is Extract<NeutralPart, { type: "encrypted_reasoning" }> =>
+      p.type === "encrypted_reasoning" && p.model === model,
   );
+  const items: Item[] = sealed
+    ? [{ type: "reasoning", id: sealed.id, encrypted_content: sealed.data, summary: [] }]
+    : [];
   const text = parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
   if (text) items.push({ role: "assistant", content: text });
   for (const p of parts)

@@ -503,6 +503,65 @@ describe("openai: what the Responses API reports inside a stream", () => {
     expect(failed.map((e) => e.type)).toEqual(["error"]);
   });
 
+  it("asks again without encrypted reasoning that OpenAI can no longer open", async () => {
+    const bodies: Array<{ input: Array<{ type?: string }> }> = [];
+    const answer = recorded([
+      delta("Done."),
+      {
+        type: "response.completed",
+        sequence_number: 2,
+        response: { id: "resp_2", status: "completed", output: [] },
+      },
+    ]);
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      bodies.push(JSON.parse(String(init?.body)));
+      if (bodies.length > 1) return answer(input, init);
+      return Response.json(
+        {
+          error: {
+            message: "The encrypted content for item rs_1 could not be verified.",
+            type: "invalid_request_error",
+            param: null,
+            code: "invalid_encrypted_content",
+          },
+        },
+        { status: 400 },
+      );
+    };
+    const { events } = await run(
+      "openai",
+      {
+        model: "gpt-6.1-terra",
+        messages: [
+          ...userSays("weather?"),
+          {
+            role: "assistant",
+            content: [
+              { type: "encrypted_reasoning", model: "gpt-6.1-terra", id: "rs_1", data: "old" },
+              { type: "tool_call", id: "call_1", name: "get_weather", arguments: {} },
+            ],
+          },
+          {
+            role: "tool",
+            content: [
+              {
+                type: "tool_result",
+                callId: "call_1",
+                name: "get_weather",
+                content: [{ type: "text", text: "sunny" }],
+              },
+            ],
+          },
+        ],
+      },
+      { config: { openaiApi: "responses", fetch } },
+    );
+    expect(textOf(events)).toBe("Done.");
+    expect(bodies).toHaveLength(2);
+    expect(bodies[0]?.input.some((i) => i.type === "reasoning")).toBe(true);
+    expect(bodies[1]?.input.some((i) => i.type === "reasoning")).toBe(false);
+  });
+
   it("reports a stream that ends without its response as cut off", async () => {
     const events = await streamOf([delta("An answer that")]);
     expect(events.at(-1)).toMatchObject({ type: "error", error: { code: "network" } });

@@ -32,7 +32,7 @@ function callOutput(r: ToolResult): Item {
   };
 }
 
-function assistantItems(parts: readonly NeutralPart[], model: string): Item[] {
+function assistantItems(parts: readonly NeutralPart[], model: string | null): Item[] {
   // One reasoning item, the first, right before what followed it: OpenAI wants each reasoning
   // item followed by the output it led to, and the history no longer says which call came after
   // a later one.
@@ -56,8 +56,11 @@ function assistantItems(parts: readonly NeutralPart[], model: string): Item[] {
   return items;
 }
 
-/** `model`: the model asked, which alone can read the encrypted reasoning it wrote. */
-export function toResponsesInput(messages: readonly NeutralMessage[], model: string): Item[] {
+/** `model`: the model asked, which alone can read the encrypted reasoning it wrote (null: none). */
+export function toResponsesInput(
+  messages: readonly NeutralMessage[],
+  model: string | null,
+): Item[] {
   const out: Item[] = [];
   for (const m of pairToolResults(messages)) {
     if (m.role === "assistant") {

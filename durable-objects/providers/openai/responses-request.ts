@@ -8,15 +8,17 @@ import { prepareResponsesTools } from "./prepare-tools";
 import { toResponsesInput } from "./responses-input";
 import { reasons, takesTemperature } from "./sampling";
 
+/** `replayReasoning`: false leaves out the encrypted reasoning the history holds. */
 export function toResponsesRequest(
   request: ModelRequest,
   official: boolean,
+  replayReasoning = true,
 ): OpenAI.Responses.ResponseCreateParamsStreaming {
   return {
     ...request.providerOptions,
     model: request.model,
     ...(request.system && { instructions: request.system }),
-    input: toResponsesInput(request.messages, request.model),
+    input: toResponsesInput(request.messages, replayReasoning ? request.model : null),
     ...prepareResponsesTools(request.tools, request.toolChoice),
     ...(request.maxTokens !== undefined && { max_output_tokens: request.maxTokens }),
     ...(request.temperature !== undefined &&

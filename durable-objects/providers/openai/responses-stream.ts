@@ -4,7 +4,7 @@
 // response's last event.
 import type OpenAI from "openai";
 import { abortedError, truncatedError } from "../errors";
-import type { FinishReason, ModelRequest, StreamEvent } from "../types";
+import type { FinishReason, ModelRequest, ProviderErrorInfo, StreamEvent } from "../types";
 import { mapOpenAIError, mapResponsesStreamError, openAIContext } from "./map-error";
 import { toResponsesRequest } from "./responses-request";
 import { type PendingCalls, streamEnd, usageEvent } from "./stream-end";
@@ -16,13 +16,41 @@ export async function* streamResponses(
   official: boolean,
   request: ModelRequest,
 ): AsyncIterable<StreamEvent> {
+  for await (const event of attempt(client, official, request, true)) {
+    // Encrypted reasoning OpenAI can no longer open (the key's organisation changed while the
+    // turn waited for an approval, say) must not fail the step: it goes again without it.
+    if (event.type === "error" && unreadableReasoning(event.error, request)) {
+      yield* attempt(client, official, request, false);
+      return;
+    }
+    yield event;
+  }
+}
+
+function unreadableReasoning(error: ProviderErrorInfo, request: ModelRequest): boolean {
+  return (
+    error.status === 400 &&
+    /encrypted|reasoning/i.test(error.message) &&
+    request.messages.some((m) =>
+      m.content.some((p) => p.type === "encrypted_reasoning" && p.model === request.model),
+    )
+  );
+}
+
+async function* attempt(
+  client: OpenAI,
+  official: boolean,
+  request: ModelRequest,
+  replayReasoning: boolean,
+): AsyncIterable<StreamEvent> {
   const ctx = openAIContext(official);
   const calls: PendingCalls = new Map();
   // Given out with the calls, once the response is whole: a retried attempt's never is.
   const sealed: Extract<StreamEvent, { type: "encrypted_reasoning" }>[] = [];
   let last: Response | null = null;
   try {
-    const stream = await client.responses.create(toResponsesRequest(request, official), {
+    const body = toResponsesRequest(request, official, replayReasoning);
+    const stream = await client.responses.create(body, {
       ...(request.signal && { signal: request.signal }),
     });
     for await (const event of stream) {

@@ -10,6 +10,7 @@ export interface OptionalSettings {
   OPENAI_API_KEY?: string;
   OPENAI_BASE_URL?: string;
   OPENAI_API?: string;
+  OPENAI_REASONING_SUMMARY?: string;
   GEMINI_API_KEY?: string;
   GEMINI_BASE_URL?: string;
   OLLAMA_BASE_URL?: string;

@@ -47,6 +47,8 @@ export interface ProviderEnv {
   OPENAI_BASE_URL?: string;
   /** `responses` or `chat-completions`: which OpenAI API to call (see openai/api-choice.ts). */
   OPENAI_API?: string;
+  /** `auto`, `concise` or `detailed`: ask OpenAI's reasoning models to summarise their reasoning. */
+  OPENAI_REASONING_SUMMARY?: string;
   GEMINI_API_KEY?: string;
   GEMINI_BASE_URL?: string;
   OLLAMA_BASE_URL?: string;
@@ -74,7 +76,14 @@ export function providerConfigFromEnv(env: ProviderEnv, id: ProviderId): Provide
     case "openai": {
       const config = keyed(env.OPENAI_API_KEY, env.OPENAI_BASE_URL);
       const api = set(env.OPENAI_API);
-      return config && api ? { ...config, openaiApi: api } : config;
+      const summary = set(env.OPENAI_REASONING_SUMMARY);
+      return (
+        config && {
+          ...config,
+          ...(api && { openaiApi: api }),
+          ...(summary && { openaiReasoningSummary: summary }),
+        }
+      );
     }
     case "gemini":
       return keyed(env.GEMINI_API_KEY, env.GEMINI_BASE_URL);

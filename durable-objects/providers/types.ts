@@ -166,4 +166,10 @@ export interface ProviderConfig {
    * URL gets the Responses API and any other the chat completions that compatible servers speak.
    */
   openaiApi?: string;
+  /**
+   * `auto`, `concise` or `detailed`: OpenAI's reasoning models are asked (Responses API) for a
+   * summary of their reasoning, shown like other models' reasoning. OpenAI gives it only to
+   * verified organisations; unset, none is asked for.
+   */
+  openaiReasoningSummary?: string;
 }

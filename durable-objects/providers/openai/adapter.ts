@@ -4,13 +4,20 @@
 import OpenAI from "openai";
 import { missingCredentials, providerError } from "../errors";
 import type { ModelProvider, ProviderConfig } from "../types";
-import { isOfficialOpenAI, OPENAI_APIS, openaiApiOf } from "./api-choice";
+import {
+  isOfficialOpenAI,
+  isReasoningSummary,
+  OPENAI_APIS,
+  openaiApiOf,
+  REASONING_SUMMARIES,
+} from "./api-choice";
 import { streamChatCompletions } from "./chat-completions-stream";
 import { streamResponses } from "./responses-stream";
 
 export function createOpenAIProvider(config: ProviderConfig): ModelProvider {
   const official = isOfficialOpenAI(config);
   const api = openaiApiOf(config);
+  const summary = config.openaiReasoningSummary;
   const client = config.apiKey
     ? new OpenAI({
         apiKey: config.apiKey,
@@ -24,7 +31,15 @@ export function createOpenAIProvider(config: ProviderConfig): ModelProvider {
     id: "openai",
     async *stream(request) {
       if (!client) yield { type: "error", error: missingCredentials("OpenAI", "OPENAI_API_KEY") };
-      else if (api === "responses") yield* streamResponses(client, official, request);
+      else if (summary !== undefined && !isReasoningSummary(summary))
+        yield {
+          type: "error",
+          error: providerError(
+            "not_configured",
+            `OPENAI_REASONING_SUMMARY is "${summary}": set it to ${REASONING_SUMMARIES.join(", ")}, or leave it unset (no summary of OpenAI's reasoning is asked for).`,
+          ),
+        };
+      else if (api === "responses") yield* streamResponses(client, official, request, summary);
       else if (api === "chat-completions") yield* streamChatCompletions(client, official, request);
       else
         yield {

@@ -4,6 +4,11 @@
 import type { ProviderConfig } from "../types";
 
 export const OPENAI_APIS = ["responses", "chat-completions"] as const;
+/** What OPENAI_REASONING_SUMMARY may say (OpenAI's `reasoning.summary`). */
+export const REASONING_SUMMARIES = ["auto", "concise", "detailed"] as const;
+export type ReasoningSummary = (typeof REASONING_SUMMARIES)[number];
+export const isReasoningSummary = (value: string): value is ReasoningSummary =>
+  (REASONING_SUMMARIES as readonly string[]).includes(value);
 
 /** OpenAI's own API by default (no base URL, or api.openai.com). */
 export const isOfficialOpenAI = (config: ProviderConfig): boolean =>

@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { conformance } from "../test/conformance";
-import { mockUrl, recordingFetch, run, TOOLS, textOf, userSays } from "../test/harness";
+import {
+  mockUrl,
+  reasoningOf,
+  recordingFetch,
+  run,
+  TOOLS,
+  textOf,
+  userSays,
+} from "../test/harness";
+import { providerConfigFromEnv } from "../registry";
 import type { NeutralMessage } from "../types";
 import { toOpenAIRequest } from "./build-request";
 import { toOpenAIMessages } from "./convert-messages";
@@ -560,6 +569,82 @@ describe("openai: what the Responses API reports inside a stream", () => {
     expect(bodies).toHaveLength(2);
     expect(bodies[0]?.input.some((i) => i.type === "reasoning")).toBe(true);
     expect(bodies[1]?.input.some((i) => i.type === "reasoning")).toBe(false);
+  });
+
+  it("shows a summary of the reasoning when OPENAI_REASONING_SUMMARY asks for one", async () => {
+    const bodies: Array<Record<string, unknown>> = [];
+    const summarised = recorded([
+      { type: "response.reasoning_summary_part.added", summary_index: 0, sequence_number: 1 },
+      { type: "response.reasoning_summary_text.delta", summary_index: 0, delta: "Weigh it." },
+      { type: "response.reasoning_summary_part.added", summary_index: 1, sequence_number: 3 },
+      { type: "response.reasoning_summary_text.delta", summary_index: 1, delta: "Then say." },
+      delta("Said."),
+      {
+        type: "response.completed",
+        sequence_number: 6,
+        response: { id: "resp_1", status: "completed", output: [] },
+      },
+    ]);
+    const env = { OPENAI_API_KEY: "k", OPENAI_REASONING_SUMMARY: "auto" };
+    const { events } = await run(
+      "openai",
+      {
+        model: "gpt-6-luna",
+        messages: userSays("hi"),
+        providerOptions: { reasoning: { effort: "high" } },
+      },
+      {
+        config: {
+          ...providerConfigFromEnv(env, "openai"),
+          baseURL: "https://api.openai.com/v1", // OpenAI itself (the harness points at aimock)
+          fetch: async (input, init) => {
+            bodies.push(JSON.parse(String(init?.body)));
+            return summarised(input, init);
+          },
+        },
+      },
+    );
+    expect(bodies[0]).toMatchObject({ reasoning: { effort: "high", summary: "auto" } });
+    expect(reasoningOf(events)).toBe("Weigh it.\n\nThen say.");
+    expect(textOf(events)).toBe("Said.");
+
+    // Not for a model that does not reason, nor when unset.
+    const options = { summary: "auto" as const };
+    expect(
+      toResponsesRequest({ model: "gpt-4.1-mini", messages: userSays("hi") }, true, options),
+    ).not.toHaveProperty("reasoning");
+    expect(
+      toResponsesRequest({ model: "gpt-6-luna", messages: userSays("hi") }, true),
+    ).not.toHaveProperty("reasoning");
+  });
+
+  it("says what to set when OPENAI_REASONING_SUMMARY names no summary, and asks nothing", async () => {
+    const bodies: unknown[] = [];
+    const { events } = await run(
+      "openai",
+      { messages: userSays("hi") },
+      {
+        config: {
+          openaiReasoningSummary: "verbose",
+          fetch: async (_input, init) => {
+            bodies.push(init?.body);
+            return new Response("", { status: 500 });
+          },
+        },
+      },
+    );
+    expect(events).toEqual([
+      {
+        type: "error",
+        error: expect.objectContaining({
+          code: "not_configured",
+          message: expect.stringMatching(
+            /OPENAI_REASONING_SUMMARY is "verbose".*auto, concise, detailed/,
+          ),
+        }),
+      },
+    ]);
+    expect(bodies).toHaveLength(0);
   });
 
   it("reports a stream that ends without its response as cut off", async () => {

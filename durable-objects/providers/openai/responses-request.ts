@@ -6,16 +6,26 @@ import type OpenAI from "openai";
 import type { ModelRequest } from "../types";
 import { prepareResponsesTools } from "./prepare-tools";
 import { toResponsesInput } from "./responses-input";
+import type { ReasoningSummary } from "./api-choice";
 import { reasons, takesTemperature } from "./sampling";
 
-/** `replayReasoning`: false leaves out the encrypted reasoning the history holds. */
+export interface ResponsesOptions {
+  /** False leaves out the encrypted reasoning the history holds. */
+  replayReasoning?: boolean;
+  /** Asks a reasoning model for a summary of its reasoning (OPENAI_REASONING_SUMMARY). */
+  summary?: ReasoningSummary;
+}
+
 export function toResponsesRequest(
   request: ModelRequest,
   official: boolean,
-  replayReasoning = true,
+  { replayReasoning = true, summary }: ResponsesOptions = {},
 ): OpenAI.Responses.ResponseCreateParamsStreaming {
+  const reasoning = reasons(request.model, official);
+  const asked = request.providerOptions?.reasoning as OpenAI.Reasoning | undefined;
   return {
     ...request.providerOptions,
+    ...(reasoning && summary && { reasoning: { ...asked, summary } }),
     model: request.model,
     ...(request.system && { instructions: request.system }),
     input: toResponsesInput(request.messages, replayReasoning ? request.model : null),
@@ -23,7 +33,7 @@ export function toResponsesRequest(
     ...(request.maxTokens !== undefined && { max_output_tokens: request.maxTokens }),
     ...(request.temperature !== undefined &&
       takesTemperature(request.model, official) && { temperature: request.temperature }),
-    ...(reasons(request.model, official) && { include: ["reasoning.encrypted_content"] }),
+    ...(reasoning && { include: ["reasoning.encrypted_content"] }),
     store: false,
     stream: true,
   };

@@ -6,7 +6,8 @@ import type OpenAI from "openai";
 import { abortedError, truncatedError } from "../errors";
 import type { FinishReason, ModelRequest, ProviderErrorInfo, StreamEvent } from "../types";
 import { mapOpenAIError, mapResponsesStreamError, openAIContext } from "./map-error";
-import { toResponsesRequest } from "./responses-request";
+import type { ReasoningSummary } from "./api-choice";
+import { type ResponsesOptions, toResponsesRequest } from "./responses-request";
 import { type PendingCalls, streamEnd, usageEvent } from "./stream-end";
 
 type Response = OpenAI.Responses.Response;
@@ -15,12 +16,14 @@ export async function* streamResponses(
   client: OpenAI,
   official: boolean,
   request: ModelRequest,
+  summary?: ReasoningSummary,
 ): AsyncIterable<StreamEvent> {
-  for await (const event of attempt(client, official, request, true)) {
+  const options = { ...(summary && { summary }) };
+  for await (const event of attempt(client, official, request, options)) {
     // Encrypted reasoning OpenAI can no longer open (the key's organisation changed while the
     // turn waited for an approval, say) must not fail the step: it goes again without it.
     if (event.type === "error" && unreadableReasoning(event.error, request)) {
-      yield* attempt(client, official, request, false);
+      yield* attempt(client, official, request, { ...options, replayReasoning: false });
       return;
     }
     yield event;
@@ -41,7 +44,7 @@ async function* attempt(
   client: OpenAI,
   official: boolean,
   request: ModelRequest,
-  replayReasoning: boolean,
+  options: ResponsesOptions,
 ): AsyncIterable<StreamEvent> {
   const ctx = openAIContext(official);
   const calls: PendingCalls = new Map();
@@ -49,7 +52,7 @@ async function* attempt(
   const sealed: Extract<StreamEvent, { type: "encrypted_reasoning" }>[] = [];
   let last: Response | null = null;
   try {
-    const body = toResponsesRequest(request, official, replayReasoning);
+    const body = toResponsesRequest(request, official, options);
     const stream = await client.responses.create(body, {
       ...(request.signal && { signal: request.signal }),
     });
@@ -63,6 +66,10 @@ async function* attempt(
         case "response.reasoning_summary_text.delta":
         case "response.reasoning_text.delta":
           if (event.delta) yield { type: "reasoning_delta", text: event.delta };
+          break;
+        // A summary comes in parts, each a paragraph or so.
+        case "response.reasoning_summary_part.added":
+          if (event.summary_index > 0) yield { type: "reasoning_delta", text: "\n\n" };
           break;
         case "response.output_item.added":
         case "response.output_item.done":

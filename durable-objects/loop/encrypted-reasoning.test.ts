@@ -3,9 +3,7 @@
 // fed recorded streams, so the model continues from it instead of reasoning afresh.
 import { expect, it } from "vitest";
 import { createProvider } from "../providers/registry";
-import { runThinkingLoop } from "./loop";
-import { lookupDeps } from "./test/scripted-loop";
-import type { LoopDeps } from "./types";
+import { LOOKUP, runScripted } from "./test/scripted-loop";
 
 /** Serves one recorded Responses stream per request, and keeps each request's body. */
 function recordedOpenAI(streams: Array<Array<{ type: string; [field: string]: unknown }>>) {
@@ -64,24 +62,11 @@ it("sends a reasoning model's encrypted reasoning back before its calls, on the 
       completed("resp_2"),
     ],
   ]);
-  const deps: LoopDeps = {
-    provider,
-    stream: (p, r) => p.stream(r),
-    ...lookupDeps(),
-    saveArtifact: async (d) => ({ id: "a", type: d.type, title: d.title }),
-    checkpoint: () => undefined,
-    emit: () => undefined,
-    recordUsage: () => undefined,
-  };
-  const outcome = await runThinkingLoop(deps, {
-    turnId: "t",
-    messageId: "m",
-    model: "gpt-6-luna",
-    system: "s",
-    history: [{ role: "user", content: [{ type: "text", text: "look it up" }] }],
-    maxSteps: 3,
-    maxTokens: 1000,
-    signal: new AbortController().signal,
+  const { outcome } = await runScripted({
+    steps: [],
+    tools: [LOOKUP],
+    deps: { provider },
+    input: { model: "gpt-6-luna", maxTokens: 1000 },
   });
   expect(outcome.status).toBe("complete");
   expect(bodies).toHaveLength(2);

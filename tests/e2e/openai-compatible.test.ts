@@ -14,7 +14,7 @@ beforeAll(async () => {
       { content: "Olaparib prolongs progression-free survival in BRCA carriers." },
       { chunkSize: 8 },
     );
-    mock.onMessage(/olaparib, via the SDK/, {
+    mock.onMessage(/olaparib, via (the SDK|the Responses API)/, {
       toolCalls: [
         {
           id: "o1",
@@ -97,6 +97,44 @@ it("streams a tool-using turn in OpenAI's chunk format, then a second answer in 
     await fetch(`${stack.url}/api/conversations/${conversationId}/messages`, { headers: auth() })
   ).json()) as { items: unknown[] };
   expect(after.items).toHaveLength(4);
+});
+
+it("streams a tool-using turn as Responses events: the tool activity as reasoning, then the answer", async () => {
+  const stream = await client.responses.create({
+    model: "thinking-chat",
+    input: "What do we know about olaparib, via the Responses API?",
+    stream: true,
+  });
+  let reasoning = "";
+  let answer = "";
+  let final: OpenAI.Responses.Response | undefined;
+  for await (const event of stream) {
+    if (event.type === "response.reasoning_summary_text.delta") reasoning += event.delta;
+    if (event.type === "response.output_text.delta") answer += event.delta;
+    if (event.type === "response.completed") final = event.response;
+  }
+  expect(reasoning).toContain("→ calling mcp-remote › pubmed_search");
+  expect(reasoning).toMatch(/← mcp-remote › pubmed_search returned: .*articles match/);
+  expect(answer).toBe("Olaparib prolongs progression-free survival in BRCA carriers.");
+  expect(final?.status).toBe("completed");
+  expect(final?.output.map((item) => item.type).at(-1)).toBe("message");
+  expect(final?.output[0]?.type).toBe("reasoning");
+
+  // Not streamed, continuing by previous_response_id: the answer lands in the same conversation.
+  const { data: next, response } = await client.responses
+    .create({
+      model: "thinking-chat",
+      input: "Now say hello plainly.",
+      previous_response_id: final!.id,
+    })
+    .withResponse();
+  expect(next.output_text).toBe("Hello from the edge.");
+  const conversationId = response.headers.get("x-conversation-id");
+  expect(final!.id.startsWith(`resp_${conversationId}_`)).toBe(true);
+  const messages = (await (
+    await fetch(`${stack.url}/api/conversations/${conversationId}/messages`, { headers: auth() })
+  ).json()) as { items: unknown[] };
+  expect(messages.items).toHaveLength(4);
 });
 
 it("refuses an unknown model, someone else's conversation and a bad token the way the SDK expects", async () => {

@@ -1,7 +1,8 @@
 // OpenAI-compatible endpoints, so the clients and SDKs people already use can talk to the app:
-// GET /v1/models and POST /v1/chat/completions (streaming or not), with an API token as the
-// bearer. Each request is a message in one of the user's conversations (named by the
-// X-Conversation-Id header, or created for it), so the turn also shows in the web client.
+// GET /v1/models, POST /v1/chat/completions and POST /v1/responses (streaming or not), with an
+// API token as the bearer. Each request is a message in one of the user's conversations (named
+// by the X-Conversation-Id header or a previous response's id, or created for it), so the turn
+// also shows in the web client.
 import { type Context, Hono } from "hono";
 import { SOCKET_CREDENTIAL_HEADER } from "../../../../durable-objects/conversation/socket-credential";
 import {
@@ -20,8 +21,15 @@ import { parseJsonBody } from "../http/validate";
 import { byUser, enforceRateLimit, rateLimit } from "../rate-limit/middleware";
 import { IdParam } from "../routes/conversations";
 import { listModels, sendOptionsFor } from "./models";
-import { ChatCompletionRequest, newMessageText } from "./request";
-import { completionBody, streamCompletion } from "./responses";
+import { completionBody, streamCompletion } from "./completion-answers";
+import { ChatCompletionRequest, newMessageText, type OpenAiMessage } from "./request";
+import { messagesOf, ResponsesRequest } from "./responses-request";
+import {
+  conversationOfResponse,
+  responseBody,
+  responseIdOf,
+  streamResponse,
+} from "./responses-answer";
 import { readServerEvents } from "./server-events";
 
 /** Names an existing conversation; the answer carries it back whichever way it was chosen. */
@@ -31,41 +39,99 @@ export const openAiRoutes = new Hono<AppEnv>()
   .get("/models", (c) => c.json({ object: "list" as const, data: listModels(c.env) }))
   .post("/chat/completions", rateLimit({ ...RATE_LIMITS.message, key: byUser }), async (c) => {
     const body = await parseJsonBody(c, ChatCompletionRequest);
-    const options = sendOptionsFor(body.model);
-    const named = c.req.header(CONVERSATION_HEADER);
-    if (body.attachments?.length && named === undefined)
-      throw new ApiError(
-        400,
-        "bad_request",
-        `Attachments belong to a conversation: name it with the ${CONVERSATION_HEADER} header.`,
-      );
-    const text = newMessageText(body.messages, named === undefined);
-    const conversationId = await conversationFor(c, named, options.provider, options.model, text);
-    const message: Omit<SendMessage, "type"> = {
-      clientMessageId: crypto.randomUUID(),
-      text,
-      ...(options.provider && { options }),
-      ...(body.attachments && body.attachments.length > 0 && { attachments: body.attachments }),
-    };
-    const events = await sendToConversation(c, conversationId, message);
+    const turn = await startTurn(c, {
+      model: body.model,
+      messages: body.messages,
+      named: c.req.header(CONVERSATION_HEADER),
+      attachments: body.attachments,
+    });
     const answer = {
-      id: `chatcmpl-${message.clientMessageId}`,
+      id: `chatcmpl-${turn.clientMessageId}`,
       created: Math.floor(Date.now() / 1000),
       model: body.model,
-      conversationId,
-      clientMessageId: message.clientMessageId,
+      ...turn,
     };
-    const headers = { [CONVERSATION_HEADER]: conversationId };
-    if (body.stream)
-      return new Response(streamCompletion(answer, events), {
-        headers: {
-          ...headers,
-          "content-type": "text/event-stream; charset=utf-8",
-          "cache-control": "no-store",
-        },
-      });
-    return c.json(await completionBody(answer, events), 200, headers);
+    const headers = { [CONVERSATION_HEADER]: turn.conversationId };
+    if (body.stream) return streamed(streamCompletion(answer, turn.events), headers);
+    return c.json(await completionBody(answer, turn.events), 200, headers);
+  })
+  .post("/responses", rateLimit({ ...RATE_LIMITS.message, key: byUser }), async (c) => {
+    const body = await parseJsonBody(c, ResponsesRequest);
+    const turn = await startTurn(c, {
+      model: body.model,
+      messages: messagesOf(body),
+      named: namedConversation(c.req.header(CONVERSATION_HEADER), body.previous_response_id),
+      attachments: body.attachments,
+    });
+    const answer = {
+      id: responseIdOf(turn.conversationId, turn.clientMessageId),
+      created: Math.floor(Date.now() / 1000),
+      model: body.model,
+      ...turn,
+    };
+    const headers = { [CONVERSATION_HEADER]: turn.conversationId };
+    if (body.stream) return streamed(streamResponse(answer, turn.events), headers);
+    return c.json(await responseBody(answer, turn.events), 200, headers);
   });
+
+const streamed = (body: ReadableStream<Uint8Array>, headers: Record<string, string>) =>
+  new Response(body, {
+    headers: {
+      ...headers,
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-store",
+    },
+  });
+
+/** The conversation the header names, or the one a previous response of ours came from. */
+function namedConversation(
+  header: string | undefined,
+  previousResponseId: string | null | undefined,
+): string | undefined {
+  if (!previousResponseId) return header;
+  const previous = conversationOfResponse(previousResponseId);
+  if (previous === null)
+    throw new ApiError(
+      400,
+      "bad_request",
+      `previous_response_id '${previousResponseId}' is not a response of this app: send the id of one of its answers, or leave it out for a new conversation.`,
+    );
+  if (header !== undefined && header !== previous)
+    throw new ApiError(
+      400,
+      "bad_request",
+      `previous_response_id belongs to conversation ${previous}, but ${CONVERSATION_HEADER} names ${header}: send one of them.`,
+    );
+  return previous;
+}
+
+/**
+ * Sends the request's new message into the conversation `named` (or a new one for it), as
+ * POST /api/conversations/:id/chat does: the ids of both, and the events of its turn.
+ */
+async function startTurn(
+  c: Context<AppEnv>,
+  request: { model: string; messages: OpenAiMessage[]; named?: string; attachments?: string[] },
+) {
+  const options = sendOptionsFor(request.model);
+  const { named } = request;
+  if (request.attachments?.length && named === undefined)
+    throw new ApiError(
+      400,
+      "bad_request",
+      `Attachments belong to a conversation: name it with the ${CONVERSATION_HEADER} header.`,
+    );
+  const text = newMessageText(request.messages, named === undefined);
+  const conversationId = await conversationFor(c, named, options.provider, options.model, text);
+  const message: Omit<SendMessage, "type"> = {
+    clientMessageId: crypto.randomUUID(),
+    text,
+    ...(options.provider && { options }),
+    ...(request.attachments?.length && { attachments: request.attachments }),
+  };
+  const events = await sendToConversation(c, conversationId, message);
+  return { conversationId, clientMessageId: message.clientMessageId, events };
+}
 
 async function conversationFor(
   c: Context<AppEnv>,

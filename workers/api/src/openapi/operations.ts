@@ -44,6 +44,7 @@ import { ProvidersHealth } from "../../../../durable-objects/protocol/provider-h
 import { ApprovalAnswer, SendMessage } from "../../../../durable-objects/protocol/wire";
 import { ModelObject } from "../openai/models";
 import { ChatCompletionRequest } from "../openai/request";
+import { ResponsesRequest } from "../openai/responses-request";
 import {
   body,
   ERRORS,
@@ -289,6 +290,29 @@ export const OPERATIONS: Record<string, Operation> = {
           schema: { type: "string" },
           description:
             "An existing conversation of yours or shared with you as a participant; without it one is created.",
+        },
+      ],
+    },
+  ),
+  "POST /v1/responses": op(
+    "openai",
+    "OpenAI-compatible Responses API (stream or not) as a message in a conversation",
+    {
+      200: {
+        description:
+          "A response object, or with stream: true Responses events from response.created to response.completed (response.failed when the turn fails). The answer is a message item; reasoning and tool activity are reasoning items. X-Conversation-Id names the conversation; a later request continues it with this response's id as previous_response_id.",
+      },
+    },
+    {
+      requestBody: body(ResponsesRequest),
+      parameters: [
+        {
+          in: "header",
+          name: "X-Conversation-Id",
+          required: false,
+          schema: { type: "string" },
+          description:
+            "An existing conversation of yours or shared with you as a participant; without it (and without previous_response_id) one is created.",
         },
       ],
     },

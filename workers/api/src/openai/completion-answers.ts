@@ -12,7 +12,7 @@ export interface CompletionAnswer {
   clientMessageId: string;
 }
 
-const CUT_SHORT =
+export const CUT_SHORT =
   "The answer's stream ended before its turn did; the conversation still has the rest.";
 
 export async function completionBody(answer: CompletionAnswer, events: AsyncIterable<ServerEvent>) {

@@ -45,15 +45,16 @@ export const openAiRoutes = new Hono<AppEnv>()
       named: c.req.header(CONVERSATION_HEADER),
       attachments: body.attachments,
     });
+    const { events, ...ids } = turn;
     const answer = {
-      id: `chatcmpl-${turn.clientMessageId}`,
+      id: `chatcmpl-${ids.clientMessageId}`,
       created: Math.floor(Date.now() / 1000),
       model: body.model,
-      ...turn,
+      ...ids,
     };
-    const headers = { [CONVERSATION_HEADER]: turn.conversationId };
-    if (body.stream) return streamed(streamCompletion(answer, turn.events), headers);
-    return c.json(await completionBody(answer, turn.events), 200, headers);
+    const headers = { [CONVERSATION_HEADER]: ids.conversationId };
+    if (body.stream) return streamed(streamCompletion(answer, events), headers);
+    return c.json(await completionBody(answer, events), 200, headers);
   })
   .post("/responses", rateLimit({ ...RATE_LIMITS.message, key: byUser }), async (c) => {
     const body = await parseJsonBody(c, ResponsesRequest);
@@ -63,15 +64,16 @@ export const openAiRoutes = new Hono<AppEnv>()
       named: namedConversation(c.req.header(CONVERSATION_HEADER), body.previous_response_id),
       attachments: body.attachments,
     });
+    const { events, ...ids } = turn;
     const answer = {
-      id: responseIdOf(turn.conversationId, turn.clientMessageId),
+      id: responseIdOf(ids.conversationId, ids.clientMessageId),
       created: Math.floor(Date.now() / 1000),
       model: body.model,
-      ...turn,
+      ...ids,
     };
-    const headers = { [CONVERSATION_HEADER]: turn.conversationId };
-    if (body.stream) return streamed(streamResponse(answer, turn.events), headers);
-    return c.json(await responseBody(answer, turn.events), 200, headers);
+    const headers = { [CONVERSATION_HEADER]: ids.conversationId };
+    if (body.stream) return streamed(streamResponse(answer, events), headers);
+    return c.json(await responseBody(answer, events), 200, headers);
   });
 
 const streamed = (body: ReadableStream<Uint8Array>, headers: Record<string, string>) =>

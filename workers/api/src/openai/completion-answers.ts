@@ -15,7 +15,14 @@ export interface CompletionAnswer {
 export const CUT_SHORT =
   "The answer's stream ended before its turn did; the conversation still has the rest.";
 
-export async function completionBody(answer: CompletionAnswer, events: AsyncIterable<ServerEvent>) {
+/**
+ * The turn read to its end: the answer as stored (after any step a restart ran again), else as
+ * streamed, and the reasoning and tool activity. A failed or cut-off turn is a 502.
+ */
+export async function wholeAnswer(
+  answer: Pick<CompletionAnswer, "conversationId" | "clientMessageId">,
+  events: AsyncIterable<ServerEvent>,
+): Promise<{ text: string; reasoning: string }> {
   const turn = new TurnToOpenAi(answer.conversationId, answer.clientMessageId);
   let streamed = "";
   let stored: string | undefined;
@@ -28,28 +35,32 @@ export async function completionBody(answer: CompletionAnswer, events: AsyncIter
       reasoning += step.delta.reasoning_content ?? "";
     } else if (step.kind === "completed") stored = step.text;
     else if (step.kind === "failed") throw new ApiError(502, "upstream_failed", step.error.message);
-    else
-      return {
-        id: answer.id,
-        object: "chat.completion" as const,
-        created: answer.created,
-        model: answer.model,
-        choices: [
-          {
-            index: 0,
-            message: {
-              role: "assistant" as const,
-              content: stored ?? streamed,
-              refusal: null,
-              ...(reasoning && { reasoning_content: reasoning }),
-            },
-            finish_reason: "stop" as const,
-            logprobs: null,
-          },
-        ],
-      };
+    else return { text: stored ?? streamed, reasoning };
   }
   throw new ApiError(502, "upstream_failed", CUT_SHORT);
+}
+
+export async function completionBody(answer: CompletionAnswer, events: AsyncIterable<ServerEvent>) {
+  const { text, reasoning } = await wholeAnswer(answer, events);
+  return {
+    id: answer.id,
+    object: "chat.completion" as const,
+    created: answer.created,
+    model: answer.model,
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: "assistant" as const,
+          content: text,
+          refusal: null,
+          ...(reasoning && { reasoning_content: reasoning }),
+        },
+        finish_reason: "stop" as const,
+        logprobs: null,
+      },
+    ],
+  };
 }
 
 export function streamCompletion(

@@ -3,8 +3,7 @@
 // item; the model's reasoning and the turn's tool activity are `reasoning` items with a summary,
 // which clients show as thinking. Each switch between the two opens a new item, in order.
 import type { ServerEvent } from "../../../../durable-objects/protocol/wire";
-import { ApiError } from "../http/errors";
-import { CUT_SHORT } from "./completion-answers";
+import { CUT_SHORT, wholeAnswer } from "./completion-answers";
 import { TurnToOpenAi } from "./turn-to-openai";
 
 export interface ResponseAnswer {
@@ -76,25 +75,11 @@ function responseObject(
 }
 
 export async function responseBody(answer: ResponseAnswer, events: AsyncIterable<ServerEvent>) {
-  const turn = new TurnToOpenAi(answer.conversationId, answer.clientMessageId);
-  let streamed = "";
-  let stored: string | undefined;
-  let reasoning = "";
-  for await (const event of events) {
-    const step = turn.step(event);
-    if (!step) continue;
-    if (step.kind === "delta") {
-      streamed += step.delta.content ?? "";
-      reasoning += step.delta.reasoning_content ?? "";
-    } else if (step.kind === "completed") stored = step.text;
-    else if (step.kind === "failed") throw new ApiError(502, "upstream_failed", step.error.message);
-    else
-      return responseObject(answer, "completed", [
-        ...(reasoning ? [item("reasoning", `rs_${answer.clientMessageId}`, reasoning)] : []),
-        item("message", `msg_${answer.clientMessageId}`, stored ?? streamed),
-      ]);
-  }
-  throw new ApiError(502, "upstream_failed", CUT_SHORT);
+  const { text, reasoning } = await wholeAnswer(answer, events);
+  return responseObject(answer, "completed", [
+    ...(reasoning ? [item("reasoning", `rs_${answer.clientMessageId}`, reasoning)] : []),
+    item("message", `msg_${answer.clientMessageId}`, text),
+  ]);
 }
 
 /** The items of a streamed response, as its deltas open, fill and close them. */

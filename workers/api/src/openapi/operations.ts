@@ -63,6 +63,15 @@ const op = (
 ) =>
   ({ tags: [tag], summary, responses: { ...responses, ...ERRORS }, ...extra }) satisfies Operation;
 
+/** The OpenAI-compatible routes' X-Conversation-Id header; `otherwise` says what happens without it. */
+const conversationHeader = (otherwise: string) => ({
+  in: "header" as const,
+  name: "X-Conversation-Id",
+  required: false,
+  schema: { type: "string" as const },
+  description: `An existing conversation of yours or shared with you as a participant; ${otherwise}.`,
+});
+
 const Ok = z.object({ ok: z.literal(true) });
 const Page = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), nextCursor: z.string().nullable() });
@@ -282,16 +291,7 @@ export const OPERATIONS: Record<string, Operation> = {
     },
     {
       requestBody: body(ChatCompletionRequest),
-      parameters: [
-        {
-          in: "header",
-          name: "X-Conversation-Id",
-          required: false,
-          schema: { type: "string" },
-          description:
-            "An existing conversation of yours or shared with you as a participant; without it one is created.",
-        },
-      ],
+      parameters: [conversationHeader("without it one is created")],
     },
   ),
   "POST /v1/responses": op(
@@ -306,14 +306,7 @@ export const OPERATIONS: Record<string, Operation> = {
     {
       requestBody: body(ResponsesRequest),
       parameters: [
-        {
-          in: "header",
-          name: "X-Conversation-Id",
-          required: false,
-          schema: { type: "string" },
-          description:
-            "An existing conversation of yours or shared with you as a participant; without it (and without previous_response_id) one is created.",
-        },
+        conversationHeader("without it (and without previous_response_id) one is created"),
       ],
     },
   ),

@@ -512,8 +512,9 @@ describe("openai: what the Responses API reports inside a stream", () => {
     expect(failed.map((e) => e.type)).toEqual(["error"]);
   });
 
-  it("asks again without encrypted reasoning that OpenAI can no longer open", async () => {
-    const bodies: Array<{ input: Array<{ type?: string }> }> = [];
+  /** Answers the first request 400 with `refusal`, any later one with a plain answer. */
+  function refusingOnce(refusal: string) {
+    const bodies: Array<Record<string, unknown> & { input: Array<{ type?: string }> }> = [];
     const answer = recorded([
       delta("Done."),
       {
@@ -526,49 +527,77 @@ describe("openai: what the Responses API reports inside a stream", () => {
       bodies.push(JSON.parse(String(init?.body)));
       if (bodies.length > 1) return answer(input, init);
       return Response.json(
-        {
-          error: {
-            message: "The encrypted content for item rs_1 could not be verified.",
-            type: "invalid_request_error",
-            param: null,
-            code: "invalid_encrypted_content",
-          },
-        },
+        { error: { message: refusal, type: "invalid_request_error", param: null, code: null } },
         { status: 400 },
       );
     };
-    const { events } = await run(
+    return { bodies, fetch };
+  }
+  const official = "https://api.openai.com/v1"; // OpenAI itself (the harness points at aimock)
+  const afterACall: NeutralMessage[] = [
+    ...userSays("weather?"),
+    {
+      role: "assistant",
+      content: [
+        { type: "encrypted_reasoning", model: "gpt-6.1-terra", id: "rs_1", data: "old" },
+        { type: "tool_call", id: "call_1", name: "get_weather", arguments: {} },
+      ],
+    },
+    {
+      role: "tool",
+      content: [
+        {
+          type: "tool_result",
+          callId: "call_1",
+          name: "get_weather",
+          content: [{ type: "text", text: "sunny" }],
+        },
+      ],
+    },
+  ];
+
+  it("asks again as the plain request when OpenAI refuses encrypted reasoning or a summary", async () => {
+    // Reasoning it can no longer open (the key changed to another organisation mid-turn).
+    const unreadable = refusingOnce("The encrypted content for item rs_1 could not be verified.");
+    const first = await run(
       "openai",
-      {
-        model: "gpt-6.1-terra",
-        messages: [
-          ...userSays("weather?"),
-          {
-            role: "assistant",
-            content: [
-              { type: "encrypted_reasoning", model: "gpt-6.1-terra", id: "rs_1", data: "old" },
-              { type: "tool_call", id: "call_1", name: "get_weather", arguments: {} },
-            ],
-          },
-          {
-            role: "tool",
-            content: [
-              {
-                type: "tool_result",
-                callId: "call_1",
-                name: "get_weather",
-                content: [{ type: "text", text: "sunny" }],
-              },
-            ],
-          },
-        ],
-      },
-      { config: { openaiApi: "responses", fetch } },
+      { model: "gpt-6.1-terra", messages: afterACall },
+      { config: { baseURL: official, fetch: unreadable.fetch } },
     );
-    expect(textOf(events)).toBe("Done.");
-    expect(bodies).toHaveLength(2);
-    expect(bodies[0]?.input.some((i) => i.type === "reasoning")).toBe(true);
-    expect(bodies[1]?.input.some((i) => i.type === "reasoning")).toBe(false);
+    expect(textOf(first.events)).toBe("Done.");
+    expect(unreadable.bodies.map((b) => b.input.some((i) => i.type === "reasoning"))).toEqual([
+      true,
+      false,
+    ]);
+    expect(unreadable.bodies.map((b) => "include" in b)).toEqual([true, false]);
+
+    // A model that will not give its reasoning encrypted, and a summary an unverified
+    // organisation may not have: the plain request still answers.
+    const summarised = refusingOnce(
+      "Your organization must be verified to generate reasoning summaries.",
+    );
+    const second = await run(
+      "openai",
+      { model: "gpt-6-luna", messages: userSays("hi") },
+      { config: { baseURL: official, openaiReasoningSummary: "auto", fetch: summarised.fetch } },
+    );
+    expect(textOf(second.events)).toBe("Done.");
+    expect(summarised.bodies[0]).toMatchObject({
+      include: ["reasoning.encrypted_content"],
+      reasoning: { summary: "auto" },
+    });
+    expect(summarised.bodies[1]).not.toHaveProperty("include");
+    expect(summarised.bodies[1]).not.toHaveProperty("reasoning");
+
+    // Any other refusal is the step's error, asked once.
+    const other = refusingOnce("Invalid value for 'max_output_tokens'.");
+    const third = await run(
+      "openai",
+      { model: "gpt-6-luna", messages: userSays("hi") },
+      { config: { baseURL: official, fetch: other.fetch } },
+    );
+    expect(third.events.at(-1)).toMatchObject({ type: "error", error: { code: "bad_request" } });
+    expect(other.bodies).toHaveLength(1);
   });
 
   it("shows a summary of the reasoning when OPENAI_REASONING_SUMMARY asks for one", async () => {

@@ -10,8 +10,11 @@ import type { ReasoningSummary } from "./api-choice";
 import { reasons, takesTemperature } from "./sampling";
 
 export interface ResponsesOptions {
-  /** False leaves out the encrypted reasoning the history holds. */
-  replayReasoning?: boolean;
+  /**
+   * False asks for no encrypted reasoning and leaves out what the history holds: the plain
+   * request, for when OpenAI refuses them.
+   */
+  sealed?: boolean;
   /** Asks a reasoning model for a summary of its reasoning (OPENAI_REASONING_SUMMARY). */
   summary?: ReasoningSummary;
 }
@@ -19,7 +22,7 @@ export interface ResponsesOptions {
 export function toResponsesRequest(
   request: ModelRequest,
   official: boolean,
-  { replayReasoning = true, summary }: ResponsesOptions = {},
+  { sealed = true, summary }: ResponsesOptions = {},
 ): OpenAI.Responses.ResponseCreateParamsStreaming {
   const reasoning = reasons(request.model, official);
   const asked = request.providerOptions?.reasoning as OpenAI.Reasoning | undefined;
@@ -28,12 +31,12 @@ export function toResponsesRequest(
     ...(reasoning && summary && { reasoning: { ...asked, summary } }),
     model: request.model,
     ...(request.system && { instructions: request.system }),
-    input: toResponsesInput(request.messages, replayReasoning ? request.model : null),
+    input: toResponsesInput(request.messages, sealed ? request.model : null),
     ...prepareResponsesTools(request.tools, request.toolChoice),
     ...(request.maxTokens !== undefined && { max_output_tokens: request.maxTokens }),
     ...(request.temperature !== undefined &&
       takesTemperature(request.model, official) && { temperature: request.temperature }),
-    ...(reasoning && { include: ["reasoning.encrypted_content"] }),
+    ...(reasoning && sealed && { include: ["reasoning.encrypted_content"] }),
     store: false,
     stream: true,
   };

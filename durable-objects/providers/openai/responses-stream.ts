@@ -8,6 +8,7 @@ import type { FinishReason, ModelRequest, ProviderErrorInfo, StreamEvent } from 
 import { mapOpenAIError, mapResponsesStreamError, openAIContext } from "./map-error";
 import type { ReasoningSummary } from "./api-choice";
 import { type ResponsesOptions, toResponsesRequest } from "./responses-request";
+import { reasons } from "./sampling";
 import { type PendingCalls, streamEnd, usageEvent } from "./stream-end";
 
 type Response = OpenAI.Responses.Response;
@@ -18,27 +19,33 @@ export async function* streamResponses(
   request: ModelRequest,
   summary?: ReasoningSummary,
 ): AsyncIterable<StreamEvent> {
-  const options = { ...(summary && { summary }) };
-  for await (const event of attempt(client, official, request, options)) {
-    // Encrypted reasoning OpenAI can no longer open (the key's organisation changed while the
-    // turn waited for an approval, say) must not fail the step: it goes again without it.
-    if (event.type === "error" && unreadableReasoning(event.error, request)) {
-      yield* attempt(client, official, request, { ...options, replayReasoning: false });
+  const extras = reasons(request.model, official) || holdsSealed(request);
+  for await (const event of attempt(client, official, request, { ...(summary && { summary }) })) {
+    // What the plain request lacks (encrypted reasoning asked for or sent back, a summary) must
+    // not fail a step the plain request would serve: OpenAI may refuse encrypted reasoning it can
+    // no longer open (the key's organisation changed while an approval waited), or a summary
+    // to an organisation it has not verified. The step goes again as the plain request.
+    if (event.type === "error" && extras && refusedExtras(event.error)) {
+      console.warn(
+        JSON.stringify({
+          level: "warn",
+          event: "openai_extras_refused",
+          model: request.model,
+          message: `${event.error.message} Asked again without encrypted reasoning or a reasoning summary${summary ? "; unset OPENAI_REASONING_SUMMARY if OpenAI refuses summaries to this organisation" : ""}.`,
+        }),
+      );
+      yield* attempt(client, official, request, { sealed: false });
       return;
     }
     yield event;
   }
 }
 
-function unreadableReasoning(error: ProviderErrorInfo, request: ModelRequest): boolean {
-  return (
-    error.status === 400 &&
-    /encrypted|reasoning/i.test(error.message) &&
-    request.messages.some((m) =>
-      m.content.some((p) => p.type === "encrypted_reasoning" && p.model === request.model),
-    )
-  );
-}
+const refusedExtras = (error: ProviderErrorInfo): boolean =>
+  error.status === 400 && /encrypt|reasoning|summar|verif/i.test(error.message);
+
+const holdsSealed = (request: ModelRequest): boolean =>
+  request.messages.some((m) => m.content.some((p) => p.type === "encrypted_reasoning"));
 
 async function* attempt(
   client: OpenAI,

@@ -1,6 +1,7 @@
 // The two answer shapes of POST /v1/chat/completions: a `chat.completion` object, or a stream of
 // `chat.completion.chunk` events ending with `data: [DONE]` (OpenAI's Server-Sent Events).
 import type { ServerEvent } from "../../../../durable-objects/protocol/wire";
+import type { UsageTotals } from "../../../../durable-objects/protocol/usage";
 import { ApiError } from "../http/errors";
 import { type OpenAiDelta, TurnToOpenAi } from "./turn-to-openai";
 
@@ -12,6 +13,15 @@ export interface CompletionAnswer {
   clientMessageId: string;
 }
 
+/** The turn's tokens, every model call of every step, as chat completions report them. */
+export const completionUsage = (u: UsageTotals) => ({
+  prompt_tokens: u.inputTokens,
+  completion_tokens: u.outputTokens,
+  total_tokens: u.inputTokens + u.outputTokens,
+  prompt_tokens_details: { cached_tokens: u.cachedTokens },
+  completion_tokens_details: { reasoning_tokens: u.reasoningTokens },
+});
+
 export const CUT_SHORT =
   "The answer's stream ended before its turn did; the conversation still has the rest.";
 
@@ -22,7 +32,7 @@ export const CUT_SHORT =
 export async function wholeAnswer(
   answer: Pick<CompletionAnswer, "conversationId" | "clientMessageId">,
   events: AsyncIterable<ServerEvent>,
-): Promise<{ text: string; reasoning: string }> {
+): Promise<{ text: string; reasoning: string; usage: UsageTotals | null }> {
   const turn = new TurnToOpenAi(answer.conversationId, answer.clientMessageId);
   let streamed = "";
   let stored: string | undefined;
@@ -35,16 +45,17 @@ export async function wholeAnswer(
       reasoning += step.delta.reasoning_content ?? "";
     } else if (step.kind === "completed") stored = step.text;
     else if (step.kind === "failed") throw new ApiError(502, "upstream_failed", step.error.message);
-    else return { text: stored ?? streamed, reasoning };
+    else return { text: stored ?? streamed, reasoning, usage: turn.usage };
   }
   throw new ApiError(502, "upstream_failed", CUT_SHORT);
 }
 
 export async function completionBody(answer: CompletionAnswer, events: AsyncIterable<ServerEvent>) {
-  const { text, reasoning } = await wholeAnswer(answer, events);
+  const { text, reasoning, usage } = await wholeAnswer(answer, events);
   return {
     id: answer.id,
     object: "chat.completion" as const,
+    ...(usage && { usage: completionUsage(usage) }),
     created: answer.created,
     model: answer.model,
     choices: [
@@ -63,9 +74,11 @@ export async function completionBody(answer: CompletionAnswer, events: AsyncIter
   };
 }
 
+/** `includeUsage`: the client's `stream_options.include_usage`, a last chunk with the usage. */
 export function streamCompletion(
   answer: CompletionAnswer,
   events: AsyncIterable<ServerEvent>,
+  includeUsage = false,
 ): ReadableStream<Uint8Array> {
   const turn = new TurnToOpenAi(answer.conversationId, answer.clientMessageId);
   const iterator = events[Symbol.asyncIterator]();
@@ -81,6 +94,17 @@ export function streamCompletion(
     });
   const end = (controller: ReadableStreamDefaultController<Uint8Array>, last: Uint8Array) => {
     controller.enqueue(last);
+    if (includeUsage && turn.usage)
+      controller.enqueue(
+        sse({
+          id: answer.id,
+          object: "chat.completion.chunk",
+          created: answer.created,
+          model: answer.model,
+          choices: [],
+          usage: completionUsage(turn.usage),
+        }),
+      );
     controller.enqueue(encoder.encode("data: [DONE]\n\n"));
     controller.close();
   };

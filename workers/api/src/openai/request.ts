@@ -20,6 +20,7 @@ export const ChatCompletionRequest = z.looseObject({
   model: z.string().min(1).max(240),
   messages: z.array(Message).min(1).max(500),
   stream: z.boolean().nullish(),
+  stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
   // Our extension: attachments of the conversation named by X-Conversation-Id, by artifact id.
   attachments: AttachmentIds.optional(),
 });

@@ -2,6 +2,7 @@
 // Responses events (response.created … response.completed). The answer's text is a `message`
 // item; the model's reasoning and the turn's tool activity are `reasoning` items with a summary,
 // which clients show as thinking. Each switch between the two opens a new item, in order.
+import type { UsageTotals } from "../../../../durable-objects/protocol/usage";
 import type { ServerEvent } from "../../../../durable-objects/protocol/wire";
 import { CUT_SHORT, wholeAnswer } from "./completion-answers";
 import { TurnToOpenAi } from "./turn-to-openai";
@@ -48,11 +49,21 @@ function item(kind: Kind, id: string, text: string): OutputItem {
       };
 }
 
+/** The turn's tokens, every model call of every step, as the Responses API reports them. */
+const responseUsage = (u: UsageTotals) => ({
+  input_tokens: u.inputTokens,
+  input_tokens_details: { cached_tokens: u.cachedTokens },
+  output_tokens: u.outputTokens,
+  output_tokens_details: { reasoning_tokens: u.reasoningTokens },
+  total_tokens: u.inputTokens + u.outputTokens,
+});
+
 function responseObject(
   answer: ResponseAnswer,
   status: "in_progress" | "completed" | "failed",
   output: OutputItem[],
   error: { code: string; message: string } | null = null,
+  usage: UsageTotals | null = null,
 ) {
   return {
     id: answer.id,
@@ -70,16 +81,22 @@ function responseObject(
     tool_choice: "auto" as const,
     tools: [],
     top_p: null,
-    usage: null,
+    usage: usage && responseUsage(usage),
   };
 }
 
 export async function responseBody(answer: ResponseAnswer, events: AsyncIterable<ServerEvent>) {
-  const { text, reasoning } = await wholeAnswer(answer, events);
-  return responseObject(answer, "completed", [
-    ...(reasoning ? [item("reasoning", `rs_${answer.clientMessageId}`, reasoning)] : []),
-    item("message", `msg_${answer.clientMessageId}`, text),
-  ]);
+  const { text, reasoning, usage } = await wholeAnswer(answer, events);
+  return responseObject(
+    answer,
+    "completed",
+    [
+      ...(reasoning ? [item("reasoning", `rs_${answer.clientMessageId}`, reasoning)] : []),
+      item("message", `msg_${answer.clientMessageId}`, text),
+    ],
+    null,
+    usage,
+  );
 }
 
 /** The items of a streamed response, as its deltas open, fill and close them. */
@@ -186,9 +203,13 @@ export function streamResponse(
     error?: { code: string; message: string },
   ) => {
     const closing = output.close();
-    const response = error
-      ? responseObject(answer, "failed", output.done, error)
-      : responseObject(answer, "completed", output.done);
+    const response = responseObject(
+      answer,
+      error ? "failed" : "completed",
+      output.done,
+      error ?? null,
+      turn.usage,
+    );
     send(controller, [
       ...closing,
       { type: error ? "response.failed" : "response.completed", response },

@@ -53,7 +53,11 @@ export const openAiRoutes = new Hono<AppEnv>()
       ...ids,
     };
     const headers = { [CONVERSATION_HEADER]: ids.conversationId };
-    if (body.stream) return streamed(streamCompletion(answer, events), headers);
+    if (body.stream)
+      return streamed(
+        streamCompletion(answer, events, body.stream_options?.include_usage === true),
+        headers,
+      );
     return c.json(await completionBody(answer, events), 200, headers);
   })
   .post("/responses", rateLimit({ ...RATE_LIMITS.message, key: byUser }), async (c) => {

@@ -2,6 +2,7 @@
 // `content`, and the model's reasoning plus the turn's tool activity (calls, results, artifacts,
 // notices) as `reasoning_content`, the field OpenAI-compatible clients show as thinking.
 import { messageText } from "../../../../durable-objects/protocol/messages";
+import type { UsageTotals } from "../../../../durable-objects/protocol/usage";
 import type { ErrorInfo, ServerEvent } from "../../../../durable-objects/protocol/wire";
 
 export interface OpenAiDelta {
@@ -28,6 +29,8 @@ export class TurnToOpenAi {
   private answerId: string | undefined;
   private turnId: string | undefined;
   private readonly tools = new Map<string, string>();
+  /** The turn's tokens so far, every model call of every step (its usage_updated events). */
+  usage: UsageTotals | null = null;
 
   constructor(
     private readonly conversationId: string,
@@ -53,6 +56,9 @@ export class TurnToOpenAi {
           : undefined;
       case "turn_failed":
         return event.turnId === this.turnId ? { kind: "failed", error: event.error } : undefined;
+      case "usage_updated":
+        if (event.turnId === this.turnId) this.usage = event.turn;
+        return undefined;
     }
     if (!this.answerId) return undefined;
     switch (event.type) {

@@ -84,27 +84,20 @@ export function streamCompletion(
   const iterator = events[Symbol.asyncIterator]();
   const encoder = new TextEncoder();
   const sse = (data: unknown) => encoder.encode(`data: ${JSON.stringify(data)}\n\n`);
-  const chunk = (delta: OpenAiDelta & { role?: "assistant" }, finish: "stop" | null = null) =>
+  const chunkOf = (rest: object) =>
     sse({
       id: answer.id,
       object: "chat.completion.chunk",
       created: answer.created,
       model: answer.model,
-      choices: [{ index: 0, delta, finish_reason: finish }],
+      ...rest,
     });
+  const chunk = (delta: OpenAiDelta & { role?: "assistant" }, finish: "stop" | null = null) =>
+    chunkOf({ choices: [{ index: 0, delta, finish_reason: finish }] });
   const end = (controller: ReadableStreamDefaultController<Uint8Array>, last: Uint8Array) => {
     controller.enqueue(last);
     if (includeUsage && turn.usage)
-      controller.enqueue(
-        sse({
-          id: answer.id,
-          object: "chat.completion.chunk",
-          created: answer.created,
-          model: answer.model,
-          choices: [],
-          usage: completionUsage(turn.usage),
-        }),
-      );
+      controller.enqueue(chunkOf({ choices: [], usage: completionUsage(turn.usage) }));
     controller.enqueue(encoder.encode("data: [DONE]\n\n"));
     controller.close();
   };

@@ -56,6 +56,7 @@ export class AuditLog {
         toolChoice: request.toolChoice ?? "auto",
         ...(request.maxTokens !== undefined && { maxTokens: request.maxTokens }),
         ...(request.temperature !== undefined && { temperature: request.temperature }),
+        ...(request.reasoningEffort && { reasoningEffort: request.reasoningEffort }),
       },
       ...(this.fullRequests && { request: auditedRequest(body) }),
     });

@@ -220,6 +220,9 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
       ...(conversation.settings.temperature !== undefined && {
         temperature: conversation.settings.temperature,
       }),
+      ...(conversation.settings.reasoningEffort && {
+        reasoningEffort: conversation.settings.reasoningEffort,
+      }),
       signal: input.signal,
       budgets: turnBudgets(input.env, conversation.settings.budgets),
       ...(conversation.settings.answerCapChars !== undefined && {

@@ -106,6 +106,8 @@ function partChars(p: NeutralPart): number {
     // Sealed, so its tokens are unknown: its length overestimates them, which is the safe side.
     case "encrypted_reasoning":
       return p.data.length;
+    case "signed_thinking":
+      return "redacted" in p ? p.redacted.length : p.thinking.length + p.signature.length;
     case "tool_result": {
       let chars = p.name.length;
       for (const c of p.content)

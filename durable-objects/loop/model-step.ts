@@ -1,9 +1,9 @@
 // One model call of a step: the request, its stream read into text and tool calls, every delta
 // shown to the user unless a stream guard (a loop, gibberish, the answer cap) cuts it there.
 import type {
-  EncryptedReasoning,
   ModelRequest,
   NeutralPart,
+  SealedReasoning,
   ToolDefinition,
 } from "../providers/types";
 import { appendDelta, dropShown } from "./shown-content";
@@ -15,8 +15,8 @@ import { meterModelCall } from "./usage-meter";
 export interface StepResult {
   text: string;
   calls: PlannedToolCall[];
-  /** The model's sealed reasoning, sent back before its calls (OpenAI's reasoning models). */
-  reasoning: EncryptedReasoning[];
+  /** The model's sealed reasoning (OpenAI's, Claude's signed thinking), sent back before its calls. */
+  sealed: SealedReasoning[];
   error?: { code: string; message: string };
   /** A guard stopped the stream (a loop, gibberish, the answer cap): the turn ends with what was kept. */
   cut?: boolean;
@@ -30,7 +30,7 @@ export async function streamStep(
   tools: ToolDefinition[],
   toolChoice: "auto" | { name: string },
 ): Promise<StepResult> {
-  const out: StepResult = { text: "", calls: [], reasoning: [] };
+  const out: StepResult = { text: "", calls: [], sealed: [] };
   const guard = new StreamGuard(
     { answerCapChars: input.answerCapChars ?? DEFAULT_ANSWER_CAP_CHARS },
     streamedSoFar(state),
@@ -59,6 +59,7 @@ export async function streamStep(
     toolChoice,
     maxTokens: input.maxTokens,
     ...(input.temperature !== undefined && { temperature: input.temperature }),
+    ...(input.reasoningEffort && { reasoningEffort: input.reasoningEffort }),
     signal: input.signal,
   };
   const result = await readStream(deps, input, state, request, out, show);
@@ -100,7 +101,8 @@ async function readStream(
         });
         break;
       case "encrypted_reasoning":
-        out.reasoning.push({ model: event.model, id: event.id, data: event.data });
+      case "signed_thinking":
+        out.sealed.push(event);
         break;
       case "usage":
         meterModelCall(deps, input, state, event);
@@ -122,12 +124,10 @@ function streamedSoFar(state: LoopState): number {
 }
 
 /** What a step said, as the history keeps it: sealed reasoning first, as the model wrote it. */
-export function assistantParts(
-  step: Pick<StepResult, "text" | "calls" | "reasoning">,
-): NeutralPart[] {
+export function assistantParts(step: Pick<StepResult, "text" | "calls" | "sealed">): NeutralPart[] {
   const { text, calls } = step;
   return [
-    ...step.reasoning.map((r) => ({ type: "encrypted_reasoning" as const, ...r })),
+    ...step.sealed,
     ...(text ? [{ type: "text" as const, text }] : []),
     ...calls.map((c) => ({
       type: "tool_call" as const,

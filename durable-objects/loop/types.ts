@@ -7,6 +7,7 @@ import type {
   ModelRequest,
   NeutralMessage,
   NeutralPart,
+  ReasoningEffort,
   StreamEvent,
   ToolDefinition,
 } from "../providers/types";
@@ -255,6 +256,8 @@ export interface LoopInput {
   maxSteps: number;
   temperature?: number;
   maxTokens: number;
+  /** How hard a reasoning model thinks (unset: the model's own default). */
+  reasoningEffort?: ReasoningEffort;
   signal: AbortSignal;
   /** Tokens, cost and time the turn may use (none: no limit but the step cap). */
   budgets?: TurnBudgets;

@@ -37,11 +37,17 @@ export const RouteModel = z
   .strict();
 export type RouteModel = z.infer<typeof RouteModel>;
 
+/** How hard a reasoning model thinks before it answers: more effort, more reasoning tokens. */
+export const ReasoningEffort = z.enum(["low", "medium", "high"]);
+
 export const ConversationSettings = z
   .object({
     maxSteps: z.number().int().min(1).max(20).optional(),
     temperature: z.number().min(0).max(2).optional(),
     maxTokens: z.number().int().min(1).max(64_000).optional(),
+    // Unset: each model's own default (Claude thinks only when asked; OpenAI's and Gemini's
+    // reasoning models at their default effort). Models that cannot reason are asked nothing.
+    reasoningEffort: ReasoningEffort.optional(),
     // MCP server names whose tools this conversation must not use (exact names).
     blockedServers: z.array(z.string().min(1).max(100)).max(100).optional(),
     // Per server: the only tools offered to the model. A server not listed offers all its tools.

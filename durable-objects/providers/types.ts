@@ -6,12 +6,7 @@ export type ProviderId = "anthropic" | "openai" | "gemini" | "ollama";
 export type NeutralPart =
   | { type: "text"; text: string }
   | { type: "image"; mediaType: string; data: string /* base64 */ }
-  | {
-      type: "reasoning";
-      text: string;
-      /** Anthropic's thinking-block signature: a thinking block is only replayed with it. */
-      signature?: string;
-    }
+  | { type: "reasoning"; text: string }
   | {
       type: "tool_call";
       id: string;
@@ -35,7 +30,15 @@ export type NeutralPart =
    */
   | { type: "document"; mediaType: "application/pdf"; data: string /* base64 */; name: string }
   /** An OpenAI reasoning model's reasoning, sealed (see EncryptedReasoning). */
-  | ({ type: "encrypted_reasoning" } & EncryptedReasoning);
+  | ({ type: "encrypted_reasoning" } & EncryptedReasoning)
+  /** A Claude thinking block, as Claude wrote it (see SignedThinking). */
+  | ({ type: "signed_thinking" } & SignedThinking);
+
+/** The reasoning a step keeps to send back with its calls: only the model that wrote it reads it. */
+export type SealedReasoning = Extract<
+  NeutralPart,
+  { type: "encrypted_reasoning" | "signed_thinking" }
+>;
 
 /**
  * The reasoning an OpenAI reasoning model did before its calls, encrypted by OpenAI (which keeps
@@ -51,6 +54,18 @@ export interface EncryptedReasoning {
   /** OpenAI's `encrypted_content`. */
   data: string;
 }
+
+/**
+ * A Claude thinking block as Claude wrote it: its text (empty where the model leaves the text out)
+ * and signature, or a redacted block's sealed data. While a turn's tool loop lasts, Anthropic
+ * requires the blocks back, unchanged and ahead of the calls they led to; another model or
+ * provider cannot read them, so only the model that wrote them is sent them.
+ */
+export type SignedThinking =
+  { model: string; thinking: string; signature: string } | { model: string; redacted: string };
+
+/** How hard a reasoning model thinks before it answers (unset: the model's own default). */
+export type ReasoningEffort = "low" | "medium" | "high";
 
 export interface NeutralMessage {
   role: "user" | "assistant" | "tool";
@@ -75,6 +90,8 @@ export interface ModelRequest {
   toolChoice?: ToolChoice;
   temperature?: number;
   maxTokens?: number;
+  /** How hard a reasoning model thinks; each adapter maps it for its model, or leaves it out. */
+  reasoningEffort?: ReasoningEffort;
   signal?: AbortSignal;
   /**
    * Escape hatch, read by the adapter of the provider in use: Ollama `num_ctx`, `think`,
@@ -113,12 +130,7 @@ export interface ProviderErrorInfo {
 
 export type StreamEvent =
   | { type: "text_delta"; text: string }
-  | {
-      type: "reasoning_delta";
-      text: string;
-      /** Set on the last delta of an Anthropic thinking block (its text may then be empty). */
-      signature?: string;
-    }
+  | { type: "reasoning_delta"; text: string }
   | {
       type: "tool_call";
       id: string;
@@ -142,8 +154,12 @@ export type StreamEvent =
       /** Set by routing when a fallback served the call: the usage is that model's. */
       servedBy?: { provider: ProviderId; model: string };
     }
-  /** Sealed reasoning to send back with this step's calls (OpenAI's reasoning models). */
+  /**
+   * Reasoning to send back with this step's calls (OpenAI's reasoning models, Claude's thinking),
+   * handed out only with a call that completed.
+   */
   | ({ type: "encrypted_reasoning" } & EncryptedReasoning)
+  | ({ type: "signed_thinking" } & SignedThinking)
   | { type: "finish"; reason: FinishReason }
   | { type: "error"; error: ProviderErrorInfo };
 

@@ -1,4 +1,5 @@
-// Anthropic through @anthropic-ai/sdk, streaming: text, thinking (with its signature), tool_use
+// Anthropic through @anthropic-ai/sdk, streaming: text, thinking (streamed as reasoning, and kept
+// whole with its signature, or sealed when redacted, to go back with the step's calls), tool_use
 // blocks whose partial JSON is assembled into one parsed call, usage with cache reads.
 // The bare client with only the Messages resource: the full `Anthropic` client brings every other
 // resource (beta, files, skills, …), about 250 KiB of script (45 KiB gzip) this worker never runs.
@@ -6,7 +7,13 @@ import { BaseAnthropic } from "@anthropic-ai/sdk/client";
 import { Messages } from "@anthropic-ai/sdk/resources/messages/messages";
 import { abortedError, missingCredentials, truncatedError } from "../errors";
 import { toolCallEvent } from "../tool-arguments";
-import type { ModelProvider, ModelRequest, ProviderConfig, StreamEvent } from "../types";
+import type {
+  ModelProvider,
+  ModelRequest,
+  ProviderConfig,
+  SignedThinking,
+  StreamEvent,
+} from "../types";
 import { toAnthropicRequest } from "./build-request";
 import { mapAnthropicError } from "./map-error";
 import { mapAnthropicStopReason } from "./map-stop-reason";
@@ -38,6 +45,9 @@ async function* streamAnthropic(
   request: ModelRequest,
 ): AsyncIterable<StreamEvent> {
   const calls = new Map<number, { id: string; name: string; json: string }>();
+  // Thinking blocks by index, handed out only once the message completed: a failed attempt's
+  // blocks must not go back with another attempt's calls.
+  const thinking = new Map<number, SignedThinking>();
   const usage = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
   let stopReason: string | null = null;
   let complete = false;
@@ -55,21 +65,31 @@ async function* streamAnthropic(
           usage.output = u.output_tokens;
           break;
         }
-        case "content_block_start":
-          if (event.content_block.type === "tool_use")
-            calls.set(event.index, {
-              id: event.content_block.id,
-              name: event.content_block.name,
-              json: "",
+        case "content_block_start": {
+          const block = event.content_block;
+          if (block.type === "tool_use")
+            calls.set(event.index, { id: block.id, name: block.name, json: "" });
+          else if (block.type === "thinking")
+            thinking.set(event.index, {
+              model: request.model,
+              thinking: block.thinking,
+              signature: block.signature,
             });
+          else if (block.type === "redacted_thinking")
+            thinking.set(event.index, { model: request.model, redacted: block.data });
           break;
+        }
         case "content_block_delta": {
           const d = event.delta;
           if (d.type === "text_delta") yield { type: "text_delta", text: d.text };
-          else if (d.type === "thinking_delta") yield { type: "reasoning_delta", text: d.thinking };
-          else if (d.type === "signature_delta")
-            yield { type: "reasoning_delta", text: "", signature: d.signature };
-          else if (d.type === "input_json_delta") {
+          else if (d.type === "thinking_delta") {
+            const block = thinking.get(event.index);
+            if (block && "thinking" in block) block.thinking += d.thinking;
+            yield { type: "reasoning_delta", text: d.thinking };
+          } else if (d.type === "signature_delta") {
+            const block = thinking.get(event.index);
+            if (block && "signature" in block) block.signature += d.signature;
+          } else if (d.type === "input_json_delta") {
             const call = calls.get(event.index);
             if (call) call.json += d.partial_json;
           }
@@ -107,6 +127,9 @@ async function* streamAnthropic(
     yield { type: "error", error: truncatedError("Anthropic") };
     return;
   }
+  for (const block of thinking.values())
+    // in the blocks' order: they start one after another
+    if ("redacted" in block || block.signature) yield { type: "signed_thinking", ...block };
   yield {
     type: "usage",
     inputTokens: usage.input + usage.cacheRead + usage.cacheWrite,

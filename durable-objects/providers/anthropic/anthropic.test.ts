@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { conformance } from "../test/conformance";
+import { DEFAULT_MODELS } from "../registry";
 import { run, TOOLS, userSays } from "../test/harness";
 import type { NeutralMessage } from "../types";
-import { toAnthropicRequest } from "./build-request";
+import { REASONING_TOKENS } from "../reasoning-effort";
+import { DEFAULT_MAX_TOKENS, toAnthropicRequest } from "./build-request";
 import { toAnthropicMessages } from "./convert-messages";
 
 conformance("anthropic", {
@@ -14,10 +16,21 @@ conformance("anthropic", {
 });
 
 describe("anthropic: specifics", () => {
-  it("hands over each thinking block's signature so the block can be replayed", async () => {
+  it("streams thinking as reasoning and hands over the whole block, signed, as the call ends", async () => {
     const { events } = await run("anthropic", { messages: userSays("case:reasoning") });
-    const signed = events.filter((e) => e.type === "reasoning_delta" && e.signature);
-    expect(signed).toHaveLength(1);
+    const reasoning = events.flatMap((e) => (e.type === "reasoning_delta" ? [e.text] : []));
+    expect(reasoning.join("")).toBe("Let me think about the question carefully.");
+    const signed = events.filter((e) => e.type === "signed_thinking");
+    expect(signed).toEqual([
+      {
+        type: "signed_thinking",
+        model: DEFAULT_MODELS.anthropic,
+        thinking: "Let me think about the question carefully.",
+        signature: expect.stringMatching(/.+/),
+      },
+    ]);
+    // Handed over with the completed call, before its usage and finish.
+    expect(events.slice(-3).map((e) => e.type)).toEqual(["signed_thinking", "usage", "finish"]);
   });
 
   it("says which setting is missing without calling Anthropic when no key is configured", async () => {
@@ -68,7 +81,7 @@ describe("anthropic: history conversion", () => {
         ],
       },
     ];
-    expect(toAnthropicMessages(history)).toEqual([
+    expect(toAnthropicMessages(history, "claude-haiku-4-5")).toEqual([
       { role: "user", content: [text("(conversation continues)")] },
       { role: "assistant", content: [text("Hello, how can I help?")] },
       { role: "user", content: [text("Weather?"), text("In Paris.")] },
@@ -106,7 +119,7 @@ describe("anthropic: history conversion", () => {
         content: [{ type: "tool_result", callId: "zzz", name: "old_tool", content: [text("42")] }],
       },
     ];
-    const out = toAnthropicMessages(history);
+    const out = toAnthropicMessages(history, "claude-haiku-4-5");
     expect(out).toHaveLength(3);
     expect(out[2]).toEqual({
       role: "user",
@@ -124,16 +137,23 @@ describe("anthropic: history conversion", () => {
   });
 
   it("replays signed thinking, drops unsupported images to a note, and skips empty text", () => {
-    const out = toAnthropicMessages([
-      {
-        role: "user",
-        content: [text("  "), { type: "image", mediaType: "image/tiff", data: "AAAA" }],
-      },
-      {
-        role: "assistant",
-        content: [{ type: "reasoning", text: "I think", signature: "sig" }, text("Answer")],
-      },
-    ]);
+    const out = toAnthropicMessages(
+      [
+        {
+          role: "user",
+          content: [text("  "), { type: "image", mediaType: "image/tiff", data: "AAAA" }],
+        },
+        {
+          role: "assistant",
+          content: [
+            { type: "signed_thinking", model: "claude-x", thinking: "I think", signature: "sig" },
+            { type: "signed_thinking", model: "claude-x", redacted: "sealed" },
+            text("Answer"),
+          ],
+        },
+      ],
+      "claude-x",
+    );
     expect(out).toEqual([
       {
         role: "user",
@@ -141,9 +161,28 @@ describe("anthropic: history conversion", () => {
       },
       {
         role: "assistant",
-        content: [{ type: "thinking", thinking: "I think", signature: "sig" }, text("Answer")],
+        content: [
+          { type: "thinking", thinking: "I think", signature: "sig" },
+          { type: "redacted_thinking", data: "sealed" },
+          text("Answer"),
+        ],
       },
     ]);
+  });
+
+  it("sends thinking only to the model that wrote it", () => {
+    const history: NeutralMessage[] = [
+      { role: "user", content: [text("Look it up")] },
+      {
+        role: "assistant",
+        content: [
+          { type: "signed_thinking", model: "claude-x", thinking: "Hmm", signature: "sig" },
+          { type: "tool_call", id: "c1", name: "lookup", arguments: {} },
+        ],
+      },
+    ];
+    const out = toAnthropicMessages(history, "claude-y");
+    expect(out[1]?.content).toEqual([{ type: "tool_use", id: "c1", name: "lookup", input: {} }]);
   });
 });
 
@@ -187,5 +226,63 @@ describe("anthropic: request", () => {
     });
     expect(forced.thinking).toBeUndefined();
     expect(forced.tool_choice).toEqual({ type: "tool", name: "get_time" });
+  });
+
+  it("asks Claude 4.6 and later to think adaptively at the conversation's effort, with room to answer", () => {
+    for (const model of ["claude-sonnet-4-6", "claude-opus-5", "claude-mythos-preview"]) {
+      const body = toAnthropicRequest({ ...base, model, maxTokens: 4000, reasoningEffort: "low" });
+      expect(body).toMatchObject({
+        thinking: { type: "adaptive", display: "summarized" },
+        output_config: { effort: "low" },
+        max_tokens: 4000 + REASONING_TOKENS.low,
+      });
+    }
+    // Adaptive thinking goes with a forced call too.
+    const forced = toAnthropicRequest({
+      ...base,
+      model: "claude-opus-4-7",
+      tools: TOOLS,
+      toolChoice: { name: "get_time" },
+      reasoningEffort: "high",
+    });
+    expect(forced.thinking).toEqual({ type: "adaptive", display: "summarized" });
+  });
+
+  it("gives Claude 3.7 to 4.5 a thinking budget, and older models nothing", () => {
+    const budget = toAnthropicRequest({
+      ...base,
+      model: "claude-sonnet-4-5-20250929",
+      maxTokens: 4000,
+      reasoningEffort: "medium",
+    });
+    expect(budget).toMatchObject({
+      thinking: { type: "enabled", budget_tokens: REASONING_TOKENS.medium },
+      max_tokens: 4000 + REASONING_TOKENS.medium,
+    });
+    expect(budget).not.toHaveProperty("output_config");
+    expect(
+      toAnthropicRequest({ ...base, model: "claude-3-7-sonnet-20250219", reasoningEffort: "low" })
+        .thinking,
+    ).toMatchObject({ type: "enabled" });
+    const old = toAnthropicRequest({ ...base, model: "claude-3-5-haiku", reasoningEffort: "high" });
+    expect(old).not.toHaveProperty("thinking");
+    expect(old.max_tokens).toBe(DEFAULT_MAX_TOKENS);
+    // A budget cannot go with a forced call (the formatter's step): that step does without.
+    const forced = toAnthropicRequest({
+      ...base,
+      tools: TOOLS,
+      toolChoice: { name: "get_time" },
+      reasoningEffort: "high",
+    });
+    expect(forced).not.toHaveProperty("thinking");
+    // The operator's own thinking option is sent as set.
+    const asked = { type: "enabled" as const, budget_tokens: 1500 };
+    expect(
+      toAnthropicRequest({
+        ...base,
+        reasoningEffort: "high",
+        providerOptions: { thinking: asked },
+      }),
+    ).toMatchObject({ thinking: asked, max_tokens: DEFAULT_MAX_TOKENS });
   });
 });

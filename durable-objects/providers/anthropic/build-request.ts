@@ -1,39 +1,76 @@
 // A neutral request → the Messages API body (API version 2026-10-21, which SDK 1.x sends):
-// history, tools, prompt caching, and extended thinking from providerOptions.thinking kept within
-// Anthropic's rules. That API version refuses sampling parameters (`temperature`, `top_p`,
-// `top_k`, even at their defaults), so the request's temperature is not sent.
+// history, tools, prompt caching, and thinking (the conversation's reasoning effort, or
+// providerOptions.thinking) kept within Anthropic's rules. That API version refuses sampling
+// parameters (`temperature`, `top_p`, `top_k`, even at their defaults), so the request's
+// temperature is not sent.
 import type Anthropic from "@anthropic-ai/sdk";
-import type { ModelRequest } from "../types";
+import { REASONING_TOKENS, withReasoningRoom } from "../reasoning-effort";
+import type { ModelRequest, ReasoningEffort } from "../types";
 import { toAnthropicMessages } from "./convert-messages";
+import { thinkingForm } from "./model-family";
 import { forcesToolUse, prepareAnthropicTools } from "./prepare-tools";
 
 export const DEFAULT_MAX_TOKENS = 4096;
 const MIN_THINKING_BUDGET = 1024;
 const SAMPLING = new Set(["temperature", "top_p", "top_k"]);
+/** The most one response of a current Claude model may hold, thinking included. */
+const MAX_OUTPUT_TOKENS = 64_000;
 
 type Thinking = Anthropic.ThinkingConfigParam;
 
 export function toAnthropicRequest(request: ModelRequest): Anthropic.MessageCreateParamsStreaming {
   const { thinking: askedThinking, ...options } = request.providerOptions ?? {};
   const passThrough = Object.fromEntries(Object.entries(options).filter(([k]) => !SAMPLING.has(k)));
-  const maxTokens = request.maxTokens ?? DEFAULT_MAX_TOKENS;
   const tools = prepareAnthropicTools(request.tools, request.toolChoice);
-  const thinking = forcesToolUse(tools.tool_choice)
-    ? undefined
-    : fitThinking(askedThinking as Thinking | undefined, maxTokens);
+  const { thinking, maxTokens, outputConfig } = thinkingFor(
+    request,
+    askedThinking as Thinking | undefined,
+    forcesToolUse(tools.tool_choice),
+  );
   return {
     ...passThrough,
     model: request.model,
     max_tokens: maxTokens,
-    messages: toAnthropicMessages(request.messages),
+    messages: toAnthropicMessages(request.messages, request.model),
     ...(request.system && { system: request.system }),
     ...tools,
     ...(thinking && { thinking }),
+    ...(outputConfig && {
+      output_config: { ...(passThrough.output_config as object | undefined), ...outputConfig },
+    }),
     // Caches everything up to the last block: each step of the thinking loop re-sends the same
     // tools, system prompt and history plus a little, and reads the rest from the cache.
     cache_control: { type: "ephemeral" },
     stream: true,
   };
+}
+
+/**
+ * The thinking a request asks for, and the max_tokens that leaves the answer its own. An operator's
+ * providerOptions.thinking is sent as set. A reasoning effort asks Claude 4.6 and later to think
+ * adaptively at that effort (showing a summary of it, which newer models leave out unless asked),
+ * and Claude 3.7 to 4.5 to think within a budget; older models are asked nothing. Anthropic refuses
+ * a budget together with a forced tool call, so such a step does without.
+ */
+function thinkingFor(
+  request: ModelRequest,
+  asked: Thinking | undefined,
+  forced: boolean,
+): { thinking?: Thinking; maxTokens: number; outputConfig?: { effort: ReasoningEffort } } {
+  const answer = request.maxTokens ?? DEFAULT_MAX_TOKENS;
+  if (asked) return { maxTokens: answer, ...(!forced && { thinking: fitThinking(asked, answer) }) };
+  const effort = request.reasoningEffort;
+  const form = effort ? thinkingForm(request.model) : null;
+  if (!effort || !form || (form === "budget" && forced)) return { maxTokens: answer };
+  const maxTokens = Math.min(withReasoningRoom(answer, effort), MAX_OUTPUT_TOKENS);
+  if (form === "adaptive")
+    return {
+      thinking: { type: "adaptive", display: "summarized" },
+      maxTokens,
+      outputConfig: { effort },
+    };
+  const budget = { type: "enabled", budget_tokens: REASONING_TOKENS[effort] } as const;
+  return { thinking: fitThinking(budget, maxTokens), maxTokens };
 }
 
 /** The thinking budget must stay below max_tokens (which retries lower) and at 1024 or more. */

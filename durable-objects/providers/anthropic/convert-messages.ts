@@ -1,7 +1,7 @@
 // Neutral history → Anthropic Messages. Anthropic's rules: turns alternate user/assistant and the
 // first is the user's; tool results are `tool_result` blocks at the start of the next user turn;
 // ids match ^[a-zA-Z0-9_-]+$; no empty text blocks; images only as jpeg, png, gif or webp; a
-// thinking block is replayed only with its signature.
+// thinking block goes back as it came (signed or redacted), and only to the model that wrote it.
 import type Anthropic from "@anthropic-ai/sdk";
 import { pairToolResults } from "../pair-tool-results";
 import type { NeutralMessage, NeutralPart } from "../types";
@@ -32,16 +32,19 @@ function image(
   return { type: "image", source: { type: "base64", media_type: mediaType as ImageType, data } };
 }
 
-function toBlock(p: NeutralPart, role: "user" | "assistant"): Block | null {
+function toBlock(p: NeutralPart, role: "user" | "assistant", model: string | null): Block | null {
   switch (p.type) {
     case "text":
       return p.text.trim() ? { type: "text", text: p.text } : null;
     case "image":
       return image(p.mediaType, p.data);
     case "reasoning":
-      return role === "assistant" && p.signature
-        ? { type: "thinking", thinking: p.text, signature: p.signature }
-        : null;
+      return null; // Unsigned: Claude takes back only the blocks it signed.
+    case "signed_thinking":
+      if (role !== "assistant" || p.model !== model) return null;
+      return "redacted" in p
+        ? { type: "redacted_thinking", data: p.redacted }
+        : { type: "thinking", thinking: p.thinking, signature: p.signature };
     case "encrypted_reasoning":
       return null; // OpenAI's; Claude cannot read it.
     case "tool_call":
@@ -75,11 +78,15 @@ function toBlock(p: NeutralPart, role: "user" | "assistant"): Block | null {
 
 const order = (b: Block) => (b.type === "tool_result" ? 0 : 1);
 
-export function toAnthropicMessages(messages: readonly NeutralMessage[]): Turn[] {
+/** `model`: the model asked, the only one sent the thinking blocks it wrote (null: none are sent). */
+export function toAnthropicMessages(
+  messages: readonly NeutralMessage[],
+  model: string | null,
+): Turn[] {
   const out: Turn[] = [];
   for (const m of pairToolResults(messages)) {
     const role = m.role === "assistant" ? "assistant" : "user";
-    const blocks = m.content.flatMap((p) => toBlock(p, role) ?? []);
+    const blocks = m.content.flatMap((p) => toBlock(p, role, model) ?? []);
     if (blocks.length === 0) continue;
     const last = out.at(-1);
     if (last && last.role === role) last.content.push(...blocks);

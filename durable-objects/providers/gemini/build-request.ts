@@ -1,17 +1,21 @@
 // A neutral request → generateContentStream parameters. Thinking models (Gemini 2.5 and later)
 // are asked to include their thought summaries, so the reasoning reaches the client; Gemini 3 and
-// later need a thought signature on replayed function calls. providerOptions go into the config
-// as-is, `thinkingConfig` merged over the default.
+// later need a thought signature on replayed function calls; a reasoning effort becomes a thinking
+// level or budget. providerOptions go into the config as-is, `thinkingConfig` merged over ours.
 import type { GenerateContentParameters, ThinkingConfig } from "@google/genai";
+import { REASONING_TOKENS } from "../reasoning-effort";
 import type { ModelRequest } from "../types";
 import { toGeminiContents } from "./convert-messages";
-import { needsSignatures, thinks } from "./model-family";
+import { needsSignatures, thinkingFor, thinks } from "./model-family";
 import { prepareGeminiTools } from "./prepare-tools";
 
 export function toGeminiRequest(request: ModelRequest): GenerateContentParameters {
   const { thinkingConfig, ...options } = request.providerOptions ?? {};
+  const effort = request.reasoningEffort;
   const thinking: ThinkingConfig = {
     ...(thinks(request.model) && { includeThoughts: true }),
+    // The SDK's ThinkingLevel enum holds these very strings; importing it would load the SDK here.
+    ...((effort && thinkingFor(request.model, effort, REASONING_TOKENS[effort])) as ThinkingConfig),
     ...(thinkingConfig as ThinkingConfig | undefined),
   };
   return {

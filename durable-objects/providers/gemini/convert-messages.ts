@@ -32,7 +32,8 @@ function toParts(p: NeutralPart): Part[] {
       return [{ inlineData: { mimeType: p.mediaType, data: p.data } }];
     case "reasoning":
     case "encrypted_reasoning":
-      return []; // Gemini reads nothing from thought text sent back, nor OpenAI's.
+    case "signed_thinking":
+      return []; // Gemini reads nothing from thought text sent back, nor OpenAI's or Claude's.
     case "tool_call":
       return [
         {

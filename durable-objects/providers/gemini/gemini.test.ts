@@ -2,7 +2,8 @@ import { ApiError } from "@google/genai";
 import { describe, expect, it } from "vitest";
 import { conformance } from "../test/conformance";
 import { callsOf, errorOf, recordingFetch, run, textOf, TOOLS, userSays } from "../test/harness";
-import type { NeutralMessage } from "../types";
+import { REASONING_TOKENS } from "../reasoning-effort";
+import type { NeutralMessage, ReasoningEffort } from "../types";
 import { SKIP_SIGNATURE } from "./convert-messages";
 import { toGeminiSchema } from "./convert-schema";
 import { mapGeminiError } from "./map-error";
@@ -202,6 +203,30 @@ describe("gemini: specifics", () => {
       includeThoughts: true,
       thinkingBudget: 128,
     });
+  });
+
+  it("asks for a reasoning effort as a thinking level (Gemini 3) or budget (2.5), on the wire", async () => {
+    const thinkingConfig = async (model: string, reasoningEffort: ReasoningEffort) => {
+      const wire = recordingFetch();
+      await run(
+        "gemini",
+        { model, messages: userSays("case:reasoning"), reasoningEffort },
+        { config: { fetch: wire.fetch } },
+      );
+      return (wire.bodies[0]?.generationConfig as Record<string, unknown> | undefined)
+        ?.thinkingConfig;
+    };
+    expect(await thinkingConfig("gemini-3.5-flash", "medium")).toEqual({
+      includeThoughts: true,
+      thinkingLevel: "MEDIUM",
+    });
+    expect(await thinkingConfig("gemini-2.5-flash", "low")).toEqual({
+      includeThoughts: true,
+      thinkingBudget: REASONING_TOKENS.low,
+    });
+    // Gemini 3 Pro knows no medium level: it keeps its default.
+    expect(await thinkingConfig("gemini-3.1-pro", "medium")).toEqual({ includeThoughts: true });
+    expect(await thinkingConfig("gemini-2.0-flash", "high")).toBeUndefined();
   });
 
   it("declares MCP tool schemas in the subset Gemini accepts, and reports what was lost", async () => {

@@ -1,5 +1,6 @@
 // What a Gemini model's version says about how to call it. No SDK here: the housekeeping model's
 // choice reads it too.
+import type { ReasoningEffort } from "../types";
 
 const version = (model: string) =>
   Number(/^(?:models\/)?gemini-(\d+(?:\.\d+)?)/.exec(model)?.[1] ?? NaN);
@@ -13,3 +14,20 @@ export const needsSignatures = (model: string) => version(model) >= 3;
  * may loop or reason worse. A temperature the user chose is still sent; ours are not.
  */
 export const wantsDefaultTemperature = (model: string) => version(model) >= 3;
+
+/**
+ * A reasoning effort as the model takes it: Gemini 3 and later as a thinking level (the Pro models
+ * know only low and high, so medium leaves them at their default, high), Gemini 2.5 as a budget in
+ * tokens; older models do not think.
+ */
+export function thinkingFor(
+  model: string,
+  effort: ReasoningEffort,
+  budget: number,
+): { thinkingLevel: Uppercase<ReasoningEffort> } | { thinkingBudget: number } | null {
+  if (version(model) >= 3)
+    return effort === "medium" && /-pro\b/.test(model)
+      ? null
+      : { thinkingLevel: effort.toUpperCase() as Uppercase<ReasoningEffort> };
+  return thinks(model) ? { thinkingBudget: budget } : null;
+}

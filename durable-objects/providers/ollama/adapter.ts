@@ -40,9 +40,26 @@ export function createOllamaProvider(config: ProviderConfig): ModelProvider {
     async *stream(request) {
       const problem = missing(config);
       if (problem) yield { type: "error", error: problem };
-      else yield* streamOllama(config, request);
+      else yield* thinkingIfTaken(config, request);
     },
   };
+}
+
+/**
+ * A model that cannot think refuses `think` ("… does not support thinking"): a conversation's
+ * reasoning effort then asks again without it, so the effort never costs an answer.
+ */
+async function* thinkingIfTaken(
+  config: ProviderConfig,
+  request: ModelRequest,
+): AsyncIterable<StreamEvent> {
+  const { reasoningEffort, ...plain } = request;
+  if (!reasoningEffort) return yield* streamOllama(config, request);
+  for await (const event of streamOllama(config, request)) {
+    if (event.type === "error" && event.error.status === 400 && /think/i.test(event.error.message))
+      return yield* streamOllama(config, plain);
+    yield event;
+  }
 }
 
 async function* streamOllama(

@@ -1,7 +1,8 @@
 // A neutral request → the /api/chat body. /api/chat takes `think`, `keep_alive` and `format` at
 // the top and every model parameter in `options`, so providerOptions are sorted that way:
 // `num_ctx` (the context window, which Ollama otherwise keeps small), `seed`, `top_k`, … go
-// into `options`, beside the request's temperature and max tokens (`num_predict`).
+// into `options`, beside the request's temperature and max tokens (`num_predict`). A reasoning
+// effort turns `think` on: as the effort for gpt-oss, which takes levels, as `true` for the others.
 import { isObject } from "../json-schema";
 import type { ModelRequest } from "../types";
 import { type OllamaMessage, toOllamaMessages } from "./convert-messages";
@@ -29,7 +30,9 @@ export function toOllamaRequest(request: ModelRequest): OllamaChatRequest {
     ...(request.temperature !== undefined && { temperature: request.temperature }),
     ...(request.maxTokens !== undefined && { num_predict: request.maxTokens }),
   });
+  const effort = request.reasoningEffort;
   return {
+    ...(effort && { think: /gpt-oss/.test(request.model) ? effort : true }),
     ...top,
     model: request.model,
     messages: toOllamaMessages(request.system, request.messages),

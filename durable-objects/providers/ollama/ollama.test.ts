@@ -131,6 +131,40 @@ describe("ollama: request", () => {
     expect(wire.bodies[0]).not.toHaveProperty("num_ctx");
   });
 
+  it("turns thinking on for a reasoning effort: gpt-oss at that level, other models on", async () => {
+    const think = async (model: string) => {
+      const wire = recordingFetch();
+      await run(
+        "ollama",
+        { model, messages: userSays("case:text"), reasoningEffort: "low" },
+        { config: { fetch: wire.fetch } },
+      );
+      return wire.bodies[0]?.think;
+    };
+    expect(await think("gpt-oss:20b")).toBe("low");
+    expect(await think("qwen3:8b")).toBe(true);
+  });
+
+  it("asks again without thinking when the model cannot think, so the effort costs no answer", async () => {
+    // aimock takes `think` for any model: this fetch refuses it, as Ollama does, then lets aimock answer.
+    const thinks: unknown[] = [];
+    const refusing: typeof fetch = async (input, init) => {
+      const body = JSON.parse(String(init?.body)) as Record<string, unknown>;
+      thinks.push(body.think);
+      if (body.think !== undefined)
+        return Response.json({ error: '"llama3.2" does not support thinking' }, { status: 400 });
+      return fetch(input, init);
+    };
+    const r = await run(
+      "ollama",
+      { messages: userSays("case:text"), reasoningEffort: "high" },
+      { config: { fetch: refusing } },
+    );
+    expect(errorOf(r.events)).toBeUndefined();
+    expect(textOf(r.events)).not.toBe("");
+    expect(thinks).toEqual([true, undefined]);
+  });
+
   it("offers only the named tool when one is chosen, and none for `none` (Ollama cannot force a call)", async () => {
     const offered = async (toolChoice: "none" | { name: string }) => {
       const r = await run("ollama", { messages: userSays("case:text"), tools: TOOLS, toolChoice });

@@ -11,6 +11,7 @@ import {
 } from "../test/harness";
 import { providerConfigFromEnv } from "../registry";
 import type { NeutralMessage } from "../types";
+import { REASONING_TOKENS } from "../reasoning-effort";
 import { toOpenAIRequest } from "./build-request";
 import { toOpenAIMessages } from "./convert-messages";
 import { toResponsesInput } from "./responses-input";
@@ -101,6 +102,22 @@ describe("openai: request for the kind of server", () => {
     const body = toOpenAIRequest({ ...base, model: "o4-mini" }, false);
     expect(body).toMatchObject({ max_tokens: 500, temperature: 0.7 });
     expect(body).not.toHaveProperty("max_completion_tokens");
+  });
+
+  it("sends the reasoning effort, with room for the reasoning, only to OpenAI's reasoning models", () => {
+    const effort = { ...base, reasoningEffort: "high" as const };
+    expect(toOpenAIRequest({ ...effort, model: "gpt-6-luna" }, true)).toMatchObject({
+      reasoning_effort: "high",
+      max_completion_tokens: 500 + REASONING_TOKENS.high,
+    });
+    for (const [model, official] of [
+      ["gpt-4.1-mini", true],
+      ["gpt-6-luna", false],
+    ] as const) {
+      const body = toOpenAIRequest({ ...effort, model }, official);
+      expect(body).not.toHaveProperty("reasoning_effort");
+      expect(body.max_completion_tokens ?? body.max_tokens).toBe(500);
+    }
   });
 });
 
@@ -295,6 +312,23 @@ describe("openai: Responses API requests", () => {
     expect(toResponsesRequest({ ...base, model: "gpt-6-luna" }, false)).toMatchObject({
       temperature: 0.7,
     });
+  });
+
+  it("sends the reasoning effort to OpenAI's reasoning models, beside a summary and the operator's", () => {
+    const base = { messages: userSays("hi"), maxTokens: 1000, reasoningEffort: "low" as const };
+    expect(toResponsesRequest({ ...base, model: "gpt-6-luna" }, true)).toMatchObject({
+      reasoning: { effort: "low" },
+      max_output_tokens: 1000 + REASONING_TOKENS.low,
+    });
+    const both = toResponsesRequest(
+      { ...base, model: "o4-mini", providerOptions: { reasoning: { generate_summary: "auto" } } },
+      true,
+      { summary: "concise" },
+    );
+    expect(both.reasoning).toEqual({ generate_summary: "auto", effort: "low", summary: "concise" });
+    const plain = toResponsesRequest({ ...base, model: "gpt-4.1-mini" }, true);
+    expect(plain).not.toHaveProperty("reasoning");
+    expect(plain.max_output_tokens).toBe(1000);
   });
 
   it("asks OpenAI's reasoning models, and only them, for their reasoning encrypted", () => {

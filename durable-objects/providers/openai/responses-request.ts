@@ -3,6 +3,7 @@
 // asked to keep a copy of it. A reasoning model is asked for its reasoning encrypted, to be sent
 // back with its calls on the turn's next step (see EncryptedReasoning).
 import type OpenAI from "openai";
+import { withReasoningRoom } from "../reasoning-effort";
 import type { ModelRequest } from "../types";
 import { prepareResponsesTools } from "./prepare-tools";
 import { toResponsesInput } from "./responses-input";
@@ -26,14 +27,21 @@ export function toResponsesRequest(
 ): OpenAI.Responses.ResponseCreateParamsStreaming {
   const reasoning = reasons(request.model, official);
   const asked = request.providerOptions?.reasoning as OpenAI.Reasoning | undefined;
+  const effort = reasoning ? request.reasoningEffort : undefined;
   return {
     ...request.providerOptions,
-    ...(reasoning && summary && { reasoning: { ...asked, summary } }),
+    ...(reasoning &&
+      (summary || effort) && {
+        reasoning: { ...asked, ...(effort && { effort }), ...(summary && { summary }) },
+      }),
     model: request.model,
     ...(request.system && { instructions: request.system }),
     input: toResponsesInput(request.messages, sealed ? request.model : null),
     ...prepareResponsesTools(request.tools, request.toolChoice),
-    ...(request.maxTokens !== undefined && { max_output_tokens: request.maxTokens }),
+    // Reasoning counts within max_output_tokens: an effort adds room for it.
+    ...(request.maxTokens !== undefined && {
+      max_output_tokens: withReasoningRoom(request.maxTokens, effort),
+    }),
     ...(request.temperature !== undefined &&
       takesTemperature(request.model, official) && { temperature: request.temperature }),
     ...(reasoning && sealed && { include: ["reasoning.encrypted_content"] }),

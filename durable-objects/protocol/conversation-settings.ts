@@ -39,6 +39,7 @@ export type RouteModel = z.infer<typeof RouteModel>;
 
 /** How hard a reasoning model thinks before it answers: more effort, more reasoning tokens. */
 export const ReasoningEffort = z.enum(["low", "medium", "high"]);
+export type ReasoningEffort = z.infer<typeof ReasoningEffort>;
 
 export const ConversationSettings = z
   .object({

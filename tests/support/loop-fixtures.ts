@@ -97,6 +97,16 @@ export function addLoopFixtures(mock: LLMock): void {
     { content: "The second server answered." },
   );
   // The server's tool list changes: the next turn sees the new tool.
+  // Claude thinks, calls a tool, then answers: its signed thinking must come back with the call.
+  mock.on(
+    { toolResultContains: "Echo: thought first" },
+    { content: "Checked by echo.", reasoning: "The echo came back as expected." },
+  );
+  mock.onMessage(/think, then echo/, {
+    reasoning: "An echo will confirm it.",
+    reasoningSignature: "sig-echo-1",
+    toolCalls: [{ id: "th1", name: "everything__echo", arguments: '{"message":"thought first"}' }],
+  });
   mock.on({ toolResultContains: "new_tool was added" }, { content: "A new tool is available." });
   mock.on({ toolResultContains: "new_tool ran" }, { content: "The new tool answered." });
 

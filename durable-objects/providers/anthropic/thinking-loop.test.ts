@@ -1,6 +1,6 @@
 // Claude's thinking carries over between the steps of a turn: the real Anthropic adapter against
-// aimock, which refuses (as Anthropic does) a tool-loop step whose assistant turn does not start
-// with the thinking blocks Claude wrote, signed or redacted, exactly as they came.
+// aimock in strict mode, which refuses (as Anthropic does, with a 400) a tool-loop step whose
+// assistant turn does not start with the thinking blocks Claude wrote, signed or redacted.
 import { expect, it } from "vitest";
 import { LOOKUP, runScripted } from "../../loop/test/scripted-loop";
 import { createProvider } from "../registry";
@@ -9,7 +9,10 @@ import type { ReasoningEffort } from "../types";
 
 async function thinkingTurn(model: string, reasoningEffort: ReasoningEffort) {
   const { fetch, bodies } = recordingFetch();
-  const provider = createProvider("anthropic", mockConfig("anthropic", { fetch }));
+  const provider = createProvider(
+    "anthropic",
+    mockConfig("anthropic", { fetch, headers: { "X-AIMock-Strict": "true" } }),
+  );
   const run = await runScripted({
     steps: [],
     tools: [LOOKUP],

@@ -1,6 +1,8 @@
-// This conversation: provider, model and step limit. The provider can change mid-conversation
-// (the history is converted for the new one); unconfigured providers can be picked but say so.
+// This conversation: provider, model, reasoning effort and step limit. The provider can change
+// mid-conversation (the history is converted for the new one); unconfigured providers can be
+// picked but say so.
 import { type FormEvent, useId, useState } from "react";
+import type { ReasoningEffort } from "../../../durable-objects/protocol/conversation-settings";
 import type { Conversation, ProviderInfo } from "../../../durable-objects/protocol/rest";
 import { ProviderModelFields } from "../conversations/ProviderModelFields";
 import { DEFAULT_STEP_LIMIT, parseStepLimit } from "./settings-state";
@@ -17,6 +19,9 @@ export function ConversationSection(props: {
   const [provider, setProvider] = useState(conversation.provider);
   const [model, setModel] = useState(conversation.model);
   const [steps, setSteps] = useState(String(conversation.settings.maxSteps ?? DEFAULT_STEP_LIMIT));
+  const [effort, setEffort] = useState<ReasoningEffort | "">(
+    conversation.settings.reasoningEffort ?? "",
+  );
   const { status, busy, run, refuse } = useSaving("Could not save the settings.");
   const headingId = useId();
   const chosen = providers.find((p) => p.id === provider);
@@ -31,11 +36,18 @@ export function ConversationSection(props: {
     if (!limit.ok) return refuse(limit.error);
     if (!model.trim()) return refuse("Choose a model.");
     await run(async () => {
-      await props.save((current) => ({
-        provider,
-        model: model.trim(),
-        settings: { ...current.settings, maxSteps: limit.value },
-      }));
+      await props.save((current) => {
+        const { reasoningEffort: _, ...settings } = current.settings;
+        return {
+          provider,
+          model: model.trim(),
+          settings: {
+            ...settings,
+            maxSteps: limit.value,
+            ...(effort && { reasoningEffort: effort }),
+          },
+        };
+      });
       return chosen && !chosen.configured ? `Saved. ${provider} is not configured yet.` : "Saved.";
     });
   };
@@ -53,6 +65,23 @@ export function ConversationSection(props: {
             setModel(m);
           }}
         />
+        <label>
+          Reasoning
+          <select
+            value={effort}
+            onChange={(e) => setEffort(e.target.value as ReasoningEffort | "")}
+            aria-describedby={`${headingId}-reasoning`}
+          >
+            <option value="">The model&apos;s default</option>
+            <option value="low">Low</option>
+            <option value="medium">Medium</option>
+            <option value="high">High</option>
+          </select>
+        </label>
+        <p className="muted small" id={`${headingId}-reasoning`}>
+          How hard a model that reasons thinks before it answers: more effort, more tokens. Claude
+          thinks only when this is set; models that cannot reason ignore it.
+        </p>
         <label>
           Step limit
           <input

@@ -5,6 +5,7 @@
 // resource (beta, files, skills, …), about 250 KiB of script (45 KiB gzip) this worker never runs.
 import { BaseAnthropic } from "@anthropic-ai/sdk/client";
 import { Messages } from "@anthropic-ai/sdk/resources/messages/messages";
+import { askAgainWithout } from "../ask-again";
 import { abortedError, missingCredentials, truncatedError } from "../errors";
 import { toolCallEvent } from "../tool-arguments";
 import type {
@@ -35,9 +36,24 @@ export function createAnthropicProvider(config: ProviderConfig): ModelProvider {
     async *stream(request) {
       if (!messages)
         yield { type: "error", error: missingCredentials("Anthropic", "ANTHROPIC_API_KEY") };
-      else yield* streamAnthropic(messages, request);
+      else yield* forcedCallIfTaken(messages, request);
     },
   };
+}
+
+/**
+ * Claude refuses a forced tool call while it thinks, and the newest models always think: such a
+ * step (the formatter asked for at the end of a turn) is asked again with the tool offered, not
+ * forced, and a turn whose model then answers in text ends with that text.
+ */
+function forcedCallIfTaken(messages: Messages, request: ModelRequest) {
+  const forced = typeof request.toolChoice === "object" || request.toolChoice === "required";
+  return askAgainWithout(
+    (r) => streamAnthropic(messages, r),
+    request,
+    forced ? { ...request, toolChoice: "auto" } : null,
+    /tool_choice|thinking/i,
+  );
 }
 
 async function* streamAnthropic(

@@ -33,6 +33,35 @@ describe("anthropic: specifics", () => {
     expect(events.slice(-3).map((e) => e.type)).toEqual(["signed_thinking", "usage", "finish"]);
   });
 
+  it("asks again with the tool offered, not forced, when a thinking Claude refuses a forced call", async () => {
+    // aimock forces calls for any model: this fetch refuses them, as the newest Claude models do.
+    const choices: unknown[] = [];
+    const refusing: typeof fetch = async (input, init) => {
+      const body = JSON.parse(String(init?.body)) as { tool_choice?: { type: string } };
+      choices.push(body.tool_choice?.type);
+      if (body.tool_choice?.type === "tool")
+        return Response.json(
+          {
+            type: "error",
+            error: {
+              type: "invalid_request_error",
+              message: "tool_choice forcing tool use is not supported when thinking is enabled.",
+            },
+          },
+          { status: 400 },
+        );
+      return fetch(input, init);
+    };
+    const r = await run(
+      "anthropic",
+      { messages: userSays("case:one-tool"), tools: TOOLS, toolChoice: { name: "get_weather" } },
+      { config: { fetch: refusing } },
+    );
+    expect(r.events.find((e) => e.type === "error")).toBeUndefined();
+    expect(r.events.find((e) => e.type === "tool_call")).toMatchObject({ name: "get_weather" });
+    expect(choices).toEqual(["tool", "auto"]);
+  });
+
   it("says which setting is missing without calling Anthropic when no key is configured", async () => {
     const r = await run(
       "anthropic",

@@ -2,6 +2,7 @@
 // optional Cloudflare Access service-token headers from the config. An answer is complete only
 // at the line with `done: true`; a stream that ends before is a cut connection, and an `error`
 // line ends it with that error.
+import { askAgainWithout } from "../ask-again";
 import { abortedError, missingSetting, truncatedError } from "../errors";
 import type { ModelProvider, ModelRequest, ProviderConfig, StreamEvent } from "../types";
 import { toOllamaRequest } from "./build-request";
@@ -47,19 +48,16 @@ export function createOllamaProvider(config: ProviderConfig): ModelProvider {
 
 /**
  * A model that cannot think refuses `think` ("… does not support thinking"): a conversation's
- * reasoning effort then asks again without it, so the effort never costs an answer.
+ * reasoning effort then asks again without it.
  */
-async function* thinkingIfTaken(
-  config: ProviderConfig,
-  request: ModelRequest,
-): AsyncIterable<StreamEvent> {
+function thinkingIfTaken(config: ProviderConfig, request: ModelRequest) {
   const { reasoningEffort, ...plain } = request;
-  if (!reasoningEffort) return yield* streamOllama(config, request);
-  for await (const event of streamOllama(config, request)) {
-    if (event.type === "error" && event.error.status === 400 && /think/i.test(event.error.message))
-      return yield* streamOllama(config, plain);
-    yield event;
-  }
+  return askAgainWithout(
+    (r) => streamOllama(config, r),
+    request,
+    reasoningEffort ? plain : null,
+    /think/i,
+  );
 }
 
 async function* streamOllama(

@@ -143,8 +143,8 @@ async function* streamAnthropic(
     yield { type: "error", error: truncatedError("Anthropic") };
     return;
   }
+  // In the blocks' order: each starts after the one before it stopped.
   for (const block of thinking.values())
-    // in the blocks' order: they start one after another
     if ("redacted" in block || block.signature) yield { type: "signed_thinking", ...block };
   yield {
     type: "usage",

@@ -14,7 +14,7 @@ export function toGeminiRequest(request: ModelRequest): GenerateContentParameter
   const effort = request.reasoningEffort;
   const thinking: ThinkingConfig = {
     ...(thinks(request.model) && { includeThoughts: true }),
-    // The SDK's ThinkingLevel enum holds these very strings; importing it would load the SDK here.
+    // The level as the SDK's ThinkingLevel enum spells it (model-family.ts imports no SDK).
     ...((effort && thinkingFor(request.model, effort, REASONING_TOKENS[effort])) as ThinkingConfig),
     ...(thinkingConfig as ThinkingConfig | undefined),
   };

@@ -745,6 +745,9 @@ export class Conversation extends Agent<Env> {
         ...stored,
         ...(options.provider && { provider: options.provider as ConversationInfo["provider"] }),
         ...(options.model && { model: options.model }),
+        ...(options.reasoningEffort && {
+          settings: { ...stored.settings, reasoningEffort: options.reasoningEffort },
+        }),
       };
       // A turn picked up again after a restart was already announced.
       if (!turnStarted(this.store, turn))

@@ -47,6 +47,29 @@ describe("reasoning effort", () => {
     expect(first).toMatchObject({ kind: "model_request", settings: { reasoningEffort: "medium" } });
   }, 60_000);
 
+  it("takes one message's effort over the conversation's, for that message only", async () => {
+    const conv = await createConversation(user);
+    const ws = await TestSocket.open(user, conv.id);
+    ws.send({ type: "resume", lastSeq: 0 });
+    ws.send({
+      type: "send",
+      clientMessageId: "a",
+      text: "hello there",
+      options: { reasoningEffort: "low" },
+    });
+    await ws.until(turnEnded, 30_000);
+    ws.send({ type: "send", clientMessageId: "b", text: "hello again" });
+    await ws.until((frames) => frames.filter((f) => f.type === "turn_ended").length === 2, 30_000);
+    ws.close();
+    const audit = await api(user, `/api/conversations/${conv.id}/audit`);
+    const requests = (await audit.text())
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { kind: string; settings?: Record<string, unknown> })
+      .filter((e) => e.kind === "model_request");
+    expect(requests.map((r) => r.settings?.reasoningEffort)).toEqual(["low", undefined]);
+  }, 60_000);
+
   it("refuses an effort it does not know, naming the ones it does", async () => {
     const conv = await createConversation(user);
     const res = await api(user, `/api/conversations/${conv.id}`, {

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { AttachmentIds } from "./attachments";
 import { ElicitationAction, ElicitationContent, ElicitationSchema } from "./elicitation";
 import { BranchRequest } from "./branches";
+import { ReasoningEffort } from "./conversation-settings";
 import { ChatMessage, MessagePart, MessageStatus } from "./messages";
 import { ConversationRole } from "./roles";
 import { StepTimings } from "./timings";
@@ -19,6 +20,8 @@ export const SendOptions = z
     maxSteps: z.number().int().min(1).max(20).optional(),
     provider: z.string().min(1).max(40).optional(),
     model: z.string().min(1).max(200).optional(),
+    // This message's reasoning effort, over the conversation's setting.
+    reasoningEffort: ReasoningEffort.optional(),
   })
   .strict();
 export type SendOptions = z.infer<typeof SendOptions>;

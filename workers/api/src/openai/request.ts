@@ -3,6 +3,7 @@
 // conversation's settings decide them.
 import { z } from "zod";
 import { AttachmentIds } from "../../../../durable-objects/protocol/attachments";
+import { ReasoningEffort } from "../../../../durable-objects/protocol/conversation-settings";
 import { MAX_MESSAGE_CHARS } from "../../../../durable-objects/protocol/wire";
 import { ApiError } from "../http/errors";
 
@@ -21,10 +22,29 @@ export const ChatCompletionRequest = z.looseObject({
   messages: z.array(Message).min(1).max(500),
   stream: z.boolean().nullish(),
   stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
+  reasoning_effort: z.string().nullish(),
   // Our extension: attachments of the conversation named by X-Conversation-Id, by artifact id.
   attachments: AttachmentIds.optional(),
 });
 export type ChatCompletionRequest = z.infer<typeof ChatCompletionRequest>;
+
+/**
+ * The reasoning effort a client asked for (`reasoning_effort`, or a response's `reasoning.effort`),
+ * for this message only; the efforts every provider can be asked are low, medium and high.
+ */
+export function reasoningEffortOf(
+  value: string | null | undefined,
+  field: string,
+): ReasoningEffort | undefined {
+  if (value === null || value === undefined) return undefined;
+  const effort = ReasoningEffort.safeParse(value);
+  if (effort.success) return effort.data;
+  throw new ApiError(
+    400,
+    "bad_request",
+    `${field} '${value}' is not one this app can ask of every model: send low, medium or high, or leave it out for the conversation's setting.`,
+  );
+}
 
 function textOf(message: OpenAiMessage): string {
   const { content } = message;

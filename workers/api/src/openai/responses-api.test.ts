@@ -82,6 +82,36 @@ describe("/v1/responses", () => {
     ]);
   }, 60_000);
 
+  it("asks for the reasoning effort a client sends, for that message only", async () => {
+    const { response: http } = await client.responses
+      .create({
+        model: "thinking-chat",
+        input: "Say hello, please.",
+        reasoning: { effort: "high" },
+      })
+      .withResponse();
+    const conversationId = http.headers.get("x-conversation-id")!;
+    const audit = await api(user, `/api/conversations/${conversationId}/audit`);
+    const first = JSON.parse((await audit.text()).split("\n")[0]!) as Record<string, unknown>;
+    expect(first).toMatchObject({ kind: "model_request", settings: { reasoningEffort: "high" } });
+    const conversation = await api(user, `/api/conversations/${conversationId}`);
+    const { settings } = (await conversation.json()) as { settings: Record<string, unknown> };
+    expect(settings).not.toHaveProperty("reasoningEffort");
+
+    const minimal = await api(user, "/v1/chat/completions", {
+      method: "POST",
+      json: {
+        model: "thinking-chat",
+        messages: [{ role: "user", content: "hi" }],
+        reasoning_effort: "minimal",
+      },
+    });
+    expect(minimal.status).toBe(400);
+    expect((await errorOf(minimal)).message).toMatch(
+      /reasoning_effort 'minimal'.*low, medium or high/,
+    );
+  }, 60_000);
+
   it("refuses what it cannot read, saying what to send", async () => {
     const send = (json: unknown) => api(user, "/v1/responses", { method: "POST", json });
     const toolOutput = await send({

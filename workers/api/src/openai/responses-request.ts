@@ -1,6 +1,6 @@
 // The part of OpenAI's Responses API request we honour, parsed with zod: `input` (a string, or
 // message items whose text parts are read), `instructions`, `previous_response_id` (which names
-// the conversation its response came from), `stream`. Other fields (tools, temperature, …) are
+// the conversation its response came from), `stream`, `reasoning.effort`. Other fields (tools, temperature, …) are
 // accepted and ignored: the conversation's settings decide them.
 import { z } from "zod";
 import { AttachmentIds } from "../../../../durable-objects/protocol/attachments";
@@ -22,6 +22,7 @@ export const ResponsesRequest = z.looseObject({
   instructions: z.string().nullish(),
   previous_response_id: z.string().max(300).nullish(),
   stream: z.boolean().nullish(),
+  reasoning: z.looseObject({ effort: z.string().nullish() }).nullish(),
   // Our extension, as on chat completions: attachments of the named conversation, by artifact id.
   attachments: AttachmentIds.optional(),
 });

@@ -9,7 +9,8 @@ import {
   configuredProviders,
   DEFAULT_MODELS,
 } from "../../../../durable-objects/providers/registry";
-import type { SendMessage } from "../../../../durable-objects/protocol/wire";
+import type { ReasoningEffort } from "../../../../durable-objects/protocol/conversation-settings";
+import type { SendMessage, SendOptions } from "../../../../durable-objects/protocol/wire";
 import { RATE_LIMITS } from "../../../../shared/rate-limit/limits";
 import type { AppEnv } from "../app-types";
 import { liveCredentialOf } from "../auth/websocket-auth";
@@ -22,7 +23,12 @@ import { byUser, enforceRateLimit, rateLimit } from "../rate-limit/middleware";
 import { IdParam } from "../routes/conversations";
 import { listModels, sendOptionsFor } from "./models";
 import { completionBody, streamCompletion } from "./completion-answers";
-import { ChatCompletionRequest, newMessageText, type OpenAiMessage } from "./request";
+import {
+  ChatCompletionRequest,
+  newMessageText,
+  type OpenAiMessage,
+  reasoningEffortOf,
+} from "./request";
 import { messagesOf, ResponsesRequest } from "./responses-request";
 import {
   conversationOfResponse,
@@ -44,6 +50,7 @@ export const openAiRoutes = new Hono<AppEnv>()
       messages: body.messages,
       named: c.req.header(CONVERSATION_HEADER),
       attachments: body.attachments,
+      reasoningEffort: reasoningEffortOf(body.reasoning_effort, "reasoning_effort"),
     });
     const { events, ...ids } = turn;
     const answer = {
@@ -67,6 +74,7 @@ export const openAiRoutes = new Hono<AppEnv>()
       messages: messagesOf(body),
       named: namedConversation(c.req.header(CONVERSATION_HEADER), body.previous_response_id),
       attachments: body.attachments,
+      reasoningEffort: reasoningEffortOf(body.reasoning?.effort, "reasoning.effort"),
     });
     const { events, ...ids } = turn;
     const answer = {
@@ -117,9 +125,19 @@ function namedConversation(
  */
 async function startTurn(
   c: Context<AppEnv>,
-  request: { model: string; messages: OpenAiMessage[]; named?: string; attachments?: string[] },
+  request: {
+    model: string;
+    messages: OpenAiMessage[];
+    named?: string;
+    attachments?: string[] | undefined;
+    reasoningEffort?: ReasoningEffort | undefined;
+  },
 ) {
-  const options = sendOptionsFor(request.model);
+  const model = sendOptionsFor(request.model);
+  const options: SendOptions = {
+    ...model,
+    ...(request.reasoningEffort && { reasoningEffort: request.reasoningEffort }),
+  };
   const { named } = request;
   if (request.attachments?.length && named === undefined)
     throw new ApiError(
@@ -128,11 +146,11 @@ async function startTurn(
       `Attachments belong to a conversation: name it with the ${CONVERSATION_HEADER} header.`,
     );
   const text = newMessageText(request.messages, named === undefined);
-  const conversationId = await conversationFor(c, named, options.provider, options.model, text);
+  const conversationId = await conversationFor(c, named, model.provider, model.model, text);
   const message: Omit<SendMessage, "type"> = {
     clientMessageId: crypto.randomUUID(),
     text,
-    ...(options.provider && { options }),
+    ...(Object.keys(options).length > 0 && { options }),
     ...(request.attachments?.length && { attachments: request.attachments }),
   };
   const events = await sendToConversation(c, conversationId, message);

@@ -62,7 +62,7 @@ function thinkingFor(
   const effort = request.reasoningEffort;
   const form = effort ? thinkingForm(request.model) : null;
   if (!effort || !form || (form === "budget" && forced)) return { maxTokens: answer };
-  const maxTokens = Math.min(withReasoningRoom(answer, effort), MAX_OUTPUT_TOKENS);
+  const maxTokens = Math.min(withReasoningRoom(answer, true, effort), MAX_OUTPUT_TOKENS);
   if (form === "adaptive")
     return {
       thinking: { type: "adaptive", display: "summarized" },

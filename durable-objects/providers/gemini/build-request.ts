@@ -3,7 +3,7 @@
 // later need a thought signature on replayed function calls; a reasoning effort becomes a thinking
 // level or budget. providerOptions go into the config as-is, `thinkingConfig` merged over ours.
 import type { GenerateContentParameters, ThinkingConfig } from "@google/genai";
-import { REASONING_TOKENS } from "../reasoning-effort";
+import { REASONING_TOKENS, withReasoningRoom } from "../reasoning-effort";
 import type { ModelRequest } from "../types";
 import { toGeminiContents } from "./convert-messages";
 import { needsSignatures, thinkingFor, thinks } from "./model-family";
@@ -27,7 +27,10 @@ export function toGeminiRequest(request: ModelRequest): GenerateContentParameter
       ...options,
       ...(request.system && { systemInstruction: request.system }),
       ...(request.temperature !== undefined && { temperature: request.temperature }),
-      ...(request.maxTokens !== undefined && { maxOutputTokens: request.maxTokens }),
+      // Thoughts count within maxOutputTokens: a thinking model gets room for them.
+      ...(request.maxTokens !== undefined && {
+        maxOutputTokens: withReasoningRoom(request.maxTokens, thinks(request.model), effort),
+      }),
       ...(Object.keys(thinking).length > 0 && { thinkingConfig: thinking }),
       ...prepareGeminiTools(request.tools, request.toolChoice),
       ...(request.signal && { abortSignal: request.signal }),

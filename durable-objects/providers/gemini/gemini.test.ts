@@ -229,6 +229,26 @@ describe("gemini: specifics", () => {
     expect(await thinkingConfig("gemini-2.0-flash", "high")).toBeUndefined();
   });
 
+  it("gives a thinking model room for its thoughts on top of the answer's tokens", async () => {
+    const maxOutputTokens = async (model: string, reasoningEffort?: ReasoningEffort) => {
+      const wire = recordingFetch();
+      await run(
+        "gemini",
+        {
+          model,
+          messages: userSays("case:reasoning"),
+          maxTokens: 500,
+          ...(reasoningEffort && { reasoningEffort }),
+        },
+        { config: { fetch: wire.fetch } },
+      );
+      return (wire.bodies[0]?.generationConfig as Record<string, unknown>).maxOutputTokens;
+    };
+    expect(await maxOutputTokens("gemini-3.5-flash")).toBe(500 + REASONING_TOKENS.medium);
+    expect(await maxOutputTokens("gemini-2.5-flash", "high")).toBe(500 + REASONING_TOKENS.high);
+    expect(await maxOutputTokens("gemini-2.0-flash", "high")).toBe(500);
+  });
+
   it("declares MCP tool schemas in the subset Gemini accepts, and reports what was lost", async () => {
     const mcpSchema = {
       $schema: "http://json-schema.org/draft-07/schema#",

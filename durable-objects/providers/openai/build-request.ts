@@ -13,7 +13,8 @@ export function toOpenAIRequest(
   official: boolean,
 ): OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming {
   // Only OpenAI's own reasoning models are sent an effort: a compatible server may refuse it.
-  const effort = reasons(request.model, official) ? request.reasoningEffort : undefined;
+  const reasoning = reasons(request.model, official);
+  const effort = reasoning ? request.reasoningEffort : undefined;
   return {
     ...request.providerOptions,
     model: request.model,
@@ -21,7 +22,7 @@ export function toOpenAIRequest(
     ...prepareOpenAITools(request.tools, request.toolChoice),
     ...(request.maxTokens !== undefined &&
       (official
-        ? { max_completion_tokens: withReasoningRoom(request.maxTokens, effort) }
+        ? { max_completion_tokens: withReasoningRoom(request.maxTokens, reasoning, effort) }
         : { max_tokens: request.maxTokens })),
     ...(effort && { reasoning_effort: effort }),
     ...(request.temperature !== undefined &&

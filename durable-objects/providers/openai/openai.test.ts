@@ -84,10 +84,14 @@ describe("openai: specifics", () => {
 describe("openai: request for the kind of server", () => {
   const base = { messages: userSays("hi"), temperature: 0.7, maxTokens: 500 };
 
-  it("uses max_completion_tokens and drops temperature for OpenAI's reasoning models", () => {
+  it("uses max_completion_tokens, with room for the reasoning, and drops temperature for OpenAI's reasoning models", () => {
     for (const model of ["o4-mini", "gpt-5.2", "gpt-6-luna", "gpt-6.1-terra"]) {
       const body = toOpenAIRequest({ ...base, model }, true);
-      expect(body).toMatchObject({ max_completion_tokens: 500, stream: true });
+      // Reasoning counts within the tokens: at its default effort, without room, it eats the answer.
+      expect(body).toMatchObject({
+        max_completion_tokens: 500 + REASONING_TOKENS.medium,
+        stream: true,
+      });
       expect(body).not.toHaveProperty("temperature");
       expect(body).not.toHaveProperty("max_tokens");
     }
@@ -282,7 +286,7 @@ describe("openai: Responses API requests", () => {
       instructions: "Be brief.",
       store: false,
       stream: true,
-      max_output_tokens: 300,
+      max_output_tokens: 300, // aimock is not OpenAI itself: no reasoning room
       tool_choice: { type: "function", name: "get_weather" },
       input: [
         { role: "user", content: "case:tool-result weather?" },

@@ -38,9 +38,9 @@ export function toResponsesRequest(
     ...(request.system && { instructions: request.system }),
     input: toResponsesInput(request.messages, sealed ? request.model : null),
     ...prepareResponsesTools(request.tools, request.toolChoice),
-    // Reasoning counts within max_output_tokens: an effort adds room for it.
+    // Reasoning counts within max_output_tokens: a reasoning model gets room for it.
     ...(request.maxTokens !== undefined && {
-      max_output_tokens: withReasoningRoom(request.maxTokens, effort),
+      max_output_tokens: withReasoningRoom(request.maxTokens, reasoning, effort),
     }),
     ...(request.temperature !== undefined &&
       takesTemperature(request.model, official) && { temperature: request.temperature }),

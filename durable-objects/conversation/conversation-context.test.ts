@@ -121,6 +121,22 @@ describe("the history sent to the model", () => {
     expect(request!.messages.length).toBeLessThan(1_000);
   }, 60_000);
 
+  it("a reasoning effort keeps room in the window for the reasoning: fewer old messages are sent", async () => {
+    const sent = async (settings: Record<string, unknown>, marker: string) => {
+      const conv = await createConversation(user, {
+        settings: { contextWindow: 12_000, maxTokens: 2_000, ...settings },
+      });
+      const filler = "lorem ipsum dolor sit amet ".repeat(15);
+      await seedHistory(conv.id, 200, (i) => `ctx-seeded message ${i}: ${filler}`);
+      await send(conv.id, `${marker}: one more question`);
+      const [request] = await sentWith(marker);
+      return request!.messages.length;
+    };
+    const plain = await sent({}, "ctx-effort-none");
+    const thinking = await sent({ reasoningEffort: "low" }, "ctx-effort-low");
+    expect(thinking).toBeLessThan(plain);
+  }, 60_000);
+
   it("a request refused for its length is sent again shorter, once, and the user is told", async () => {
     const conv = await createConversation(user);
     await seedHistory(conv.id, 20, (i) => `ctx-length turn ${i}`);

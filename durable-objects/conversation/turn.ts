@@ -22,6 +22,7 @@ import type { ConversationSettings } from "../protocol/conversation-settings";
 import type { NewServerEvent } from "../protocol/wire";
 import { toolCallingOf } from "../providers/prompt-tools/capabilities";
 import { withPromptTools } from "../providers/prompt-tools/with-prompt-tools";
+import { REASONING_TOKENS } from "../providers/reasoning-effort";
 import { createProvider, providerConfigFromEnv } from "../providers/registry";
 import { streamWithRetries } from "../providers/retry";
 import { buildToolNameMap } from "../providers/tool-names";
@@ -136,6 +137,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     call: (...args) => runner.call(...args),
   };
   const maxTokens = conversation.settings.maxTokens ?? 4096;
+  const effort = conversation.settings.reasoningEffort;
   const timer = new StepTimer(
     input.queuedSince !== undefined ? { queuedSince: input.queuedSince } : {},
   );
@@ -144,7 +146,8 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
       contextTokens: conversation.settings.contextWindow,
     }),
     model: conversation.model,
-    maxTokens,
+    // The history leaves room for the answer and for the reasoning an effort asks for.
+    maxTokens: maxTokens + (effort ? REASONING_TOKENS[effort] : 0),
     charsPerToken: input.charsPerToken,
     ...(input.learnedCharsPerToken && { learnedCharsPerToken: input.learnedCharsPerToken }),
     emit: input.emit,
@@ -220,9 +223,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
       ...(conversation.settings.temperature !== undefined && {
         temperature: conversation.settings.temperature,
       }),
-      ...(conversation.settings.reasoningEffort && {
-        reasoningEffort: conversation.settings.reasoningEffort,
-      }),
+      ...(effort && { reasoningEffort: effort }),
       signal: input.signal,
       budgets: turnBudgets(input.env, conversation.settings.budgets),
       ...(conversation.settings.answerCapChars !== undefined && {

@@ -395,12 +395,13 @@ describe("hostile model output and tool results", () => {
   });
 });
 
-it("settings switch the model and step limit and choose our MCP worker's tools, and the next turn obeys them", async () => {
+it("settings switch the model, reasoning and step limit and choose our MCP worker's tools, and the next turn obeys them", async () => {
   const { page, watch } = await signedIn();
   await newConversation(page);
   await page.getByRole("button", { name: "Settings" }).click();
   const settings = page.getByRole("dialog", { name: "Settings" });
   await settings.getByRole("combobox", { name: "Model" }).fill("claude-sonnet-4-6");
+  await settings.getByRole("combobox", { name: "Reasoning" }).selectOption("high");
   await settings.getByRole("spinbutton", { name: "Step limit" }).fill("2");
   await settings.getByRole("button", { name: "Save", exact: true }).click();
   await expect
@@ -420,7 +421,11 @@ it("settings switch the model and step limit and choose our MCP worker's tools, 
         `/api/conversations/${id}`,
       );
     })
-    .toMatchObject({ maxSteps: 2, enabledTools: { "mcp-remote": expect.any(Array) } });
+    .toMatchObject({
+      maxSteps: 2,
+      reasoningEffort: "high",
+      enabledTools: { "mcp-remote": expect.any(Array) },
+    });
   await page.screenshot({ path: `${SCREENSHOTS}/settings.png` });
   await page.keyboard.press("Escape");
   await settings.waitFor({ state: "detached" });
@@ -430,10 +435,12 @@ it("settings switch the model and step limit and choose our MCP worker's tools, 
   // The last request of the answer itself (the cheap model's title request may come after it).
   const sent = stack.mock
     .getRequests()
-    .map((r) => r.body as { model?: string } | undefined)
+    .map((r) => r.body as { model?: string; max_tokens?: number } | undefined)
     .filter((b) => !JSON.stringify(b).includes(TITLE_INSTRUCTION))
     .at(-1);
   expect(sent?.model).toBe("claude-sonnet-4-6");
+  // Claude was asked to think at high effort: the answer's 4,096 tokens and the thinking's room.
+  expect(sent?.max_tokens).toBe(4_096 + 16_384);
   expect(JSON.stringify(sent)).toContain("pubmed_search");
   expect(JSON.stringify(sent)).not.toContain("render_chart");
   expect(watch.outside).toEqual([]);

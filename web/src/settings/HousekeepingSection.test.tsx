@@ -2,72 +2,30 @@
 // The "Titles and summaries" section: a user names the model that writes titles and summaries and
 // when summaries start; the saved settings pass the API's own schema, and going back to automatic
 // removes them so the server's defaults apply again.
-import { act } from "react";
-import { createRoot, type Root } from "react-dom/client";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import {
-  type Conversation,
-  ConversationSettings,
-  type ProviderInfo,
-} from "../../../durable-objects/protocol/rest";
+import { describe, expect, it } from "vitest";
+import { ConversationSettings, type ProviderInfo } from "../../../durable-objects/protocol/rest";
 import { HousekeepingSection } from "./HousekeepingSection";
-import type { ConversationPatch } from "./settings-api";
+import { showSection, submitSection } from "./section-harness";
 import { typeInto } from "../ui/type-into";
-
-beforeAll(() => {
-  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-});
-
-let root: Root | null = null;
-let host: HTMLElement;
-afterEach(() => {
-  act(() => root?.unmount());
-  host?.remove();
-  root = null;
-});
 
 const providers: ProviderInfo[] = [
   { id: "anthropic", configured: true, defaultModel: "claude-haiku-4-5", models: [] },
   { id: "openai", configured: false, defaultModel: "gpt-4o-mini", models: ["gpt-4o-mini"] },
 ];
 
+let host: HTMLElement;
 function show(settings: ConversationSettings) {
-  const conversation: Conversation = {
-    id: "c1",
-    title: "t",
-    provider: "anthropic",
+  const shown = showSection(HousekeepingSection, providers, settings, {
     model: "claude-sonnet-4-6",
-    mode: "normal",
-    settings,
-    createdAt: 0,
-    updatedAt: 0,
-  };
-  const patches: ConversationPatch[] = [];
-  const save = vi.fn((make: (c: Conversation) => ConversationPatch) => {
-    const patch = make(conversation);
-    patches.push(patch);
-    return Promise.resolve({ ...conversation, ...patch } as Conversation);
   });
-  host = document.createElement("div");
-  document.body.appendChild(host);
-  root = createRoot(host);
-  act(() =>
-    root!.render(
-      <HousekeepingSection conversation={conversation} providers={providers} save={save} />,
-    ),
-  );
-  return { patches, save };
+  host = shown.host;
+  return shown;
 }
 
 const field = (label: string) =>
   host.querySelector<HTMLInputElement & HTMLSelectElement>(`[aria-label="${label}"]`);
 const type = typeInto;
-const submit = async () => {
-  await act(async () => {
-    host.querySelector("form")!.requestSubmit();
-    await Promise.resolve();
-  });
-};
+const submit = () => submitSection(host);
 const message = () => host.querySelector('[role="alert"], [role="status"]')?.textContent;
 
 describe("titles and summaries settings", () => {

@@ -2,28 +2,11 @@
 // The route editor in the settings panel: fallbacks added, ordered and removed, local first and
 // the timeout, saved as the conversation's settings; a route that cannot work says what to fix.
 import { act } from "react";
-import { createRoot, type Root } from "react-dom/client";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import type {
-  Conversation,
-  ConversationSettings,
-  ProviderInfo,
-} from "../../../durable-objects/protocol/rest";
+import { describe, expect, it } from "vitest";
+import type { ConversationSettings, ProviderInfo } from "../../../durable-objects/protocol/rest";
 import { RouteSection } from "./RouteSection";
-import type { ConversationPatch } from "./settings-api";
+import { showSection, submitSection } from "./section-harness";
 import { typeInto } from "../ui/type-into";
-
-beforeAll(() => {
-  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-});
-
-let root: Root | null = null;
-let host: HTMLElement;
-afterEach(() => {
-  act(() => root?.unmount());
-  host?.remove();
-  root = null;
-});
 
 const providers: ProviderInfo[] = [
   { id: "anthropic", configured: true, defaultModel: "claude-haiku-4-5", models: [] },
@@ -32,33 +15,11 @@ const providers: ProviderInfo[] = [
   { id: "ollama", configured: true, defaultModel: "llama3.2:latest", models: ["qwen3:8b"] },
 ];
 
-const conversationWith = (settings: ConversationSettings): Conversation => ({
-  id: "c1",
-  title: "t",
-  provider: "anthropic",
-  model: "claude-haiku-4-5",
-  mode: "normal",
-  settings,
-  createdAt: 0,
-  updatedAt: 0,
-});
-
-/** Shows the section; saving applies the patch to the conversation as the server would. */
+let host: HTMLElement;
 function show(settings: ConversationSettings = { maxSteps: 7 }) {
-  const conversation = conversationWith(settings);
-  const patches: ConversationPatch[] = [];
-  const save = vi.fn((make: (c: Conversation) => ConversationPatch) => {
-    const patch = make(conversation);
-    patches.push(patch);
-    return Promise.resolve({ ...conversation, ...patch } as Conversation);
-  });
-  host = document.createElement("div");
-  document.body.appendChild(host);
-  root = createRoot(host);
-  act(() =>
-    root!.render(<RouteSection conversation={conversation} providers={providers} save={save} />),
-  );
-  return { patches, save };
+  const shown = showSection(RouteSection, providers, settings);
+  host = shown.host;
+  return shown;
 }
 
 const button = (name: string) => {
@@ -80,12 +41,7 @@ const click = async (el: HTMLElement) => {
   });
 };
 const type = typeInto;
-const submit = async () => {
-  await act(async () => {
-    host.querySelector("form")!.requestSubmit();
-    await Promise.resolve();
-  });
-};
+const submit = () => submitSection(host);
 const message = () => host.querySelector('[role="alert"], [role="status"]')?.textContent;
 
 describe("the route editor", () => {

@@ -36,24 +36,32 @@ export function createAnthropicProvider(config: ProviderConfig): ModelProvider {
     async *stream(request) {
       if (!messages)
         yield { type: "error", error: missingCredentials("Anthropic", "ANTHROPIC_API_KEY") };
-      else yield* forcedCallIfTaken(messages, request);
+      else yield* refusalsAskedAgain(messages, request);
     },
   };
 }
 
 /**
- * Claude refuses a forced tool call while it thinks, and the newest models always think: such a
- * step (the formatter asked for at the end of a turn) is asked again with the tool offered, not
- * forced, and a turn whose model then answers in text ends with that text.
+ * What Claude may refuse is asked again without it: a reasoning effort the model does not take as
+ * asked (thinking it cannot do, an effort it does not know), and a forced tool call while it
+ * thinks, which the newest models always do (the formatter's step at the end of a turn is then
+ * asked with the tool offered, not forced; a model that answers in text ends the turn with it).
  */
-function forcedCallIfTaken(messages: Messages, request: ModelRequest) {
+function refusalsAskedAgain(messages: Messages, request: ModelRequest) {
   const forced = typeof request.toolChoice === "object" || request.toolChoice === "required";
-  return askAgainWithout(
-    (r) => streamAnthropic(messages, r),
-    request,
-    forced ? { ...request, toolChoice: "auto" } : null,
-    /tool_choice|thinking/i,
-  );
+  const withEffortIfTaken = (asked: ModelRequest) => {
+    const { reasoningEffort, ...effortless } = asked;
+    return askAgainWithout((r) => streamAnthropic(messages, r), asked, {
+      what: "reasoning effort",
+      plain: reasoningEffort ? effortless : null,
+      refusedFor: /thinking|effort|output_config/i,
+    });
+  };
+  return askAgainWithout(withEffortIfTaken, request, {
+    what: "forced tool call",
+    plain: forced ? { ...request, toolChoice: "auto" } : null,
+    refusedFor: /tool_choice/i,
+  });
 }
 
 async function* streamAnthropic(

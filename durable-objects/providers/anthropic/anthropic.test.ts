@@ -62,6 +62,35 @@ describe("anthropic: specifics", () => {
     expect(choices).toEqual(["tool", "auto"]);
   });
 
+  it("asks again without the reasoning effort when Claude refuses the thinking it was asked for", async () => {
+    // aimock takes any thinking request: this fetch refuses one, as a model that cannot think would.
+    const thinking: unknown[] = [];
+    const refusing: typeof fetch = async (input, init) => {
+      const body = JSON.parse(String(init?.body)) as { thinking?: { type: string } };
+      thinking.push(body.thinking?.type);
+      if (body.thinking)
+        return Response.json(
+          {
+            type: "error",
+            error: {
+              type: "invalid_request_error",
+              message: "thinking: not supported by this model",
+            },
+          },
+          { status: 400 },
+        );
+      return fetch(input, init);
+    };
+    const r = await run(
+      "anthropic",
+      { model: "claude-opus-4-7", messages: userSays("case:text"), reasoningEffort: "high" },
+      { config: { fetch: refusing } },
+    );
+    expect(r.events.find((e) => e.type === "error")).toBeUndefined();
+    expect(r.events.at(-1)).toEqual({ type: "finish", reason: "stop" });
+    expect(thinking).toEqual(["adaptive", undefined]);
+  });
+
   it("says which setting is missing without calling Anthropic when no key is configured", async () => {
     const r = await run(
       "anthropic",

@@ -52,12 +52,11 @@ export function createOllamaProvider(config: ProviderConfig): ModelProvider {
  */
 function thinkingIfTaken(config: ProviderConfig, request: ModelRequest) {
   const { reasoningEffort, ...plain } = request;
-  return askAgainWithout(
-    (r) => streamOllama(config, r),
-    request,
-    reasoningEffort ? plain : null,
-    /think/i,
-  );
+  return askAgainWithout((r) => streamOllama(config, r), request, {
+    what: "reasoning effort",
+    plain: reasoningEffort ? plain : null,
+    refusedFor: /think/i,
+  });
 }
 
 async function* streamOllama(

@@ -2,39 +2,36 @@
 // it will not be forced into) is asked once more without that thing, so the extra never costs a
 // step that would work without it; the refusal is logged for the operator. A refusal is an HTTP
 // 400 before anything streamed.
-import type { ModelRequest, StreamEvent } from "./types";
+import type { StreamEvent } from "./types";
 
 export interface Extra {
   /** What the request asked for, as the log names it. */
   what: string;
-  /** The request without it, or null when it asked for none. */
-  plain: ModelRequest | null;
+  model: string;
   /** Whether the provider's refusal is about it. */
   refusedFor: RegExp;
 }
 
+/** `again`: the same call without the extra, or null when the request asked for none. */
 export async function* askAgainWithout(
-  stream: (request: ModelRequest) => AsyncIterable<StreamEvent>,
-  request: ModelRequest,
-  { what, plain, refusedFor }: Extra,
+  call: () => AsyncIterable<StreamEvent>,
+  again: (() => AsyncIterable<StreamEvent>) | null,
+  { what, model, refusedFor }: Extra,
 ): AsyncIterable<StreamEvent> {
-  if (!plain) return yield* stream(request);
-  for await (const event of stream(request)) {
-    if (
-      event.type === "error" &&
-      event.error.status === 400 &&
-      refusedFor.test(event.error.message)
-    ) {
+  if (!again) return yield* call();
+  for await (const event of call()) {
+    const { error } = event.type === "error" ? event : {};
+    if (error?.status === 400 && refusedFor.test(error.message)) {
       console.warn(
         JSON.stringify({
           level: "warn",
           event: "provider_extra_refused",
-          model: request.model,
+          model,
           extra: what,
-          message: `${event.error.message} Asked again without the ${what}.`,
+          message: `${error.message} Asked again without the ${what}.`,
         }),
       );
-      return yield* stream(plain);
+      return yield* again();
     }
     yield event;
   }

@@ -15,7 +15,7 @@ import type {
   SignedThinking,
   StreamEvent,
 } from "../types";
-import { toAnthropicRequest } from "./build-request";
+import { asksForThinking, type RequestOptions, toAnthropicRequest } from "./build-request";
 import { mapAnthropicError } from "./map-error";
 import { mapAnthropicStopReason } from "./map-stop-reason";
 
@@ -42,31 +42,37 @@ export function createAnthropicProvider(config: ProviderConfig): ModelProvider {
 }
 
 /**
- * What Claude may refuse is asked again without it: a reasoning effort the model does not take as
- * asked (thinking it cannot do, an effort it does not know), and a forced tool call while it
- * thinks, which the newest models always do (the formatter's step at the end of a turn is then
- * asked with the tool offered, not forced; a model that answers in text ends the turn with it).
+ * What Claude may refuse is asked again without it: the thinking we ask for (a reasoning effort,
+ * or the summary of the thinking a newer model does anyway) should the model not take it as
+ * asked, and a forced tool call while it thinks, which the newest models always do (the
+ * formatter's step at the end of a turn is then asked with the tool offered, not forced; a model
+ * that answers in text ends the turn with it).
  */
 function refusalsAskedAgain(messages: Messages, request: ModelRequest) {
+  const thinkingIfTaken = (asked: ModelRequest) =>
+    askAgainWithout(
+      () => streamAnthropic(messages, asked),
+      asksForThinking(asked)
+        ? () => streamAnthropic(messages, asked, { ownThinking: false })
+        : null,
+      {
+        what: "thinking asked for",
+        model: asked.model,
+        refusedFor: /thinking|effort|output_config|display/i,
+      },
+    );
   const forced = typeof request.toolChoice === "object" || request.toolChoice === "required";
-  const withEffortIfTaken = (asked: ModelRequest) => {
-    const { reasoningEffort, ...effortless } = asked;
-    return askAgainWithout((r) => streamAnthropic(messages, r), asked, {
-      what: "reasoning effort",
-      plain: reasoningEffort ? effortless : null,
-      refusedFor: /thinking|effort|output_config/i,
-    });
-  };
-  return askAgainWithout(withEffortIfTaken, request, {
-    what: "forced tool call",
-    plain: forced ? { ...request, toolChoice: "auto" } : null,
-    refusedFor: /tool_choice/i,
-  });
+  return askAgainWithout(
+    () => thinkingIfTaken(request),
+    forced ? () => thinkingIfTaken({ ...request, toolChoice: "auto" }) : null,
+    { what: "forced tool call", model: request.model, refusedFor: /tool_choice/i },
+  );
 }
 
 async function* streamAnthropic(
   messages: Messages,
   request: ModelRequest,
+  options: RequestOptions = {},
 ): AsyncIterable<StreamEvent> {
   const calls = new Map<number, { id: string; name: string; json: string }>();
   // Thinking blocks by index, handed out only once the message completed: a failed attempt's
@@ -76,7 +82,7 @@ async function* streamAnthropic(
   let stopReason: string | null = null;
   let complete = false;
   try {
-    const stream = await messages.create(toAnthropicRequest(request), {
+    const stream = await messages.create(toAnthropicRequest(request, options), {
       ...(request.signal && { signal: request.signal }),
     });
     for await (const event of stream) {

@@ -62,8 +62,11 @@ describe("anthropic: specifics", () => {
     expect(choices).toEqual(["tool", "auto"]);
   });
 
-  it("asks again without the reasoning effort when Claude refuses the thinking it was asked for", async () => {
-    // aimock takes any thinking request: this fetch refuses one, as a model that cannot think would.
+  it.each([
+    ["a reasoning effort", { model: "claude-opus-4-7", reasoningEffort: "high" as const }],
+    ["the summary a newer model is asked for", { model: "claude-opus-5-5" }],
+  ])("asks again without our thinking when Claude refuses %s", async (_, asked) => {
+    // aimock takes any thinking request: this fetch refuses one, as a model might.
     const thinking: unknown[] = [];
     const refusing: typeof fetch = async (input, init) => {
       const body = JSON.parse(String(init?.body)) as { thinking?: { type: string } };
@@ -72,10 +75,7 @@ describe("anthropic: specifics", () => {
         return Response.json(
           {
             type: "error",
-            error: {
-              type: "invalid_request_error",
-              message: "thinking: not supported by this model",
-            },
+            error: { type: "invalid_request_error", message: "thinking.display: not supported" },
           },
           { status: 400 },
         );
@@ -83,7 +83,7 @@ describe("anthropic: specifics", () => {
     };
     const r = await run(
       "anthropic",
-      { model: "claude-opus-4-7", messages: userSays("case:text"), reasoningEffort: "high" },
+      { ...asked, messages: userSays("case:text") },
       { config: { fetch: refusing } },
     );
     expect(r.events.find((e) => e.type === "error")).toBeUndefined();
@@ -304,6 +304,27 @@ describe("anthropic: request", () => {
       reasoningEffort: "high",
     });
     expect(forced.thinking).toEqual({ type: "adaptive", display: "summarized" });
+  });
+
+  it("asks Claude 5 and later, which think anyway, to show a summary of it, with room for it", () => {
+    const body = toAnthropicRequest({ ...base, model: "claude-opus-5-5", maxTokens: 4000 });
+    expect(body).toMatchObject({
+      thinking: { type: "adaptive", display: "summarized" },
+      max_tokens: 4000 + REASONING_TOKENS.medium,
+    });
+    expect(body).not.toHaveProperty("output_config");
+    // Claude 4.6 does not think unless asked: it is asked nothing.
+    expect(toAnthropicRequest({ ...base, model: "claude-sonnet-4-6" })).not.toHaveProperty(
+      "thinking",
+    );
+    // The request asked again after a refusal carries none of our thinking.
+    const plain = toAnthropicRequest(
+      { ...base, model: "claude-opus-5-5", reasoningEffort: "high" },
+      { ownThinking: false },
+    );
+    expect(plain).not.toHaveProperty("thinking");
+    expect(plain).not.toHaveProperty("output_config");
+    expect(plain.max_tokens).toBe(DEFAULT_MAX_TOKENS);
   });
 
   it("gives Claude 3.7 to 4.5 a thinking budget, and older models nothing", () => {

@@ -16,6 +16,16 @@ function version(model: string): [number, number] | null {
   return [Number(tokens[at]), /^\d+$/.test(minor) ? Number(minor) : 0];
 }
 
+/**
+ * Models that think whether asked or not (Claude 5 and later, and names without a version such as
+ * `claude-mythos-preview`); by default they leave the thinking's text out, and the newest return
+ * the text between their tool calls as thinking.
+ */
+export function thinksByDefault(model: string): boolean {
+  const v = version(model);
+  return !v || v[0] >= 5;
+}
+
 /** A name without a version (`claude-mythos-preview`) is one of the newer, adaptive models. */
 export function thinkingForm(model: string): ThinkingForm {
   const v = version(model);

@@ -52,11 +52,11 @@ export function createOllamaProvider(config: ProviderConfig): ModelProvider {
  */
 function thinkingIfTaken(config: ProviderConfig, request: ModelRequest) {
   const { reasoningEffort, ...plain } = request;
-  return askAgainWithout((r) => streamOllama(config, r), request, {
-    what: "reasoning effort",
-    plain: reasoningEffort ? plain : null,
-    refusedFor: /think/i,
-  });
+  return askAgainWithout(
+    () => streamOllama(config, request),
+    reasoningEffort ? () => streamOllama(config, plain) : null,
+    { what: "reasoning effort", model: request.model, refusedFor: /think/i },
+  );
 }
 
 async function* streamOllama(

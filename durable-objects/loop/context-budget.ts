@@ -12,6 +12,11 @@ export interface ModelWindow {
 
 /** Known windows; a model not listed gets its provider's default (the first match wins). */
 const WINDOWS: Array<{ provider: ProviderId; model: RegExp; window: ModelWindow }> = [
+  {
+    provider: "anthropic",
+    model: /^claude-[a-z]+-5/,
+    window: { contextTokens: 1_000_000, outputReserve: 8_192 },
+  },
   { provider: "anthropic", model: /./, window: { contextTokens: 200_000, outputReserve: 8_192 } },
   {
     provider: "openai",

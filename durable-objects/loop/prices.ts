@@ -8,7 +8,7 @@ import { z } from "zod";
  * change: check them again (and these dates) before relying on the totals for billing.
  */
 export const PRICES_CHECKED_ON = {
-  anthropic: "2026-11-28",
+  anthropic: "2026-11-29",
   openai: "2025-08-15",
   google: "2025-08-15",
 } as const;
@@ -29,6 +29,9 @@ export type PriceTable = Readonly<Record<string, ModelPrice>>;
 /** Standard (not batch, not long-context) prices, USD per million tokens. */
 export const BUILT_IN_PRICES: PriceTable = {
   // Anthropic (cachedInput: the price of a cache hit)
+  "claude-opus-5-5": { input: 4, output: 20, cachedInput: 0.2 },
+  "claude-sonnet-5-5": { input: 2, output: 10, cachedInput: 0.2 },
+  "claude-opus-5": { input: 5, output: 25, cachedInput: 0.5 },
   "claude-opus-4-6": { input: 5, output: 25, cachedInput: 0.5 },
   "claude-opus-4-5": { input: 5, output: 25, cachedInput: 0.5 },
   "claude-sonnet-4-6": { input: 3, output: 15, cachedInput: 0.3 },

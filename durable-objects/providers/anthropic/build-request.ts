@@ -21,7 +21,10 @@ type Thinking = Anthropic.ThinkingConfigParam;
 const SUMMARIZED = { type: "adaptive", display: "summarized" } as const;
 
 export interface RequestOptions {
-  /** False leaves out the thinking we ask for (see thinkingFor): the request Claude cannot refuse for it. */
+  /**
+   * False leaves out the thinking we ask for (see thinkingFor): the request Claude cannot refuse
+   * for it.
+   */
   ownThinking?: boolean;
 }
 

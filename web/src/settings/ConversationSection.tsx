@@ -80,7 +80,7 @@ export function ConversationSection(props: {
         </label>
         <p className="muted small" id={`${headingId}-reasoning`}>
           How hard a model that reasons thinks before it answers: more effort, more tokens. Claude
-          thinks only when this is set; models that cannot reason ignore it.
+          4.6 and earlier think only when this is set; models that cannot reason ignore it.
         </p>
         <label>
           Step limit

@@ -406,7 +406,7 @@ it("settings switch the model, reasoning and step limit and choose our MCP worke
   await settings.getByRole("button", { name: "Save", exact: true }).click();
   await expect
     .poll(() => page.locator(".conversation-header").textContent())
-    .toContain("claude-sonnet-4-6");
+    .toContain("claude-sonnet-4-6 · high reasoning");
 
   const ours = settings.getByRole("group", { name: "mcp-remote" });
   await ours.getByRole("button", { name: "Test" }).click();

@@ -349,6 +349,8 @@ export function App() {
             <h1>{conversation.title}</h1>
             <span className="muted small">
               {conversation.provider} · {conversation.model}
+              {conversation.settings.reasoningEffort &&
+                ` · ${conversation.settings.reasoningEffort} reasoning`}
               {conversation.mode !== "normal" && ` · ${conversation.mode} mode`}
             </span>
             {membership && !isOwner && (

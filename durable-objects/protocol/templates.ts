@@ -1,7 +1,7 @@
 // Conversation templates (NextChat's masks): a system prompt with variables, a few starting
 // messages and the settings a new conversation takes. Shared by the API worker and the client.
 import { z } from "zod";
-import { ConversationMode } from "./conversation-settings";
+import { ConversationMode, ReasoningEffort } from "./conversation-settings";
 import { TemplateMessage } from "./template-context";
 
 /** The variables a template's system prompt may hold, each written `{{name}}`. */
@@ -13,6 +13,7 @@ export const TemplateDefaults = z
     model: z.string().min(1).max(200).optional(),
     mode: ConversationMode.optional(),
     maxSteps: z.number().int().min(1).max(20).optional(),
+    reasoningEffort: ReasoningEffort.optional(),
     // MCP server names the conversation must not use, as in the conversation settings.
     blockedServers: z.array(z.string().min(1).max(100)).max(100).optional(),
     // Per server: the only tools offered to the model, as in the conversation settings.

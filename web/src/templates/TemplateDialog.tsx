@@ -130,6 +130,21 @@ export function TemplateDialog(props: {
           </select>
         </label>
         <label>
+          Reasoning
+          <select
+            aria-label="Default reasoning"
+            value={form.reasoningEffort}
+            onChange={(e) =>
+              set({ reasoningEffort: e.target.value as TemplateForm["reasoningEffort"] })
+            }
+          >
+            <option value="">The model&apos;s default</option>
+            <option value="low">Low</option>
+            <option value="medium">Medium</option>
+            <option value="high">High</option>
+          </select>
+        </label>
+        <label>
           Step limit
           <input
             inputMode="numeric"

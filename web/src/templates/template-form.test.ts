@@ -27,12 +27,13 @@ describe("the template form", () => {
     });
   });
 
-  it("drops empty starting messages and a model without a provider", () => {
+  it("drops empty starting messages and a model without a provider, and keeps the reasoning", () => {
     const form = {
       ...formFromTemplate(null),
       name: "Mine",
       model: "orphan-model",
       maxSteps: "4",
+      reasoningEffort: "high" as const,
       messages: [
         { role: "user" as const, content: "  " },
         { role: "assistant" as const, content: "Ready." },
@@ -40,7 +41,7 @@ describe("the template form", () => {
     };
     expect(inputFromForm(form)).toMatchObject({
       messages: [{ role: "assistant", content: "Ready." }],
-      defaults: { maxSteps: 4 },
+      defaults: { maxSteps: 4, reasoningEffort: "high" },
     });
   });
 

@@ -1,4 +1,5 @@
 // The template dialog's fields, and the template input they make (or what is wrong with them).
+import type { ReasoningEffort } from "../../../durable-objects/protocol/conversation-settings";
 import type { ConversationMode } from "../../../durable-objects/protocol/rest";
 import type { TemplateMessage } from "../../../durable-objects/protocol/template-context";
 import type {
@@ -18,6 +19,7 @@ export interface TemplateForm {
   provider: string;
   model: string;
   mode: ConversationMode | "";
+  reasoningEffort: ReasoningEffort | "";
   maxSteps: string;
   /** The servers a new conversation does not use, and per server the only tools it offers. */
   servers: ServerChoices;
@@ -35,6 +37,7 @@ export function formFromTemplate(template: Template | null): TemplateForm {
     provider: d.provider ?? "",
     model: d.model ?? "",
     mode: d.mode ?? "",
+    reasoningEffort: d.reasoningEffort ?? "",
     maxSteps: d.maxSteps !== undefined ? String(d.maxSteps) : "",
     servers: {
       ...(d.blockedServers && { blockedServers: d.blockedServers }),
@@ -62,6 +65,7 @@ export function inputFromForm(form: TemplateForm): TemplateInput | string {
       ...(form.provider && { provider: form.provider }),
       ...(form.provider && form.model.trim() && { model: form.model.trim() }),
       ...(form.mode && { mode: form.mode }),
+      ...(form.reasoningEffort && { reasoningEffort: form.reasoningEffort }),
       ...(steps !== undefined && { maxSteps: steps }),
     },
   };

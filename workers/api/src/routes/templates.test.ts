@@ -109,6 +109,22 @@ describe("/api/templates", () => {
     expect(chosen.mode).toBe("normal");
     expect(chosen.settings.maxSteps).toBe(2);
     expect(chosen.settings.template.name).toBe("Literature review");
+
+    // A template's reasoning effort is the new conversation's, unless the request sets another.
+    const made = await api(user, "/api/templates", {
+      method: "POST",
+      json: { name: "Deep thought", defaults: { reasoningEffort: "high" } },
+    });
+    const { id } = (await made.json()) as Template;
+    const thinking = (await createConversation(user, { templateId: id })) as unknown as {
+      settings: { reasoningEffort?: string };
+    };
+    expect(thinking.settings.reasoningEffort).toBe("high");
+    const overridden = (await createConversation(user, {
+      templateId: id,
+      settings: { reasoningEffort: "low" },
+    })) as unknown as { settings: { reasoningEffort?: string } };
+    expect(overridden.settings.reasoningEffort).toBe("low");
   });
 
   it("keeps the template when a settings change leaves it out", async () => {

@@ -34,6 +34,7 @@ export function applyTemplate(
     mode: chosen.mode ?? defaults.mode,
     settings: {
       ...(defaults.maxSteps !== undefined && { maxSteps: defaults.maxSteps }),
+      ...(defaults.reasoningEffort && { reasoningEffort: defaults.reasoningEffort }),
       ...(defaults.blockedServers && { blockedServers: defaults.blockedServers }),
       ...(defaults.enabledTools && { enabledTools: defaults.enabledTools }),
       ...chosen.settings,

@@ -1,6 +1,12 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
+import {
+  api,
+  createConversation,
+  createUser,
+  createUserWithEverything,
+  type TestUser,
+} from "../../tests/support/helpers";
 import { TestSocket, turnEnded } from "../../tests/support/ws-client";
 import type { ServerEvent } from "../protocol/wire";
 import type { NeutralMessage } from "../providers/types";
@@ -9,12 +15,7 @@ import type { Conversation } from "./conversation";
 
 let user: TestUser;
 beforeAll(async () => {
-  user = await createUser();
-  const res = await api(user, "/api/mcp-servers", {
-    method: "POST",
-    json: { name: "everything", url: inject("everythingUrl") },
-  });
-  expect(res.status).toBe(201);
+  user = await createUserWithEverything();
 });
 
 describe("the audit log", () => {

@@ -2,7 +2,12 @@
 // request the provider refuses for its length. aimock's journal is the witness.
 import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
+import {
+  api,
+  createConversation,
+  createUserWithEverything,
+  type TestUser,
+} from "../../tests/support/helpers";
 import { fold, TestSocket, turnEnded } from "../../tests/support/ws-client";
 import type { ChatMessage } from "../protocol/messages";
 import type { ServerEvent, ServerFrame } from "../protocol/wire";
@@ -10,12 +15,7 @@ import type { Conversation } from "./conversation";
 
 let user: TestUser;
 beforeAll(async () => {
-  user = await createUser();
-  const res = await api(user, "/api/mcp-servers", {
-    method: "POST",
-    json: { name: "everything", url: inject("everythingUrl") },
-  });
-  expect(res.status).toBe(201);
+  user = await createUserWithEverything();
 });
 
 interface SentRequest {

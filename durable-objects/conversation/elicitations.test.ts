@@ -4,6 +4,7 @@ import {
   api,
   createConversation,
   createUser,
+  createUserWithEverything,
   errorOf,
   type TestUser,
 } from "../../tests/support/helpers";
@@ -16,12 +17,7 @@ type Answered = Extract<ServerEvent, { type: "elicitation_answered" }>;
 
 let user: TestUser;
 beforeAll(async () => {
-  user = await createUser();
-  const res = await api(user, "/api/mcp-servers", {
-    method: "POST",
-    json: { name: "everything", url: inject("everythingUrl") },
-  });
-  expect(res.status).toBe(201);
+  user = await createUserWithEverything();
 });
 
 const requested = (events: ServerEvent[]) =>

@@ -1,19 +1,19 @@
-// A conversation's reasoning effort, end to end: set over REST, read by the turn, sent to Claude as
-// a thinking request, and Claude's signed thinking sent back with its call on the next step
-// (aimock, like Anthropic, refuses a tool-loop step without it). Bad values are refused, saying why.
-import { inject } from "vitest";
+// A conversation's reasoning effort, end to end: set over REST or for one message, read by the
+// turn, sent to Claude as a thinking request whose thinking the user sees (that Claude's signed
+// thinking goes back with its call is held by providers/anthropic/thinking-loop.test.ts, against
+// aimock in strict mode). Bad values are refused, saying why.
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
+import {
+  api,
+  createConversation,
+  createUserWithEverything,
+  type TestUser,
+} from "../../tests/support/helpers";
 import { fold, TestSocket, turnEnded } from "../../tests/support/ws-client";
 
 let user: TestUser;
 beforeAll(async () => {
-  user = await createUser();
-  const res = await api(user, "/api/mcp-servers", {
-    method: "POST",
-    json: { name: "everything", url: inject("everythingUrl") },
-  });
-  expect(res.status).toBe(201);
+  user = await createUserWithEverything();
 });
 
 describe("reasoning effort", () => {

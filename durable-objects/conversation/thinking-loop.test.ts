@@ -1,19 +1,20 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import type { Conversation } from "./conversation";
 import { beforeAll, describe, expect, inject, it, vi } from "vitest";
-import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
+import {
+  api,
+  createConversation,
+  createUser,
+  createUserWithEverything,
+  type TestUser,
+} from "../../tests/support/helpers";
 import { fold, TestSocket, turnEnded } from "../../tests/support/ws-client";
 import type { ServerEvent } from "../protocol/wire";
 import { ConversationStore } from "./store";
 
 let user: TestUser;
 beforeAll(async () => {
-  user = await createUser();
-  const res = await api(user, "/api/mcp-servers", {
-    method: "POST",
-    json: { name: "everything", url: inject("everythingUrl") },
-  });
-  expect(res.status).toBe(201);
+  user = await createUserWithEverything();
 });
 
 async function turn(text: string, settings: Record<string, unknown> = {}) {

@@ -1,6 +1,7 @@
 // Test helpers: real users and tokens in the test's D1, and requests through the real worker.
 import { env } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
+import { inject } from "vitest";
 import { sha256Hex } from "../../workers/api/src/auth/crypto";
 
 export const BASE = "http://app.test";
@@ -42,6 +43,18 @@ export function api(
     body = JSON.stringify(init.json);
   }
   return exports.default.fetch(new Request(BASE + path, { ...init, headers, body: body ?? null }));
+}
+
+/** A new user with server-everything (the api project's) registered as their `everything` server. */
+export async function createUserWithEverything(): Promise<TestUser> {
+  const user = await createUser();
+  const res = await api(user, "/api/mcp-servers", {
+    method: "POST",
+    json: { name: "everything", url: inject("everythingUrl") },
+  });
+  if (res.status !== 201)
+    throw new Error(`adding server-everything failed: ${res.status} ${await res.text()}`);
+  return user;
 }
 
 export async function createConversation(user: TestUser, body: Record<string, unknown> = {}) {

@@ -9,6 +9,7 @@ import { DEFAULT_STEP_LIMIT, parseStepLimit } from "./settings-state";
 import { SaveRow } from "./SaveRow";
 import type { SaveConversation } from "./use-conversation-saver";
 import { useSaving } from "./use-saving";
+import { ReasoningEffortOptions } from "./ReasoningEffortOptions";
 
 export function ConversationSection(props: {
   conversation: Conversation;
@@ -72,10 +73,7 @@ export function ConversationSection(props: {
             onChange={(e) => setEffort(e.target.value as ReasoningEffort | "")}
             aria-describedby={`${headingId}-reasoning`}
           >
-            <option value="">The model&apos;s default</option>
-            <option value="low">Low</option>
-            <option value="medium">Medium</option>
-            <option value="high">High</option>
+            <ReasoningEffortOptions />
           </select>
         </label>
         <p className="muted small" id={`${headingId}-reasoning`}>

@@ -7,6 +7,7 @@ import type { TemplateInput } from "../../../durable-objects/protocol/templates"
 import { DialogFrame } from "../ui/dialog";
 import { inputFromForm, MAX_STARTING_MESSAGES, type TemplateForm } from "./template-form";
 import { TemplateServerFields } from "./TemplateServerFields";
+import { ReasoningEffortOptions } from "../settings/ReasoningEffortOptions";
 
 const VARIABLES = TEMPLATE_VARIABLES.map((v) => `{{${v}}}`).join(", ");
 
@@ -138,10 +139,7 @@ export function TemplateDialog(props: {
               set({ reasoningEffort: e.target.value as TemplateForm["reasoningEffort"] })
             }
           >
-            <option value="">The model&apos;s default</option>
-            <option value="low">Low</option>
-            <option value="medium">Medium</option>
-            <option value="high">High</option>
+            <ReasoningEffortOptions />
           </select>
         </label>
         <label>

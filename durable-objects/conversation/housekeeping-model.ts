@@ -4,9 +4,10 @@
 // name its own (settings.housekeepingModel) and the operator the cheap models (CHEAP_MODELS).
 import type { Env } from "../../shared/env";
 import { cheapModel, parseCheapModels, type CheapModelOverrides } from "../loop/cheap-models";
-import { wantsDefaultTemperature } from "../providers/gemini/model-family";
+import { thinksByDefault } from "../providers/anthropic/model-family";
+import { thinks, wantsDefaultTemperature } from "../providers/gemini/model-family";
 import { createProvider, providerConfigFromEnv } from "../providers/registry";
-import type { ModelProvider } from "../providers/types";
+import type { ModelProvider, ReasoningEffort } from "../providers/types";
 import type { ConversationInfo } from "./turn";
 
 export interface HousekeepingModel {
@@ -25,6 +26,24 @@ export function housekeepingTemperature(writer: HousekeepingModel): number | und
   return writer.provider.id === "gemini" && wantsDefaultTemperature(writer.model)
     ? undefined
     : HOUSEKEEPING_TEMPERATURE;
+}
+
+/**
+ * How hard a title or summary is thought over: little, by the models that reason anyway (OpenAI's
+ * reasoning models, to which the adapter alone sends it; Gemini 2.5 and later; Claude 5 and
+ * later). The others are asked nothing: an effort would switch thinking on for Claude 3.7 to 4.6.
+ */
+export function housekeepingEffort(writer: HousekeepingModel): ReasoningEffort | undefined {
+  switch (writer.provider.id) {
+    case "openai":
+      return "low";
+    case "gemini":
+      return thinks(writer.model) ? "low" : undefined;
+    case "anthropic":
+      return thinksByDefault(writer.model) ? "low" : undefined;
+    case "ollama":
+      return undefined;
+  }
 }
 
 let cached: { configured: string | undefined; overrides: CheapModelOverrides } | null = null;

@@ -8,7 +8,11 @@ import { modelWindow, TokenEstimator } from "../loop/context-budget";
 import { type ChatMessage, messageText } from "../protocol/messages";
 import type { NewServerEvent } from "../protocol/wire";
 import { streamWithRetries } from "../providers/retry";
-import { housekeepingModel, housekeepingTemperature } from "./housekeeping-model";
+import {
+  housekeepingModel,
+  housekeepingEffort,
+  housekeepingTemperature,
+} from "./housekeeping-model";
 import type { ConversationStore } from "./store";
 import type { ConversationInfo } from "./turn";
 
@@ -115,6 +119,7 @@ export async function updateSummaryIfDue(input: SummarizeInput): Promise<void> {
     // Room for a reasoning model's thinking (see TITLE_MAX_TOKENS) and a 400-word summary.
     maxTokens: 4_000,
     temperature: housekeepingTemperature(writer),
+    reasoningEffort: housekeepingEffort(writer),
   })) {
     if (event.type === "text_delta") text += event.text;
     if (event.type === "error") {

@@ -91,3 +91,17 @@ describe("the title's temperature", () => {
     expect(ollama.options).toMatchObject({ temperature: 0.2 });
   });
 });
+
+describe("the title's reasoning", () => {
+  it("is asked to be brief of the models that reason anyway, and nothing of the others", async () => {
+    const gemini3 = await titleRequestBody("gemini", "gemini-3.5-flash");
+    expect(gemini3.generationConfig).toMatchObject({ thinkingConfig: { thinkingLevel: "LOW" } });
+    const claude5 = await titleRequestBody("anthropic", "claude-opus-5-5");
+    expect(claude5).toMatchObject({ output_config: { effort: "low" } });
+    // Claude 4.5 does not think unless asked: a title does not switch its thinking on.
+    const claude45 = await titleRequestBody("anthropic", "claude-haiku-4-5");
+    expect(claude45).not.toHaveProperty("thinking");
+    const gemini2 = await titleRequestBody("gemini", "gemini-2.0-flash");
+    expect(gemini2.generationConfig).not.toHaveProperty("thinkingConfig");
+  });
+});

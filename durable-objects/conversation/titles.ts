@@ -7,6 +7,7 @@ import type { NewServerEvent } from "../protocol/wire";
 import { streamWithRetries } from "../providers/retry";
 import { titleFromFirstMessage } from "./first-message-title";
 import {
+  housekeepingEffort,
   housekeepingModel,
   type HousekeepingModel,
   housekeepingTemperature,
@@ -71,9 +72,10 @@ export async function nameConversationOnce(input: NameConversationInput): Promis
 }
 
 /**
- * The title call's output cap. It bounds the model's thinking too, which reasoning models (OpenAI's
- * since gpt-5, Gemini 3) count against it before they write a word: a cap sized for six words
- * left them nothing to write the title with. A model that does not think stops at the title.
+ * The title call's output cap. Reasoning models (OpenAI's since gpt-5, Gemini 3) count their
+ * thinking against it before they write a word, so a cap sized for six words left them nothing to
+ * write the title with; the adapters now add room for the thinking on top, and a title asks for
+ * little of it (housekeepingEffort). A model that does not think stops at the title.
  */
 export const TITLE_MAX_TOKENS = 1_000;
 
@@ -101,6 +103,7 @@ export async function askForTitle(
     ],
     maxTokens: TITLE_MAX_TOKENS,
     temperature: housekeepingTemperature(writer),
+    reasoningEffort: housekeepingEffort(writer),
   })) {
     if (event.type === "text_delta") text += event.text;
     if (event.type === "error") {

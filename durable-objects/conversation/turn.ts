@@ -22,7 +22,7 @@ import type { ConversationSettings } from "../protocol/conversation-settings";
 import type { NewServerEvent } from "../protocol/wire";
 import { toolCallingOf } from "../providers/prompt-tools/capabilities";
 import { withPromptTools } from "../providers/prompt-tools/with-prompt-tools";
-import { REASONING_TOKENS } from "../providers/reasoning-effort";
+import { withReasoningRoom } from "../providers/reasoning-effort";
 import { createProvider, providerConfigFromEnv } from "../providers/registry";
 import { streamWithRetries } from "../providers/retry";
 import { buildToolNameMap } from "../providers/tool-names";
@@ -147,7 +147,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     }),
     model: conversation.model,
     // The history leaves room for the answer and for the reasoning an effort asks for.
-    maxTokens: maxTokens + (effort ? REASONING_TOKENS[effort] : 0),
+    maxTokens: withReasoningRoom(maxTokens, effort !== undefined, effort),
     charsPerToken: input.charsPerToken,
     ...(input.learnedCharsPerToken && { learnedCharsPerToken: input.learnedCharsPerToken }),
     emit: input.emit,

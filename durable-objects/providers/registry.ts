@@ -27,9 +27,9 @@ export const DEFAULT_MODELS: Record<ProviderId, string> = {
  * What the client offers in its model picker; a conversation may name any other model. Anthropic
  * retired Claude Opus 4.1 and ends Claude Sonnet 4.5 on 2026-11-30; the 4.6 models take the same
  * requests. Claude Sonnet 5.5 and Opus 5.5 always think and refuse a forced tool call: their
- * thinking is carried between steps and a refused forced call is asked again (anthropic/). OpenAI shuts down
- * gpt-5 and gpt-5-mini on 2026-12-11 and gpt-4o, gpt-4o-mini, gpt-4.1 and gpt-4.1-mini on
- * 2027-01-14; the picker offers the replacements OpenAI names for them. Google is retiring the
+ * thinking is carried between steps and a refused forced call is asked again (anthropic/).
+ * OpenAI shuts down gpt-5 and gpt-5-mini on 2026-12-11 and gpt-4o, gpt-4o-mini, gpt-4.1 and
+ * gpt-4.1-mini on 2027-01-14; the picker offers the replacements OpenAI names for them. Google is retiring the
  * Gemini 2.5 models (reports of its dates differ, all of them by 2026-12-01): the picker offers
  * Gemini 3.5 Flash (generally available) and 3.1 Flash-Lite (stable).
  */

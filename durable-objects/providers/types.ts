@@ -158,8 +158,7 @@ export type StreamEvent =
    * Reasoning to send back with this step's calls (OpenAI's reasoning models, Claude's thinking),
    * handed out only with a call that completed.
    */
-  | ({ type: "encrypted_reasoning" } & EncryptedReasoning)
-  | ({ type: "signed_thinking" } & SignedThinking)
+  | SealedReasoning
   | { type: "finish"; reason: FinishReason }
   | { type: "error"; error: ProviderErrorInfo };
 

@@ -3,7 +3,7 @@
 // later need a thought signature on replayed function calls; a reasoning effort becomes a thinking
 // level or budget. providerOptions go into the config as-is, `thinkingConfig` merged over ours.
 import type { GenerateContentParameters, ThinkingConfig } from "@google/genai";
-import { REASONING_TOKENS, withReasoningRoom } from "../reasoning-effort";
+import { withReasoningRoom } from "../reasoning-effort";
 import type { ModelRequest } from "../types";
 import { toGeminiContents } from "./convert-messages";
 import { needsSignatures, thinkingFor, thinks } from "./model-family";
@@ -15,7 +15,7 @@ export function toGeminiRequest(request: ModelRequest): GenerateContentParameter
   const thinking: ThinkingConfig = {
     ...(thinks(request.model) && { includeThoughts: true }),
     // The level as the SDK's ThinkingLevel enum spells it (model-family.ts imports no SDK).
-    ...((effort && thinkingFor(request.model, effort, REASONING_TOKENS[effort])) as ThinkingConfig),
+    ...((effort && thinkingFor(request.model, effort)) as ThinkingConfig),
     ...(thinkingConfig as ThinkingConfig | undefined),
   };
   return {

@@ -1,5 +1,6 @@
 // What a Gemini model's version says about how to call it. No SDK here: the housekeeping model's
 // choice reads it too.
+import { REASONING_TOKENS } from "../reasoning-effort";
 import type { ReasoningEffort } from "../types";
 
 const version = (model: string) =>
@@ -23,11 +24,10 @@ export const wantsDefaultTemperature = (model: string) => version(model) >= 3;
 export function thinkingFor(
   model: string,
   effort: ReasoningEffort,
-  budget: number,
 ): { thinkingLevel: Uppercase<ReasoningEffort> } | { thinkingBudget: number } | null {
   if (version(model) >= 3)
     return effort === "medium" && /-pro\b/.test(model)
       ? null
       : { thinkingLevel: effort.toUpperCase() as Uppercase<ReasoningEffort> };
-  return thinks(model) ? { thinkingBudget: budget } : null;
+  return thinks(model) ? { thinkingBudget: REASONING_TOKENS[effort] } : null;
 }

@@ -80,4 +80,14 @@ describe("searching conversations finds words inside messages", () => {
     const c = await createConversation(alice, { title: "Tidal forces" });
     expect((await search(alice, "tidal")).map((x) => x.id)).toEqual([c.id]);
   });
+
+  it("finds a long title typed whole, and takes % and _ as the characters they are", async () => {
+    const title = "Notes on the 2026 survey of coastal erosion_rates: 40% faster than in 1990";
+    const c = await createConversation(alice, { title });
+    await createConversation(alice, { title: "Notes on the 2026 survey of coastal erosionXrates" });
+    // Over D1's 50-byte limit for a LIKE pattern, which answered these with a 500.
+    expect((await search(alice, title.toUpperCase())).map((x) => x.id)).toEqual([c.id]);
+    expect((await search(alice, "erosion_rates: 40%")).map((x) => x.id)).toEqual([c.id]);
+    expect(await search(alice, "w0 w1 w2 w3 w4 w5 w6 w7 w8 w9 w10 w11 w12 w13 w14")).toEqual([]);
+  });
 });

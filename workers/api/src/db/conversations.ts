@@ -1,5 +1,5 @@
 // Conversation rows: always read and written on behalf of their owner.
-import { and, desc, eq, like, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, lt, or, sql } from "drizzle-orm";
 import {
   type Conversation,
   ConversationSettings,
@@ -7,6 +7,7 @@ import {
 } from "../../../../durable-objects/protocol/rest";
 import { notFound } from "../http/errors";
 import { ftsQueryOf, hasMatchingMessage, matchingSnippet } from "./message-search";
+import { containsText } from "./text-match";
 import type { Db } from "../../../../shared/db/client";
 import { conversationMembers, conversations } from "../../../../shared/db/schema";
 
@@ -88,7 +89,7 @@ export async function listConversations(db: Db, userId: string, opts: ListOption
           : eq(conversations.userId, userId),
         opts.q
           ? or(
-              like(conversations.title, `%${opts.q.replace(/[%_]/g, "")}%`),
+              containsText(conversations.title, opts.q),
               ftsQuery ? hasMatchingMessage(ftsQuery) : undefined,
             )
           : undefined,

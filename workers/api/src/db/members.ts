@@ -1,6 +1,6 @@
 // The people a conversation is shared with (conversation_members), and the users of this
 // instance the owner can pick from.
-import { and, asc, desc, eq, like, ne, or } from "drizzle-orm";
+import { and, asc, desc, eq, ne, or } from "drizzle-orm";
 import type {
   Member,
   MemberRole,
@@ -10,6 +10,7 @@ import type {
 import type { Db } from "../../../../shared/db/client";
 import { conversationMembers, conversations, users } from "../../../../shared/db/schema";
 import { toConversation } from "./conversations";
+import { startsWithText } from "./text-match";
 
 export async function userRef(db: Db, userId: string): Promise<UserRef> {
   const [row] = await db
@@ -46,11 +47,10 @@ export async function usersNamed(db: Db, idOrName: string): Promise<UserRef[]> {
 
 /** Users whose name starts with `prefix`, for picking whom to share with (never `exceptId`). */
 export async function searchUsers(db: Db, prefix: string, exceptId: string): Promise<UserRef[]> {
-  const pattern = `${prefix.replace(/[%_\\]/g, "")}%`;
   return db
     .select({ id: users.id, name: users.name })
     .from(users)
-    .where(and(like(users.name, pattern), ne(users.id, exceptId)))
+    .where(and(startsWithText(users.name, prefix), ne(users.id, exceptId)))
     .orderBy(asc(users.name))
     .limit(10);
 }

@@ -220,6 +220,12 @@ describe("sharing a conversation: every route checks the role", () => {
     expect(((await res.json()) as { items: unknown[] }).items).toEqual([
       { id: other.id, name: `dir-${suffix}-other` },
     ]);
+    // Case aside, and as long as the API takes (100 characters; D1 refused LIKE past 50 bytes).
+    const upper = await api(me, `/api/users?q=DIR-${suffix}-OT`);
+    expect(((await upper.json()) as { items: unknown[] }).items).toHaveLength(1);
+    const long = await api(me, `/api/users?q=${"b".repeat(100)}`);
+    expect(long.status).toBe(200);
+    expect(((await long.json()) as { items: unknown[] }).items).toEqual([]);
   });
 });
 

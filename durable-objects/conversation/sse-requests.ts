@@ -47,6 +47,16 @@ export async function serveSseRequest(request: Request, host: SseHost): Promise<
       "validation_failed",
       `Last-Event-ID (or ?after=): ${cursor.error.issues[0]?.message}.`,
     );
+  // An id this conversation never gave out (another conversation's, or made up): a stream from
+  // it would skip every event until the log caught up with it, and never end.
+  const last = host.store.lastSeq();
+  if (cursor.data !== undefined && cursor.data > last)
+    return refuse(
+      400,
+      "validation_failed",
+      `Last-Event-ID (or ?after=) ${cursor.data} is past this conversation's last event, ${last}. ` +
+        "Resume from an id this conversation's stream sent you, or leave it out to start afresh.",
+    );
   const compact = CompactReplay.safeParse(url.searchParams.get("compact") ?? undefined);
   if (!compact.success)
     return refuse(400, "validation_failed", `compact: ${compact.error.issues[0]?.message}.`);

@@ -52,6 +52,34 @@ describe("POST /chat", () => {
   }, 60_000);
 });
 
+describe("a Last-Event-ID past the end of the log", () => {
+  it("is refused before anything is stored, on POST /chat and GET /events alike", async () => {
+    const user = await createUser();
+    const conv = await createConversation(user);
+    const done = await (await chat(user, conv.id, "f1", "hello")).done();
+    const last = done.at(-1)!.seq;
+
+    const post = await api(user, `/api/conversations/${conv.id}/chat`, {
+      method: "POST",
+      headers: { "last-event-id": String(last + 1000) },
+      json: { clientMessageId: "f2", text: "hello again" },
+    });
+    expect(post.status).toBe(400);
+    const refusal = (await post.json()) as { error: { code: string; message: string } };
+    expect(refusal.error.code).toBe("validation_failed");
+    expect(refusal.error.message).toContain(`past this conversation's last event, ${last}`);
+    const get = await api(user, `/api/conversations/${conv.id}/events?after=${last + 1}`);
+    expect(get.status).toBe(400);
+
+    // Nothing was stored for the refused message; the log's own last id still resumes.
+    const messages = (await (await api(user, `/api/conversations/${conv.id}/messages`)).json()) as {
+      items: Array<{ role: string }>;
+    };
+    expect(messages.items.map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(await (await events(user, conv.id, last)).done()).toEqual([]);
+  }, 60_000);
+});
+
 describe("GET /events", () => {
   it("opened while a turn runs, follows it and ends exactly once after the last queued turn", async () => {
     const user = await createUser();

@@ -150,6 +150,25 @@ describe("bad input gets a JSON error that says what is wrong", () => {
     expect(body.error.details[0]?.path).toBe("mode");
   });
 
+  it("refuses the built-in server's name for a server of one's own, on add and on rename", async () => {
+    const added = await api(alice, "/api/mcp-servers", {
+      method: "POST",
+      json: { name: "mcp-remote", url: "https://mcp.example.com/mcp" },
+    });
+    expect(added.status).toBe(400);
+    expect((await errorOf(added)).message).toContain("'mcp-remote' is the built-in server's name");
+    const mine = await api(alice, "/api/mcp-servers", {
+      method: "POST",
+      json: { name: "to-rename", url: "https://mcp.example.com/mcp" },
+    });
+    const { id } = (await mine.json()) as { id: string };
+    const renamed = await api(alice, `/api/mcp-servers/${id}`, {
+      method: "PATCH",
+      json: { name: "mcp-remote" },
+    });
+    expect(renamed.status).toBe(400);
+  });
+
   it("refuses a token that does not exist", async () => {
     const res = await api({ id: "x", token: "tc_not_a_real_token" }, "/api/conversations");
     expect(res.status).toBe(401);

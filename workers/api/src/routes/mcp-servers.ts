@@ -32,7 +32,14 @@ type Row = typeof mcpServers.$inferSelect;
 
 const HeaderName = z.string().regex(/^[A-Za-z0-9-]{1,100}$/, "must be a valid HTTP header name");
 const Fields = {
-  name: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, "use 1–64 letters, digits, '_', '-' or '.'"),
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/, "use 1–64 letters, digits, '_', '-' or '.'")
+    // The built-in server's tools go by this name; a saved server of the same name is never used.
+    .refine(
+      (name) => name !== BUILTIN_SERVER,
+      `'${BUILTIN_SERVER}' is the built-in server's name; choose another`,
+    ),
   url: z.string().url().max(2000),
   headers: z.record(HeaderName, z.string().max(4000)).optional(),
   enabled: z.boolean().optional(),

@@ -5,10 +5,9 @@
 // - GET /events replays everything after Last-Event-ID (or ?after=, or from the start), then
 //   follows live events while a turn runs or waits, and ends once the conversation is idle.
 import { z } from "zod";
-import { CompactReplay, LastEventId } from "../protocol/sse";
+import { ChatRequest, CompactReplay, LastEventId } from "../protocol/sse";
 import {
   type ErrorInfo,
-  SendMessage,
   type SendMessage as SendMessageFrame,
   type ServerControl,
   type ServerEvent,
@@ -29,8 +28,6 @@ export interface SseHost {
     frame: SendMessageFrame,
   ): Promise<Extract<ServerControl, { type: "ack" }> | { error: ErrorInfo }>;
 }
-
-const ChatBody = SendMessage.omit({ type: true });
 
 export async function serveSseRequest(request: Request, host: SseHost): Promise<Response> {
   const url = new URL(request.url);
@@ -72,7 +69,7 @@ export async function serveSseRequest(request: Request, host: SseHost): Promise<
   };
 
   if (request.method === "POST" && url.pathname.endsWith("/chat")) {
-    const body = ChatBody.safeParse(await request.json().catch(() => null));
+    const body = ChatRequest.safeParse(await request.json().catch(() => null));
     if (!body.success)
       return refuse(400, "validation_failed", `Invalid message: ${z.prettifyError(body.error)}`);
     const ack = await host.acceptMessage({ type: "send", ...body.data });

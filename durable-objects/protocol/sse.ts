@@ -1,6 +1,13 @@
 // The Server-Sent Events side of the contract: every event goes out as `id: <seq>`, and a client
 // resumes with that id (the `Last-Event-ID` header, or `?after=`) to get everything after it.
 import { z } from "zod";
+import { SendMessage } from "./wire";
+
+/**
+ * The body of POST /chat: a WebSocket `send` frame without its type. Strict, like every other
+ * JSON body of the API: a misspelt field is an error, not silently ignored.
+ */
+export const ChatRequest = SendMessage.omit({ type: true }).strict();
 
 export const LastEventId = z
   .string()

@@ -29,7 +29,10 @@ export type SendOptions = z.infer<typeof SendOptions>;
 export const SendMessage = z.object({
   type: z.literal("send"),
   clientMessageId: z.string().min(1).max(100),
-  text: z.string().min(1).max(MAX_MESSAGE_CHARS),
+  text: z
+    .string()
+    .max(MAX_MESSAGE_CHARS)
+    .refine((t) => t.trim() !== "", "write something besides spaces and line breaks"),
   options: SendOptions.optional(),
   // Artifact ids of attachments of this conversation (POST /api/conversations/:id/attachments).
   attachments: AttachmentIds.optional(),

@@ -41,7 +41,8 @@ import {
 import { ConversationTimings } from "../../../../durable-objects/protocol/timings";
 import { ConversationUsage, UserUsage } from "../../../../durable-objects/protocol/usage";
 import { ProvidersHealth } from "../../../../durable-objects/protocol/provider-health";
-import { ApprovalAnswer, SendMessage } from "../../../../durable-objects/protocol/wire";
+import { ChatRequest } from "../../../../durable-objects/protocol/sse";
+import { ApprovalAnswer } from "../../../../durable-objects/protocol/wire";
 import { ModelObject } from "../openai/models";
 import { ChatCompletionRequest } from "../openai/request";
 import { ResponsesRequest } from "../openai/responses-request";
@@ -142,7 +143,7 @@ export const OPERATIONS: Record<string, Operation> = {
     "realtime",
     "Send a message; stream its turn",
     { 200: eventStream("The events from the message to the end of its turn.") },
-    { requestBody: body(SendMessage.omit({ type: true })) },
+    { requestBody: body(ChatRequest) },
   ),
   "GET /api/conversations/:id/events": op("realtime", "Replay and follow the event log", {
     200: eventStream(

@@ -66,4 +66,22 @@ describe("Server-Sent Events through the API worker", () => {
     const log = await api(user, `/api/conversations/${conv.id}/events`);
     expect(await new SseReader(log).done()).toEqual([]);
   });
+
+  it("refuses a message of only spaces, and a misspelt field, before anything is stored", async () => {
+    const user = await createUser();
+    const conv = await createConversation(user);
+    const bodies: Array<[unknown, RegExp]> = [
+      [{ clientMessageId: "blank", text: " \n\t " }, /besides spaces/],
+      [{ clientMessageId: "typo", text: "hi", attachment: ["x"] }, /attachment/],
+    ];
+    for (const [json, says] of bodies) {
+      const res = await api(user, `/api/conversations/${conv.id}/chat`, { method: "POST", json });
+      expect(res.status, JSON.stringify(json)).toBe(400);
+      const error = await errorOf(res);
+      expect(error.code).toBe("validation_failed");
+      expect(error.message).toMatch(says);
+    }
+    const log = await api(user, `/api/conversations/${conv.id}/events`);
+    expect(await new SseReader(log).done()).toEqual([]);
+  });
 });

@@ -1,8 +1,7 @@
 // The live side of a conversation: WebSocket upgrades and Server-Sent Events, handed to its DO.
 import { type Context, Hono } from "hono";
 import { SOCKET_CREDENTIAL_HEADER } from "../../../../durable-objects/conversation/socket-credential";
-import { CompactReplay, LastEventId } from "../../../../durable-objects/protocol/sse";
-import { SendMessage } from "../../../../durable-objects/protocol/wire";
+import { ChatRequest, CompactReplay, LastEventId } from "../../../../durable-objects/protocol/sse";
 import type { AppEnv } from "../app-types";
 import { requireUser } from "../auth/middleware";
 import { isAllowedOrigin } from "../auth/origin";
@@ -24,8 +23,6 @@ import {
   openNewConversation,
   refusedCreation,
 } from "./new-conversation-socket";
-
-const ChatBody = SendMessage.omit({ type: true });
 
 export const realtimeRoutes = new Hono<AppEnv>()
   // The WebSocket authenticates itself at the handshake: browsers cannot set headers on it.
@@ -87,7 +84,7 @@ export const realtimeRoutes = new Hono<AppEnv>()
   .post("/:id/chat", requireUser, rateLimit({ ...RATE_LIMITS.message, key: byUser }), async (c) => {
     const id = parseParam(c, "id", IdParam);
     const after = resumeCursor(c);
-    const body = await parseJsonBody(c, ChatBody);
+    const body = await parseJsonBody(c, ChatRequest);
     await conversationFor(c.get("db"), c.get("user").id, id, "write");
     const stub = conversationFetchStub(c.env, id);
     const headers = new Headers({ "content-type": "application/json" });

@@ -173,6 +173,14 @@ describe("bad input gets a JSON error that says what is wrong", () => {
     const res = await api({ id: "x", token: "tc_not_a_real_token" }, "/api/conversations");
     expect(res.status).toBe(401);
   });
+
+  it("says which scheme to use when the Authorization header is not a bearer token", async () => {
+    const res = await api(null, "/api/conversations", {
+      headers: { authorization: `Basic ${btoa("alice:secret")}` },
+    });
+    expect(res.status).toBe(401);
+    expect((await errorOf(res)).message).toContain("must read `Bearer <token>`");
+  });
 });
 
 describe("conversations", () => {

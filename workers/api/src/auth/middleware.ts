@@ -34,7 +34,9 @@ export const requireUser: MiddlewareHandler<AppEnv> = async (c, next) => {
     throw new ApiError(
       401,
       "unauthorized",
-      "The bearer token is not valid (unknown, revoked or expired). Create one with `npm run token:create`.",
+      bearerOf(c)
+        ? "The bearer token is not valid (unknown, revoked or expired). Create one with `npm run token:create`."
+        : "The Authorization header must read `Bearer <token>`, with an API token from `npm run token:create`.",
     );
   }
   if (!credential) {

@@ -9,6 +9,7 @@ export type ApiErrorCode =
   | "unauthorized"
   | "forbidden_origin"
   | "not_found"
+  | "method_not_allowed"
   | "conflict"
   | "payload_too_large"
   | "unsupported_media_type"

@@ -5,6 +5,7 @@ import { CALLBACK_PATH } from "../../../durable-objects/mcp/oauth/client-metadat
 import type { AppEnv } from "./app-types";
 import { requireUser } from "./auth/middleware";
 import { createDb } from "../../../shared/db/client";
+import { allowedMethodsOf } from "./http/allowed-methods";
 import { ApiError, errorResponse } from "./http/errors";
 import { requestLog } from "./http/request-log";
 import { secureApiHeaders } from "./http/secure-headers";
@@ -43,12 +44,27 @@ import { attachmentLinkRoutes } from "./routes/attachment-links";
 const app = new Hono<AppEnv>();
 
 app.onError((err, c) => errorResponse(c, err));
-app.notFound((c) =>
-  errorResponse(
+const allowedMethods = allowedMethodsOf(app);
+app.notFound((c) => {
+  const path = new URL(c.req.url).pathname;
+  const allowed = allowedMethods(path);
+  if (allowed.length === 0)
+    return errorResponse(
+      c,
+      new ApiError(404, "not_found", `No route for ${c.req.method} ${path}.`),
+    );
+  const methods = allowed.join(", ");
+  return errorResponse(
     c,
-    new ApiError(404, "not_found", `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`),
-  ),
-);
+    new ApiError(
+      405,
+      "method_not_allowed",
+      `${path} does not take ${c.req.method}; it takes ${methods}.`,
+      undefined,
+      { Allow: methods },
+    ),
+  );
+});
 
 // A deployed worker missing a secret refuses everything (and says which in its logs).
 app.use("*", requireSecrets);

@@ -109,6 +109,13 @@ describe("bad input gets a JSON error that says what is wrong", () => {
     },
     { name: "unknown route", path: "/api/nothing-here", init: {}, status: 404, code: "not_found" },
     {
+      name: "a method the path does not take",
+      path: "/api/conversations/whatever",
+      init: { method: "PUT", json: { title: "x" } },
+      status: 405,
+      code: "method_not_allowed",
+    },
+    {
       name: "empty patch",
       path: "/api/conversations/whatever",
       init: { method: "PATCH", json: {} },
@@ -172,6 +179,17 @@ describe("bad input gets a JSON error that says what is wrong", () => {
   it("refuses a token that does not exist", async () => {
     const res = await api({ id: "x", token: "tc_not_a_real_token" }, "/api/conversations");
     expect(res.status).toBe(401);
+  });
+
+  it("answers a wrong method with 405 and the methods the path takes, a wrong path with 404", async () => {
+    const conv = await createConversation(alice);
+    const put = await api(alice, `/api/conversations/${conv.id}`, { method: "PUT", json: {} });
+    expect(put.status).toBe(405);
+    expect(put.headers.get("allow")).toBe("DELETE, GET, HEAD, PATCH");
+    expect((await errorOf(put)).message).toContain("takes DELETE, GET, HEAD, PATCH");
+    const chat = await api(alice, `/api/conversations/${conv.id}/chat`);
+    expect(chat.headers.get("allow")).toBe("POST");
+    expect((await api(alice, `/api/conversations/${conv.id}/nope`)).status).toBe(404);
   });
 
   it("says which scheme to use when the Authorization header is not a bearer token", async () => {

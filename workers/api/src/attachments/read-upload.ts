@@ -38,7 +38,15 @@ export async function readUploadedFile(c: Context, maxBytes: number): Promise<Up
       "bad_request",
       "Send exactly one file, in a form field named 'file' (with its file name).",
     );
-  return { name: displayName(file.name), bytes: new Uint8Array(await file.arrayBuffer()) };
+  const name = displayName(file.name);
+  // Nothing a model could read, and most likely a file the client failed to read itself.
+  if (file.size === 0)
+    throw new ApiError(
+      400,
+      "bad_request",
+      `'${name}' is empty: attach a file with something in it.`,
+    );
+  return { name, bytes: new Uint8Array(await file.arrayBuffer()) };
 }
 
 /** The last path segment, without control characters, at most 200 characters. */

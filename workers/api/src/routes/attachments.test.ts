@@ -95,6 +95,16 @@ describe("POST /api/conversations/:id/attachments", () => {
     expect(await stored(id)).toEqual({ rows: 0, objects: 0 });
   });
 
+  it("refuses an empty file by its name, and stores nothing", async () => {
+    const { id } = await createConversation(alice);
+    const res = await upload(alice, id, "notes.txt", new Uint8Array());
+    expect(res.status).toBe(400);
+    expect((await errorOf(res)).message).toBe(
+      "'notes.txt' is empty: attach a file with something in it.",
+    );
+    expect(await stored(id)).toEqual({ rows: 0, objects: 0 });
+  });
+
   it("refuses a file over the per-file limit and stores nothing", async () => {
     const user = await createUser();
     const { id } = await createConversation(user);

@@ -133,7 +133,7 @@ async function startTurn(
     reasoningEffort?: ReasoningEffort | undefined;
   },
 ) {
-  const model = sendOptionsFor(request.model);
+  const model = sendOptionsFor(c.env, request.model);
   const options: SendOptions = {
     ...model,
     ...(request.reasoningEffort && { reasoningEffort: request.reasoningEffort }),

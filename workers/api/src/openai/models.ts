@@ -37,6 +37,11 @@ export function listModels(env: Env): ModelObject[] {
   ];
 }
 
+/** One model GET /v1/models lists, or null. */
+export function modelById(env: Env, id: string): ModelObject | null {
+  return listModels(env).find((model) => model.id === id) ?? null;
+}
+
 /** The setting that configures each provider, named when a model of one that is not is asked for. */
 const CONFIGURED_BY: Record<ProviderId, string> = {
   anthropic: "ANTHROPIC_API_KEY",

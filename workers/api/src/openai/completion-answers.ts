@@ -3,6 +3,7 @@
 import type { ServerEvent } from "../../../../durable-objects/protocol/wire";
 import type { UsageTotals } from "../../../../durable-objects/protocol/usage";
 import { ApiError } from "../http/errors";
+import { DO_NOT_RETRY, turnFailure } from "./turn-failures";
 import { type OpenAiDelta, TurnToOpenAi } from "./turn-to-openai";
 
 export interface CompletionAnswer {
@@ -27,7 +28,8 @@ export const CUT_SHORT =
 
 /**
  * The turn read to its end: the answer as stored (after any step a restart ran again), else as
- * streamed, and the reasoning and tool activity. A failed or cut-off turn is a 502.
+ * streamed, and the reasoning and tool activity. A failed or cut-off turn is an error that tells
+ * the client not to send the message again (turn-failures.ts).
  */
 export async function wholeAnswer(
   answer: Pick<CompletionAnswer, "conversationId" | "clientMessageId">,
@@ -44,10 +46,10 @@ export async function wholeAnswer(
       streamed += step.delta.content ?? "";
       reasoning += step.delta.reasoning_content ?? "";
     } else if (step.kind === "completed") stored = step.text;
-    else if (step.kind === "failed") throw new ApiError(502, "upstream_failed", step.error.message);
+    else if (step.kind === "failed") throw turnFailure(step.error);
     else return { text: stored ?? streamed, reasoning, usage: turn.usage };
   }
-  throw new ApiError(502, "upstream_failed", CUT_SHORT);
+  throw new ApiError(502, "upstream_failed", CUT_SHORT, undefined, DO_NOT_RETRY);
 }
 
 export async function completionBody(answer: CompletionAnswer, events: AsyncIterable<ServerEvent>) {

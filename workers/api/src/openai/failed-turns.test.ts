@@ -1,10 +1,13 @@
 // A turn that fails, as the official `openai` SDK with its default retries meets it: one request
 // stores one message (the answer tells the SDK not to send it again, since the conversation
-// already retried the provider).
+// already retried the provider), and a provider's rate limit is a 429, not a 502.
 import { exports } from "cloudflare:workers";
 import OpenAI from "openai";
 import { beforeAll, expect, it } from "vitest";
-import { PROVIDER_DOWN } from "../../../../tests/support/openai-compat-fixtures";
+import {
+  PROVIDER_DOWN,
+  PROVIDER_RATE_LIMITED,
+} from "../../../../tests/support/openai-compat-fixtures";
 import {
   api,
   createConversation,
@@ -69,4 +72,19 @@ it("stores a failed turn once, though the SDK retries 5xx by default", async () 
     client.responses.create({ model: "thinking-chat", input: `${PROVIDER_DOWN}, as a response` }),
   );
   expect(await conversationCount()).toBe(before + 2);
+}, 90_000);
+
+it("answers a turn the provider rate-limited with 429 rate_limited, not to be retried", async () => {
+  const { id } = await createConversation(user);
+  const err = await rejection(
+    client.chat.completions.create(
+      { model: "thinking-chat", messages: [{ role: "user", content: PROVIDER_RATE_LIMITED }] },
+      { headers: { "X-Conversation-Id": id } },
+    ),
+  );
+  expect(err).toBeInstanceOf(OpenAI.RateLimitError);
+  expect(err.code).toBe("rate_limited");
+  expect(err.message).toMatch(/rate limiting/);
+  expect(err.headers?.get("x-should-retry")).toBe("false");
+  expect((await messagesOf(id)).filter((m) => m.role === "user")).toHaveLength(1);
 }, 90_000);

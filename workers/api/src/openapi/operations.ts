@@ -310,7 +310,7 @@ export const OPERATIONS: Record<string, Operation> = {
     {
       200: {
         description:
-          "A response object, or with stream: true Responses events from response.created to response.completed (response.failed when the turn fails). The answer is a message item; reasoning and tool activity are reasoning items. X-Conversation-Id names the conversation; a later request continues it with this response's id as previous_response_id.",
+          "A response object, or with stream: true Responses events from response.created to response.completed (response.failed when the turn fails, response.incomplete when it was cancelled or interrupted). The answer is a message item; reasoning and tool activity are reasoning items. X-Conversation-Id names the conversation; a later request continues it with this response's id as previous_response_id.",
       },
     },
     {

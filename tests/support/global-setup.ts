@@ -18,6 +18,7 @@ import { addUsageFixtures } from "./usage-fixtures";
 import { addBranchFixtures } from "./branch-fixtures";
 import { startLookupServer } from "./lookup-server";
 import { addRouteFixtures } from "./route-fixtures";
+import { addOpenAiCompatFixtures } from "./openai-compat-fixtures";
 import { startManyToolsServer } from "./many-tools-server";
 import { addToolCallingFixtures } from "./tool-calling-fixtures";
 
@@ -79,6 +80,7 @@ export default async function setup(project: TestProject) {
   addToolCallingFixtures(mock);
   mock.onMessage(/routed question/, { content: "Answered by the fallback model." });
   addRouteFixtures(mock);
+  addOpenAiCompatFixtures(mock);
   mock.onMessage(/.*/, { content: "Hello! I am a mock model." });
   await mock.start();
   const everything = await startEverythingServer();

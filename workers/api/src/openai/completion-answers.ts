@@ -1,8 +1,11 @@
 // The two answer shapes of POST /v1/chat/completions: a `chat.completion` object, or a stream of
 // `chat.completion.chunk` events ending with `data: [DONE]` (OpenAI's Server-Sent Events).
+import type { MessageStatus } from "../../../../durable-objects/protocol/messages";
 import type { ServerEvent } from "../../../../durable-objects/protocol/wire";
 import type { UsageTotals } from "../../../../durable-objects/protocol/usage";
 import { ApiError } from "../http/errors";
+import { finishReasonOf } from "./turn-endings";
+import { DO_NOT_RETRY, turnFailure } from "./turn-failures";
 import { type OpenAiDelta, TurnToOpenAi } from "./turn-to-openai";
 
 export interface CompletionAnswer {
@@ -27,12 +30,18 @@ export const CUT_SHORT =
 
 /**
  * The turn read to its end: the answer as stored (after any step a restart ran again), else as
- * streamed, and the reasoning and tool activity. A failed or cut-off turn is a 502.
+ * streamed, the reasoning and tool activity, and how the turn ended. A failed or cut-off turn is an error that tells
+ * the client not to send the message again (turn-failures.ts).
  */
 export async function wholeAnswer(
   answer: Pick<CompletionAnswer, "conversationId" | "clientMessageId">,
   events: AsyncIterable<ServerEvent>,
-): Promise<{ text: string; reasoning: string; usage: UsageTotals | null }> {
+): Promise<{
+  text: string;
+  reasoning: string;
+  usage: UsageTotals | null;
+  status: MessageStatus;
+}> {
   const turn = new TurnToOpenAi(answer.conversationId, answer.clientMessageId);
   let streamed = "";
   let stored: string | undefined;
@@ -44,14 +53,14 @@ export async function wholeAnswer(
       streamed += step.delta.content ?? "";
       reasoning += step.delta.reasoning_content ?? "";
     } else if (step.kind === "completed") stored = step.text;
-    else if (step.kind === "failed") throw new ApiError(502, "upstream_failed", step.error.message);
-    else return { text: stored ?? streamed, reasoning, usage: turn.usage };
+    else if (step.kind === "failed") throw turnFailure(step.error);
+    else return { text: stored ?? streamed, reasoning, usage: turn.usage, status: step.status };
   }
-  throw new ApiError(502, "upstream_failed", CUT_SHORT);
+  throw new ApiError(502, "upstream_failed", CUT_SHORT, undefined, DO_NOT_RETRY);
 }
 
 export async function completionBody(answer: CompletionAnswer, events: AsyncIterable<ServerEvent>) {
-  const { text, reasoning, usage } = await wholeAnswer(answer, events);
+  const { text, reasoning, usage, status } = await wholeAnswer(answer, events);
   return {
     id: answer.id,
     object: "chat.completion" as const,
@@ -67,7 +76,7 @@ export async function completionBody(answer: CompletionAnswer, events: AsyncIter
           refusal: null,
           ...(reasoning && { reasoning_content: reasoning }),
         },
-        finish_reason: "stop" as const,
+        finish_reason: finishReasonOf(status),
         logprobs: null,
       },
     ],
@@ -92,8 +101,10 @@ export function streamCompletion(
       model: answer.model,
       ...rest,
     });
-  const chunk = (delta: OpenAiDelta & { role?: "assistant" }, finish: "stop" | null = null) =>
-    chunkOf({ choices: [{ index: 0, delta, finish_reason: finish }] });
+  const chunk = (
+    delta: OpenAiDelta & { role?: "assistant" },
+    finish: ReturnType<typeof finishReasonOf> | null = null,
+  ) => chunkOf({ choices: [{ index: 0, delta, finish_reason: finish }] });
   const end = (controller: ReadableStreamDefaultController<Uint8Array>, last: Uint8Array) => {
     controller.enqueue(last);
     if (includeUsage && turn.usage)
@@ -121,7 +132,7 @@ export function streamCompletion(
               error: { message: step.error.message, code: step.error.code, type: "server_error" },
             }),
           );
-        return end(controller, chunk({}, "stop"));
+        return end(controller, chunk({}, finishReasonOf(step.status)));
       }
     },
     async cancel() {

@@ -3,6 +3,7 @@
 // models as `<provider>/<model>`, which run the same loop with that model.
 import { z } from "zod";
 import { configuredProviders, MODELS } from "../../../../durable-objects/providers/registry";
+import type { ProviderId } from "../../../../durable-objects/providers/types";
 import type { SendOptions } from "../../../../durable-objects/protocol/wire";
 import type { Env } from "../../../../shared/env";
 import { ApiError } from "../http/errors";
@@ -36,17 +37,43 @@ export function listModels(env: Env): ModelObject[] {
   ];
 }
 
-/** What a model id asks of the turn: nothing for thinking-chat, else a provider and model. */
-export function sendOptionsFor(model: string): Pick<SendOptions, "provider" | "model"> {
+/** One model GET /v1/models lists, or null. */
+export function modelById(env: Env, id: string): ModelObject | null {
+  return listModels(env).find((model) => model.id === id) ?? null;
+}
+
+/** The setting that configures each provider, named when a model of one that is not is asked for. */
+const CONFIGURED_BY: Record<ProviderId, string> = {
+  anthropic: "ANTHROPIC_API_KEY",
+  openai: "OPENAI_API_KEY",
+  gemini: "GEMINI_API_KEY",
+  ollama: "OLLAMA_BASE_URL",
+};
+
+/** The 404 of a model id GET /v1/models does not list; `unconfigured`: its provider, when that is why. */
+export function noSuchModel(model: string, unconfigured?: ProviderId): ApiError {
+  const named = `The model '${model.slice(0, 80)}' does not exist`;
+  return new ApiError(
+    404,
+    "not_found",
+    unconfigured
+      ? `${named} here: the ${unconfigured} provider is not configured (the operator sets ${CONFIGURED_BY[unconfigured]} to offer it). Use '${THINKING_CHAT_MODEL}' or a model GET /v1/models lists.`
+      : `${named}: use '${THINKING_CHAT_MODEL}' or '<provider>/<model>' (GET /v1/models lists them).`,
+  );
+}
+
+/**
+ * What a model id asks of the turn: nothing for thinking-chat, else a provider and model. A
+ * provider this deployment does not configure is refused here, before a conversation is made for
+ * a turn that could only fail; a model name it does not list is let through (conversations may
+ * name any model of their provider).
+ */
+export function sendOptionsFor(env: Env, model: string): Pick<SendOptions, "provider" | "model"> {
   if (model === THINKING_CHAT_MODEL) return {};
   const slash = model.indexOf("/");
   const provider = ProviderIdSchema.safeParse(model.slice(0, Math.max(slash, 0)));
   const name = model.slice(slash + 1);
-  if (slash <= 0 || !provider.success || !name)
-    throw new ApiError(
-      404,
-      "not_found",
-      `The model '${model.slice(0, 80)}' does not exist: use '${THINKING_CHAT_MODEL}' or '<provider>/<model>' (GET /v1/models lists them).`,
-    );
+  if (slash <= 0 || !provider.success || !name) throw noSuchModel(model);
+  if (!configuredProviders(env).includes(provider.data)) throw noSuchModel(model, provider.data);
   return { provider: provider.data, model: name };
 }

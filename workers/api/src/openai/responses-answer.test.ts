@@ -1,5 +1,6 @@
 // A turn as Responses events: items open and close in the order the turn switched between
-// reasoning and text, and a failed turn ends with response.failed carrying its error.
+// reasoning and text, a failed turn ends with response.failed carrying its error, and one cut
+// short with response.incomplete.
 import { expect, it } from "vitest";
 import type { ServerEvent } from "../../../../durable-objects/protocol/wire";
 import { conversationOfResponse, responseIdOf, streamResponse } from "./responses-answer";
@@ -96,6 +97,28 @@ it("ends a failed turn with response.failed and its error, after closing the ope
       status: "failed",
       error: { code: "provider_error", message: "The provider is down." },
     },
+  });
+});
+
+it("ends a turn the service interrupted with response.incomplete, its message item incomplete", async () => {
+  const events = await eventsOf(
+    turn(
+      { type: "text_delta", messageId: "a-1", delta: "Half an answer" },
+      { type: "turn_ended", turnId: "t-1", status: "interrupted" },
+    ),
+  );
+  expect(events.filter((x) => x.type === "response.completed")).toEqual([]);
+  expect(events.at(-1)).toMatchObject({
+    type: "response.incomplete",
+    response: {
+      status: "incomplete",
+      incomplete_details: { reason: "interrupted" },
+      output: [{ type: "message", status: "incomplete" }],
+    },
+  });
+  expect(events.at(-2)).toMatchObject({
+    type: "response.output_item.done",
+    item: { type: "message", status: "incomplete" },
   });
 });
 

@@ -5,6 +5,7 @@
 import type { UsageTotals } from "../../../../durable-objects/protocol/usage";
 import type { ServerEvent } from "../../../../durable-objects/protocol/wire";
 import { CUT_SHORT, wholeAnswer } from "./completion-answers";
+import { type ResponseEnding, responseEndingOf } from "./turn-endings";
 import { TurnToOpenAi } from "./turn-to-openai";
 
 export interface ResponseAnswer {
@@ -33,18 +34,23 @@ type OutputItem =
       type: "message";
       id: string;
       role: "assistant";
-      status: "completed";
+      status: ResponseEnding["item"];
       content: Array<{ type: "output_text"; text: string; annotations: [] }>;
     };
 
-function item(kind: Kind, id: string, text: string): OutputItem {
+function item(
+  kind: Kind,
+  id: string,
+  text: string,
+  status: ResponseEnding["item"] = "completed",
+): OutputItem {
   return kind === "reasoning"
     ? { type: "reasoning", id, summary: [{ type: "summary_text", text }] }
     : {
         type: "message",
         id,
         role: "assistant",
-        status: "completed",
+        status,
         content: [{ type: "output_text", text, annotations: [] }],
       };
 }
@@ -60,10 +66,11 @@ const responseUsage = (u: UsageTotals) => ({
 
 function responseObject(
   answer: ResponseAnswer,
-  status: "in_progress" | "completed" | "failed",
+  status: "in_progress" | "failed" | ResponseEnding["status"],
   output: OutputItem[],
   error: { code: string; message: string } | null = null,
   usage: UsageTotals | null = null,
+  incompleteDetails: ResponseEnding["incompleteDetails"] = null,
 ) {
   return {
     id: answer.id,
@@ -73,7 +80,7 @@ function responseObject(
     status,
     output,
     error,
-    incomplete_details: null,
+    incomplete_details: incompleteDetails,
     instructions: null,
     metadata: {},
     parallel_tool_calls: false,
@@ -86,16 +93,18 @@ function responseObject(
 }
 
 export async function responseBody(answer: ResponseAnswer, events: AsyncIterable<ServerEvent>) {
-  const { text, reasoning, usage } = await wholeAnswer(answer, events);
+  const { text, reasoning, usage, status } = await wholeAnswer(answer, events);
+  const ending = responseEndingOf(status);
   return responseObject(
     answer,
-    "completed",
+    ending.status,
     [
       ...(reasoning ? [item("reasoning", `rs_${answer.clientMessageId}`, reasoning)] : []),
-      item("message", `msg_${answer.clientMessageId}`, text),
+      item("message", `msg_${answer.clientMessageId}`, text, ending.item),
     ],
     null,
     usage,
+    ending.incompleteDetails,
   );
 }
 
@@ -150,12 +159,12 @@ class StreamedOutput {
     ];
   }
 
-  /** The events that finish the open item, if any. */
-  close(): object[] {
+  /** The events that finish the open item, if any; `status`: a message's, when the turn ends. */
+  close(status: ResponseEnding["item"] = "completed"): object[] {
     if (!this.open) return [];
     const { kind, id, text } = this.open;
     const at = { item_id: id, output_index: this.done.length };
-    const whole = item(kind, id, text);
+    const whole = item(kind, id, text, status);
     this.done.push(whole);
     this.open = null;
     return kind === "message"
@@ -198,22 +207,22 @@ export function streamResponse(
       controller.enqueue(encoder.encode(`event: ${type}\ndata: ${JSON.stringify(event)}\n\n`));
     }
   };
+  /** Closes the open item, then the response: failed with `error`, else as `ending` says. */
   const end = (
     controller: ReadableStreamDefaultController<Uint8Array>,
-    error?: { code: string; message: string },
+    outcome: { error: { code: string; message: string } } | { ending: ResponseEnding },
   ) => {
-    const closing = output.close();
+    const ending = "ending" in outcome ? outcome.ending : null;
+    const closing = output.close(ending?.item);
     const response = responseObject(
       answer,
-      error ? "failed" : "completed",
+      ending?.status ?? "failed",
       output.done,
-      error ?? null,
+      "error" in outcome ? outcome.error : null,
       turn.usage,
+      ending?.incompleteDetails ?? null,
     );
-    send(controller, [
-      ...closing,
-      { type: error ? "response.failed" : "response.completed", response },
-    ]);
+    send(controller, [...closing, { type: ending?.event ?? "response.failed", response }]);
     controller.close();
   };
   return new ReadableStream<Uint8Array>({
@@ -228,11 +237,13 @@ export function streamResponse(
     async pull(controller) {
       for (;;) {
         const next = await iterator.next();
-        if (next.done) return end(controller, { code: "upstream_failed", message: CUT_SHORT });
+        if (next.done)
+          return end(controller, { error: { code: "upstream_failed", message: CUT_SHORT } });
         const step = turn.step(next.value);
         if (!step || step.kind === "completed") continue;
-        if (step.kind === "failed") return end(controller, step.error);
-        if (step.kind === "finished") return end(controller);
+        if (step.kind === "failed") return end(controller, { error: step.error });
+        if (step.kind === "finished")
+          return end(controller, { ending: responseEndingOf(step.status) });
         const { content, reasoning_content: reasoning } = step.delta;
         if (content) return send(controller, output.add("message", content));
         if (reasoning) return send(controller, output.add("reasoning", reasoning));

@@ -21,7 +21,7 @@ import { ApiError } from "../http/errors";
 import { parseJsonBody } from "../http/validate";
 import { byUser, enforceRateLimit, rateLimit } from "../rate-limit/middleware";
 import { IdParam } from "../routes/conversations";
-import { listModels, sendOptionsFor } from "./models";
+import { listModels, modelById, noSuchModel, sendOptionsFor } from "./models";
 import { completionBody, streamCompletion } from "./completion-answers";
 import {
   ChatCompletionRequest,
@@ -43,6 +43,11 @@ export const CONVERSATION_HEADER = "x-conversation-id";
 
 export const openAiRoutes = new Hono<AppEnv>()
   .get("/models", (c) => c.json({ object: "list" as const, data: listModels(c.env) }))
+  // The SDKs send `<provider>/<model>` with its slash encoded; a hand-written URL may not.
+  .get("/models/:id", (c) => c.json(listedModel(c.env, c.req.param("id"))))
+  .get("/models/:provider/:model", (c) =>
+    c.json(listedModel(c.env, `${c.req.param("provider")}/${c.req.param("model")}`)),
+  )
   .post("/chat/completions", rateLimit({ ...RATE_LIMITS.message, key: byUser }), async (c) => {
     const body = await parseJsonBody(c, ChatCompletionRequest);
     const turn = await startTurn(c, {
@@ -87,6 +92,12 @@ export const openAiRoutes = new Hono<AppEnv>()
     if (body.stream) return streamed(streamResponse(answer, events), headers);
     return c.json(await responseBody(answer, events), 200, headers);
   });
+
+function listedModel(env: AppEnv["Bindings"], id: string) {
+  const model = modelById(env, id);
+  if (!model) throw noSuchModel(id);
+  return model;
+}
 
 const streamed = (body: ReadableStream<Uint8Array>, headers: Record<string, string>) =>
   new Response(body, {
@@ -133,7 +144,7 @@ async function startTurn(
     reasoningEffort?: ReasoningEffort | undefined;
   },
 ) {
-  const model = sendOptionsFor(request.model);
+  const model = sendOptionsFor(c.env, request.model);
   const options: SendOptions = {
     ...model,
     ...(request.reasoningEffort && { reasoningEffort: request.reasoningEffort }),

@@ -1,7 +1,7 @@
 // Turns the events of one turn into what an OpenAI client shows: the answer's text as
 // `content`, and the model's reasoning plus the turn's tool activity (calls, results, artifacts,
 // notices) as `reasoning_content`, the field OpenAI-compatible clients show as thinking.
-import { messageText } from "../../../../durable-objects/protocol/messages";
+import { type MessageStatus, messageText } from "../../../../durable-objects/protocol/messages";
 import type { UsageTotals } from "../../../../durable-objects/protocol/usage";
 import type { ErrorInfo, ServerEvent } from "../../../../durable-objects/protocol/wire";
 
@@ -14,7 +14,8 @@ export type TurnStep =
   | { kind: "delta"; delta: OpenAiDelta }
   /** The answer as stored: its text parts, after any step a restart ran again. */
   | { kind: "completed"; text: string }
-  | { kind: "finished"; status: string }
+  /** complete, or cut short: cancelled or interrupted (turn-endings.ts says how each API tells it). */
+  | { kind: "finished"; status: MessageStatus }
   | { kind: "failed"; error: ErrorInfo };
 
 /** Longest arguments shown for a tool call; the full call is in the conversation. */

@@ -59,6 +59,8 @@ it("answers match the schemas the document gives them", async () => {
   expect(conformsTo(schemaOf("/api/conversations", "get", 200), list)).toEqual([]);
   const models = await (await api(user, "/v1/models")).json();
   expect(conformsTo(schemaOf("/v1/models", "get", 200), models)).toEqual([]);
+  const model = await (await api(user, "/v1/models/thinking-chat")).json();
+  expect(conformsTo(schemaOf("/v1/models/{id}", "get", 200), model)).toEqual([]);
   const missing = await (await api(user, "/api/conversations/nope")).json();
   expect(conformsTo(schemaOf("/api/conversations/{id}", "get", 404), missing)).toEqual([]);
 });

@@ -281,6 +281,16 @@ export const OPERATIONS: Record<string, Operation> = {
   "GET /v1/models": op("openai", "OpenAI-compatible: the models", {
     200: json(z.object({ object: z.literal("list"), data: z.array(ModelObject) })),
   }),
+  "GET /v1/models/:id": op(
+    "openai",
+    "OpenAI-compatible: one model, by an id GET /v1/models lists (404 for any other)",
+    { 200: json(ModelObject) },
+  ),
+  "GET /v1/models/:provider/:model": op(
+    "openai",
+    "OpenAI-compatible: one `<provider>/<model>` model, its slash not encoded (404 unless GET /v1/models lists it)",
+    { 200: json(ModelObject) },
+  ),
   "POST /v1/chat/completions": op(
     "openai",
     "OpenAI-compatible chat completion (stream or not) as a message in a conversation",
@@ -301,7 +311,7 @@ export const OPERATIONS: Record<string, Operation> = {
     {
       200: {
         description:
-          "A response object, or with stream: true Responses events from response.created to response.completed (response.failed when the turn fails). The answer is a message item; reasoning and tool activity are reasoning items. X-Conversation-Id names the conversation; a later request continues it with this response's id as previous_response_id.",
+          "A response object, or with stream: true Responses events from response.created to response.completed (response.failed when the turn fails, response.incomplete when it was cancelled or interrupted). The answer is a message item; reasoning and tool activity are reasoning items. X-Conversation-Id names the conversation; a later request continues it with this response's id as previous_response_id.",
       },
     },
     {

@@ -14,8 +14,11 @@ export function validationError(where: string, error: ZodError): ApiError {
   }));
   const first = details[0];
   const summary = first ? `${first.path}: ${first.message}` : "invalid input";
-  return new ApiError(400, "validation_failed", `Invalid ${where}: ${summary}.`, details);
+  return new ApiError(400, "validation_failed", sentence(`Invalid ${where}: ${summary}`), details);
 }
+
+/** `text` ending with exactly one period: schemas' own messages often end with one already. */
+const sentence = (text: string) => `${text.replace(/[.\s]+$/, "")}.`;
 
 export function errorResponse(c: Context, err: unknown): Response {
   if (err instanceof ApiError) {

@@ -10,6 +10,7 @@ import type { AppEnv } from "../app-types";
 import { listArtifacts } from "../db/artifacts";
 import {
   createConversation,
+  decodeCursor,
   listConversations,
   toConversation,
   updateConversation,
@@ -44,9 +45,19 @@ const PatchBody = CreateBody.refine((b) => Object.keys(b).length > 0, {
   message: "Send at least one of title, provider, model, mode, settings.",
 });
 
+// Only a nextCursor this API gave out: anything else would silently restart at the first page,
+// and a client following nextCursor would loop.
+const ListCursor = z
+  .string()
+  .max(200)
+  .refine((cursor) => decodeCursor(cursor) !== null, {
+    message:
+      "not a cursor this API gave out (pass a nextCursor of an earlier page as it came, or start again without cursor)",
+  });
+
 const ListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(30),
-  cursor: z.string().max(200).optional(),
+  cursor: ListCursor.optional(),
   q: z.string().max(200).optional(),
   // `shared`: also the conversations shared with you, each with your role.
   include: z.literal("shared").optional(),

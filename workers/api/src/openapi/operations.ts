@@ -2,7 +2,7 @@
 // must have an entry here: openapi.test.ts fails on one that is missing. Keys are
 // "<METHOD> <path>" in Hono's path syntax.
 import { z } from "zod";
-import { ChatMessage } from "../../../../durable-objects/protocol/messages";
+import { MessagePage } from "../../../../durable-objects/protocol/messages";
 import { AlternativesList, BranchRequest } from "../../../../durable-objects/protocol/branches";
 import {
   Artifact,
@@ -130,9 +130,11 @@ export const OPERATIONS: Record<string, Operation> = {
     "Delete a conversation with its messages, artifacts and objects",
     { 204: noContent },
   ),
-  "GET /api/conversations/:id/messages": op("conversations", "Messages after a sequence number", {
-    200: items(ChatMessage),
-  }),
+  "GET /api/conversations/:id/messages": op(
+    "conversations",
+    "Messages after a sequence number, oldest first; while `nextAfter` is not null, ask again with `?after=<nextAfter>` for the rest",
+    { 200: json(MessagePage) },
+  ),
   "GET /api/conversations/:id/artifacts": op(
     "artifacts",
     "The conversation's artifacts (metadata)",

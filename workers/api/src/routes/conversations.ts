@@ -1,6 +1,7 @@
 // REST for conversations and their messages and artifacts.
 import { Hono } from "hono";
 import { z } from "zod";
+import type { MessagePage } from "../../../../durable-objects/protocol/messages";
 import { ConversationMode, ConversationSettings } from "../../../../durable-objects/protocol/rest";
 import {
   configuredProviders,
@@ -118,7 +119,11 @@ export const conversationRoutes = new Hono<AppEnv>()
     const id = parseParam(c, "id", IdParam);
     const q = parseQuery(c, MessagesQuery);
     await conversationFor(c.get("db"), c.get("user").id, id, "read");
-    return c.json({ items: await listMessages(c.get("db"), id, q.after, q.limit) });
+    // One more than asked: whether there is a next page, without a count.
+    const rows = await listMessages(c.get("db"), id, q.after, q.limit + 1);
+    const items = rows.slice(0, q.limit);
+    const nextAfter = rows.length > q.limit ? (items.at(-1)?.seq ?? null) : null;
+    return c.json({ items, nextAfter } satisfies MessagePage);
   })
   .get("/:id/artifacts", async (c) => {
     const id = parseParam(c, "id", IdParam);

@@ -9,7 +9,7 @@ describe("validation messages", () => {
     const withPeriod = z.string().refine(() => false, { message: "Send content or title." });
     const without = z.string().refine(() => false, { message: "Send content or title" });
     for (const schema of [withPeriod, without]) {
-      const error = validationError("request body", schema.safeParse("x").error!);
+      const error = validationError("request body", schema.safeParse("x").error!.issues);
       expect(error.message).toBe("Invalid request body: (root): Send content or title.");
     }
   });

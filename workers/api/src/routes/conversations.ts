@@ -18,7 +18,8 @@ import {
 } from "../db/conversations";
 import { listMessages } from "../db/messages";
 import { conversationFor } from "../db/conversation-access";
-import { parseJsonBody, parseParam, parseQuery } from "../http/validate";
+import { parseJsonBody, parseParam } from "../http/validate";
+import { validQuery } from "../http/validated";
 import { deleteConversationEverywhere } from "../conversation-lifecycle";
 import { ProviderIdSchema } from "./providers";
 import { applyTemplate } from "../templates/conversation-from-template";
@@ -70,8 +71,8 @@ const MessagesQuery = z.object({
 });
 
 export const conversationRoutes = new Hono<AppEnv>()
-  .get("/", async (c) => {
-    const { include, ...q } = parseQuery(c, ListQuery);
+  .get("/", validQuery(ListQuery), async (c) => {
+    const { include, ...q } = c.req.valid("query");
     return c.json(
       await listConversations(c.get("db"), c.get("user").id, {
         ...q,
@@ -115,9 +116,9 @@ export const conversationRoutes = new Hono<AppEnv>()
     await deleteConversationEverywhere(c.env, c.get("db"), id);
     return c.body(null, 204);
   })
-  .get("/:id/messages", async (c) => {
+  .get("/:id/messages", validQuery(MessagesQuery), async (c) => {
     const id = parseParam(c, "id", IdParam);
-    const q = parseQuery(c, MessagesQuery);
+    const q = c.req.valid("query");
     await conversationFor(c.get("db"), c.get("user").id, id, "read");
     // One more than asked: whether there is a next page, without a count.
     const rows = await listMessages(c.get("db"), id, q.after, q.limit + 1);

@@ -2,7 +2,12 @@
 import { Validator } from "@cfworker/json-schema";
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { api, createConversation, createUser } from "../../../../tests/support/helpers";
+import {
+  api,
+  createConversation,
+  createUser,
+  type TestUser,
+} from "../../../../tests/support/helpers";
 import app from "../app";
 import { OPENAPI_PATH } from "./document";
 
@@ -11,10 +16,15 @@ interface Parameter {
   name: string;
   schema: Record<string, unknown>;
 }
+interface Answer {
+  description: string;
+  content?: Record<string, { schema: object }>;
+}
 interface Operation {
   summary?: string;
   parameters?: Parameter[];
-  responses?: object;
+  requestBody?: { content: Record<string, unknown> };
+  responses?: Record<string, Answer>;
 }
 interface Document {
   openapi: string;
@@ -147,5 +157,103 @@ describe("query parameters and headers", () => {
     expect((await api(user, "/api/users")).status).toBe(400);
     expect(param("get /api/usage", "from")).toHaveProperty("pattern");
     expect((await api(user, "/api/usage?from=yesterday")).status).toBe(400);
+  });
+});
+
+describe("error answers", () => {
+  /** The document's answer for `status` on `method path`, which must carry the error schema. */
+  const documented = (doc: Document, method: string, path: string, status: number) => {
+    const answer = doc.paths[path]?.[method]?.responses?.[status];
+    expect(answer, `${method} ${path} ${status}`).toBeDefined();
+    return answer!.content?.["application/json"]?.schema;
+  };
+
+  it("each error a route really answers is documented with the shared error schema", async () => {
+    const doc = await document();
+    const owner = await createUser();
+    const viewer = await createUser();
+    const conversation = await createConversation(owner);
+    const shared = await api(owner, `/api/conversations/${conversation.id}/members`, {
+      method: "PUT",
+      json: { user: viewer.id, role: "viewer" },
+    });
+    expect(shared.status).toBe(200);
+    const server = { name: "twice", url: "https://mcp.example.com/mcp" };
+    await api(owner, "/api/mcp-servers", { method: "POST", json: server });
+    const huge = JSON.stringify({ title: "x".repeat(300 * 1024) });
+
+    const cases: Array<[TestUser, string, string, RequestInit & { json?: unknown }, number]> = [
+      [
+        viewer,
+        "post",
+        "/api/conversations/{id}/chat",
+        { method: "POST", json: { clientMessageId: "v1", text: "hi" } },
+        403,
+      ],
+      [owner, "post", "/api/mcp-servers", { method: "POST", json: server }, 409],
+      [
+        owner,
+        "post",
+        "/api/conversations",
+        { method: "POST", body: huge, headers: { "content-type": "application/json" } },
+        413,
+      ],
+      [owner, "post", "/api/conversations", { method: "POST", body: "{}" }, 415],
+      [owner, "get", "/api/conversations/{id}/ws", {}, 426],
+    ];
+    for (const [user, method, path, init, status] of cases) {
+      const res = await api(user, path.replace("{id}", conversation.id), init);
+      expect(res.status, `${method} ${path}`).toBe(status);
+      const schema = documented(doc, method, path, status);
+      expect(schema, `${method} ${path} ${status}`).toBeDefined();
+      expect(conformsTo(schema!, await res.json())).toEqual([]);
+    }
+  });
+
+  it("every error answer the document lists carries the error schema", async () => {
+    const missing = operations(await document()).flatMap(([key, operation]) =>
+      Object.entries(operation.responses ?? {})
+        .filter(
+          ([status, answer]) => Number(status) >= 400 && !answer.content?.["application/json"],
+        )
+        .map(([status]) => `${key} ${status}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it("every route that takes a body documents it, with 413 and 415", async () => {
+    const doc = await document();
+    const user = await createUser();
+    const conversation = await createConversation(user);
+    const changes = operations(doc).filter(
+      ([key]) => !key.startsWith("get ") && !key.startsWith("delete ") && !key.includes(" /v1/"),
+    );
+    expect(changes.length).toBeGreaterThan(20);
+    const undocumented: string[] = [];
+    const takeBodies: string[] = [];
+    for (const [key, operation] of changes) {
+      const [method, path] = key.split(" ") as [string, string];
+      // Plain text: a route that reads a body refuses it as 415 before it looks anything up.
+      const url = path.replace("{id}", conversation.id).replace(/\{\w+\}/g, "x");
+      const res = await api(user, url, { method: method.toUpperCase(), body: "hi" });
+      await res.body?.cancel();
+      if (res.status !== 415) continue;
+      takeBodies.push(key);
+      const statuses = Object.keys(operation.responses ?? {});
+      if (!operation.requestBody) undocumented.push(`${key} body`);
+      for (const status of ["413", "415"])
+        if (!statuses.includes(status)) undocumented.push(`${key} ${status}`);
+    }
+    expect(takeBodies.length, takeBodies.join(", ")).toBeGreaterThan(15);
+    expect(undocumented).toEqual([]);
+  });
+
+  it("approvals and elicitations say their conflict in the error schema", async () => {
+    const doc = await document();
+    for (const path of [
+      "/api/conversations/{id}/approvals/{approvalId}",
+      "/api/conversations/{id}/elicitations/{elicitationId}",
+    ])
+      expect(documented(doc, "post", path, 409)).toBeDefined();
   });
 });

@@ -16,7 +16,7 @@ import { IdParam } from "./conversations";
 import { conversationStub } from "../conversation-lifecycle";
 import { ATTACHMENT_ARTIFACT_TYPE } from "../../../../durable-objects/protocol/attachments";
 
-const PatchBody = z
+export const PatchBody = z
   .object({
     content: z.string().max(1_000_000).optional(),
     title: z.string().trim().min(1).max(200).optional(),

@@ -39,11 +39,11 @@ const CreateBody = z
   .strict();
 
 // A new conversation may start from a template (built-in or the user's own).
-const CreateFromTemplateBody = CreateBody.extend({
+export const CreateFromTemplateBody = CreateBody.extend({
   templateId: z.string().min(1).max(100).optional(),
 });
 
-const PatchBody = CreateBody.refine((b) => Object.keys(b).length > 0, {
+export const PatchBody = CreateBody.refine((b) => Object.keys(b).length > 0, {
   message: "Send at least one of title, provider, model, mode, settings.",
 });
 

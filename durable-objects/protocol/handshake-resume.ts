@@ -9,7 +9,7 @@ import { CompactReplay, LastEventId, QueryFlag } from "./sse";
 import type { ClientFrame } from "./wire";
 
 // The same forms as an SSE stream's cursor and `?compact=` (sse.ts).
-const HandshakeQuery = z.object({
+export const HandshakeQuery = z.object({
   resume: LastEventId.optional(),
   compact: CompactReplay,
   batch: QueryFlag("batch"),

@@ -57,6 +57,16 @@ export const ChatMessage = z.object({
 });
 export type ChatMessage = z.infer<typeof ChatMessage>;
 
+/**
+ * A page of GET /api/conversations/:id/messages, oldest first. `nextAfter` is the `?after=` of
+ * the next page, null when this page reaches the last message: a full page never looks complete.
+ */
+export const MessagePage = z.object({
+  items: z.array(ChatMessage),
+  nextAfter: z.number().int().nullable(),
+});
+export type MessagePage = z.infer<typeof MessagePage>;
+
 /** The plain text of a message: its text parts joined. */
 export function messageText(parts: readonly MessagePart[]): string {
   return parts

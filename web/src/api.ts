@@ -1,6 +1,6 @@
 // REST calls from the browser: the session cookie authenticates; answers are parsed with zod.
 import { z } from "zod";
-import { ChatMessage } from "../../durable-objects/protocol/messages";
+import { type ChatMessage, MessagePage } from "../../durable-objects/protocol/messages";
 import {
   Conversation,
   ConversationListItem,
@@ -85,8 +85,19 @@ export const api = {
     request(Conversation, `/api/conversations/${id}`, { method: "PATCH", json: { title } }),
   deleteConversation: (id: string) =>
     request(z.undefined(), `/api/conversations/${id}`, { method: "DELETE" }),
-  messages: (id: string) =>
-    request(z.object({ items: z.array(ChatMessage) }), `/api/conversations/${id}/messages`),
+  /** All of a conversation's messages: the route answers in pages, each naming the next. */
+  messages: async (id: string) => {
+    const items: ChatMessage[] = [];
+    for (let after: number | null = 0; after !== null;) {
+      const page: MessagePage = await request(
+        MessagePage,
+        `/api/conversations/${id}/messages?after=${after}&limit=500`,
+      );
+      items.push(...page.items);
+      after = page.nextAfter;
+    }
+    return { items };
+  },
 };
 export type User = z.infer<typeof User>;
 

@@ -1,4 +1,5 @@
 // Serving artifact bytes so that a browser never runs them: attachment, nosniff, sandbox CSP.
+import { z } from "zod";
 import type { artifacts } from "../../../shared/db/schema";
 import { notFound } from "./http/errors";
 
@@ -59,6 +60,20 @@ export function fileNameFor(row: Pick<Row, "title" | "type" | "language" | "cont
 const INLINE_SAFE = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
 // PDFs show inline only when asked (`?inline=1`, a preview): the browser's own viewer runs them.
 const INLINE_ON_REQUEST = new Set([...INLINE_SAFE, "application/pdf"]);
+
+/** The download routes' query: how the browser should treat the bytes. */
+export const DownloadQuery = z.object({
+  attachment: z
+    .string()
+    .optional()
+    .transform((v) => v !== undefined)
+    .describe("Present (any value): download, even an image that would display inline."),
+  inline: z
+    .string()
+    .optional()
+    .transform((v) => v === "1")
+    .describe("`1`: show a PDF inline too (a preview), unless `attachment` is present."),
+});
 
 export async function downloadResponse(
   bucket: R2Bucket,

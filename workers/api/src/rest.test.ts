@@ -234,6 +234,23 @@ describe("conversations", () => {
   });
 });
 
+describe("the conversation list's cursor", () => {
+  it("refuses a cursor it did not give out instead of starting over (a client would loop)", async () => {
+    await createConversation(alice, { title: "One" });
+    await createConversation(alice, { title: "Two" });
+    for (const cursor of ["garbage", "", btoa("yesterday:abc"), "bm9wZQ=="]) {
+      const res = await api(
+        alice,
+        `/api/conversations?limit=1&cursor=${encodeURIComponent(cursor)}`,
+      );
+      expect(res.status, cursor).toBe(400);
+      const error = await errorOf(res);
+      expect(error.code).toBe("validation_failed");
+      expect(error.message).toMatch(/cursor: not a cursor this API gave out.*without cursor/);
+    }
+  });
+});
+
 describe("another user gets 404 for every resource", () => {
   it("conversations, messages, artifacts, realtime endpoints and MCP servers", async () => {
     const conv = await createConversation(alice, { title: "Private" });

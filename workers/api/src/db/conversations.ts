@@ -55,7 +55,7 @@ export interface ListOptions {
 }
 
 const encodeCursor = (row: Row) => btoa(`${row.updatedAt}:${row.id}`);
-function decodeCursor(cursor: string): { updatedAt: number; id: string } | null {
+export function decodeCursor(cursor: string): { updatedAt: number; id: string } | null {
   try {
     const [at, id] = atob(cursor).split(":");
     const updatedAt = Number(at);

@@ -29,19 +29,19 @@ export async function parseJsonBody<T extends z.ZodType>(
     throw new ApiError(400, "invalid_json", "The request body is not valid JSON.");
   }
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw validationError("request body", parsed.error);
+  if (!parsed.success) throw validationError("request body", parsed.error.issues);
   return parsed.data;
 }
 
 export function parseQuery<T extends z.ZodType>(c: Context, schema: T): z.infer<T> {
   const parsed = schema.safeParse(c.req.query());
-  if (!parsed.success) throw validationError("query", parsed.error);
+  if (!parsed.success) throw validationError("query", parsed.error.issues);
   return parsed.data;
 }
 
 export function parseParam<T extends z.ZodType>(c: Context, name: string, schema: T): z.infer<T> {
   const parsed = schema.safeParse(c.req.param(name));
-  if (!parsed.success) throw validationError(`path parameter '${name}'`, parsed.error);
+  if (!parsed.success) throw validationError(`path parameter '${name}'`, parsed.error.issues);
   return parsed.data;
 }
 

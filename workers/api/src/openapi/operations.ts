@@ -2,7 +2,7 @@
 // must have an entry here: openapi.test.ts fails on one that is missing. Keys are
 // "<METHOD> <path>" in Hono's path syntax.
 import { z } from "zod";
-import { ChatMessage } from "../../../../durable-objects/protocol/messages";
+import { MessagePage } from "../../../../durable-objects/protocol/messages";
 import { AlternativesList, BranchRequest } from "../../../../durable-objects/protocol/branches";
 import {
   Artifact,
@@ -46,12 +46,30 @@ import { ApprovalAnswer } from "../../../../durable-objects/protocol/wire";
 import { ModelObject } from "../openai/models";
 import { ChatCompletionRequest } from "../openai/request";
 import { ResponsesRequest } from "../openai/responses-request";
+import { ElicitationAnswer } from "../../../../durable-objects/protocol/elicitation";
+import { PatchBody as ArtifactPatch } from "../routes/artifacts";
+import {
+  CreateFromTemplateBody as NewConversation,
+  PatchBody as ConversationPatch,
+} from "../routes/conversations";
+import { ConnectBody } from "../routes/mcp-server-sign-in";
+import {
+  CreateBody as NewMcpServer,
+  PatchBody as McpServerPatch,
+  TestBody as McpServerTestRequest,
+} from "../routes/mcp-servers";
+import { SignIn } from "../routes/session";
+import { PolicyChange } from "../routes/tool-policies";
 import {
   body,
+  conflict,
+  errorAnswer,
   ERRORS,
   eventStream,
+  FORBIDDEN,
   items,
   json,
+  JSON_BODY_ERRORS,
   noContent,
   type Operation,
 } from "./schema-helpers";
@@ -77,7 +95,7 @@ const Ok = z.object({ ok: z.literal(true) });
 const Page = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), nextCursor: z.string().nullable() });
 
-export const OPERATIONS: Record<string, Operation> = {
+const DESCRIBED: Record<string, Operation> = {
   "GET /api/health": op("meta", "Is the worker up", { 200: json(Ok) }, { security: [] }),
   "GET /api/openapi.json": op(
     "meta",
@@ -89,7 +107,7 @@ export const OPERATIONS: Record<string, Operation> = {
     "auth",
     "Trade an API token for a session cookie",
     { 200: { description: "Signed in; Set-Cookie carries the session." } },
-    { security: [] },
+    { security: [], requestBody: body(SignIn) },
   ),
   "GET /api/session": op("auth", "Who is signed in", {
     200: { description: "{user: {id, name}}" },
@@ -117,6 +135,7 @@ export const OPERATIONS: Record<string, Operation> = {
     "conversations",
     "Start a conversation (with templateId: from a template, its defaults under what you set); `socket` is a ticket for its first WebSocket",
     { 201: json(CreatedConversation, "Created") },
+    { requestBody: body(NewConversation) },
   ),
   "GET /api/conversations/:id": op("conversations", "One conversation", {
     200: json(Conversation),
@@ -125,15 +144,18 @@ export const OPERATIONS: Record<string, Operation> = {
     "conversations",
     "Change title, provider, model, mode or settings",
     { 200: json(Conversation) },
+    { requestBody: body(ConversationPatch) },
   ),
   "DELETE /api/conversations/:id": op(
     "conversations",
     "Delete a conversation with its messages, artifacts and objects",
     { 204: noContent },
   ),
-  "GET /api/conversations/:id/messages": op("conversations", "Messages after a sequence number", {
-    200: items(ChatMessage),
-  }),
+  "GET /api/conversations/:id/messages": op(
+    "conversations",
+    "Messages after a sequence number, oldest first; while `nextAfter` is not null, ask again with `?after=<nextAfter>` for the rest",
+    { 200: json(MessagePage) },
+  ),
   "GET /api/conversations/:id/artifacts": op(
     "artifacts",
     "The conversation's artifacts (metadata)",
@@ -158,6 +180,8 @@ export const OPERATIONS: Record<string, Operation> = {
     "Open the conversation's WebSocket (upgrade); with `?new=1` and a fresh UUID as :id, the socket creates the conversation (optional `provider`, `model`, `mode`)",
     {
       101: { description: "Switching protocols; frames are durable-objects/protocol/wire.ts" },
+      403: errorAnswer("The Origin header names another site (forbidden_origin)."),
+      426: errorAnswer("Not a WebSocket upgrade: open it with a WebSocket client."),
     },
   ),
   "POST /api/conversations/:id/approvals/:approvalId": op(
@@ -165,7 +189,7 @@ export const OPERATIONS: Record<string, Operation> = {
     "Approve or deny a parked tool call",
     {
       200: { description: "{approval: {...}}" },
-      409: { description: "Already answered or expired." },
+      ...conflict("Already answered or expired"),
     },
     { requestBody: body(ApprovalAnswer) },
   ),
@@ -174,11 +198,13 @@ export const OPERATIONS: Record<string, Operation> = {
     "Answer an MCP server's question",
     {
       200: { description: "{elicitation: {...}}" },
-      409: { description: "Already answered, timed out or withdrawn." },
+      ...conflict("Already answered, timed out or withdrawn"),
     },
+    { requestBody: body(ElicitationAnswer) },
   ),
   "GET /api/conversations/:id/mcp/prompts": op("mcp", "Prompts of the conversation's MCP servers", {
     200: json(McpPromptList),
+    ...FORBIDDEN,
   }),
   "POST /api/conversations/:id/mcp/prompts/get": op(
     "mcp",
@@ -195,7 +221,7 @@ export const OPERATIONS: Record<string, Operation> = {
   "GET /api/conversations/:id/mcp/resources": op(
     "mcp",
     "Resources and templates of the conversation's MCP servers",
-    { 200: json(McpResourceList) },
+    { 200: json(McpResourceList), ...FORBIDDEN },
   ),
   "POST /api/conversations/:id/mcp/resources/read": op(
     "mcp",
@@ -212,9 +238,12 @@ export const OPERATIONS: Record<string, Operation> = {
   "GET /api/artifacts/:id": op("artifacts", "An artifact, with content for text", {
     200: json(Artifact),
   }),
-  "PATCH /api/artifacts/:id": op("artifacts", "Edit an artifact's content or title", {
-    200: json(Artifact),
-  }),
+  "PATCH /api/artifacts/:id": op(
+    "artifacts",
+    "Edit an artifact's content or title",
+    { 200: json(Artifact), ...conflict("A binary artifact's content cannot be edited") },
+    { requestBody: body(ArtifactPatch) },
+  ),
   "PUT /api/artifacts/:id/pin": op("artifacts", "Pin an artifact", { 200: json(Artifact) }),
   "DELETE /api/artifacts/:id/pin": op("artifacts", "Unpin an artifact", { 200: json(Artifact) }),
   "DELETE /api/artifacts/:id": op("artifacts", "Delete an artifact", { 204: noContent }),
@@ -224,19 +253,35 @@ export const OPERATIONS: Record<string, Operation> = {
   "GET /api/mcp-servers": op("mcp", "The user's MCP servers (header values masked)", {
     200: items(McpServer),
   }),
-  "POST /api/mcp-servers": op("mcp", "Add an MCP server", { 201: json(McpServer, "Created") }),
-  "PATCH /api/mcp-servers/:id": op("mcp", "Change an MCP server", { 200: json(McpServer) }),
+  "POST /api/mcp-servers": op(
+    "mcp",
+    "Add an MCP server",
+    { 201: json(McpServer, "Created"), ...conflict("You already have a server of that name") },
+    { requestBody: body(NewMcpServer) },
+  ),
+  "PATCH /api/mcp-servers/:id": op(
+    "mcp",
+    "Change an MCP server",
+    { 200: json(McpServer), ...conflict("You already have a server of that name") },
+    { requestBody: body(McpServerPatch) },
+  ),
   "DELETE /api/mcp-servers/:id": op("mcp", "Remove an MCP server", { 204: noContent }),
-  "POST /api/mcp-servers/test": op("mcp", "Test a server before saving it", {
-    200: json(McpServerTest),
-  }),
+  "POST /api/mcp-servers/test": op(
+    "mcp",
+    "Test a server before saving it",
+    { 200: json(McpServerTest) },
+    { requestBody: body(McpServerTestRequest) },
+  ),
   "POST /api/mcp-servers/:id/test": op("mcp", "Test a saved server", { 200: json(McpServerTest) }),
   "POST /api/mcp-servers/builtin/test": op("mcp", "Test our own MCP worker", {
     200: json(McpServerTest),
   }),
-  "POST /api/mcp-servers/:id/connect": op("mcp", "Sign in to an MCP server (OAuth)", {
-    200: json(McpConnectResult),
-  }),
+  "POST /api/mcp-servers/:id/connect": op(
+    "mcp",
+    "Sign in to an MCP server (OAuth)",
+    { 200: json(McpConnectResult) },
+    { requestBody: body(ConnectBody) },
+  ),
   "POST /api/mcp-servers/:id/disconnect": op("mcp", "Forget this user's sign-in to a server", {
     200: json(z.object({ revoked: z.boolean() })),
   }),
@@ -255,13 +300,16 @@ export const OPERATIONS: Record<string, Operation> = {
   "GET /api/tool-policies": op("mcp", "The user's tool approval policies", {
     200: { description: "{policies: {...}}" },
   }),
-  "PUT /api/tool-policies": op("mcp", "Set or remove a tool approval policy", {
-    200: { description: "{policies: {...}}" },
-  }),
+  "PUT /api/tool-policies": op(
+    "mcp",
+    "Set or remove a tool approval policy",
+    { 200: { description: "{policies: {...}}" } },
+    { requestBody: body(PolicyChange) },
+  ),
   "GET /api/conversations/:id/usage": op(
     "usage",
     "Tokens and cost of a conversation, in total and per answer (an unpriced model's cost is null)",
-    { 200: json(ConversationUsage) },
+    { 200: json(ConversationUsage), ...FORBIDDEN },
   ),
   "GET /api/usage": op(
     "usage",
@@ -271,7 +319,10 @@ export const OPERATIONS: Record<string, Operation> = {
   "GET /api/conversations/:id/audit": op(
     "usage",
     "The conversation's audit log as JSON Lines: model requests and responses, tool calls and results, approvals",
-    { 200: { description: "application/x-ndjson, one audit entry per line, oldest first" } },
+    {
+      200: { description: "application/x-ndjson, one audit entry per line, oldest first" },
+      ...FORBIDDEN,
+    },
   ),
   "GET /api/conversations/:id/timings": op(
     "usage",
@@ -336,25 +387,23 @@ export const OPERATIONS: Record<string, Operation> = {
   "PATCH /api/templates/:id": op(
     "templates",
     "Change one of your templates (built-ins answer 409)",
-    { 200: json(Template) },
+    { 200: json(Template), ...conflict("A built-in template cannot change") },
     { requestBody: body(TemplatePatch) },
   ),
   "DELETE /api/templates/:id": op(
     "templates",
     "Delete one of your templates (built-ins answer 409)",
-    {
-      204: noContent,
-    },
+    { 204: noContent, ...conflict("A built-in template cannot be deleted") },
   ),
   "POST /api/conversations/:id/attachments": op(
     "artifacts",
     "Attach a file (multipart field `file`): kept as an `attachment` artifact to name in a send",
     {
       201: json(z.object({ artifact: Artifact }), "Stored"),
-      413: {
-        description: "Over the per-file limit (payload_too_large) or the quota (quota_exceeded).",
-      },
-      415: { description: "Not an image, PDF or UTF-8 text; the message names the type found." },
+      413: errorAnswer(
+        "Over the per-file limit (payload_too_large) or the quota (quota_exceeded).",
+      ),
+      415: errorAnswer("Not an image, PDF or UTF-8 text; the message names the type found."),
     },
     {
       requestBody: {
@@ -395,7 +444,7 @@ export const OPERATIONS: Record<string, Operation> = {
   "PUT /api/conversations/:id/members": op(
     "sharing",
     "Share with a user of this instance (by id or exact name), or change their role (owner)",
-    { 200: json(MemberList) },
+    { 200: json(MemberList), ...conflict("Several users have that name: add one by id") },
     { requestBody: body(AddMember) },
   ),
   "DELETE /api/conversations/:id/members/:userId": op(
@@ -445,3 +494,35 @@ export const OPERATIONS: Record<string, Operation> = {
     { security: [] },
   ),
 };
+
+// Not behind requireUser: no role to fall short and no Origin check.
+const WITHOUT_ORIGIN_CHECK = new Set(["POST /api/session", "DELETE /api/session"]);
+
+/**
+ * The errors every route of a kind returns, so no entry can forget them: a JSON body's 413 and
+ * 415 (parseJsonBody), and 403 on a signed-in change (requireUser's Origin check, and roles in a
+ * shared conversation). The OpenAI-compatible routes keep their own description.
+ */
+function withKindErrors(key: string, operation: Operation): Operation {
+  const [method, path] = key.split(" ") as [string, string];
+  if (path.startsWith("/v1/")) return operation;
+  const takesJson = Boolean(
+    operation.requestBody && "content" in operation.requestBody
+      ? operation.requestBody.content["application/json"]
+      : undefined,
+  );
+  const guarded =
+    method !== "GET" && !WITHOUT_ORIGIN_CHECK.has(key) && operation.security?.length !== 0;
+  return {
+    ...operation,
+    responses: {
+      ...(takesJson && JSON_BODY_ERRORS),
+      ...(guarded && FORBIDDEN),
+      ...operation.responses,
+    },
+  };
+}
+
+export const OPERATIONS: Record<string, Operation> = Object.fromEntries(
+  Object.entries(DESCRIBED).map(([key, operation]) => [key, withKindErrors(key, operation)]),
+);

@@ -2,6 +2,7 @@
 import type { DescribeRouteOptions } from "hono-openapi";
 import { resolver } from "hono-openapi";
 import { z } from "zod";
+import { MAX_JSON_BODY_BYTES } from "../http/validate";
 
 export type Operation = DescribeRouteOptions;
 
@@ -10,7 +11,7 @@ export const ErrorBody = z.object({
   error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
 });
 
-const errorAnswer = (description: string) => ({
+export const errorAnswer = (description: string) => ({
   description,
   content: { "application/json": { schema: resolver(ErrorBody) } },
 });
@@ -22,6 +23,25 @@ export const ERRORS = {
   404: errorAnswer("Not found, or not yours."),
   429: errorAnswer("Rate limited; Retry-After says when to try again."),
 } as const;
+
+/** What parseJsonBody (http/validate.ts) refuses before it reads the body. */
+export const JSON_BODY_ERRORS = {
+  413: errorAnswer(
+    `The body is larger than ${MAX_JSON_BODY_BYTES / 1024} KiB (payload_too_large).`,
+  ),
+  415: errorAnswer(
+    "The body is not sent as Content-Type: application/json (unsupported_media_type).",
+  ),
+} as const;
+
+/** A member whose role falls short (db/conversation-access.ts), or a cookie from another site. */
+export const FORBIDDEN = {
+  403: errorAnswer(
+    "Your role in this shared conversation does not allow it (forbidden), or a signed-in browser's request came from another site (forbidden_origin).",
+  ),
+} as const;
+
+export const conflict = (why: string) => ({ 409: errorAnswer(`${why} (conflict)`) });
 
 export const json = (schema: z.ZodType, description = "OK") => ({
   description,

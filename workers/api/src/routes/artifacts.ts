@@ -10,12 +10,13 @@ import type { Right } from "../../../../durable-objects/protocol/sharing";
 import { artifacts } from "../../../../shared/db/schema";
 import { ApiError } from "../http/errors";
 import { parseJsonBody, parseParam } from "../http/validate";
-import { downloadResponse } from "../artifact-download";
+import { downloadResponse, DownloadQuery } from "../artifact-download";
+import { validQuery } from "../http/validated";
 import { IdParam } from "./conversations";
 import { conversationStub } from "../conversation-lifecycle";
 import { ATTACHMENT_ARTIFACT_TYPE } from "../../../../durable-objects/protocol/attachments";
 
-const PatchBody = z
+export const PatchBody = z
   .object({
     content: z.string().max(1_000_000).optional(),
     title: z.string().trim().min(1).max(200).optional(),
@@ -67,14 +68,8 @@ export const artifactRoutes = new Hono<AppEnv>()
         .catch((err: unknown) => console.warn("could not forget a deleted attachment", err));
     return c.body(null, 204);
   })
-  .get("/:id/download", async (c) => {
+  .get("/:id/download", validQuery(DownloadQuery), async (c) => {
     const row = await requestedArtifact(c, "read");
-    // Images display inline (same origin); `?attachment=1` forces a download; `?inline=1` shows
-    // a PDF too (a preview).
-    return downloadResponse(
-      c.env.ARTIFACTS,
-      row,
-      c.req.query("attachment") !== undefined,
-      c.req.query("inline") === "1",
-    );
+    const { attachment, inline } = c.req.valid("query");
+    return downloadResponse(c.env.ARTIFACTS, row, attachment, inline);
   });

@@ -10,7 +10,8 @@ import { artifacts } from "../../../../shared/db/schema";
 import type { AppEnv } from "../app-types";
 import { downloadResponse } from "../artifact-download";
 import { ApiError, notFound } from "../http/errors";
-import { parseParam, parseQuery } from "../http/validate";
+import { parseParam } from "../http/validate";
+import { validQuery } from "../http/validated";
 import { IdParam } from "./conversations";
 
 const LinkQuery = z.object({
@@ -18,22 +19,26 @@ const LinkQuery = z.object({
   sig: z.string().max(64),
 });
 
-export const attachmentLinkRoutes = new Hono<AppEnv>().get("/:id", async (c) => {
-  const id = parseParam(c, "id", IdParam);
-  const { exp, sig } = parseQuery(c, LinkQuery);
-  const secret = attachmentLinkSecret(c.env);
-  if (!secret || !(await attachmentLinkValid(secret, id, exp, sig)))
-    throw new ApiError(
-      401,
-      "unauthorized",
-      "This attachment link is invalid or has expired: ask for a new one.",
-    );
-  const [row] = await c
-    .get("db")
-    .select()
-    .from(artifacts)
-    .where(and(eq(artifacts.id, id), eq(artifacts.type, ATTACHMENT_ARTIFACT_TYPE)))
-    .limit(1);
-  if (!row) throw notFound("Attachment");
-  return downloadResponse(c.env.ARTIFACTS, row, true);
-});
+export const attachmentLinkRoutes = new Hono<AppEnv>().get(
+  "/:id",
+  validQuery(LinkQuery),
+  async (c) => {
+    const id = parseParam(c, "id", IdParam);
+    const { exp, sig } = c.req.valid("query");
+    const secret = attachmentLinkSecret(c.env);
+    if (!secret || !(await attachmentLinkValid(secret, id, exp, sig)))
+      throw new ApiError(
+        401,
+        "unauthorized",
+        "This attachment link is invalid or has expired: ask for a new one.",
+      );
+    const [row] = await c
+      .get("db")
+      .select()
+      .from(artifacts)
+      .where(and(eq(artifacts.id, id), eq(artifacts.type, ATTACHMENT_ARTIFACT_TYPE)))
+      .limit(1);
+    if (!row) throw notFound("Attachment");
+    return downloadResponse(c.env.ARTIFACTS, row, true);
+  },
+);

@@ -1,6 +1,7 @@
 // REST for conversations and their messages and artifacts.
 import { Hono } from "hono";
 import { z } from "zod";
+import type { MessagePage } from "../../../../durable-objects/protocol/messages";
 import { ConversationMode, ConversationSettings } from "../../../../durable-objects/protocol/rest";
 import {
   configuredProviders,
@@ -10,13 +11,15 @@ import type { AppEnv } from "../app-types";
 import { listArtifacts } from "../db/artifacts";
 import {
   createConversation,
+  decodeCursor,
   listConversations,
   toConversation,
   updateConversation,
 } from "../db/conversations";
 import { listMessages } from "../db/messages";
 import { conversationFor } from "../db/conversation-access";
-import { parseJsonBody, parseParam, parseQuery } from "../http/validate";
+import { parseJsonBody, parseParam } from "../http/validate";
+import { validQuery } from "../http/validated";
 import { deleteConversationEverywhere } from "../conversation-lifecycle";
 import { ProviderIdSchema } from "./providers";
 import { applyTemplate } from "../templates/conversation-from-template";
@@ -36,17 +39,27 @@ const CreateBody = z
   .strict();
 
 // A new conversation may start from a template (built-in or the user's own).
-const CreateFromTemplateBody = CreateBody.extend({
+export const CreateFromTemplateBody = CreateBody.extend({
   templateId: z.string().min(1).max(100).optional(),
 });
 
-const PatchBody = CreateBody.refine((b) => Object.keys(b).length > 0, {
+export const PatchBody = CreateBody.refine((b) => Object.keys(b).length > 0, {
   message: "Send at least one of title, provider, model, mode, settings.",
 });
 
+// Only a nextCursor this API gave out: anything else would silently restart at the first page,
+// and a client following nextCursor would loop.
+const ListCursor = z
+  .string()
+  .max(200)
+  .refine((cursor) => decodeCursor(cursor) !== null, {
+    message:
+      "not a cursor this API gave out (pass a nextCursor of an earlier page as it came, or start again without cursor)",
+  });
+
 const ListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(30),
-  cursor: z.string().max(200).optional(),
+  cursor: ListCursor.optional(),
   q: z.string().max(200).optional(),
   // `shared`: also the conversations shared with you, each with your role.
   include: z.literal("shared").optional(),
@@ -58,8 +71,8 @@ const MessagesQuery = z.object({
 });
 
 export const conversationRoutes = new Hono<AppEnv>()
-  .get("/", async (c) => {
-    const { include, ...q } = parseQuery(c, ListQuery);
+  .get("/", validQuery(ListQuery), async (c) => {
+    const { include, ...q } = c.req.valid("query");
     return c.json(
       await listConversations(c.get("db"), c.get("user").id, {
         ...q,
@@ -103,11 +116,15 @@ export const conversationRoutes = new Hono<AppEnv>()
     await deleteConversationEverywhere(c.env, c.get("db"), id);
     return c.body(null, 204);
   })
-  .get("/:id/messages", async (c) => {
+  .get("/:id/messages", validQuery(MessagesQuery), async (c) => {
     const id = parseParam(c, "id", IdParam);
-    const q = parseQuery(c, MessagesQuery);
+    const q = c.req.valid("query");
     await conversationFor(c.get("db"), c.get("user").id, id, "read");
-    return c.json({ items: await listMessages(c.get("db"), id, q.after, q.limit) });
+    // One more than asked: whether there is a next page, without a count.
+    const rows = await listMessages(c.get("db"), id, q.after, q.limit + 1);
+    const items = rows.slice(0, q.limit);
+    const nextAfter = rows.length > q.limit ? (items.at(-1)?.seq ?? null) : null;
+    return c.json({ items, nextAfter } satisfies MessagePage);
   })
   .get("/:id/artifacts", async (c) => {
     const id = parseParam(c, "id", IdParam);

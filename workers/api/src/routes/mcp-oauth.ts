@@ -8,13 +8,13 @@ import { clientMetadataDocument } from "../../../../durable-objects/mcp/oauth/cl
 import { CallbackQuery } from "../../../../durable-objects/mcp/oauth/callback-query";
 import type { AppEnv } from "../app-types";
 import { readSession, SESSION_COOKIE } from "../auth/session";
-import { parseQuery } from "../http/validate";
+import { validQuery } from "../http/validated";
 import { callbackPage } from "./mcp-oauth-callback-page";
 import { signInDeps, signInFlow } from "./mcp-server-sign-in";
 
 export const mcpOauthRoutes = new Hono<AppEnv>()
-  .get("/callback", async (c) => {
-    const query = parseQuery(c, CallbackQuery);
+  .get("/callback", validQuery(CallbackQuery), async (c) => {
+    const query = c.req.valid("query");
     const cookie = getCookie(c, SESSION_COOKIE);
     const session = cookie ? await readSession(c.env, c.req.url, c.get("db"), cookie) : null;
     const sessionUser = session?.user.id ?? null;

@@ -14,7 +14,7 @@ import { ApiError, notFound } from "../http/errors";
 import { parseJsonBody, parseParam } from "../http/validate";
 import { IdParam } from "./conversations";
 
-const ConnectBody = z
+export const ConnectBody = z
   .object({
     display: Display.default("popup"),
     // For servers that do not let apps register themselves: a client the user created there.

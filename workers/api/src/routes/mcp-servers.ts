@@ -47,9 +47,9 @@ const Fields = {
   enabledTools: z.array(z.string().min(1).max(200)).max(500).nullable().optional(),
   maxTotalTimeoutMs: z.number().int().min(1000).max(3_600_000).optional(),
 };
-const CreateBody = z.object(Fields).strict();
-const PatchBody = z.object(Fields).partial().strict();
-const TestBody = z.object({ url: Fields.url, headers: Fields.headers }).strict();
+export const CreateBody = z.object(Fields).strict();
+export const PatchBody = z.object(Fields).partial().strict();
+export const TestBody = z.object({ url: Fields.url, headers: Fields.headers }).strict();
 
 const mask = (value: string) => (value.length <= 4 ? "••••" : `••••${value.slice(-4)}`);
 

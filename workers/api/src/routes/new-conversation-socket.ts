@@ -29,7 +29,7 @@ import { applyTemplate, type ConversationChoices } from "../templates/conversati
 import { findTemplate } from "../templates/find-template";
 import { ProviderIdSchema } from "./providers";
 
-const NewSocketQuery = z.object({
+export const NewSocketQuery = z.object({
   new: z.literal("1"),
   ticket: z.string().optional(),
   provider: ProviderIdSchema.optional(),

@@ -1,6 +1,7 @@
 // The live side of a conversation: WebSocket upgrades and Server-Sent Events, handed to its DO.
 import { type Context, Hono } from "hono";
 import { SOCKET_CREDENTIAL_HEADER } from "../../../../durable-objects/conversation/socket-credential";
+import { z } from "zod";
 import { ChatRequest, CompactReplay, LastEventId } from "../../../../durable-objects/protocol/sse";
 import type { AppEnv } from "../app-types";
 import { requireUser } from "../auth/middleware";
@@ -8,25 +9,46 @@ import { isAllowedOrigin } from "../auth/origin";
 import { createTicket } from "../auth/tickets";
 import { authenticateUpgrade, liveCredentialOf, upgradeForObject } from "../auth/websocket-auth";
 import { conversationFetchStub, conversationStub } from "../conversation-lifecycle";
-import { handshakeResume } from "../../../../durable-objects/protocol/handshake-resume";
+import {
+  HandshakeQuery,
+  handshakeResume,
+} from "../../../../durable-objects/protocol/handshake-resume";
 import { conversationFor } from "../db/conversation-access";
 import { ROLE_HEADER } from "../../../../durable-objects/conversation/member-access";
 import { ApiError, notFound } from "../http/errors";
 import { holderRole, type HolderRole } from "../auth/holder-role";
 import type { ConversationRole } from "../../../../durable-objects/protocol/sharing";
 import { parseJsonBody, parseParam } from "../http/validate";
+import { documentedQuery, validHeaders, validQuery } from "../http/validated";
 import { RATE_LIMITS } from "../../../../shared/rate-limit/limits";
 import { byUser, rateLimit } from "../rate-limit/middleware";
 import { IdParam } from "./conversations";
 import {
   asksForNewConversation,
+  NewSocketQuery,
   openNewConversation,
   refusedCreation,
 } from "./new-conversation-socket";
 
+// Where a stream resumes: after the id in `Last-Event-ID` (what EventSource resends), else `?after=`.
+const ResumeHeader = z.object({
+  "last-event-id": LastEventId.optional().describe(
+    "The id of the last event you received; the stream starts after it (over `after`).",
+  ),
+});
+const ResumeQuery = z.object({
+  after: LastEventId.optional().describe("As Last-Event-ID, for clients that cannot set it."),
+});
+const EventsQuery = ResumeQuery.extend({ compact: CompactReplay });
+
+// All the socket's URL may carry: the handshake's resume (checked here, served by the object),
+// the ticket (auth/websocket-auth.ts) and a new conversation's choices (new-conversation-socket.ts).
+// The route parses each part where it is used; this is what the document lists.
+const SocketQuery = HandshakeQuery.extend(NewSocketQuery.partial({ new: true }).shape);
+
 export const realtimeRoutes = new Hono<AppEnv>()
   // The WebSocket authenticates itself at the handshake: browsers cannot set headers on it.
-  .get("/:id/ws", async (c) => {
+  .get("/:id/ws", documentedQuery(SocketQuery), async (c) => {
     if (c.req.header("upgrade")?.toLowerCase() !== "websocket") {
       throw new ApiError(
         426 as 400,
@@ -81,35 +103,49 @@ export const realtimeRoutes = new Hono<AppEnv>()
     },
   )
   // Server-Sent Events (the contract is in durable-objects/conversation/sse-requests.ts).
-  .post("/:id/chat", requireUser, rateLimit({ ...RATE_LIMITS.message, key: byUser }), async (c) => {
-    const id = parseParam(c, "id", IdParam);
-    const after = resumeCursor(c);
-    const body = await parseJsonBody(c, ChatRequest);
-    await conversationFor(c.get("db"), c.get("user").id, id, "write");
-    const stub = conversationFetchStub(c.env, id);
-    const headers = new Headers({ "content-type": "application/json" });
-    headers.set(SOCKET_CREDENTIAL_HEADER, JSON.stringify(liveCredentialOf(c.get("credential"))));
-    if (after !== undefined) headers.set("last-event-id", String(after));
-    return stub.fetch(
-      new Request(new URL(`/chat`, c.req.url), {
-        method: "POST",
-        headers,
-        body: JSON.stringify(body),
-      }),
-    );
-  })
-  .get("/:id/events", requireUser, async (c) => {
-    const id = parseParam(c, "id", IdParam);
-    const after = resumeCursor(c);
-    await conversationFor(c.get("db"), c.get("user").id, id, "read");
-    const stub = conversationFetchStub(c.env, id);
-    const url = new URL(`/events`, c.req.url);
-    if (after !== undefined) url.searchParams.set("after", String(after));
-    if (compactReplay(c)) url.searchParams.set("compact", "1");
-    // Who opened the stream, so the object can end it once that credential is revoked.
-    const credential = JSON.stringify(liveCredentialOf(c.get("credential")));
-    return stub.fetch(new Request(url, { headers: { [SOCKET_CREDENTIAL_HEADER]: credential } }));
-  });
+  .post(
+    "/:id/chat",
+    requireUser,
+    rateLimit({ ...RATE_LIMITS.message, key: byUser }),
+    validHeaders(ResumeHeader),
+    validQuery(ResumeQuery),
+    async (c) => {
+      const id = parseParam(c, "id", IdParam);
+      const after = c.req.valid("header")["last-event-id"] ?? c.req.valid("query").after;
+      const body = await parseJsonBody(c, ChatRequest);
+      await conversationFor(c.get("db"), c.get("user").id, id, "write");
+      const stub = conversationFetchStub(c.env, id);
+      const headers = new Headers({ "content-type": "application/json" });
+      headers.set(SOCKET_CREDENTIAL_HEADER, JSON.stringify(liveCredentialOf(c.get("credential"))));
+      if (after !== undefined) headers.set("last-event-id", String(after));
+      return stub.fetch(
+        new Request(new URL(`/chat`, c.req.url), {
+          method: "POST",
+          headers,
+          body: JSON.stringify(body),
+        }),
+      );
+    },
+  )
+  .get(
+    "/:id/events",
+    requireUser,
+    validHeaders(ResumeHeader),
+    validQuery(EventsQuery),
+    async (c) => {
+      const id = parseParam(c, "id", IdParam);
+      const query = c.req.valid("query");
+      const after = c.req.valid("header")["last-event-id"] ?? query.after;
+      await conversationFor(c.get("db"), c.get("user").id, id, "read");
+      const stub = conversationFetchStub(c.env, id);
+      const url = new URL(`/events`, c.req.url);
+      if (after !== undefined) url.searchParams.set("after", String(after));
+      if (query.compact) url.searchParams.set("compact", "1");
+      // Who opened the stream, so the object can end it once that credential is revoked.
+      const credential = JSON.stringify(liveCredentialOf(c.get("credential")));
+      return stub.fetch(new Request(url, { headers: { [SOCKET_CREDENTIAL_HEADER]: credential } }));
+    },
+  );
 
 /** The user's role in the conversation (any role reads): as read early when it is theirs. */
 async function readerRole(
@@ -122,30 +158,4 @@ async function readerRole(
   if (held?.userId !== userId) return (await conversationFor(c.get("db"), userId, id, "read")).role;
   if (!held.role) throw notFound("Conversation");
   return held.role;
-}
-
-/** Whether the client asked for `?compact=1` (finished answers without their deltas). */
-function compactReplay(c: Context<AppEnv>): boolean {
-  const parsed = CompactReplay.safeParse(c.req.query("compact"));
-  if (parsed.success) return parsed.data;
-  throw new ApiError(
-    400,
-    "validation_failed",
-    `The query parameter 'compact' ${parsed.error.issues[0]?.message}.`,
-  );
-}
-
-/** Where a stream resumes: the `Last-Event-ID` header (what EventSource resends) over `?after=`. */
-function resumeCursor(c: Context<AppEnv>): number | undefined {
-  const header = c.req.header("last-event-id");
-  const raw = header ?? c.req.query("after");
-  if (raw === undefined) return undefined;
-  const parsed = LastEventId.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const where = header !== undefined ? "The Last-Event-ID header" : "The query parameter 'after'";
-  throw new ApiError(
-    400,
-    "validation_failed",
-    `${where} must be the id of an event you received (a whole number, 0 for the start), not '${raw.slice(0, 40)}'.`,
-  );
 }

@@ -17,7 +17,7 @@ import { listSessions } from "../db/access";
 import { ApiError } from "../http/errors";
 import { parseJsonBody } from "../http/validate";
 
-const SignIn = z.object({ token: z.string().min(10).max(500) }).strict();
+export const SignIn = z.object({ token: z.string().min(10).max(500) }).strict();
 
 const clearCookie = (c: Context<AppEnv>) => deleteCookie(c, SESSION_COOKIE, { path: "/" });
 

@@ -29,7 +29,9 @@ import { snapshotArtifact, snapshotArtifacts } from "../db/snapshot-artifacts";
 import { createShareLink, listShareLinks, liveShareLink, revokeShareLink } from "../db/share-links";
 import type { Env } from "../../../../shared/env";
 import { ApiError, notFound } from "../http/errors";
-import { parseJsonBody, parseParam, parseQuery } from "../http/validate";
+import { parseJsonBody, parseParam } from "../http/validate";
+import { validQuery } from "../http/validated";
+import { DownloadQuery } from "../artifact-download";
 import { IdParam } from "./conversations";
 
 /** The snapshot a link shows holds at most this many messages. */
@@ -120,8 +122,8 @@ export const sharedWithMeRoutes = new Hono<AppEnv>().get("/", async (c) =>
 const UserQuery = z.object({ q: z.string().trim().min(1).max(100) }).strict();
 
 /** Mounted on /api/users (behind requireUser): the people the Share dialog can pick. */
-export const userDirectoryRoutes = new Hono<AppEnv>().get("/", async (c) => {
-  const { q } = parseQuery(c, UserQuery);
+export const userDirectoryRoutes = new Hono<AppEnv>().get("/", validQuery(UserQuery), async (c) => {
+  const { q } = c.req.valid("query");
   return c.json({ items: await searchUsers(c.get("db"), q, c.get("user").id) });
 });
 
@@ -161,15 +163,11 @@ export const publicShareRoutes = new Hono<AppEnv>()
     return c.json(snapshot);
   })
   // An artifact the snapshot lists, as GET /api/artifacts/:id/download serves it to members.
-  .get("/:token/artifacts/:artifactId/download", async (c) => {
+  .get("/:token/artifacts/:artifactId/download", validQuery(DownloadQuery), async (c) => {
     const { cut } = await linkedSnapshot(c);
     const artifact = await snapshotArtifact(c.get("db"), cut, parseParam(c, "artifactId", IdParam));
-    const res = await downloadResponse(
-      c.env.ARTIFACTS,
-      artifact,
-      c.req.query("attachment") !== undefined,
-      c.req.query("inline") === "1",
-    );
+    const { attachment, inline } = c.req.valid("query");
+    const res = await downloadResponse(c.env.ARTIFACTS, artifact, attachment, inline);
     res.headers.set("cache-control", "private, no-store");
     return res;
   });

@@ -10,7 +10,7 @@ import { ToolPolicy } from "../../../../durable-objects/protocol/tool-policy";
 import type { AppEnv } from "../app-types";
 import { parseJsonBody } from "../http/validate";
 
-const PolicyChange = z
+export const PolicyChange = z
   .object({
     server: z.string().min(1).max(100),
     // Omitted: the policy of every tool of the server that has none of its own.

@@ -7,7 +7,8 @@ import type { AppEnv } from "../app-types";
 import { conversationFor } from "../db/conversation-access";
 import { conversationUsage, userUsageByDay } from "../../../../shared/db/usage";
 import { ApiError } from "../http/errors";
-import { parseParam, parseQuery } from "../http/validate";
+import { parseParam } from "../http/validate";
+import { validQuery } from "../http/validated";
 import { IdParam } from "./conversations";
 
 const DAY_MS = 86_400_000;
@@ -33,8 +34,8 @@ export const conversationUsageRoutes = new Hono<AppEnv>().get("/:id/usage", asyn
 });
 
 /** Per user: mounted on /api/usage. `from` and `to` are inclusive UTC days (default: 30 days). */
-export const userUsageRoutes = new Hono<AppEnv>().get("/", async (c) => {
-  const query = parseQuery(c, RangeQuery);
+export const userUsageRoutes = new Hono<AppEnv>().get("/", validQuery(RangeQuery), async (c) => {
+  const query = c.req.valid("query");
   const to = query.to ?? dayOf(Date.now());
   const from = query.from ?? dayOf(dayStart(to) - (DEFAULT_DAYS - 1) * DAY_MS);
   const span = (dayStart(to) - dayStart(from)) / DAY_MS + 1;

@@ -1,8 +1,8 @@
 // A turn cancelled from the web client while an OpenAI client waits for it: the client is told the
 // answer was cut short (finish_reason "length"; a response "cancelled" whose message item is
 // "incomplete"), streamed or not, never that it is a whole answer.
-import { exports } from "cloudflare:workers";
-import OpenAI from "openai";
+import type OpenAI from "openai";
+import { openAiClient } from "../../../../tests/support/openai-client";
 import { beforeAll, expect, it } from "vitest";
 import { createConversation, createUser, type TestUser } from "../../../../tests/support/helpers";
 import { TestSocket } from "../../../../tests/support/ws-client";
@@ -11,12 +11,7 @@ let user: TestUser;
 let client: OpenAI;
 beforeAll(async () => {
   user = await createUser();
-  client = new OpenAI({
-    apiKey: user.token,
-    baseURL: "https://app.test/v1",
-    maxRetries: 0,
-    fetch: (input, init) => exports.default.fetch(new Request(input, init)),
-  });
+  client = openAiClient(user);
 });
 
 /**

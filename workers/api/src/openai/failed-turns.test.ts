@@ -1,8 +1,8 @@
 // A turn that fails, as the official `openai` SDK with its default retries meets it: one request
 // stores one message (the answer tells the SDK not to send it again, since the conversation
 // already retried the provider), and a provider's rate limit is a 429, not a 502.
-import { exports } from "cloudflare:workers";
 import OpenAI from "openai";
+import { openAiClient } from "../../../../tests/support/openai-client";
 import { beforeAll, expect, it } from "vitest";
 import {
   PROVIDER_DOWN,
@@ -21,11 +21,7 @@ let user: TestUser;
 let client: OpenAI;
 beforeAll(async () => {
   user = await createUser();
-  client = new OpenAI({
-    apiKey: user.token,
-    baseURL: "https://app.test/v1",
-    fetch: (input, init) => exports.default.fetch(new Request(input, init)),
-  });
+  client = openAiClient(user, { sdkRetries: true });
 });
 
 async function messagesOf(conversationId: string): Promise<ChatMessage[]> {

@@ -1,8 +1,8 @@
 // The models /v1 offers, as the official `openai` SDK asks for them: one by id (its slash encoded
 // or not), and a model this deployment cannot run refused up front like an unknown one, without
 // a conversation left behind. The tests' deployment configures Anthropic, OpenAI and Ollama.
-import { exports } from "cloudflare:workers";
 import OpenAI from "openai";
+import { openAiClient } from "../../../../tests/support/openai-client";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, createUser, errorOf, type TestUser } from "../../../../tests/support/helpers";
 
@@ -10,12 +10,7 @@ let user: TestUser;
 let client: OpenAI;
 beforeAll(async () => {
   user = await createUser();
-  client = new OpenAI({
-    apiKey: user.token,
-    baseURL: "https://app.test/v1",
-    maxRetries: 0,
-    fetch: (input, init) => exports.default.fetch(new Request(input, init)),
-  });
+  client = openAiClient(user);
 });
 
 async function conversationCount(): Promise<number> {

@@ -1,8 +1,8 @@
 // POST /v1/responses as the official `openai` SDK calls it: a message in one of the user's
 // conversations, answered as a response object or as Responses events, continued by
 // previous_response_id; what it cannot read is refused in words that say what to send.
-import { exports } from "cloudflare:workers";
-import OpenAI from "openai";
+import type OpenAI from "openai";
+import { openAiClient } from "../../../../tests/support/openai-client";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, createUser, errorOf, type TestUser } from "../../../../tests/support/helpers";
 import type { ChatMessage } from "../../../../durable-objects/protocol/messages";
@@ -11,12 +11,7 @@ let user: TestUser;
 let client: OpenAI;
 beforeAll(async () => {
   user = await createUser();
-  client = new OpenAI({
-    apiKey: user.token,
-    baseURL: "https://app.test/v1",
-    maxRetries: 0,
-    fetch: (input, init) => exports.default.fetch(new Request(input, init)),
-  });
+  client = openAiClient(user);
 });
 
 async function messagesOf(conversationId: string): Promise<ChatMessage[]> {

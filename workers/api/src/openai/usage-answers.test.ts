@@ -1,8 +1,8 @@
 // /v1 answers carry the turn's tokens (every model call of every step) in each API's own usage
 // shape, so an OpenAI client's token accounting works: chat.completion `usage`, the last chunk
 // when `stream_options.include_usage` asks, and a response's `usage`.
-import { exports } from "cloudflare:workers";
-import OpenAI from "openai";
+import type OpenAI from "openai";
+import { openAiClient } from "../../../../tests/support/openai-client";
 import { expect, it } from "vitest";
 import { createUser } from "../../../../tests/support/helpers";
 
@@ -13,12 +13,7 @@ const MODEL = "openai/gpt-5-mini";
 /** A client of a new user each time: this test deployment allows 2,000 tokens a day per user. */
 async function client(): Promise<OpenAI> {
   const user = await createUser();
-  return new OpenAI({
-    apiKey: user.token,
-    baseURL: "https://app.test/v1",
-    maxRetries: 0,
-    fetch: (input, init) => exports.default.fetch(new Request(input, init)),
-  });
+  return openAiClient(user);
 }
 
 it("reports a chat completion's tokens, streamed or not", async () => {

@@ -117,6 +117,34 @@ describe("the neutral history of stored messages", () => {
   });
 });
 
+describe("an answer that never came", () => {
+  it("is said so, so the next question does not read as asked together with the failed one", () => {
+    const failed = { ...message("assistant", []), status: "failed" as const };
+    const stopped = { ...message("assistant", []), status: "cancelled" as const };
+    const partial = { ...message("assistant", [text("Half an")]), status: "failed" as const };
+    const history = toNeutralHistory([
+      message("user", [text("first question")]),
+      failed,
+      message("user", [text("second question")]),
+      stopped,
+      message("user", [text("third question")]),
+      partial,
+      message("user", [text("fourth question")]),
+    ]);
+    expect(history.map((m) => [m.role, m.content.map((p) => p.type === "text" && p.text)])).toEqual(
+      [
+        ["user", ["first question"]],
+        ["assistant", ["[No answer: this turn failed before anything was said.]"]],
+        ["user", ["second question"]],
+        ["assistant", ["[No answer: the user stopped this turn before anything was said.]"]],
+        ["user", ["third question"]],
+        ["assistant", ["Half an"]],
+        ["user", ["fourth question"]],
+      ],
+    );
+  });
+});
+
 describe("a shortened result saved as an artifact", () => {
   it("points to the artifact that holds it whole, by id", () => {
     const long = "y".repeat(COMPACT_RESULT_CHARS + 1);

@@ -48,10 +48,22 @@ export function toNeutralHistory(
         });
       continue;
     }
+    const before = out.length;
     appendAssistantMessages(out, m.content, resultOf, safeName);
+    // An answer that never came: said so, rather than leaving the question to run into the next
+    // one as if the user had asked both at once (and the model answering the old one unasked).
+    if (out.length === before && m.status !== "complete")
+      out.push({ role: "assistant", content: [{ type: "text", text: NO_ANSWER[m.status] }] });
   }
   return out;
 }
+
+/** What the model is told of an answer that ended before it said anything. */
+const NO_ANSWER: Record<Exclude<ChatMessage["status"], "complete">, string> = {
+  failed: "[No answer: this turn failed before anything was said.]",
+  cancelled: "[No answer: the user stopped this turn before anything was said.]",
+  interrupted: "[No answer: this turn was interrupted before anything was said.]",
+};
 
 /** The id of every tool call in the history, in order. */
 export function toolCallIdsIn(messages: readonly ChatMessage[]): string[] {

@@ -2,6 +2,7 @@
 // messages and the settings a new conversation takes. Shared by the API worker and the client.
 import { z } from "zod";
 import { ConversationMode, ReasoningEffort } from "./conversation-settings";
+import { ProviderIdSchema } from "./provider-ids";
 import { TemplateMessage } from "./template-context";
 
 /** The variables a template's system prompt may hold, each written `{{name}}`. */
@@ -9,7 +10,7 @@ export const TEMPLATE_VARIABLES = ["model", "provider", "date", "time", "lang", 
 
 export const TemplateDefaults = z
   .object({
-    provider: z.string().min(1).max(50).optional(),
+    provider: ProviderIdSchema.optional(),
     model: z.string().min(1).max(200).optional(),
     mode: ConversationMode.optional(),
     maxSteps: z.number().int().min(1).max(20).optional(),
@@ -19,7 +20,12 @@ export const TemplateDefaults = z
     // Per server: the only tools offered to the model, as in the conversation settings.
     enabledTools: z.record(z.string(), z.array(z.string().min(1).max(200)).max(500)).optional(),
   })
-  .strict();
+  .strict()
+  // A model belongs to its provider: alone, it would go to whichever provider the user has.
+  .refine((d) => d.model === undefined || d.provider !== undefined, {
+    message: "name the provider of the model too (anthropic, openai, gemini or ollama)",
+    path: ["provider"],
+  });
 export type TemplateDefaults = z.infer<typeof TemplateDefaults>;
 
 const TemplateFields = z

@@ -97,7 +97,8 @@ export function TemplateDialog(props: {
           <select
             aria-label="Default provider"
             value={form.provider}
-            onChange={(e) => set({ provider: e.target.value })}
+            // The options are the providers' own ids, or "".
+            onChange={(e) => set({ provider: e.target.value as TemplateForm["provider"] })}
           >
             <option value="">Usual</option>
             {props.providers.map((p) => (

@@ -1,5 +1,6 @@
 // The template dialog's fields, and the template input they make (or what is wrong with them).
 import type { ReasoningEffort } from "../../../durable-objects/protocol/conversation-settings";
+import type { ProviderName } from "../../../durable-objects/protocol/provider-ids";
 import type { ConversationMode } from "../../../durable-objects/protocol/rest";
 import type { TemplateMessage } from "../../../durable-objects/protocol/template-context";
 import type {
@@ -16,7 +17,7 @@ export interface TemplateForm {
   systemPrompt: string;
   messages: TemplateMessage[];
   /** "" leaves the conversation's own default. */
-  provider: string;
+  provider: ProviderName | "";
   model: string;
   mode: ConversationMode | "";
   reasoningEffort: ReasoningEffort | "";

@@ -1,25 +1,23 @@
 import { Hono } from "hono";
-import { z } from "zod";
 import type { ProvidersHealth } from "../../../../durable-objects/protocol/provider-health";
 import type { ProviderInfo } from "../../../../durable-objects/protocol/rest";
 import { probeProvider } from "../../../../durable-objects/providers/health-probe";
+import { ProviderIdSchema } from "../../../../durable-objects/protocol/provider-ids";
 import {
   configuredProviders,
   DEFAULT_MODELS,
   MODELS,
+  PROVIDER_IDS as REGISTERED_IDS,
   providerConfigFromEnv,
 } from "../../../../durable-objects/providers/registry";
 import { recentChecks, recordCheck } from "../../../../shared/db/provider-checks";
 import type { ProviderId } from "../../../../durable-objects/providers/types";
 import type { AppEnv } from "../app-types";
 
-export const PROVIDER_IDS = [
-  "anthropic",
-  "openai",
-  "gemini",
-  "ollama",
-] as const satisfies readonly ProviderId[];
-export const ProviderIdSchema = z.enum(PROVIDER_IDS);
+export { ProviderIdSchema };
+// The protocol's list and the providers' own are the same, checked both ways.
+export const PROVIDER_IDS = ProviderIdSchema.options satisfies readonly ProviderId[];
+REGISTERED_IDS satisfies readonly (typeof PROVIDER_IDS)[number][];
 
 export const NO_PROVIDER_HINT =
   "No model provider is configured. Put ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY or " +

@@ -97,6 +97,29 @@ describe("/api/templates", () => {
     expect((await errorOf(res)).message).toMatch(/name/);
   });
 
+  it("refuses a provider that does not exist, and a model without its provider", async () => {
+    const user = await createUser();
+    const unknown = await api(user, "/api/templates", {
+      method: "POST",
+      json: { name: "t1", defaults: { provider: "nope", model: "zzz" } },
+    });
+    expect(unknown.status).toBe(400);
+    expect((await errorOf(unknown)).message).toMatch(/defaults\.provider/);
+    const alone = await api(user, "/api/templates", {
+      method: "POST",
+      json: { name: "t2", defaults: { model: "zzz" } },
+    });
+    expect(alone.status).toBe(400);
+    expect((await errorOf(alone)).message).toContain("name the provider of the model too");
+    const made = await api(user, "/api/templates", {
+      method: "POST",
+      json: { name: "t3", defaults: { provider: "openai", model: "gpt-6-luna" } },
+    });
+    const { id } = (await made.json()) as Template;
+    const started = await createConversation(user, { templateId: id });
+    expect(started).toMatchObject({ provider: "openai", model: "gpt-6-luna" });
+  });
+
   it("starts a conversation with the template's defaults under what the request sets", async () => {
     const user = await createUser();
     const fromBuiltin = await createConversation(user, { templateId: "builtin:knowledge-graph" });

@@ -7,7 +7,6 @@ import type {
 } from "../../../../durable-objects/protocol/rest";
 import type { Template } from "../../../../durable-objects/protocol/templates";
 import type { ProviderId } from "../../../../durable-objects/providers/types";
-import { ProviderIdSchema } from "../routes/providers";
 
 export interface ConversationChoices {
   provider?: ProviderId | undefined;
@@ -25,11 +24,10 @@ export function applyTemplate(
   userName: string,
 ): ConversationChoices {
   const { defaults } = template;
-  const templateProvider = ProviderIdSchema.safeParse(defaults.provider);
   // The template's model belongs to the template's provider: not to one the request picked.
   const keepTemplateModel = !chosen.provider || chosen.provider === defaults.provider;
   return {
-    provider: chosen.provider ?? (templateProvider.success ? templateProvider.data : undefined),
+    provider: chosen.provider ?? defaults.provider,
     model: chosen.model ?? (keepTemplateModel ? defaults.model : undefined),
     mode: chosen.mode ?? defaults.mode,
     settings: {

@@ -29,6 +29,8 @@ export function roleFromHeader(headers: Headers): Role | null {
 
 /** Frames that change the conversation: a viewer may not send them. */
 const WRITING_FRAMES = new Set<ClientFrame["type"]>(["send", "cancel", "approval", "elicitation"]);
+/** Frames only the owner may send: a branch is a new conversation of the owner's. */
+const MANAGING_FRAMES = new Set<ClientFrame["type"]>(["branch"]);
 
 export type FrameAccess = { ok: true; role: Role } | { ok: false; error: ErrorInfo };
 
@@ -48,7 +50,12 @@ export async function frameAccess(
   const userId = state?.credential?.userId;
   const known = state?.role;
   if (!userId || !known) return { ok: false, error: revokedError };
-  if (!WRITING_FRAMES.has(frame.type)) return { ok: true, role: known };
+  const right = MANAGING_FRAMES.has(frame.type)
+    ? "manage"
+    : WRITING_FRAMES.has(frame.type)
+      ? "write"
+      : "read";
+  if (right === "read") return { ok: true, role: known };
   const role = await (roleRead ?? roleInConversation(db, conversationId, userId));
   if (!role) {
     closeRevoked(connection);
@@ -60,8 +67,8 @@ export async function frameAccess(
       synced: s?.synced ?? false,
       role,
     }));
-  if (!roleAllows(role, "write"))
-    return { ok: false, error: { code: "forbidden", message: refusalFor(role, "write") } };
+  if (!roleAllows(role, right))
+    return { ok: false, error: { code: "forbidden", message: refusalFor(role, right) } };
   return { ok: true, role };
 }
 

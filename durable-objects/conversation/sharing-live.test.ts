@@ -131,6 +131,17 @@ describe("several people in one conversation", () => {
     c.close();
   });
 
+  it("a participant may not branch (a branch is the owner's conversation), and is told so", async () => {
+    const { participant, id } = await people();
+    const c = await join(participant, id);
+    c.send({ type: "branch", messageId: "any" });
+    await c.until((f) => f.some((x) => x.type === "frame_error"));
+    const refused = c.frames.find((f) => f.type === "frame_error");
+    expect(refused?.type === "frame_error" && refused.error.code).toBe("forbidden");
+    expect(refused?.type === "frame_error" && refused.error.message).toMatch(/Only the owner/);
+    c.close();
+  });
+
   it("a participant cannot spend past the owner's daily allowance (answers are the owner's usage)", async () => {
     const { owner, participant, id } = await people();
     // The tests' allowance is 2000 tokens a day: the owner used 3000 today.

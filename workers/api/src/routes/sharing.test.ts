@@ -95,6 +95,17 @@ function routes(c: Cast): Array<{
         }),
       expect: { ...write, owner: 404, participant: 404 },
     },
+    {
+      name: "GET alternatives",
+      call: (u) => api(u, `/api/conversations/${id}/alternatives`),
+      expect: read,
+    },
+    {
+      name: "POST branch (unknown message: 404 once allowed)",
+      call: (u) =>
+        api(u, `/api/conversations/${id}/branch`, { method: "POST", json: { messageId: "nope" } }),
+      expect: { ...manage, owner: 404 },
+    },
     { name: "GET audit", call: (u) => api(u, `/api/conversations/${id}/audit`), expect: manage },
     { name: "GET links", call: (u) => api(u, `/api/conversations/${id}/links`), expect: manage },
     {

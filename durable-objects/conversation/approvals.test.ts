@@ -179,6 +179,13 @@ describe("tool approvals", () => {
     });
     expect(fold(events).messages[1]!.status).toBe("cancelled");
     expect(await expirySchedules(conv.id)).toEqual([]);
+    // Approving it after is told it was withdrawn, not that someone denied it.
+    const late = await api(user, `/api/conversations/${conv.id}/approvals/${approval.approvalId}`, {
+      method: "POST",
+      json: { decision: "approve" },
+    });
+    expect(late.status).toBe(409);
+    expect((await errorOf(late)).message).toMatch(/^This approval was withdrawn/);
   }, 60_000);
 
   it("an approval nobody answers expires as denied, and the model is told", async () => {

@@ -206,14 +206,8 @@ export function decide(
       code: "not_found",
       message: "There is no such approval in this conversation.",
     };
-  if (row.status !== "pending") {
-    const how = row.decidedVia === "expiry" ? "expired (denied)" : row.status;
-    return {
-      ok: false,
-      code: "already_decided",
-      message: `This approval was already answered: ${how}.`,
-    };
-  }
+  if (row.status !== "pending")
+    return { ok: false, code: "already_decided", message: settledApproval(row) };
   const note = answer.note?.trim() || null;
   // The WebSocket is the owner's (it authenticated at the handshake); expiry and cancel are no one's.
   const userId = by.userId ?? (by.via === "websocket" ? row.userId : undefined);
@@ -259,4 +253,13 @@ export function cancelParkedTurn(
       { via: "cancel" },
     );
   return open.length > 0;
+}
+
+/** Why an approval can no longer be answered: someone answered it, it expired, or was withdrawn. */
+function settledApproval(row: ApprovalRow): string {
+  if (row.decidedVia === "expiry")
+    return "This approval expired: nobody answered in time, so the call was denied.";
+  if (row.decidedVia === "cancel")
+    return "This approval was withdrawn: the answer was stopped, so the call did not run.";
+  return `This approval was already answered: ${row.status}.`;
 }

@@ -211,12 +211,22 @@ describe("elicitation", () => {
   }, 60_000);
 
   it("stopping the answer withdraws the question", async () => {
-    const { ws } = await askedTurn("ask me for my details");
+    const { ws, conv, question } = await askedTurn("ask me for my details");
     ws.send({ type: "cancel" });
     await ws.until(turnEnded, 30_000);
     ws.close();
     expect(answered(ws.events())).toMatchObject({ action: "cancel", by: { via: "cancel" } });
     expect(fold(ws.events()).messages[1]?.status).toBe("cancelled");
+    // An answer that comes after is told the question was withdrawn, not that someone answered.
+    const late = await api(
+      user,
+      `/api/conversations/${conv.id}/elicitations/${question.elicitationId}`,
+      { method: "POST", json: { action: "decline" } },
+    );
+    expect(late.status).toBe(409);
+    expect((await errorOf(late)).message).toMatch(
+      /^This question was withdrawn: the answer was stopped/,
+    );
   }, 60_000);
 
   it("a restart while the question waits withdraws it (cancel) and the call is reported interrupted", async () => {
@@ -245,5 +255,8 @@ describe("elicitation", () => {
       { method: "POST", json: { action: "accept", content: details } },
     );
     expect(late.status).toBe(409);
+    expect((await errorOf(late)).message).toMatch(
+      /withdrawn: the tool call that asked was cut off/,
+    );
   }, 60_000);
 });

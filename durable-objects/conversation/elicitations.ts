@@ -175,7 +175,7 @@ export class Elicitations {
       return {
         ok: false,
         code: "already_answered",
-        message: `This question was already answered (${row.status}${row.answeredVia === "timeout" ? ": nobody answered in time" : ""}).`,
+        message: settledQuestion(row),
       };
     if (!this.#waiting.has(id)) {
       this.record(row, "cancel", undefined, "restart", null);
@@ -312,4 +312,20 @@ function isWebAddress(url: string): boolean {
 async function invalidParams(message: string): Promise<never> {
   const { ErrorCode, McpError } = await import("@modelcontextprotocol/sdk/types.js");
   throw new McpError(ErrorCode.InvalidParams, message);
+}
+
+/** Why a question can no longer be answered: someone answered it, it expired, or was withdrawn. */
+function settledQuestion(row: ElicitationRow): string {
+  switch (row.answeredVia) {
+    case "timeout":
+      return "This question expired: nobody answered in time.";
+    case "cancel":
+      return "This question was withdrawn: the answer was stopped, or the tool call that asked ended.";
+    case "restart":
+      return "This question was withdrawn: the tool call that asked was cut off by a restart.";
+    case "server":
+      return "This question was already completed at the MCP server's own page.";
+    default:
+      return `This question was already answered (${row.status}).`;
+  }
 }

@@ -160,7 +160,15 @@ describe("elicitation", () => {
   }, 60_000);
 
   it("decline goes back to the server, which tells the model", async () => {
-    const { ws, question } = await askedTurn("ask me for my details");
+    const { ws, question, conv } = await askedTurn("ask me for my details");
+    // Values with a decline would be dropped: refused, and the question stays open.
+    const mixed = await api(
+      user,
+      `/api/conversations/${conv.id}/elicitations/${question.elicitationId}`,
+      { method: "POST", json: { action: "decline", content: details } },
+    );
+    expect(mixed.status).toBe(400);
+    expect((await errorOf(mixed)).message).toMatch(/content goes with accept only/);
     ws.send({ type: "elicitation", elicitationId: question.elicitationId, action: "decline" });
     await ws.until(turnEnded, 30_000);
     ws.close();

@@ -81,7 +81,12 @@ export type ElicitationContent = z.infer<typeof ElicitationContent>;
 /** The body of `POST /api/conversations/:id/elicitations/:elicitationId`. */
 export const ElicitationAnswer = z
   .object({ action: ElicitationAction, content: ElicitationContent.optional() })
-  .strict();
+  .strict()
+  // Values sent with a decline or cancel would be dropped: refused, so a client's bug shows.
+  .refine((a) => a.action === "accept" || a.content === undefined, {
+    message: "content goes with accept only: a decline or cancel sends no values",
+    path: ["content"],
+  });
 export type ElicitationAnswer = z.infer<typeof ElicitationAnswer>;
 
 /** The choices of a single or multiple choice field, with the names a person reads. */

@@ -4,7 +4,7 @@ import { Agent, type Connection, type ConnectionContext, type WSMessage } from "
 import { z } from "zod";
 import type { Env } from "../../shared/env";
 import { DEFAULT_MAX_STEPS } from "../protocol/conversation-settings";
-import { type AttachmentPart, type ChatMessage } from "../protocol/messages";
+import { type AttachmentPart, type ChatMessage, messageText } from "../protocol/messages";
 import {
   type ApprovalAnswer,
   type ClientFrame,
@@ -60,7 +60,7 @@ import { credentialFromHeader } from "./socket-credential";
 import { resolveAttachments } from "./attachment-refs";
 import { ownerOverAllowance } from "./owner-allowance";
 import { MessageAuthors, withAuthorNames } from "./message-authors";
-import { checkSend, type SendChecks } from "./send-checks";
+import { checkSend, reusedClientMessageId, type SendChecks } from "./send-checks";
 import { EarlyTurnReads } from "./early-turn-reads";
 import { readTurnContext } from "./turn-reads";
 import { sendBatch } from "./send-batch";
@@ -487,8 +487,12 @@ export class Conversation extends Agent<Env> {
     frame: SendMessage,
     author?: ChatMessage["author"],
   ): Promise<Extract<ServerControl, { type: "ack" }> | { error: ErrorInfo }> {
-    if (!frame.attachments?.length || this.store.messageByClientId(frame.clientMessageId))
-      return this.acceptMessage(frame, author);
+    const stored = this.store.messageByClientId(frame.clientMessageId);
+    // A resend repeats its message; other text under the same id is a client's mistake, which
+    // storing nothing and answering with the old message would hide.
+    if (stored && messageText(stored.content) !== frame.text)
+      return { error: reusedClientMessageId(frame.clientMessageId) };
+    if (!frame.attachments?.length || stored) return this.acceptMessage(frame, author);
     const resolved = await resolveAttachments(this.env.DB, this.name, frame.attachments);
     if (!resolved.ok) return { error: resolved.error };
     return this.acceptMessage(frame, author, resolved.parts);

@@ -36,3 +36,11 @@ export async function checkSend(input: SendCheckInput): Promise<SendChecks> {
   const refused = allowance?.error ?? limited ?? owner?.error ?? null;
   return refused ? { refused } : { refused: null, author };
 }
+
+/** The error for a clientMessageId already used for a message with other text. */
+export const reusedClientMessageId = (clientMessageId: string): ErrorInfo => ({
+  code: "conflict",
+  message:
+    `The clientMessageId '${clientMessageId.slice(0, 100)}' is already used for another message. ` +
+    "A resend must repeat its message's text exactly; a new message needs a new clientMessageId.",
+});

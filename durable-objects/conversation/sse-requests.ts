@@ -73,7 +73,8 @@ export async function serveSseRequest(request: Request, host: SseHost): Promise<
     if (!body.success)
       return refuse(400, "validation_failed", `Invalid message: ${z.prettifyError(body.error)}`);
     const ack = await host.acceptMessage({ type: "send", ...body.data });
-    if ("error" in ack) return refuse(400, ack.error.code, ack.error.message);
+    if ("error" in ack)
+      return refuse(ack.error.code === "conflict" ? 409 : 400, ack.error.code, ack.error.message);
     const turn = host.store.turnForUserMessage(ack.messageId);
     if (!turn) return refuse(500, "internal", "The message was stored but its turn is missing.");
     return openSseStream(

@@ -49,6 +49,15 @@ describe("POST /chat", () => {
     // Sent again (the same clientMessageId): the same stream, not a second turn.
     const again = await (await chat(user, conv.id, "q2", "and then this")).done();
     expect(again).toEqual(secondEvents);
+    // The same id with other text is a mistake, said so, rather than answered with the old message.
+    const reused = await api(user, `/api/conversations/${conv.id}/chat`, {
+      method: "POST",
+      json: { clientMessageId: "q2", text: "something else entirely" },
+    });
+    expect(reused.status).toBe(409);
+    expect(((await reused.json()) as { error: { message: string } }).error.message).toContain(
+      "'q2' is already used for another message",
+    );
   }, 60_000);
 });
 

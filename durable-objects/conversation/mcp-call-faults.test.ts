@@ -1,5 +1,5 @@
 // Tool calls that go wrong inside the call, over real streamable HTTP against
-// tests/support/faulty-server.ts: the server dies mid-call.
+// tests/support/faulty-server.ts: the server dies mid-call, or answers with a malformed result.
 import { describe, expect, inject, it } from "vitest";
 import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
 import { fold, TestSocket, turnEnded } from "../../tests/support/ws-client";
@@ -62,5 +62,15 @@ describe("a tool call that goes wrong inside the call", () => {
     expect(result).toMatchObject({ isError: false });
     expect(result?.summary).toMatch(/Polled result arrived/);
     expect((await runs("faulty-polled")).polled_read).toBe(1);
+  });
+
+  it("a malformed result is reported in a sentence, not as a schema dump", async () => {
+    const user = await userWithServer("faulty-shape", "mcp", 15_000);
+    const events = await turn(user, "faulty bad shape please");
+    const result = resultOf(events, "fb1");
+    expect(result?.isError).toBe(true);
+    expect(result?.summary).toBe(
+      "faulty-shape: the server sent a malformed result: `content` must be an array (it was a string).",
+    );
   });
 });

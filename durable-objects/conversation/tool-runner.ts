@@ -312,7 +312,7 @@ export async function createToolRunner(opts: {
             warnings.push(
               version !== null
                 ? `The MCP server '${s.name}' only speaks MCP protocol version ${version}, which this app does not support; the server needs an update.`
-                : `The MCP server '${s.name}' is unavailable (${err instanceof Error ? err.message : String(err)}).`,
+                : `The MCP server '${s.name}' is unavailable (${describeCallError(err).message.replace(/\.$/, "")}).`,
             );
           }
         }),

@@ -23,6 +23,7 @@ import {
   recordSuccess,
 } from "../mcp/circuit-breaker";
 import { callClock, NO_SDK_TIMEOUT } from "../mcp/call-clock";
+import { describeCallError } from "../mcp/call-errors";
 import { internetRoute, type McpRoute, newMcpClient, newMcpTransport } from "../mcp/mcp-client";
 import { unsupportedVersion } from "../mcp/probe-server";
 import { forgetSharedCatalog, shareCatalog, sharedCatalog } from "../mcp/shared-catalog";
@@ -311,7 +312,7 @@ export async function createToolRunner(opts: {
             warnings.push(
               version !== null
                 ? `The MCP server '${s.name}' only speaks MCP protocol version ${version}, which this app does not support; the server needs an update.`
-                : `The MCP server '${s.name}' is unavailable (${err instanceof Error ? err.message : String(err)}).`,
+                : `The MCP server '${s.name}' is unavailable (${describeCallError(err).message.replace(/\.$/, "")}).`,
             );
           }
         }),
@@ -392,11 +393,19 @@ export async function createToolRunner(opts: {
         if (err instanceof SignInRequiredError)
           return { ok: false, error: { code: "needs_sign_in", message: err.message } };
         if (!hooks.signal.aborted) failed(s);
-        const message = err instanceof Error ? err.message : String(err);
+        const { failure, message } = describeCallError(err);
         const timedOut =
-          (err instanceof McpError && err.code === ErrorCode.RequestTimeout) ||
-          /timed out|timeout/i.test(message);
-        const code = timedOut ? "timeout" : hooks.signal.aborted ? "aborted" : "unavailable";
+          failure === "other" &&
+          ((err instanceof McpError && err.code === ErrorCode.RequestTimeout) ||
+            /timed out|timeout/i.test(message));
+        const code =
+          failure !== "other"
+            ? failure
+            : timedOut
+              ? "timeout"
+              : hooks.signal.aborted
+                ? "aborted"
+                : "unavailable";
         return { ok: false, error: { code, message: `${serverName}: ${message}` } };
       }
     },

@@ -7,6 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
 import { fetchFor, type McpRoute } from "./mcp-route";
+import { lostAnswer, watchedFetch } from "./response-streams";
 
 export { fetchFor, internetRoute, type McpRoute } from "./mcp-route";
 
@@ -45,16 +46,26 @@ function observed(fetchFn: typeof fetch, onResponse: (response: Response) => voi
   }) as typeof fetch;
 }
 
+/**
+ * A request whose response stream breaks (the server died, a proxy cut the connection) fails at
+ * once, with an error isConnectionLost knows, rather than waiting for its timeout: see
+ * response-streams.ts. It is never sent again.
+ */
 export function newMcpTransport(endpoint: McpEndpoint): StreamableHTTPClientTransport {
-  return new StreamableHTTPClientTransport(new URL(endpoint.url), {
-    requestInit: { headers: endpoint.headers },
-    fetch: endpoint.onResponse
-      ? observed(fetchFor(endpoint.route), endpoint.onResponse)
-      : fetchFor(endpoint.route),
-    // Our fetch follows redirects itself (checking each hop and dropping credentials when the
-    // origin changes), so the transport leaves them to it.
-    redirectPolicy: "follow",
-    ...(endpoint.sessionId && { sessionId: endpoint.sessionId }),
-    ...(endpoint.authProvider && { authProvider: endpoint.authProvider }),
-  });
+  const base = endpoint.onResponse
+    ? observed(fetchFor(endpoint.route), endpoint.onResponse)
+    : fetchFor(endpoint.route);
+  const transport: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(
+    new URL(endpoint.url),
+    {
+      requestInit: { headers: endpoint.headers },
+      fetch: watchedFetch(base, (id, cause) => transport.onmessage?.(lostAnswer(id, cause))),
+      // Our fetch follows redirects itself (checking each hop and dropping credentials when the
+      // origin changes), so the transport leaves them to it.
+      redirectPolicy: "follow",
+      ...(endpoint.sessionId && { sessionId: endpoint.sessionId }),
+      ...(endpoint.authProvider && { authProvider: endpoint.authProvider }),
+    },
+  );
+  return transport;
 }

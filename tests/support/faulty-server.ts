@@ -1,16 +1,176 @@
 // A misbehaving "MCP server" on 127.0.0.1: /hang never answers, /garbage answers with HTML,
 // /old-protocol answers initialize with a protocol version nobody speaks any more, and
 // /redirect/<status>?to=<url> redirects (to another origin, for the credential tests).
-import { createServer, type ServerResponse } from "node:http";
+// /<channel>/mcp is a real MCP server whose tools misbehave during a call (see faultyTools), and
+// /<channel>/mcp-resumable the same with resumable streams (an event store: every stream starts
+// with an event id, so a client may reconnect to it). Each channel is its own server, so tests
+// do not share state; GET /<channel>/runs tells how often each tool really ran.
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { LLMock } from "@copilotkit/aimock";
+import { InMemoryEventStore } from "@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { z } from "zod";
+
+interface Channel {
+  sessions: Map<string, StreamableHTTPServerTransport>;
+  /** The responses still open, per session: a crash ends them all. */
+  open: Map<string, Set<ServerResponse>>;
+  runs: Record<string, number>;
+}
+
+/**
+ * The tools of /<channel>/mcp:
+ * - `crash_read` (read-only): 200 ms into the call the server drops every connection of the
+ *   session, the call's response stream among them, and never answers;
+ * - `bad_shape` (read-only): answers with a result whose `content` is a string;
+ * - `wipe` (destructive, so it asks for approval);
+ * - `polled_read` (read-only): on a resumable channel, closes the call's stream at once (as a
+ *   server that wants the client to poll does) and answers 300 ms later, on the resumed stream.
+ */
+function faultyTools(channel: Channel, session: () => string | undefined): McpServer {
+  const server = new McpServer({ name: "faulty", version: "1.0.0" });
+  const count = (key: string) => (channel.runs[key] = (channel.runs[key] ?? 0) + 1);
+  const readOnly = { readOnlyHint: true };
+  server.registerTool(
+    "crash_read",
+    { description: "Reads, then the server dies.", annotations: readOnly },
+    async () => {
+      count("crash_read");
+      const sid = session();
+      setTimeout(() => {
+        for (const res of channel.open.get(sid ?? "") ?? []) res.destroy();
+      }, 200);
+      await new Promise((resolve) => setTimeout(resolve, 5000));
+      return { content: [{ type: "text", text: "never sent" }] };
+    },
+  );
+  // Registered so that it is listed; its calls are answered before they reach the server.
+  server.registerTool(
+    "bad_shape",
+    { description: "Answers with a malformed result.", annotations: readOnly },
+    async () => ({ content: [{ type: "text", text: "unreached" }] }),
+  );
+  server.registerTool(
+    "wipe",
+    {
+      description: "Wipes for good.",
+      inputSchema: { what: z.string() },
+      annotations: { readOnlyHint: false, destructiveHint: true },
+    },
+    async ({ what }) => {
+      count(`wipe:${what}`);
+      return { content: [{ type: "text", text: `Wiped ${what}` }] };
+    },
+  );
+  server.registerTool(
+    "polled_read",
+    { description: "Answers on a resumed stream.", annotations: readOnly },
+    async (extra) => {
+      count("polled_read");
+      extra.closeSSEStream?.();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return { content: [{ type: "text", text: "Polled result arrived" }] };
+    },
+  );
+  return server;
+}
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const raw = Buffer.concat(chunks).toString();
+  try {
+    return raw ? (JSON.parse(raw) as unknown) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function serveFaultyMcp(
+  channel: Channel,
+  resumable: boolean,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const body = await readBody(req);
+  const message = body as { method?: string; id?: number; params?: { name?: string } } | undefined;
+  if (message?.method === "tools/call" && message.params?.name === "bad_shape") {
+    channel.runs.bad_shape = (channel.runs.bad_shape ?? 0) + 1;
+    res.writeHead(200, { "content-type": "application/json" });
+    return void res.end(
+      JSON.stringify({ jsonrpc: "2.0", id: message.id, result: { content: "oops" } }),
+    );
+  }
+  const sid = req.headers["mcp-session-id"] as string | undefined;
+  let transport = sid ? channel.sessions.get(sid) : undefined;
+  if (sid && !transport) {
+    res.writeHead(404, { "content-type": "application/json" });
+    return void res.end(
+      JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32001, message: "No session" } }),
+    );
+  }
+  if (sid) {
+    const open = channel.open.get(sid) ?? new Set<ServerResponse>();
+    channel.open.set(sid, open);
+    open.add(res);
+    res.on("close", () => open.delete(res));
+  }
+  if (!transport) {
+    const t: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => void channel.sessions.set(id, t),
+      ...(resumable && { eventStore: new InMemoryEventStore(), retryInterval: 100 }),
+    });
+    transport = t;
+    await faultyTools(channel, () => t.sessionId).connect(t);
+  }
+  await transport.handleRequest(req, res, body);
+}
+
+/** The model's side of the tests of tests/support/faulty-server.ts (mcp-call-faults.test.ts). */
+export function addFaultyServerFixtures(mock: LLMock): void {
+  // Whatever the call answered, the model then answers in words (no second call).
+  mock.on(
+    { userMessage: /^faulty .* please$/, hasToolResult: true },
+    { content: "Done with the faulty server." },
+  );
+  const call = (id: string, name: string, args = "{}") => ({
+    toolCalls: [{ id, name, arguments: args }],
+  });
+  mock.onMessage(/^faulty crash please$/, call("fc1", "faulty-crash__crash_read"));
+  mock.onMessage(/^faulty bad shape please$/, call("fb1", "faulty-shape__bad_shape"));
+  mock.onMessage(/^faulty polled read please$/, call("fp1", "faulty-polled__polled_read"));
+  mock.onMessage(/^faulty wipe please$/, call("fw1", "faulty-wipe__wipe", '{"what":"drafts"}'));
+}
 
 export async function startFaultyServer(): Promise<{ url: string; stop: () => Promise<void> }> {
   const hanging = new Set<ServerResponse>();
+  const channels = new Map<string, Channel>();
+  const channelOf = (name: string): Channel => {
+    let c = channels.get(name);
+    if (!c) channels.set(name, (c = { sessions: new Map(), open: new Map(), runs: {} }));
+    return c;
+  };
   const server = createServer((req, res) => {
     if (req.url?.startsWith("/hang")) {
       hanging.add(res);
       return;
     }
     const url = new URL(req.url ?? "/", "http://x");
+    const mcp = /^\/([\w-]+)\/(mcp|mcp-resumable|runs)$/.exec(url.pathname);
+    if (mcp?.[2] === "runs") {
+      res.writeHead(200, { "content-type": "application/json" });
+      return void res.end(JSON.stringify(channelOf(mcp[1]!).runs));
+    }
+    if (mcp) {
+      const channel = channelOf(mcp[1]!);
+      return void serveFaultyMcp(channel, mcp[2] === "mcp-resumable", req, res).catch(() => {
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      });
+    }
     const redirect = /^\/redirect\/(\d{3})$/.exec(url.pathname);
     if (redirect) {
       res.writeHead(Number(redirect[1]), { location: url.searchParams.get("to") ?? "/" });

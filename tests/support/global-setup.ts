@@ -6,7 +6,7 @@ import type { TestProject } from "vitest/node";
 import { startApprovalServer } from "./approval-server";
 import { startChangingServer } from "./changing-server";
 import { startEverythingServer } from "./everything-server";
-import { startFaultyServer } from "./faulty-server";
+import { addFaultyServerFixtures, startFaultyServer } from "./faulty-server";
 import { addAuditFixtures } from "./audit-fixtures";
 import { addGuardFixtures } from "./guard-fixtures";
 import { addTimingFixtures } from "./timing-fixtures";
@@ -60,6 +60,7 @@ export const FIFTY_DELTA_REPLY = Array.from(
 export default async function setup(project: TestProject) {
   const mock = new LLMock({ host: "127.0.0.1", port: 0, logLevel: "silent" });
   addTitleFixtures(mock);
+  addFaultyServerFixtures(mock);
   // Before the loop's: a branch's reused call must not meet their generic repeat fixtures.
   addBranchFixtures(mock);
   mock.onMessage(/long answer/, { content: LONG_REPLY }, { chunkSize: 12, latency: 25 });

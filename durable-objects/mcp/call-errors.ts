@@ -1,0 +1,65 @@
+// Why a tool call failed, in a sentence for the user and the model: the errors the MCP SDK throws
+// are written for developers (a malformed result, for one, is the schema check's JSON dump).
+import { isConnectionLost } from "./response-streams";
+
+export type CallFailure = "connection_lost" | "malformed_result" | "other";
+
+interface Issue {
+  code?: string;
+  expected?: string;
+  path: PropertyKey[];
+  message: string;
+}
+
+/** The issues of a failed schema check (zod's error), or null for any other error. */
+function schemaIssues(err: unknown): Issue[] | null {
+  const issues = (err as { issues?: unknown } | null)?.issues;
+  if (!Array.isArray(issues) || issues.length === 0) return null;
+  const ok = issues.every(
+    (i: Partial<Issue> | null) => !!i && Array.isArray(i.path) && typeof i.message === "string",
+  );
+  return ok ? (issues as Issue[]) : null;
+}
+
+const withArticle = (word: string) => (/^[aeiou]/i.test(word) ? `an ${word}` : `a ${word}`);
+
+function pathText(path: PropertyKey[]): string {
+  let text = "";
+  for (const p of path) text += typeof p === "number" ? `[${p}]` : `${text ? "." : ""}${String(p)}`;
+  return text;
+}
+
+function issueText(issue: Issue): string {
+  const where = issue.path.length > 0 ? `\`${pathText(issue.path)}\`` : "the result";
+  if (issue.code === "invalid_type" && issue.expected) {
+    const received = /received (\w+)/.exec(issue.message)?.[1];
+    const was =
+      received === "undefined"
+        ? " (it was missing)"
+        : received
+          ? ` (it was ${withArticle(received)})`
+          : "";
+    return `${where} must be ${withArticle(issue.expected)}${was}`;
+  }
+  return `${where}: ${issue.message.replace(/^Invalid input: /, "")}`;
+}
+
+/** What went wrong with a call, and a sentence that says it (without the server's name). */
+export function describeCallError(err: unknown): { failure: CallFailure; message: string } {
+  if (isConnectionLost(err))
+    return {
+      failure: "connection_lost",
+      message:
+        "the connection to the server was lost during the call, before it answered. The call was not repeated, since it may have done part of its work.",
+    };
+  const issues = schemaIssues(err);
+  if (issues) {
+    const shown = issues.slice(0, 3).map(issueText);
+    const more = issues.length > 3 ? `; and ${issues.length - 3} more problems` : "";
+    return {
+      failure: "malformed_result",
+      message: `the server sent a malformed result: ${shown.join("; ")}${more}.`,
+    };
+  }
+  return { failure: "other", message: err instanceof Error ? err.message : String(err) };
+}

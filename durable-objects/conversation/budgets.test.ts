@@ -50,12 +50,15 @@ describe("budgets", () => {
     const { ws } = await meteredTurn(user, { budgets: { tokens: 1500 } });
     const events = ws.events();
     ws.close();
-    // One tool step (1,200 tokens): a second like it would pass 1,500.
+    // One tool step (1,200 tokens): a second like it, and the wrap-up, would pass 1,500.
     expect(events.filter((e) => e.type === "step_started")).toHaveLength(1);
     expect(events.filter((e) => e.type === "usage_updated")).toHaveLength(2);
+    const notice =
+      "Stopped early to stay within this turn's token budget (1,200 of 1,500 tokens used so far).";
+    expect(events.some((e) => e.type === "notice" && e.message === notice)).toBe(true);
+    // The answer's line counts the wrap-up call too (1,800 tokens on this fixture).
     const note =
-      "Stopped early to stay within this turn's token budget (1,200 of 1,500 tokens used).";
-    expect(events.some((e) => e.type === "notice" && e.message === note)).toBe(true);
+      "Stopped early to stay within this turn's token budget (3,000 of 1,500 tokens used, the final answer included).";
     const answer = fold(events).messages[1]!;
     expect(answer.status).toBe("complete");
     expect(answer.content.at(-1)).toEqual({ type: "text", text: `_${note}_` });

@@ -64,6 +64,31 @@ describe("budgets", () => {
     expect(answer.content.at(-1)).toEqual({ type: "text", text: `_${note}_` });
   }, 60_000);
 
+  it("counts a model call cancelled mid-stream: its usage row, the turn's and the day's totals", async () => {
+    const user = await createUser();
+    const conv = await createConversation(user, { provider: "anthropic" });
+    const ws = await TestSocket.open(user, conv.id);
+    ws.send({ type: "resume", lastSeq: 0 });
+    ws.send({ type: "send", clientMessageId: "c1", text: "a cancelled metered answer please" });
+    await ws.until((f) => f.some((x) => x.type === "text_delta"));
+    ws.send({ type: "cancel" });
+    await ws.until(turnEnded);
+    const events = ws.events();
+    ws.close();
+    expect(fold(events).messages[1]?.status).toBe("cancelled");
+    // Anthropic's message_start had counted the input: the call is counted with it.
+    const usage = events.filter((e) => e.type === "usage_updated");
+    expect(usage).toHaveLength(1);
+    expect(usage[0]).toMatchObject({ call: { calls: 1, inputTokens: 100 } });
+    const today = await usedToday(user, 1);
+    expect(today).toMatchObject({ calls: 1, inputTokens: 100, unpricedCalls: 0 });
+    expect(today.outputTokens).toBeGreaterThanOrEqual(10);
+    expect(today.costUsd).toBeGreaterThan(0);
+    const res = await api(user, `/api/conversations/${conv.id}/usage`);
+    const { total } = (await res.json()) as { total: UsageTotals };
+    expect(total).toMatchObject({ calls: 1, inputTokens: 100 });
+  }, 30_000);
+
   it("refuses a user's new messages past the daily allowance, on WebSocket and REST, and stores nothing twice", async () => {
     const user = await userWithTools();
     const { conv, ws, clientMessageId } = await meteredTurn(user);

@@ -50,16 +50,44 @@ describe("budgets", () => {
     const { ws } = await meteredTurn(user, { budgets: { tokens: 1500 } });
     const events = ws.events();
     ws.close();
-    // One tool step (1,200 tokens): a second like it would pass 1,500.
+    // One tool step (1,200 tokens): a second like it, and the wrap-up, would pass 1,500.
     expect(events.filter((e) => e.type === "step_started")).toHaveLength(1);
     expect(events.filter((e) => e.type === "usage_updated")).toHaveLength(2);
+    const notice =
+      "Stopped early to stay within this turn's token budget (1,200 of 1,500 tokens used so far).";
+    expect(events.some((e) => e.type === "notice" && e.message === notice)).toBe(true);
+    // The answer's line counts the wrap-up call too (1,800 tokens on this fixture).
     const note =
-      "Stopped early to stay within this turn's token budget (1,200 of 1,500 tokens used).";
-    expect(events.some((e) => e.type === "notice" && e.message === note)).toBe(true);
+      "Stopped early to stay within this turn's token budget (3,000 of 1,500 tokens used, the final answer included).";
     const answer = fold(events).messages[1]!;
     expect(answer.status).toBe("complete");
     expect(answer.content.at(-1)).toEqual({ type: "text", text: `_${note}_` });
   }, 60_000);
+
+  it("counts a model call cancelled mid-stream: its usage row, the turn's and the day's totals", async () => {
+    const user = await createUser();
+    const conv = await createConversation(user, { provider: "anthropic" });
+    const ws = await TestSocket.open(user, conv.id);
+    ws.send({ type: "resume", lastSeq: 0 });
+    ws.send({ type: "send", clientMessageId: "c1", text: "a cancelled metered answer please" });
+    await ws.until((f) => f.some((x) => x.type === "text_delta"));
+    ws.send({ type: "cancel" });
+    await ws.until(turnEnded);
+    const events = ws.events();
+    ws.close();
+    expect(fold(events).messages[1]?.status).toBe("cancelled");
+    // Anthropic's message_start had counted the input: the call is counted with it.
+    const usage = events.filter((e) => e.type === "usage_updated");
+    expect(usage).toHaveLength(1);
+    expect(usage[0]).toMatchObject({ call: { calls: 1, inputTokens: 100 } });
+    const today = await usedToday(user, 1);
+    expect(today).toMatchObject({ calls: 1, inputTokens: 100, unpricedCalls: 0 });
+    expect(today.outputTokens).toBeGreaterThanOrEqual(10);
+    expect(today.costUsd).toBeGreaterThan(0);
+    const res = await api(user, `/api/conversations/${conv.id}/usage`);
+    const { total } = (await res.json()) as { total: UsageTotals };
+    expect(total).toMatchObject({ calls: 1, inputTokens: 100 });
+  }, 30_000);
 
   it("refuses a user's new messages past the daily allowance, on WebSocket and REST, and stores nothing twice", async () => {
     const user = await userWithTools();

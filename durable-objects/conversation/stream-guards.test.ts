@@ -28,4 +28,8 @@ it("a stream from the model that repeats itself is cut: the answer keeps one cop
       message: expect.stringContaining("kept repeating itself"),
     }),
   );
+  // The call the guard cut is counted, once, with the input its provider reported.
+  const usage = events.filter((e) => e.type === "usage_updated");
+  expect(usage).toHaveLength(1);
+  expect(usage[0]).toMatchObject({ call: { calls: 1, inputTokens: 100 } });
 }, 60_000);

@@ -195,6 +195,8 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
       checkpoint: input.checkpoint,
       emit: input.emit,
       recordUsage: input.recordUsage,
+      // A call cut short is estimated at the ratio the fitter counts the history with.
+      ...(input.charsPerToken && { charsPerToken: input.charsPerToken }),
       prices: modelPrices(input.env),
       ...(audit && { audit: audit.loopAudit }),
       stepTimer: timer,

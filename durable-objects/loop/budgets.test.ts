@@ -26,7 +26,10 @@ const formatter: StreamEvent = {
 };
 
 /** A model that looks something up at every step, unless it is made to call the formatter. */
-function run(budgets: TurnBudgets, opts: { toolMs?: number; model?: string } = {}) {
+function run(
+  budgets: TurnBudgets,
+  opts: { toolMs?: number; model?: string; callTokens?: [number, number] } = {},
+) {
   const requests: ModelRequest[] = [];
   const events: NewServerEvent[] = [];
   let clock = 0;
@@ -39,7 +42,7 @@ function run(budgets: TurnBudgets, opts: { toolMs?: number; model?: string } = {
         requests.push(request);
         const forced = typeof request.toolChoice === "object";
         yield forced ? formatter : lookup(`c${requests.length}`);
-        yield usage(600, 100);
+        yield usage(...(opts.callTokens ?? [600, 100]));
         yield { type: "finish", reason: "tool_calls" };
       },
     },
@@ -87,31 +90,56 @@ const notices = (events: NewServerEvent[]) =>
   events.flatMap((e) => (e.type === "notice" ? [e.message] : []));
 
 describe("per-turn budgets", () => {
-  it("stops calling tools when another step would pass the token budget, and forces the formatter", async () => {
-    // Each step spends 700 tokens: after the first, a second would reach 1,400 > 1,000.
-    const { outcome, requests, events } = run({ tokens: 1000 });
+  it("stops calling tools when another step and the wrap-up would pass the token budget, and forces the formatter", async () => {
+    // Each call spends 110 tokens: after one step, a second and the wrap-up would reach 330 >
+    // 250, so the wrap-up comes now and the turn ends at 220. (Projecting one step only, the
+    // loop ran a second and its wrap-up made 330.)
+    const { outcome, requests, events } = run({ tokens: 250 }, { callTokens: [100, 10] });
     const { content, status } = await outcome;
     expect(status).toBe("complete");
     expect(steps(events)).toBe(1);
     expect(requests.map((r) => r.toolChoice)).toEqual(["auto", { name: "response_formatter" }]);
+    const turn = events.flatMap((e) => (e.type === "usage_updated" ? [e.turn] : [])).at(-1);
+    expect(turn!.inputTokens + turn!.outputTokens).toBe(220);
+    // The notice says what was spent when it was sent; the answer's line, what the turn spent.
+    expect(notices(events)).toEqual([
+      "Stopped early to stay within this turn's token budget (110 of 250 tokens used so far).",
+    ]);
     expect(content.filter((p) => p.type === "text")).toEqual([
       { type: "text", text: "What I found so far." },
       {
         type: "text",
-        text: "_Stopped early to stay within this turn's token budget (700 of 1,000 tokens used)._",
+        text: "_Stopped early to stay within this turn's token budget (220 of 250 tokens used, the final answer included)._",
       },
     ]);
+  });
+
+  it("says so when a first step leaves no room for the wrap-up within the token budget", async () => {
+    // Each call spends 700 tokens: the first step is all the turn can take before its answer.
+    const { outcome, events } = run({ tokens: 1000 });
+    const { content } = await outcome;
+    expect(steps(events)).toBe(1);
     expect(notices(events)).toEqual([
-      "Stopped early to stay within this turn's token budget (700 of 1,000 tokens used).",
+      "Stopped early to stay within this turn's token budget (700 of 1,000 tokens used so far).",
     ]);
+    expect(content.at(-1)).toEqual({
+      type: "text",
+      text: "_Stopped early to stay within this turn's token budget (1,400 of 1,000 tokens used, the final answer included)._",
+    });
   });
 
   it("ends on the cost budget with a priced model, and cannot hold an unpriced one to it", async () => {
     // A step costs 600 × $10 + 100 × $50 per million = $0.011.
     const priced = run({ costUsd: 0.03 });
     const answer = await priced.outcome;
-    expect(steps(priced.events)).toBe(2);
-    expect(JSON.stringify(answer.content)).toContain("cost budget ($0.0220 of $0.0300 spent)");
+    // After one step ($0.011), a second and the wrap-up would reach $0.033 > $0.03.
+    expect(steps(priced.events)).toBe(1);
+    expect(notices(priced.events)).toEqual([
+      "Stopped early to stay within this turn's cost budget ($0.0110 of $0.0300 spent so far).",
+    ]);
+    expect(JSON.stringify(answer.content)).toContain(
+      "cost budget ($0.0220 of $0.0300 spent, the final answer included)",
+    );
     const unpriced = run({ costUsd: 0.03 }, { model: "house-model" });
     await unpriced.outcome;
     expect(steps(unpriced.events)).toBe(10);
@@ -127,7 +155,7 @@ describe("per-turn budgets", () => {
     expect(steps(events)).toBe(2);
     expect(content.at(-1)).toEqual({
       type: "text",
-      text: "_Stopped early to stay within this turn's time budget (50 s of 60 s used)._",
+      text: "_Stopped early to stay within this turn's time budget (50 s of 60 s used before the final answer)._",
     });
   });
 });

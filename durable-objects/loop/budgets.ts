@@ -1,7 +1,9 @@
 // Per-turn budgets: tokens, cost, wall time (and the step cap). Before each new step the loop
 // asks whether a budget is nearly spent: already used up, or another step like the last one
-// would pass it. Then it calls no more tools and forces the response_formatter with what it
-// has, and the answer ends with a line saying which budget ended the turn.
+// would pass it (for tokens and cost, another step and then the wrap-up call, each like the last
+// step: stopping later would leave no room for the answer). Then it calls no more tools and
+// forces the response_formatter with what it has, and the answer ends with a line saying which
+// budget ended the turn, with the figures once the wrap-up is counted.
 import type { MessagePart } from "../protocol/messages";
 import type { LoopState } from "./types";
 
@@ -18,7 +20,12 @@ export type BudgetName = "tokens" | "cost" | "time" | "steps";
 
 export interface BudgetStop {
   budget: BudgetName;
+  /** The notice sent when the loop stops, with what was spent so far. */
   message: string;
+  /** The budget's limit (tokens, USD, ms); absent in checkpoints written before it was kept. */
+  limit?: number;
+  /** What was spent when the loop stopped (the time budget's answer line says it). */
+  used?: number;
 }
 
 interface Spent {
@@ -65,22 +72,33 @@ export function budgetStop(budgets: TurnBudgets | undefined, state: LoopState): 
   if (!budgets) return null;
   const now = spentOf(state);
   const last = state.stepStart;
-  const next = (used: number, before: number | undefined) =>
-    used + (before === undefined ? 0 : Math.max(0, used - before));
-  if (budgets.tokens !== undefined && next(now.tokens, last?.tokens) >= budgets.tokens)
+  /**
+   * What the turn would have spent after `steps` more like the last one. Tokens and cost count
+   * two (one more step, then the wrap-up call a stopped turn makes); time counts one, since the
+   * last step's time is mostly its tools'.
+   */
+  const next = (used: number, before: number | undefined, steps: number) =>
+    used + (before === undefined ? 0 : steps * Math.max(0, used - before));
+  if (budgets.tokens !== undefined && next(now.tokens, last?.tokens, 2) >= budgets.tokens)
     return {
       budget: "tokens",
-      message: `Stopped early to stay within this turn's token budget (${count(now.tokens)} of ${count(budgets.tokens)} tokens used).`,
+      limit: budgets.tokens,
+      used: now.tokens,
+      message: `Stopped early to stay within this turn's token budget (${count(now.tokens)} of ${count(budgets.tokens)} tokens used so far).`,
     };
-  if (budgets.costUsd !== undefined && next(now.costUsd, last?.costUsd) >= budgets.costUsd)
+  if (budgets.costUsd !== undefined && next(now.costUsd, last?.costUsd, 2) >= budgets.costUsd)
     return {
       budget: "cost",
-      message: `Stopped early to stay within this turn's cost budget (${usd(now.costUsd)} of ${usd(budgets.costUsd)} spent).`,
+      limit: budgets.costUsd,
+      used: now.costUsd,
+      message: `Stopped early to stay within this turn's cost budget (${usd(now.costUsd)} of ${usd(budgets.costUsd)} spent so far).`,
     };
-  if (budgets.wallMs !== undefined && next(now.elapsedMs, last?.elapsedMs) >= budgets.wallMs)
+  if (budgets.wallMs !== undefined && next(now.elapsedMs, last?.elapsedMs, 1) >= budgets.wallMs)
     return {
       budget: "time",
-      message: `Stopped early to stay within this turn's time budget (${seconds(now.elapsedMs)} of ${seconds(budgets.wallMs)} used).`,
+      limit: budgets.wallMs,
+      used: now.elapsedMs,
+      message: `Stopped early to stay within this turn's time budget (${seconds(now.elapsedMs)} of ${seconds(budgets.wallMs)} used so far).`,
     };
   return null;
 }
@@ -92,8 +110,27 @@ export function stepCapStop(maxSteps: number): BudgetStop {
   };
 }
 
+/**
+ * The answer's closing line for the budget that stopped the turn: read once the answer is
+ * written, so tokens and cost are the turn's whole spending, the wrap-up call included.
+ */
+function closingLine(state: LoopState, stop: BudgetStop): string {
+  if (stop.limit === undefined) return stop.message;
+  const now = spentOf(state);
+  switch (stop.budget) {
+    case "tokens":
+      return `Stopped early to stay within this turn's token budget (${count(now.tokens)} of ${count(stop.limit)} tokens used, the final answer included).`;
+    case "cost":
+      return `Stopped early to stay within this turn's cost budget (${usd(now.costUsd)} of ${usd(stop.limit)} spent, the final answer included).`;
+    case "time":
+      return `Stopped early to stay within this turn's time budget (${seconds(stop.used ?? now.elapsedMs)} of ${seconds(stop.limit)} used before the final answer).`;
+    case "steps":
+      return stop.message;
+  }
+}
+
 /** The answer, with the line that says which budget ended the turn when one did. */
 export function withBudgetNote(state: LoopState, content: MessagePart[]): MessagePart[] {
   if (!state.stoppedBy) return content;
-  return [...content, { type: "text", text: `_${state.stoppedBy.message}_` }];
+  return [...content, { type: "text", text: `_${closingLine(state, state.stoppedBy)}_` }];
 }

@@ -109,7 +109,7 @@ export function contextFitter(options: ContextFitOptions): ContextFitter {
 }
 
 /** Characters of a request as the estimator counts them (images at their token price × 4). */
-function requestChars(request: ModelRequest): number {
+export function requestChars(request: ModelRequest): number {
   const estimate = new TokenEstimator(1);
   return (
     (request.system?.length ?? 0) +

@@ -10,7 +10,7 @@ import { appendDelta, dropShown } from "./shown-content";
 import { DEFAULT_ANSWER_CAP_CHARS, StreamGuard, type StreamKind } from "./stream-guards";
 import type { LoopDeps, LoopInput, LoopState, PlannedToolCall } from "./types";
 import { unusedCallId } from "./unused-call-id";
-import { meterModelCall } from "./usage-meter";
+import { CallMeter } from "./usage-meter";
 
 export interface StepResult {
   text: string;
@@ -51,6 +51,8 @@ export async function streamStep(
     return true;
   };
   deps.onModelCall?.();
+  // A guard that cuts the stream ends the call here: aborted, it reports the usage it had.
+  const call = new AbortController();
   const request = {
     model: input.model,
     system,
@@ -60,9 +62,9 @@ export async function streamStep(
     maxTokens: input.maxTokens,
     ...(input.temperature !== undefined && { temperature: input.temperature }),
     ...(input.reasoningEffort && { reasoningEffort: input.reasoningEffort }),
-    signal: input.signal,
+    signal: AbortSignal.any([input.signal, call.signal]),
   };
-  const result = await readStream(deps, input, state, request, out, show);
+  const result = await readStream(deps, input, state, request, out, show, call);
   deps.audit?.modelResponse(state.step, {
     textChars: out.text.length,
     reasoningChars: result.reasoningChars,
@@ -72,7 +74,14 @@ export async function streamStep(
   return out;
 }
 
-/** Reads one model stream into `out`, showing deltas through `show` (which may cut it). */
+/** After a guard's cut, the most events read while the aborted call ends (it reports usage). */
+const DRAIN_AFTER_CUT = 200;
+
+/**
+ * Reads one model stream into `out`, showing deltas through `show` (which may cut it). Every
+ * call's tokens are metered, a call cut short included: a guard's cut aborts the call and reads
+ * on, unshown, until it ends with the usage its provider had.
+ */
 async function readStream(
   deps: LoopDeps,
   input: LoopInput,
@@ -80,40 +89,59 @@ async function readStream(
   request: ModelRequest,
   out: StepResult,
   show: (kind: StreamKind, delta: string) => boolean,
+  call: AbortController,
 ): Promise<{ reasoningChars: number }> {
   let reasoningChars = 0;
-  stream: for await (const event of deps.stream(deps.provider, request, state.step)) {
-    switch (event.type) {
-      case "text_delta":
-        if (show("text", event.text)) break stream;
-        break;
-      case "reasoning_delta":
-        reasoningChars += event.text.length;
-        if (show("reasoning", event.text)) break stream;
-        break;
-      case "tool_call":
-        out.calls.push({
-          id: unusedCallId(event.id, deps, state, out.calls),
-          name: event.name,
-          arguments: event.arguments,
-          ...(event.argumentsError && { argumentsError: event.argumentsError }),
-          ...(event.signature && { signature: event.signature }),
-        });
-        break;
-      case "encrypted_reasoning":
-      case "signed_thinking":
-        out.sealed.push(event);
-        break;
-      case "usage":
-        meterModelCall(deps, input, state, event);
-        break;
-      case "error":
-        if (event.error.code === "invalid_tool_arguments") break; // handled per call below
-        out.error = { code: event.error.code, message: event.error.message };
-        return { reasoningChars };
-      case "finish":
-        break;
+  const meter = new CallMeter(deps, input, state, request);
+  let drained = 0;
+  try {
+    for await (const event of deps.stream(deps.provider, request, state.step)) {
+      if (out.cut) {
+        // The call was cut: only its usage matters now (and the output it still made).
+        if (event.type === "text_delta" || event.type === "reasoning_delta")
+          meter.streamed(event.text.length);
+        else if (event.type === "usage") meter.usage(event);
+        if (event.type === "error" || event.type === "finish" || ++drained > DRAIN_AFTER_CUT) break;
+        continue;
+      }
+      switch (event.type) {
+        case "text_delta":
+          meter.streamed(event.text.length);
+          if (show("text", event.text)) call.abort();
+          break;
+        case "reasoning_delta":
+          meter.streamed(event.text.length);
+          reasoningChars += event.text.length;
+          if (show("reasoning", event.text)) call.abort();
+          break;
+        case "tool_call":
+          meter.streamed(event.name.length + JSON.stringify(event.arguments ?? {}).length);
+          out.calls.push({
+            id: unusedCallId(event.id, deps, state, out.calls),
+            name: event.name,
+            arguments: event.arguments,
+            ...(event.argumentsError && { argumentsError: event.argumentsError }),
+            ...(event.signature && { signature: event.signature }),
+          });
+          break;
+        case "encrypted_reasoning":
+        case "signed_thinking":
+          out.sealed.push(event);
+          break;
+        case "usage":
+          meter.usage(event);
+          break;
+        case "error":
+          if (event.error.code === "invalid_tool_arguments") break; // handled per call below
+          out.error = { code: event.error.code, message: event.error.message };
+          return { reasoningChars };
+        case "finish":
+          meter.finished();
+          break;
+      }
     }
+  } finally {
+    meter.end();
   }
   return { reasoningChars };
 }

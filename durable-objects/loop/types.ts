@@ -202,6 +202,11 @@ export interface LoopDeps {
   recordUsage: (
     u: CallUsage & { step: number; provider?: ModelProvider["id"]; model?: string },
   ) => void;
+  /**
+   * The conversation's learned characters per token (DEFAULT_CHARS_PER_TOKEN without it): a call
+   * cut short before its provider's count is estimated with it.
+   */
+  charsPerToken?: number;
   /** Prices of models; without it every call's cost is unknown. */
   prices?: PriceTable;
   /** Counts model calls (figures for the bench). */

@@ -1,6 +1,6 @@
 // Typed provider errors: a stable code, a message a person can act on, and whether a retry helps.
 // Each adapter's map-error.ts turns its SDK's errors into these; the shared rules live here.
-import type { ProviderErrorCode, ProviderErrorInfo } from "./types";
+import type { ProviderErrorCode, ProviderErrorInfo, StreamEvent } from "./types";
 
 const RETRYABLE: ReadonlySet<ProviderErrorCode> = new Set([
   "rate_limit",
@@ -121,3 +121,9 @@ export const missingSetting = (provider: string, setting: string, what: string) 
     "not_configured",
     `${provider} is not set up: set ${setting} to ${what} (in .dev.vars locally, with \`wrangler secret put\` when deployed).`,
   );
+
+/** Whether a call's usage so far holds any tokens: a call cut short reports it only then. */
+export const counted = (
+  usage: Extract<StreamEvent, { type: "usage" }> | null,
+): usage is Extract<StreamEvent, { type: "usage" }> =>
+  usage !== null && usage.inputTokens + usage.outputTokens > 0;

@@ -153,6 +153,12 @@ export type StreamEvent =
       reasoningTokens?: number;
       /** Set by routing when a fallback served the call: the usage is that model's. */
       servedBy?: { provider: ProviderId; model: string };
+      /**
+       * The call ended before the provider's final count (cancelled, cut off, failed): these are
+       * its figures as far as the provider gave them (Anthropic's input at the start, say), and
+       * the output may be short of what streamed. Sent just before the call's `error`.
+       */
+      cut?: true;
     }
   /**
    * Reasoning to send back with this step's calls (OpenAI's reasoning models, Claude's thinking),
@@ -166,7 +172,9 @@ export interface ModelProvider {
   readonly id: ProviderId;
   /**
    * Streams one model call. Failures arrive as one `error` event, never as thrown exceptions;
-   * a call that succeeds ends with `usage` (when the provider reports it) and then `finish`.
+   * a call that succeeds ends with `usage` (when the provider reports it) and then `finish`; one
+   * that fails after the provider reported figures sends them (`usage` with `cut`) before its
+   * `error`, so tokens already spent are counted.
    */
   stream(request: ModelRequest): AsyncIterable<StreamEvent>;
 }

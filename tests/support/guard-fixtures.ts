@@ -9,7 +9,10 @@ export function addGuardFixtures(mock: LLMock): void {
   // A model stuck in a loop: the same sentence until its token limit.
   mock.onMessage(
     /loop forever please/,
-    { content: `Here is my summary. ${LOOPING_SENTENCE.repeat(80)}` },
+    {
+      content: `Here is my summary. ${LOOPING_SENTENCE.repeat(80)}`,
+      usage: { input_tokens: 100, output_tokens: 10 },
+    },
     { chunkSize: 16 },
   );
   // A valid call (it reaches the server) and the model's answer to it.

@@ -17,6 +17,15 @@ export function addUsageFixtures(mock: LLMock): void {
       usage: { input_tokens: 1000, output_tokens: 200 },
     },
   );
+  // A slow answer the usage tests cancel mid-stream: Anthropic counted its input at message_start.
+  mock.onMessage(
+    /cancelled metered answer/,
+    {
+      content: "This metered answer takes a while to arrive.",
+      usage: { input_tokens: 100, output_tokens: 10 },
+    },
+    { chunkSize: 4, latency: 400 },
+  );
   // OpenAI's own breakdowns (prompt_tokens_details, completion_tokens_details): aimock sends
   // them on its OpenRouter base, which the API tests use as OPENAI_BASE_URL.
   mock.onMessage(/cached and reasoning question/, {

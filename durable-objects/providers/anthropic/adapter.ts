@@ -1,6 +1,7 @@
 // Anthropic through @anthropic-ai/sdk, streaming: text, thinking (streamed as reasoning, and kept
 // whole with its signature, or sealed when redacted, to go back with the step's calls), tool_use
-// blocks whose partial JSON is assembled into one parsed call, usage with cache reads.
+// blocks whose partial JSON is assembled into one parsed call, usage with cache reads (a call that
+// fails after message_start still reports the figures it had: its input was counted there).
 // The bare client with only the Messages resource: the full `Anthropic` client brings every other
 // resource (beta, files, skills, …), about 250 KiB of script (45 KiB gzip) this worker never runs.
 import { BaseAnthropic } from "@anthropic-ai/sdk/client";
@@ -80,7 +81,13 @@ async function* streamAnthropic(
   const thinking = new Map<number, SignedThinking>();
   const usage = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
   let stopReason: string | null = null;
+  let started = false;
   let complete = false;
+  /** The figures as far as they went, for a call that ends before message_stop. */
+  const cutUsage = (): StreamEvent[] =>
+    started && usage.input + usage.cacheRead + usage.cacheWrite + usage.output > 0
+      ? [{ ...usageEvent(usage), cut: true }]
+      : [];
   try {
     const stream = await messages.create(toAnthropicRequest(request, options), {
       ...(request.signal && { signal: request.signal }),
@@ -93,6 +100,7 @@ async function* streamAnthropic(
           usage.cacheRead = u.cache_read_input_tokens ?? 0;
           usage.cacheWrite = u.cache_creation_input_tokens ?? 0;
           usage.output = u.output_tokens;
+          started = true;
           break;
         }
         case "content_block_start": {
@@ -146,25 +154,37 @@ async function* streamAnthropic(
       }
     }
   } catch (err) {
+    yield* cutUsage();
     yield { type: "error", error: mapAnthropicError(err, request.signal) };
     return;
   }
   if (request.signal?.aborted) {
+    yield* cutUsage();
     yield { type: "error", error: abortedError() };
     return;
   }
   if (!complete) {
+    yield* cutUsage();
     yield { type: "error", error: truncatedError("Anthropic") };
     return;
   }
   // In the blocks' order: each starts after the one before it stopped.
   for (const block of thinking.values())
     if ("redacted" in block || block.signature) yield { type: "signed_thinking", ...block };
-  yield {
+  yield usageEvent(usage);
+  yield { type: "finish", reason: mapAnthropicStopReason(stopReason) };
+}
+
+function usageEvent(usage: {
+  input: number;
+  cacheRead: number;
+  cacheWrite: number;
+  output: number;
+}): Extract<StreamEvent, { type: "usage" }> {
+  return {
     type: "usage",
     inputTokens: usage.input + usage.cacheRead + usage.cacheWrite,
     outputTokens: usage.output,
     cachedTokens: usage.cacheRead,
   };
-  yield { type: "finish", reason: mapAnthropicStopReason(stopReason) };
 }

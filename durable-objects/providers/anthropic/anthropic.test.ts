@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { conformance } from "../test/conformance";
-import { DEFAULT_MODELS } from "../registry";
-import { run, TOOLS, userSays } from "../test/harness";
-import type { NeutralMessage } from "../types";
+import { createProvider, DEFAULT_MODELS } from "../registry";
+import { mockConfig, run, TOOLS, userSays } from "../test/harness";
+import type { NeutralMessage, StreamEvent } from "../types";
 import { REASONING_TOKENS } from "../reasoning-effort";
 import { DEFAULT_MAX_TOKENS, toAnthropicRequest } from "./build-request";
 import { toAnthropicMessages } from "./convert-messages";
@@ -363,5 +363,46 @@ describe("anthropic: request", () => {
         providerOptions: { thinking: asked },
       }),
     ).toMatchObject({ thinking: asked, max_tokens: DEFAULT_MAX_TOKENS });
+  });
+});
+
+describe("anthropic: usage of a call cut short", () => {
+  const usageOf = (events: StreamEvent[]) => events.filter((e) => e.type === "usage");
+
+  it("reports the input counted at message_start when the user cancels mid-stream", async () => {
+    const provider = createProvider("anthropic", mockConfig("anthropic"));
+    const controller = new AbortController();
+    const events: StreamEvent[] = [];
+    const stream = provider.stream({
+      model: DEFAULT_MODELS.anthropic,
+      messages: userSays("case:cut-metered"),
+      signal: controller.signal,
+    });
+    for await (const event of stream) {
+      events.push(event);
+      if (event.type === "text_delta") controller.abort();
+    }
+    expect(events.at(-1)).toMatchObject({ type: "error", error: { code: "aborted" } });
+    // Exactly one usage, just before the error: the figures message_start gave, marked cut.
+    expect(usageOf(events)).toHaveLength(1);
+    expect(events.at(-2)).toEqual({
+      type: "usage",
+      inputTokens: 100,
+      outputTokens: 10,
+      cachedTokens: 0,
+      cut: true,
+    });
+  });
+
+  it("reports them when the connection drops after output, once, however it is retried", async () => {
+    const { events } = await run(
+      "anthropic",
+      { messages: userSays("case:cut-metered") },
+      { retries: true },
+    );
+    expect(events.at(-1)).toMatchObject({ type: "error", error: { code: "network" } });
+    expect(usageOf(events)).toEqual([
+      { type: "usage", inputTokens: 100, outputTokens: 10, cachedTokens: 0, cut: true },
+    ]);
   });
 });

@@ -3,7 +3,7 @@
 // chunk in read-chunk.ts. An answer is complete only once a chunk carries a finish reason; a
 // stream that ends before is a cut connection.
 import { GoogleGenAI } from "@google/genai";
-import { abortedError, missingCredentials, truncatedError } from "../errors";
+import { abortedError, counted, missingCredentials, truncatedError } from "../errors";
 import type { ModelProvider, ModelRequest, ProviderConfig, StreamEvent } from "../types";
 import { toGeminiRequest } from "./build-request";
 import { mapGeminiError } from "./map-error";
@@ -71,6 +71,8 @@ async function* streamGemini(
       finishReason = reading.finishReason ?? finishReason;
     }
   } catch (err) {
+    // A call cut short still reports what the chunks so far counted.
+    if (counted(usage)) yield { ...usage, cut: true };
     const error = mapGeminiError(err, {
       signal: request.signal,
       headers: wire.headers,
@@ -81,14 +83,19 @@ async function* streamGemini(
     return;
   }
   if (request.signal?.aborted) {
+    if (counted(usage)) yield { ...usage, cut: true };
     yield { type: "error", error: abortedError() };
     return;
   }
   if (finishReason === null) {
+    if (counted(usage)) yield { ...usage, cut: true };
     yield { type: "error", error: truncatedError("Gemini") };
     return;
   }
   const end = mapGeminiFinish(finishReason, calls > 0);
-  if (usage && end.type === "finish") yield usage;
+  // An answer Gemini ended with an error (a block, say) still counted its tokens.
+  if (end.type === "finish") {
+    if (usage) yield usage;
+  } else if (counted(usage)) yield { ...usage, cut: true };
   yield end;
 }

@@ -2,7 +2,7 @@
 // assembled by index, reasoning from the servers that send it (`reasoning_content` or
 // `reasoning`), usage from the final chunk.
 import type OpenAI from "openai";
-import { abortedError, truncatedError } from "../errors";
+import { abortedError, counted, truncatedError } from "../errors";
 import type { ModelRequest, StreamEvent } from "../types";
 import { toOpenAIRequest } from "./build-request";
 import { mapOpenAIError, openAIContext } from "./map-error";
@@ -51,14 +51,17 @@ export async function* streamChatCompletions(
       finishReason = choice.finish_reason ?? finishReason;
     }
   } catch (err) {
+    if (counted(usage)) yield { ...usage, cut: true };
     yield { type: "error", error: mapOpenAIError(err, openAIContext(official), request.signal) };
     return;
   }
   if (request.signal?.aborted) {
+    if (counted(usage)) yield { ...usage, cut: true };
     yield { type: "error", error: abortedError() };
     return;
   }
   if (finishReason === null) {
+    if (counted(usage)) yield { ...usage, cut: true };
     yield { type: "error", error: truncatedError(openAIContext(official).provider) };
     return;
   }

@@ -73,4 +73,36 @@ describe("a tool call that goes wrong inside the call", () => {
       "faulty-shape: the server sent a malformed result: `content` must be an array (it was a string).",
     );
   });
+
+  it("a call whose server is removed while it waits for approval is said so, shown once, and not run", async () => {
+    const user = await createUser();
+    const added = await api(user, "/api/mcp-servers", {
+      method: "POST",
+      json: { name: "faulty-wipe", url: `${inject("faultyUrl")}/faulty-wipe/mcp` },
+    });
+    const { id: serverId } = (await added.json()) as { id: string };
+    const conv = await createConversation(user);
+    const ws = await TestSocket.open(user, conv.id);
+    ws.send({ type: "resume", lastSeq: 0 });
+    ws.send({ type: "send", clientMessageId: crypto.randomUUID(), text: "faulty wipe please" });
+    await ws.until((f) => f.some((e) => e.type === "approval_requested"), 30_000);
+    const asked = ws.events().find((e) => e.type === "approval_requested");
+    const removed = await api(user, `/api/mcp-servers/${serverId}`, { method: "DELETE" });
+    expect(removed.status).toBe(204);
+    const approved = await api(
+      user,
+      `/api/conversations/${conv.id}/approvals/${asked?.type === "approval_requested" && asked.approvalId}`,
+      { method: "POST", json: { decision: "approve" } },
+    );
+    expect(approved.status).toBe(200);
+    await ws.until(turnEnded, 30_000);
+    ws.close();
+    const events = ws.events();
+    expect(events.filter((e) => e.type === "tool_call" && e.callId === "fw1")).toHaveLength(1);
+    expect(resultOf(events, "fw1")).toMatchObject({
+      isError: true,
+      summary: "faulty-wipe is no longer available",
+    });
+    expect((await runs("faulty-wipe"))["wipe:drafts"]).toBeUndefined();
+  }, 60_000);
 });

@@ -4,7 +4,7 @@
 import { checkToolArguments } from "./argument-check";
 import { callKey } from "./call-key";
 import { checkFormatterOutput, FORMATTER_TOOL } from "./formatter";
-import { addToolPart, hasToolPart, updateToolPart } from "./shown-content";
+import { addToolPart, hasToolPart, shownToolPart, updateToolPart } from "./shown-content";
 import { processToolResult } from "./tool-results";
 import type { ToolPolicy } from "../protocol/tool-policy";
 import type {
@@ -139,8 +139,10 @@ async function runOne(
     policy === "ask" && deps.approvals
       ? deps.approvals.state(call.id, state.step)
       : { status: "none" };
-  // A call that asked was shown when it asked; its answer only continues it.
-  if (approval.status === "none") {
+  // A call that asked was shown when it asked; its answer only continues it. So was a call whose
+  // server went away while it waited: its tool is unknown now, but it is the same call.
+  const shownBefore = shownToolPart(state, call.id);
+  if (approval.status === "none" && !shownBefore) {
     deps.emit({
       type: "tool_call",
       messageId: input.messageId,
@@ -169,6 +171,17 @@ async function runOne(
       summary,
     });
   };
+  if (!target && shownBefore) {
+    const { server: gone, tool: named } = shownBefore;
+    finishPart("failed", `${gone} is no longer available`);
+    return {
+      part: reply(
+        `The tool ${named} did not run: its server '${gone}' was removed from this conversation's servers (or blocked) while the call waited.`,
+        true,
+      ),
+      fresh: false,
+    };
+  }
   if (!target) {
     finishPart("failed", `unknown tool ${call.name}`);
     return {

@@ -28,7 +28,12 @@ export function updateToolPart(state: LoopState, callId: string, patch: Partial<
 }
 
 export function hasToolPart(state: LoopState, callId: string): boolean {
-  return state.shown.some((p) => p.type === "tool_call" && p.callId === callId);
+  return shownToolPart(state, callId) !== undefined;
+}
+
+/** The call as it was shown, if it was (a call that asked for approval was, when it asked). */
+export function shownToolPart(state: LoopState, callId: string): ToolPart | undefined {
+  return state.shown.find((p): p is ToolPart => p.type === "tool_call" && p.callId === callId);
 }
 
 /**

@@ -20,6 +20,21 @@ const PHONE: BrowserContextOptions = {
 const TABLET: BrowserContextOptions = { viewport: { width: 820, height: 1180 }, hasTouch: true };
 const DESKTOP: BrowserContextOptions = { viewport: { width: 1400, height: 900 } };
 
+/** An answer taller than the window, with what the layout once got wrong in it. */
+const LONG_ANSWER_QUESTION = "a long answer please";
+const LONG_ANSWER = [
+  ...Array.from({ length: 12 }, (_, i) => `Paragraph ${i + 1} of a long answer.`),
+  // Formulas at every place in the line: one of them meets its end.
+  `Inline maths on one line: ${["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"].map((w, i) => `${w} gives $E_${i} = m_${i}c^2$`).join(", ")}; footnoted[^1].`,
+  "| col a | col b | col c |",
+  "| --- | --- | --- |",
+  "| one | two | three |",
+  `| ${"averyverylongcellwithoutspaces".repeat(3)} | x | y |`,
+  "```python\nprint('hello')\n```",
+  ...Array.from({ length: 12 }, (_, i) => `Closing paragraph ${i + 1}.`),
+  "[^1]: The footnote text.",
+].join("\n\n");
+
 // Chromium at three sizes and a whole research turn: slower than the suite's default on a busy
 // machine.
 vi.setConfig({ testTimeout: 300_000, hookTimeout: 400_000 });
@@ -32,6 +47,7 @@ let researchUrl = "";
 beforeAll(async () => {
   stack = await startStack((mock) => {
     addResearchFixtures(mock);
+    mock.onMessage(new RegExp(LONG_ANSWER_QUESTION), { content: LONG_ANSWER });
     mock.onMessage(/.*/, { content: "Hello from the mock model." });
   });
   browser = await launchChromium();
@@ -59,6 +75,29 @@ async function noSidewaysScroll(page: Page): Promise<void> {
   }));
   expect(widths.scroll).toBeLessThanOrEqual(widths.client);
 }
+
+/** A new conversation (made through the API) with one long answer, open in a new page. */
+async function longAnswerConversation(options: BrowserContextOptions): Promise<Page> {
+  const created = await fetch(`${stack.url}/api/conversations`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${stack.token}`, "content-type": "application/json" },
+    body: JSON.stringify({ title: "A long answer" }),
+  });
+  const { id } = (await created.json()) as { id: string };
+  const page = await signedIn(options, `/?c=${id}`);
+  const message = page.getByRole("textbox", { name: "Message" });
+  await message.fill(LONG_ANSWER_QUESTION);
+  await message.press("Enter");
+  await answer(page, 0)
+    .and(page.locator('[data-status="complete"]'))
+    .waitFor({ timeout: TURN_TIMEOUT });
+  // The markdown renderer's code loads after the plain text shows.
+  await answer(page, 0).locator(".katex").first().waitFor();
+  return page;
+}
+
+/** How far the whole document has scrolled (the app scrolls its parts, never the page). */
+const documentScroll = (page: Page) => page.evaluate(() => document.scrollingElement!.scrollTop);
 
 /** Presses Tab until the focused element has this accessible name (keyboard only, no clicks). */
 async function tabTo(page: Page, name: RegExp, max = 80): Promise<void> {
@@ -154,6 +193,29 @@ it("runs a research conversation by keyboard alone, with visible focus", async (
   await expect.poll(() => page.getByRole("button", { name: "Delete Spare notes" }).count()).toBe(0);
   await expect.poll(() => page.getByText("Olaparib by keyboard").count()).toBeGreaterThan(0);
   expect(watch.dialogs).toEqual([]);
+  await page.context().close();
+});
+
+it("scrolls only the messages, never the whole page: wheel, footnote link, scrollIntoView", async () => {
+  const page = await longAnswerConversation({ viewport: { width: 1280, height: 800 } });
+  const header = page.locator(".conversation-header");
+  const messages = (await page.getByTestId("messages").boundingBox())!;
+  await page.mouse.move(messages.x + messages.width / 2, messages.y + messages.height / 2);
+  for (let i = 0; i < 5; i++) await page.mouse.wheel(0, 1000);
+  await page.waitForTimeout(300);
+  expect(await documentScroll(page)).toBe(0);
+  expect((await header.boundingBox())!.y).toBe(0);
+
+  await answer(page, 0).locator("a[data-footnote-ref]").click();
+  await page.waitForTimeout(300);
+  expect(await documentScroll(page)).toBe(0);
+  expect((await header.boundingBox())!.y).toBe(0);
+
+  await page.evaluate(() =>
+    document.querySelector('[data-testid="message-assistant"] pre')!.scrollIntoView(),
+  );
+  expect(await documentScroll(page)).toBe(0);
+  expect((await header.boundingBox())!.y).toBe(0);
   await page.context().close();
 });
 

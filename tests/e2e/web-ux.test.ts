@@ -74,6 +74,21 @@ async function noSidewaysScroll(page: Page): Promise<void> {
     client: document.documentElement.clientWidth,
   }));
   expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+  // Overflow to the left never shows as a scroll width: look for cut-off boxes themselves.
+  const cutOff = await page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>("body *")]
+      .filter((el) => {
+        const box = el.getBoundingClientRect();
+        // A closed drawer waits off screen on purpose; so do visually hidden texts.
+        const hidden = el.closest(".drawer:not(.open), .visually-hidden, .sr-only, [hidden]");
+        return box.width > 1 && box.height > 1 && box.left < -0.5 && !hidden;
+      })
+      .map(
+        (el) =>
+          `${el.tagName.toLowerCase()}.${el.className} at x=${el.getBoundingClientRect().left}`,
+      ),
+  );
+  expect(cutOff).toEqual([]);
 }
 
 /** A new conversation (made through the API) with one long answer, open in a new page. */
@@ -217,6 +232,23 @@ it("scrolls only the messages, never the whole page: wheel, footnote link, scrol
   expect(await documentScroll(page)).toBe(0);
   expect((await header.boundingBox())!.y).toBe(0);
   await page.context().close();
+});
+
+describe("a long answer on a phone", () => {
+  let page: Page;
+  beforeAll(async () => {
+    page = await longAnswerConversation(PHONE);
+  });
+  afterAll(() => page.context().close());
+
+  it("shows all of Settings, nothing cut off on the left", async () => {
+    await page.getByRole("button", { name: "Settings" }).tap();
+    const settings = page.getByRole("dialog", { name: "Settings" });
+    await settings.waitFor();
+    expect((await settings.boundingBox())!.x).toBeGreaterThanOrEqual(0);
+    await noSidewaysScroll(page);
+    await page.keyboard.press("Escape");
+  });
 });
 
 describe("on a phone (390 × 844, touch)", () => {

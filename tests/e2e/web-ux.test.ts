@@ -20,18 +20,36 @@ const PHONE: BrowserContextOptions = {
 const TABLET: BrowserContextOptions = { viewport: { width: 820, height: 1180 }, hasTouch: true };
 const DESKTOP: BrowserContextOptions = { viewport: { width: 1400, height: 900 } };
 
+// Paragraphs that do not repeat one another (the API stops an answer that repeats itself).
+const FILLER = [
+  "Olaparib was the first PARP inhibitor approved for ovarian cancer.",
+  "Trials since then have widened its use to breast and prostate tumours.",
+  "Resistance often follows restored homologous recombination.",
+  "Dose reductions were common because of anaemia and fatigue.",
+  "A maintenance setting showed the longest progression-free survival.",
+  "Combination with bevacizumab helped patients without BRCA mutations.",
+  "Myelodysplastic syndrome remains a rare but serious risk.",
+  "Tablets replaced the older capsule formulation in most markets.",
+  "Germline testing decides eligibility in several guidelines.",
+  "Quality of life scores stayed stable during maintenance treatment.",
+  "Cost analyses differ sharply between health systems.",
+  "Newer inhibitors trap PARP on DNA more strongly.",
+];
+
 /** An answer taller than the window, with what the layout once got wrong in it. */
 const LONG_ANSWER_QUESTION = "a long answer please";
 const LONG_ANSWER = [
-  ...Array.from({ length: 12 }, (_, i) => `Paragraph ${i + 1} of a long answer.`),
+  ...FILLER.slice(0, 6),
   // Formulas at every place in the line: one of them meets its end.
   `Inline maths on one line: ${["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"].map((w, i) => `${w} gives $E_${i} = m_${i}c^2$`).join(", ")}; footnoted[^1].`,
-  "| col a | col b | col c |",
-  "| --- | --- | --- |",
-  "| one | two | three |",
-  `| ${"averyverylongcellwithoutspaces".repeat(3)} | x | y |`,
+  [
+    "| col a | col b | col c |",
+    "| --- | --- | --- |",
+    "| one | two | three |",
+    `| ${"averyverylongcellwithoutspaces".repeat(3)} | x | y |`,
+  ].join("\n"),
   "```python\nprint('hello')\n```",
-  ...Array.from({ length: 12 }, (_, i) => `Closing paragraph ${i + 1}.`),
+  ...FILLER.slice(6),
   "[^1]: The footnote text.",
 ].join("\n\n");
 
@@ -240,6 +258,37 @@ describe("a long answer on a phone", () => {
     page = await longAnswerConversation(PHONE);
   });
   afterAll(() => page.context().close());
+
+  /** How many lines each of these rectangles' groups spreads over. */
+  const linesOf = (groups: DOMRect[][]) =>
+    groups.map((rects) => {
+      const tops = rects.map((rect) => rect.top).sort((a, b) => a - b);
+      // Boxes on one line differ in height (a superscript), not by a line's height.
+      return tops.filter((top, i) => i === 0 || top - tops[i - 1]! > 12).length;
+    });
+
+  it("keeps inline formulas and table cells' words whole", async () => {
+    // KaTeX may break a formula between its boxes (between "E =" and "mc²").
+    const formulas = await answer(page, 0).evaluate((el) =>
+      [...el.querySelectorAll(".katex-html")].map((html) =>
+        [...html.querySelectorAll(":scope > .base")].map((base) => base.getBoundingClientRect()),
+      ),
+    );
+    expect(formulas.length).toBeGreaterThan(5);
+    expect(linesOf(formulas)).toEqual(formulas.map(() => 1));
+    const cells = await answer(page, 0).evaluate((el) =>
+      [...el.querySelectorAll("td")]
+        .filter((td) => td.textContent!.length < 10)
+        .map((td) => {
+          const range = document.createRange();
+          range.selectNodeContents(td);
+          return [...range.getClientRects()];
+        }),
+    );
+    expect(cells.length).toBe(5);
+    expect(linesOf(cells)).toEqual(cells.map(() => 1));
+    await noSidewaysScroll(page);
+  });
 
   it("shows all of Settings, nothing cut off on the left", async () => {
     await page.getByRole("button", { name: "Settings" }).tap();

@@ -290,6 +290,15 @@ describe("a long answer on a phone", () => {
     await noSidewaysScroll(page);
   });
 
+  it("keeps the usage bar off the screen's edges", async () => {
+    const bar = page.locator(".conversation-usage");
+    const chat = (await page.locator(".chat").boundingBox())!;
+    const first = (await bar.locator("> *").first().boundingBox())!;
+    const last = (await bar.locator("> *").last().boundingBox())!;
+    expect(first.x - chat.x).toBeGreaterThanOrEqual(8);
+    expect(chat.x + chat.width - (last.x + last.width)).toBeGreaterThanOrEqual(8);
+  });
+
   it("shows all of Settings, nothing cut off on the left", async () => {
     await page.getByRole("button", { name: "Settings" }).tap();
     const settings = page.getByRole("dialog", { name: "Settings" });

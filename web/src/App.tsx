@@ -13,6 +13,7 @@ import type { Artifact, Conversation, ProviderInfo } from "../../durable-objects
 import { api, ApiFailure, type User } from "./api";
 import { forgetFirstRequests } from "./first-requests";
 import { forgetUser, lastUser, rememberUser } from "./last-user";
+import { startLinkToken } from "./start-link";
 import { browserStore } from "./browser-store";
 import { artifactApi } from "./artifacts/artifact-api";
 import { type Pins, PinsContext } from "./attachments/pins";
@@ -78,8 +79,7 @@ type Auth =
 
 /** A returning visit starts with its last user; a start link (`#token=…`) signs in first. */
 function initialAuth(): Auth {
-  const startLink = new URLSearchParams(location.hash.slice(1)).has("token");
-  const user = startLink ? null : lastUser(browserStore());
+  const user = startLinkToken(location.hash) ? null : lastUser(browserStore());
   return user ? { state: "signed-in", user, confirmed: false } : { state: "checking" };
 }
 
@@ -121,20 +121,30 @@ export function App() {
 
   useEffect(() => {
     // `npm start` prints a link with the token in the fragment: it never reaches a server log.
-    const token = new URLSearchParams(location.hash.slice(1)).get("token");
-    if (token) history.replaceState(null, "", location.pathname + location.search);
-    const check = token ? api.signIn(token) : api.session();
-    check
-      .then(({ user }) => signedIn(user))
-      .catch((err: unknown) => {
-        // The list and the rest asked for early have no session either: a sign-in asks again.
-        forgetFirstRequests();
-        if (err instanceof ApiFailure && err.status === 401) forgetUser(browserStore());
-        setAuth({
-          state: "signed-out",
-          ...(err instanceof ApiFailure && err.status !== 401 && { error: err.message }),
+    const check = (token: string | null) => {
+      if (token) history.replaceState(null, "", location.pathname + location.search);
+      (token ? api.signIn(token) : api.session())
+        .then(({ user }) => signedIn(user))
+        .catch((err: unknown) => {
+          // The list and the rest asked for early have no session either: a sign-in asks again.
+          forgetFirstRequests();
+          if (err instanceof ApiFailure && err.status === 401) forgetUser(browserStore());
+          setAuth({
+            state: "signed-out",
+            ...(err instanceof ApiFailure && err.status !== 401 && { error: err.message }),
+          });
         });
-      });
+    };
+    check(startLinkToken(location.hash));
+    // A start link opened in a tab already showing the app changes only the fragment.
+    const onHashChange = () => {
+      const token = startLinkToken(location.hash);
+      if (!token) return;
+      setAuth({ state: "checking" });
+      check(token);
+    };
+    window.addEventListener("hashchange", onHashChange);
+    return () => window.removeEventListener("hashchange", onHashChange);
   }, [signedIn]);
 
   useEffect(() => {

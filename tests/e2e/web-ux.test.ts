@@ -309,6 +309,75 @@ describe("a long answer on a phone", () => {
   });
 });
 
+describe("a normal load says nothing in the console", () => {
+  /** The console's errors and warnings while the page loads and then stays open a while. */
+  async function consoleOf(
+    options: BrowserContextOptions,
+    path: string,
+    ready: (page: Page) => Promise<void>,
+  ) {
+    const context = await browser.newContext(options);
+    const page = await context.newPage();
+    const said: string[] = [];
+    page.on("console", (m) => {
+      if (m.type() === "error" || m.type() === "warning") said.push(`${m.type()}: ${m.text()}`);
+    });
+    page.on("pageerror", (e) => said.push(`pageerror: ${e.message}`));
+    page.on("response", (r) => {
+      if (r.status() >= 400) said.push(`${r.status()} ${r.request().method()} ${r.url()}`);
+    });
+    await page.goto(`${stack.url}${path}`);
+    await ready(page);
+    // Chromium warns of a preload left unused only after a few seconds.
+    await page.waitForTimeout(6500);
+    await context.close();
+    return said;
+  }
+  const list = (page: Page) =>
+    page.getByRole("button", { name: "New conversation", exact: true }).waitFor();
+
+  it("signed out", async () => {
+    const said = await consoleOf(DESKTOP, "/", (page) =>
+      page.getByRole("button", { name: "Sign in" }).waitFor(),
+    );
+    expect(said).toEqual([]);
+  });
+
+  it("through a start link, then again signed in", async () => {
+    const context = await browser.newContext(DESKTOP);
+    const said: string[] = [];
+    const page = await context.newPage();
+    page.on("console", (m) => {
+      if (m.type() === "error" || m.type() === "warning") said.push(`${m.type()}: ${m.text()}`);
+    });
+    page.on("response", (r) => {
+      if (r.status() >= 400) said.push(`${r.status()} ${r.request().method()} ${r.url()}`);
+    });
+    await page.goto(`${stack.url}/#token=${stack.token}`);
+    await list(page);
+    await page.waitForTimeout(6500);
+    expect(said).toEqual([]);
+    await page.reload();
+    await list(page);
+    await page.waitForTimeout(6500);
+    expect(said).toEqual([]);
+    await context.close();
+  });
+
+  it("a conversation's start link on a phone", async () => {
+    const created = await fetch(`${stack.url}/api/conversations`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${stack.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ title: "Opened by a start link" }),
+    });
+    const { id } = (await created.json()) as { id: string };
+    const said = await consoleOf(PHONE, `/?c=${id}#token=${stack.token}`, (page) =>
+      page.getByRole("textbox", { name: "Message" }).waitFor(),
+    );
+    expect(said).toEqual([]);
+  });
+});
+
 describe("on a phone (390 × 844, touch)", () => {
   let page: Page;
   beforeAll(async () => {

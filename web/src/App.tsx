@@ -12,7 +12,8 @@ import {
 import type { Artifact, Conversation, ProviderInfo } from "../../durable-objects/protocol/rest";
 import { api, ApiFailure, type User } from "./api";
 import { forgetFirstRequests } from "./first-requests";
-import { forgetUser, lastUser, rememberUser } from "./last-user";
+import { forgetUser, rememberUser } from "./last-user";
+import { sessionStart } from "./session-start";
 import { startLinkToken } from "./start-link";
 import { browserStore } from "./browser-store";
 import { artifactApi } from "./artifacts/artifact-api";
@@ -77,10 +78,16 @@ type Auth =
   // session check is on its way; nothing that acts for them starts before it answers.
   | { state: "signed-in"; user: User; confirmed: boolean };
 
-/** A returning visit starts with its last user; a start link (`#token=…`) signs in first. */
+/**
+ * A returning visit starts with its last user; a start link (`#token=…`) signs in first; a
+ * browser nobody is signed in from shows the sign-in page at once.
+ */
 function initialAuth(): Auth {
-  const user = startLinkToken(location.hash) ? null : lastUser(browserStore());
-  return user ? { state: "signed-in", user, confirmed: false } : { state: "checking" };
+  const start = sessionStart(location.hash, browserStore());
+  if (start.kind === "signed-out") return { state: "signed-out" };
+  return start.kind === "check" && start.user
+    ? { state: "signed-in", user: start.user, confirmed: false }
+    : { state: "checking" };
 }
 
 export function App() {
@@ -135,7 +142,8 @@ export function App() {
           });
         });
     };
-    check(startLinkToken(location.hash));
+    const start = sessionStart(location.hash, browserStore());
+    if (start.kind !== "signed-out") check(start.kind === "start-link" ? start.token : null);
     // A start link opened in a tab already showing the app changes only the fragment.
     const onHashChange = () => {
       const token = startLinkToken(location.hash);
@@ -243,8 +251,9 @@ export function App() {
     [pinnedIds],
   );
   useEffect(() => {
-    // While the pane is open it loads the list itself and reports it through onItems.
-    if (!selected || paneOpen) return;
+    // While the pane is open it loads the list itself and reports it through onItems. Before the
+    // session is confirmed (a start link's token is still being traded) it would answer 401.
+    if (!selected || paneOpen || !confirmed) return;
     let live = true;
     artifactApi
       .list(selected)
@@ -253,7 +262,7 @@ export function App() {
     return () => {
       live = false;
     };
-  }, [selected, artifactCount, pinRevision, paneOpen, showPinned]);
+  }, [selected, artifactCount, pinRevision, paneOpen, showPinned, confirmed]);
 
   // A transition: opening the pane re-renders the chat beside it and loads the pane's code, work
   // that React may then split across frames instead of holding the click's task (a large

@@ -586,3 +586,28 @@ it("opens without waiting for the service worker: the shell's scripts come from 
   expect(asset.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
   await page.context().close();
 });
+
+it("keeps who is signed in and Sign out in view below a long conversation list", async () => {
+  for (let i = 0; i < 30; i++) {
+    const made = await fetch(`${stack.url}/api/conversations`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${stack.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ title: `Filler conversation ${i + 1}` }),
+    });
+    expect(made.status).toBe(201);
+  }
+  const page = await signedIn({ viewport: { width: 1280, height: 600 } });
+  await page.getByText("Filler conversation 30").waitFor();
+  const signOut = page.getByRole("button", { name: "Sign out" });
+  const inView = async () => {
+    const box = (await signOut.boundingBox())!;
+    return box.y >= 0 && box.y + box.height <= 600;
+  };
+  expect(await inView()).toBe(true);
+  await page
+    .getByRole("navigation", { name: "Conversations" })
+    .evaluate((nav) => nav.scrollTo(0, nav.scrollHeight / 2));
+  expect(await inView()).toBe(true);
+  await page.screenshot({ path: `${SCREENSHOTS}/long-list.png` });
+  await page.context().close();
+});

@@ -63,6 +63,15 @@ async function signedOutPage() {
   expect(button("Sign in")).toBeDefined();
 }
 
+it("names the commands that make a token as code, not between backticks", async () => {
+  await signedOutPage();
+  expect([...host.querySelectorAll("code")].map((c) => c.textContent)).toEqual([
+    "npm start",
+    "npm run token:create",
+  ]);
+  expect(host.textContent).not.toContain("`");
+});
+
 it("signs in when a start link is opened in a tab that shows the sign-in page", async () => {
   await signedOutPage();
   // Opening the link in this tab changes only the fragment: no reload.

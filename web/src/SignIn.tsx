@@ -34,7 +34,8 @@ export function SignIn({
         Sign in
       </button>
       <p className="muted">
-        `npm start` prints a sign-in link; `npm run token:create` makes a new token.
+        <code>npm start</code> prints a sign-in link; <code>npm run token:create</code> makes a new
+        token.
       </p>
       {problem && (
         <p role="alert" className="error">

@@ -611,3 +611,31 @@ it("keeps who is signed in and Sign out in view below a long conversation list",
   await page.screenshot({ path: `${SCREENSHOTS}/long-list.png` });
   await page.context().close();
 });
+
+it("keeps the header's title and model readable beside the artifact pane", async () => {
+  const page = await longAnswerConversation({ viewport: { width: 1280, height: 800 } });
+  await page.getByRole("button", { name: /^Artifacts/ }).click();
+  await page.getByRole("complementary", { name: "Artifacts" }).waitFor();
+  const header = await page.locator(".conversation-header").evaluate((el) => {
+    const title = el.querySelector("h1")!;
+    /** How many lines the text in this element takes. */
+    const lines = (e: Element) => {
+      const tops = new Set<number>();
+      const texts = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+      while (texts.nextNode()) {
+        const range = document.createRange();
+        range.selectNodeContents(texts.currentNode);
+        for (const r of range.getClientRects()) tops.add(Math.round(r.top));
+      }
+      return tops.size;
+    };
+    return {
+      titleCut: title.scrollWidth > title.clientWidth,
+      // Each of the header's parts stays on one line.
+      wrapped: [...el.children].filter((c) => lines(c) > 1).map((c) => c.textContent),
+    };
+  });
+  expect(header).toEqual({ titleCut: false, wrapped: [] });
+  await page.screenshot({ path: `${SCREENSHOTS}/header-beside-pane.png` });
+  await page.context().close();
+});

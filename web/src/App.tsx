@@ -377,30 +377,32 @@ export function App() {
                 · shared by {membership.owner.name} · you are a {membership.role}
               </span>
             )}
-            <span className="spacer" />
-            {isOwner && membership && (
-              <button type="button" data-testid="share-button" onClick={() => setShareOpen(true)}>
-                Share{membership.members.length > 0 && ` (${membership.members.length})`}
-              </button>
-            )}
-            <button
-              type="button"
-              aria-pressed={paneOpen}
-              onClick={() => setPaneOpen((open) => !open)}
-            >
-              Artifacts{artifactCount > 0 && ` (${artifactCount})`}
-            </button>
-            {/* Settings change the conversation: its owner's to change. */}
-            {(isOwner || !membership) && (
+            {/* One group: in a narrow column it moves to its own line, still to the right. */}
+            <div className="header-actions">
+              {isOwner && membership && (
+                <button type="button" data-testid="share-button" onClick={() => setShareOpen(true)}>
+                  Share{membership.members.length > 0 && ` (${membership.members.length})`}
+                </button>
+              )}
               <button
                 type="button"
-                ref={settingsButton}
-                aria-expanded={settingsOpen}
-                onClick={() => setSettingsOpen((open) => !open)}
+                aria-pressed={paneOpen}
+                onClick={() => setPaneOpen((open) => !open)}
               >
-                Settings
+                Artifacts{artifactCount > 0 && ` (${artifactCount})`}
               </button>
-            )}
+              {/* Settings change the conversation: its owner's to change. */}
+              {(isOwner || !membership) && (
+                <button
+                  type="button"
+                  ref={settingsButton}
+                  aria-expanded={settingsOpen}
+                  onClick={() => setSettingsOpen((open) => !open)}
+                >
+                  Settings
+                </button>
+              )}
+            </div>
           </header>
         )}
         {shareOpen && selected && (

@@ -20,6 +20,39 @@ const PHONE: BrowserContextOptions = {
 const TABLET: BrowserContextOptions = { viewport: { width: 820, height: 1180 }, hasTouch: true };
 const DESKTOP: BrowserContextOptions = { viewport: { width: 1400, height: 900 } };
 
+// Paragraphs that do not repeat one another (the API stops an answer that repeats itself).
+const FILLER = [
+  "Olaparib was the first PARP inhibitor approved for ovarian cancer.",
+  "Trials since then have widened its use to breast and prostate tumours.",
+  "Resistance often follows restored homologous recombination.",
+  "Dose reductions were common because of anaemia and fatigue.",
+  "A maintenance setting showed the longest progression-free survival.",
+  "Combination with bevacizumab helped patients without BRCA mutations.",
+  "Myelodysplastic syndrome remains a rare but serious risk.",
+  "Tablets replaced the older capsule formulation in most markets.",
+  "Germline testing decides eligibility in several guidelines.",
+  "Quality of life scores stayed stable during maintenance treatment.",
+  "Cost analyses differ sharply between health systems.",
+  "Newer inhibitors trap PARP on DNA more strongly.",
+];
+
+/** An answer taller than the window, with what the layout once got wrong in it. */
+const LONG_ANSWER_QUESTION = "a long answer please";
+const LONG_ANSWER = [
+  ...FILLER.slice(0, 6),
+  // Formulas at every place in the line: one of them meets its end.
+  `Inline maths on one line: ${["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"].map((w, i) => `${w} gives $E_${i} = m_${i}c^2$`).join(", ")}; footnoted[^1].`,
+  [
+    "| col a | col b | col c |",
+    "| --- | --- | --- |",
+    "| one | two | three |",
+    `| ${"averyverylongcellwithoutspaces".repeat(3)} | x | y |`,
+  ].join("\n"),
+  "```python\nprint('hello')\n```",
+  ...FILLER.slice(6),
+  "[^1]: The footnote text.",
+].join("\n\n");
+
 // Chromium at three sizes and a whole research turn: slower than the suite's default on a busy
 // machine.
 vi.setConfig({ testTimeout: 300_000, hookTimeout: 400_000 });
@@ -32,6 +65,7 @@ let researchUrl = "";
 beforeAll(async () => {
   stack = await startStack((mock) => {
     addResearchFixtures(mock);
+    mock.onMessage(new RegExp(LONG_ANSWER_QUESTION), { content: LONG_ANSWER });
     mock.onMessage(/.*/, { content: "Hello from the mock model." });
   });
   browser = await launchChromium();
@@ -58,7 +92,45 @@ async function noSidewaysScroll(page: Page): Promise<void> {
     client: document.documentElement.clientWidth,
   }));
   expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+  // Overflow to the left never shows as a scroll width: look for cut-off boxes themselves.
+  const cutOff = await page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>("body *")]
+      .filter((el) => {
+        const box = el.getBoundingClientRect();
+        // A closed drawer waits off screen on purpose; so do visually hidden texts.
+        const hidden = el.closest(".drawer:not(.open), .visually-hidden, .sr-only, [hidden]");
+        return box.width > 1 && box.height > 1 && box.left < -0.5 && !hidden;
+      })
+      .map(
+        (el) =>
+          `${el.tagName.toLowerCase()}.${el.className} at x=${el.getBoundingClientRect().left}`,
+      ),
+  );
+  expect(cutOff).toEqual([]);
 }
+
+/** A new conversation (made through the API) with one long answer, open in a new page. */
+async function longAnswerConversation(options: BrowserContextOptions): Promise<Page> {
+  const created = await fetch(`${stack.url}/api/conversations`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${stack.token}`, "content-type": "application/json" },
+    body: JSON.stringify({ title: "A long answer" }),
+  });
+  const { id } = (await created.json()) as { id: string };
+  const page = await signedIn(options, `/?c=${id}`);
+  const message = page.getByRole("textbox", { name: "Message" });
+  await message.fill(LONG_ANSWER_QUESTION);
+  await message.press("Enter");
+  await answer(page, 0)
+    .and(page.locator('[data-status="complete"]'))
+    .waitFor({ timeout: TURN_TIMEOUT });
+  // The markdown renderer's code loads after the plain text shows.
+  await answer(page, 0).locator(".katex").first().waitFor();
+  return page;
+}
+
+/** How far the whole document has scrolled (the app scrolls its parts, never the page). */
+const documentScroll = (page: Page) => page.evaluate(() => document.scrollingElement!.scrollTop);
 
 /** Presses Tab until the focused element has this accessible name (keyboard only, no clicks). */
 async function tabTo(page: Page, name: RegExp, max = 80): Promise<void> {
@@ -155,6 +227,155 @@ it("runs a research conversation by keyboard alone, with visible focus", async (
   await expect.poll(() => page.getByText("Olaparib by keyboard").count()).toBeGreaterThan(0);
   expect(watch.dialogs).toEqual([]);
   await page.context().close();
+});
+
+it("scrolls only the messages, never the whole page: wheel, footnote link, scrollIntoView", async () => {
+  const page = await longAnswerConversation({ viewport: { width: 1280, height: 800 } });
+  const header = page.locator(".conversation-header");
+  const messages = (await page.getByTestId("messages").boundingBox())!;
+  await page.mouse.move(messages.x + messages.width / 2, messages.y + messages.height / 2);
+  for (let i = 0; i < 5; i++) await page.mouse.wheel(0, 1000);
+  await page.waitForTimeout(300);
+  expect(await documentScroll(page)).toBe(0);
+  expect((await header.boundingBox())!.y).toBe(0);
+
+  await answer(page, 0).locator("a[data-footnote-ref]").click();
+  await page.waitForTimeout(300);
+  expect(await documentScroll(page)).toBe(0);
+  expect((await header.boundingBox())!.y).toBe(0);
+
+  await page.evaluate(() =>
+    document.querySelector('[data-testid="message-assistant"] pre')!.scrollIntoView(),
+  );
+  expect(await documentScroll(page)).toBe(0);
+  expect((await header.boundingBox())!.y).toBe(0);
+  await page.context().close();
+});
+
+describe("a long answer on a phone", () => {
+  let page: Page;
+  beforeAll(async () => {
+    page = await longAnswerConversation(PHONE);
+  });
+  afterAll(() => page.context().close());
+
+  /** How many lines each of these rectangles' groups spreads over. */
+  const linesOf = (groups: DOMRect[][]) =>
+    groups.map((rects) => {
+      const tops = rects.map((rect) => rect.top).sort((a, b) => a - b);
+      // Boxes on one line differ in height (a superscript), not by a line's height.
+      return tops.filter((top, i) => i === 0 || top - tops[i - 1]! > 12).length;
+    });
+
+  it("keeps inline formulas and table cells' words whole", async () => {
+    // KaTeX may break a formula between its boxes (between "E =" and "mc²").
+    const formulas = await answer(page, 0).evaluate((el) =>
+      [...el.querySelectorAll(".katex-html")].map((html) =>
+        [...html.querySelectorAll(":scope > .base")].map((base) => base.getBoundingClientRect()),
+      ),
+    );
+    expect(formulas.length).toBeGreaterThan(5);
+    expect(linesOf(formulas)).toEqual(formulas.map(() => 1));
+    const cells = await answer(page, 0).evaluate((el) =>
+      [...el.querySelectorAll("td")]
+        .filter((td) => td.textContent!.length < 10)
+        .map((td) => {
+          const range = document.createRange();
+          range.selectNodeContents(td);
+          return [...range.getClientRects()];
+        }),
+    );
+    expect(cells.length).toBe(5);
+    expect(linesOf(cells)).toEqual(cells.map(() => 1));
+    await noSidewaysScroll(page);
+  });
+
+  it("keeps the usage bar off the screen's edges", async () => {
+    const bar = page.locator(".conversation-usage");
+    const chat = (await page.locator(".chat").boundingBox())!;
+    const first = (await bar.locator("> *").first().boundingBox())!;
+    const last = (await bar.locator("> *").last().boundingBox())!;
+    expect(first.x - chat.x).toBeGreaterThanOrEqual(8);
+    expect(chat.x + chat.width - (last.x + last.width)).toBeGreaterThanOrEqual(8);
+  });
+
+  it("shows all of Settings, nothing cut off on the left", async () => {
+    await page.getByRole("button", { name: "Settings" }).tap();
+    const settings = page.getByRole("dialog", { name: "Settings" });
+    await settings.waitFor();
+    expect((await settings.boundingBox())!.x).toBeGreaterThanOrEqual(0);
+    await noSidewaysScroll(page);
+    await page.keyboard.press("Escape");
+  });
+});
+
+describe("a normal load says nothing in the console", () => {
+  /** The console's errors and warnings while the page loads and then stays open a while. */
+  async function consoleOf(
+    options: BrowserContextOptions,
+    path: string,
+    ready: (page: Page) => Promise<void>,
+  ) {
+    const context = await browser.newContext(options);
+    const page = await context.newPage();
+    const said: string[] = [];
+    page.on("console", (m) => {
+      if (m.type() === "error" || m.type() === "warning") said.push(`${m.type()}: ${m.text()}`);
+    });
+    page.on("pageerror", (e) => said.push(`pageerror: ${e.message}`));
+    page.on("response", (r) => {
+      if (r.status() >= 400) said.push(`${r.status()} ${r.request().method()} ${r.url()}`);
+    });
+    await page.goto(`${stack.url}${path}`);
+    await ready(page);
+    // Chromium warns of a preload left unused only after a few seconds.
+    await page.waitForTimeout(6500);
+    await context.close();
+    return said;
+  }
+  const list = (page: Page) =>
+    page.getByRole("button", { name: "New conversation", exact: true }).waitFor();
+
+  it("signed out", async () => {
+    const said = await consoleOf(DESKTOP, "/", (page) =>
+      page.getByRole("button", { name: "Sign in" }).waitFor(),
+    );
+    expect(said).toEqual([]);
+  });
+
+  it("through a start link, then again signed in", async () => {
+    const context = await browser.newContext(DESKTOP);
+    const said: string[] = [];
+    const page = await context.newPage();
+    page.on("console", (m) => {
+      if (m.type() === "error" || m.type() === "warning") said.push(`${m.type()}: ${m.text()}`);
+    });
+    page.on("response", (r) => {
+      if (r.status() >= 400) said.push(`${r.status()} ${r.request().method()} ${r.url()}`);
+    });
+    await page.goto(`${stack.url}/#token=${stack.token}`);
+    await list(page);
+    await page.waitForTimeout(6500);
+    expect(said).toEqual([]);
+    await page.reload();
+    await list(page);
+    await page.waitForTimeout(6500);
+    expect(said).toEqual([]);
+    await context.close();
+  });
+
+  it("a conversation's start link on a phone", async () => {
+    const created = await fetch(`${stack.url}/api/conversations`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${stack.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ title: "Opened by a start link" }),
+    });
+    const { id } = (await created.json()) as { id: string };
+    const said = await consoleOf(PHONE, `/?c=${id}#token=${stack.token}`, (page) =>
+      page.getByRole("textbox", { name: "Message" }).waitFor(),
+    );
+    expect(said).toEqual([]);
+  });
 });
 
 describe("on a phone (390 × 844, touch)", () => {
@@ -363,5 +584,58 @@ it("opens without waiting for the service worker: the shell's scripts come from 
   // A build's file names carry their content's hash: a browser keeps them without asking again.
   const asset = await fetch(`${stack.url}${scriptPath}`);
   expect(asset.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+  await page.context().close();
+});
+
+it("keeps who is signed in and Sign out in view below a long conversation list", async () => {
+  for (let i = 0; i < 30; i++) {
+    const made = await fetch(`${stack.url}/api/conversations`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${stack.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ title: `Filler conversation ${i + 1}` }),
+    });
+    expect(made.status).toBe(201);
+  }
+  const page = await signedIn({ viewport: { width: 1280, height: 600 } });
+  await page.getByText("Filler conversation 30").waitFor();
+  const signOut = page.getByRole("button", { name: "Sign out" });
+  const inView = async () => {
+    const box = (await signOut.boundingBox())!;
+    return box.y >= 0 && box.y + box.height <= 600;
+  };
+  expect(await inView()).toBe(true);
+  await page
+    .getByRole("navigation", { name: "Conversations" })
+    .evaluate((nav) => nav.scrollTo(0, nav.scrollHeight / 2));
+  expect(await inView()).toBe(true);
+  await page.screenshot({ path: `${SCREENSHOTS}/long-list.png` });
+  await page.context().close();
+});
+
+it("keeps the header's title and model readable beside the artifact pane", async () => {
+  const page = await longAnswerConversation({ viewport: { width: 1280, height: 800 } });
+  await page.getByRole("button", { name: /^Artifacts/ }).click();
+  await page.getByRole("complementary", { name: "Artifacts" }).waitFor();
+  const header = await page.locator(".conversation-header").evaluate((el) => {
+    const title = el.querySelector("h1")!;
+    /** How many lines the text in this element takes. */
+    const lines = (e: Element) => {
+      const tops = new Set<number>();
+      const texts = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+      while (texts.nextNode()) {
+        const range = document.createRange();
+        range.selectNodeContents(texts.currentNode);
+        for (const r of range.getClientRects()) tops.add(Math.round(r.top));
+      }
+      return tops.size;
+    };
+    return {
+      titleCut: title.scrollWidth > title.clientWidth,
+      // Each of the header's parts stays on one line.
+      wrapped: [...el.children].filter((c) => lines(c) > 1).map((c) => c.textContent),
+    };
+  });
+  expect(header).toEqual({ titleCut: false, wrapped: [] });
+  await page.screenshot({ path: `${SCREENSHOTS}/header-beside-pane.png` });
   await page.context().close();
 });

@@ -12,7 +12,9 @@ import {
 import type { Artifact, Conversation, ProviderInfo } from "../../durable-objects/protocol/rest";
 import { api, ApiFailure, type User } from "./api";
 import { forgetFirstRequests } from "./first-requests";
-import { forgetUser, lastUser, rememberUser } from "./last-user";
+import { forgetUser, rememberUser } from "./last-user";
+import { sessionStart } from "./session-start";
+import { startLinkToken } from "./start-link";
 import { browserStore } from "./browser-store";
 import { artifactApi } from "./artifacts/artifact-api";
 import { type Pins, PinsContext } from "./attachments/pins";
@@ -76,11 +78,16 @@ type Auth =
   // session check is on its way; nothing that acts for them starts before it answers.
   | { state: "signed-in"; user: User; confirmed: boolean };
 
-/** A returning visit starts with its last user; a start link (`#token=…`) signs in first. */
+/**
+ * A returning visit starts with its last user; a start link (`#token=…`) signs in first; a
+ * browser nobody is signed in from shows the sign-in page at once.
+ */
 function initialAuth(): Auth {
-  const startLink = new URLSearchParams(location.hash.slice(1)).has("token");
-  const user = startLink ? null : lastUser(browserStore());
-  return user ? { state: "signed-in", user, confirmed: false } : { state: "checking" };
+  const start = sessionStart(location.hash, browserStore());
+  if (start.kind === "signed-out") return { state: "signed-out" };
+  return start.kind === "check" && start.user
+    ? { state: "signed-in", user: start.user, confirmed: false }
+    : { state: "checking" };
 }
 
 export function App() {
@@ -121,20 +128,31 @@ export function App() {
 
   useEffect(() => {
     // `npm start` prints a link with the token in the fragment: it never reaches a server log.
-    const token = new URLSearchParams(location.hash.slice(1)).get("token");
-    if (token) history.replaceState(null, "", location.pathname + location.search);
-    const check = token ? api.signIn(token) : api.session();
-    check
-      .then(({ user }) => signedIn(user))
-      .catch((err: unknown) => {
-        // The list and the rest asked for early have no session either: a sign-in asks again.
-        forgetFirstRequests();
-        if (err instanceof ApiFailure && err.status === 401) forgetUser(browserStore());
-        setAuth({
-          state: "signed-out",
-          ...(err instanceof ApiFailure && err.status !== 401 && { error: err.message }),
+    const check = (token: string | null) => {
+      if (token) history.replaceState(null, "", location.pathname + location.search);
+      (token ? api.signIn(token) : api.session())
+        .then(({ user }) => signedIn(user))
+        .catch((err: unknown) => {
+          // The list and the rest asked for early have no session either: a sign-in asks again.
+          forgetFirstRequests();
+          if (err instanceof ApiFailure && err.status === 401) forgetUser(browserStore());
+          setAuth({
+            state: "signed-out",
+            ...(err instanceof ApiFailure && err.status !== 401 && { error: err.message }),
+          });
         });
-      });
+    };
+    const start = sessionStart(location.hash, browserStore());
+    if (start.kind !== "signed-out") check(start.kind === "start-link" ? start.token : null);
+    // A start link opened in a tab already showing the app changes only the fragment.
+    const onHashChange = () => {
+      const token = startLinkToken(location.hash);
+      if (!token) return;
+      setAuth({ state: "checking" });
+      check(token);
+    };
+    window.addEventListener("hashchange", onHashChange);
+    return () => window.removeEventListener("hashchange", onHashChange);
   }, [signedIn]);
 
   useEffect(() => {
@@ -233,8 +251,9 @@ export function App() {
     [pinnedIds],
   );
   useEffect(() => {
-    // While the pane is open it loads the list itself and reports it through onItems.
-    if (!selected || paneOpen) return;
+    // While the pane is open it loads the list itself and reports it through onItems. Before the
+    // session is confirmed (a start link's token is still being traded) it would answer 401.
+    if (!selected || paneOpen || !confirmed) return;
     let live = true;
     artifactApi
       .list(selected)
@@ -243,7 +262,7 @@ export function App() {
     return () => {
       live = false;
     };
-  }, [selected, artifactCount, pinRevision, paneOpen, showPinned]);
+  }, [selected, artifactCount, pinRevision, paneOpen, showPinned, confirmed]);
 
   // A transition: opening the pane re-renders the chat beside it and loads the pane's code, work
   // that React may then split across frames instead of holding the click's task (a large
@@ -358,30 +377,32 @@ export function App() {
                 · shared by {membership.owner.name} · you are a {membership.role}
               </span>
             )}
-            <span className="spacer" />
-            {isOwner && membership && (
-              <button type="button" data-testid="share-button" onClick={() => setShareOpen(true)}>
-                Share{membership.members.length > 0 && ` (${membership.members.length})`}
-              </button>
-            )}
-            <button
-              type="button"
-              aria-pressed={paneOpen}
-              onClick={() => setPaneOpen((open) => !open)}
-            >
-              Artifacts{artifactCount > 0 && ` (${artifactCount})`}
-            </button>
-            {/* Settings change the conversation: its owner's to change. */}
-            {(isOwner || !membership) && (
+            {/* One group: in a narrow column it moves to its own line, still to the right. */}
+            <div className="header-actions">
+              {isOwner && membership && (
+                <button type="button" data-testid="share-button" onClick={() => setShareOpen(true)}>
+                  Share{membership.members.length > 0 && ` (${membership.members.length})`}
+                </button>
+              )}
               <button
                 type="button"
-                ref={settingsButton}
-                aria-expanded={settingsOpen}
-                onClick={() => setSettingsOpen((open) => !open)}
+                aria-pressed={paneOpen}
+                onClick={() => setPaneOpen((open) => !open)}
               >
-                Settings
+                Artifacts{artifactCount > 0 && ` (${artifactCount})`}
               </button>
-            )}
+              {/* Settings change the conversation: its owner's to change. */}
+              {(isOwner || !membership) && (
+                <button
+                  type="button"
+                  ref={settingsButton}
+                  aria-expanded={settingsOpen}
+                  onClick={() => setSettingsOpen((open) => !open)}
+                >
+                  Settings
+                </button>
+              )}
+            </div>
           </header>
         )}
         {shareOpen && selected && (

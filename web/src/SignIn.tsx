@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { api, ApiFailure, type User } from "./api";
+import { tokenFromInput } from "./start-link";
 
 export function SignIn({
   error,
@@ -13,7 +14,7 @@ export function SignIn({
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     try {
-      onSignedIn((await api.signIn(token.trim())).user);
+      onSignedIn((await api.signIn(tokenFromInput(token))).user);
     } catch (err) {
       setProblem(err instanceof ApiFailure ? err.message : "Could not sign in.");
     }
@@ -33,7 +34,8 @@ export function SignIn({
         Sign in
       </button>
       <p className="muted">
-        `npm start` prints a sign-in link; `npm run token:create` makes a new token.
+        <code>npm start</code> prints a sign-in link; <code>npm run token:create</code> makes a new
+        token.
       </p>
       {problem && (
         <p role="alert" className="error">

@@ -65,7 +65,7 @@ async function request<T extends z.ZodType>(
 const User = z.object({ id: z.string(), name: z.string() });
 
 export const api = {
-  // index.html preloads this request (same URL, same credentials): the answer is there sooner.
+  // The page asked for this as its script started (first-requests.ts): that answer is taken.
   session: () => request(z.object({ user: User }), SESSION_PATH),
   signIn: (token: string) =>
     request(z.object({ user: User }), SESSION_PATH, { method: "POST", json: { token } }),

@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { api } from "./api";
 import { forgetFirstRequests, startFirstRequests } from "./first-requests";
 
+const CHECK = { kind: "check", user: { id: "u1", name: "Ada" } } as const;
+
 afterEach(() => {
   forgetFirstRequests();
   vi.unstubAllGlobals();
@@ -49,7 +51,7 @@ function server(signedIn: boolean) {
 describe("the first screen's requests", () => {
   it("asks for the session and the list together, and the list shown is that early answer", async () => {
     const s = server(true);
-    startFirstRequests("", s.fetch);
+    startFirstRequests(CHECK, s.fetch);
     // All four are on their way before the session check has answered.
     expect(s.fetch.mock.calls.map(([p]) => p)).toEqual([
       "/api/session",
@@ -69,15 +71,21 @@ describe("the first screen's requests", () => {
 
   it("starts nothing for a start link: the list comes after the sign-in, for that session", async () => {
     const s = server(true);
-    startFirstRequests("#token=tc_abc", s.fetch);
+    startFirstRequests({ kind: "start-link", token: "tc_abc" }, s.fetch);
     expect(s.fetch).not.toHaveBeenCalled();
     await api.conversations();
     expect(s.asked("/api/conversations?limit=100")).toBe(1);
   });
 
+  it("starts nothing where nobody is signed in: the sign-in page asks for nothing", () => {
+    const s = server(false);
+    startFirstRequests({ kind: "signed-out" }, s.fetch);
+    expect(s.fetch).not.toHaveBeenCalled();
+  });
+
   it("after a failed session check, signing in shows the new session's list, not the early refusal", async () => {
     const s = server(false);
-    startFirstRequests("", s.fetch);
+    startFirstRequests(CHECK, s.fetch);
     await expect(api.session()).rejects.toMatchObject({ status: 401 });
     forgetFirstRequests(); // what App does when the check fails
     s.signIn();

@@ -4,10 +4,12 @@
 // with you used to be asked for only once the session check had answered and the list had
 // rendered. `request` in api.ts takes each early answer once; later calls ask again.
 //
-// The session check itself is preloaded by index.html; asking for it here takes that preload
-// (same URL, same credentials) a little sooner. A start link (#token=… in the address) signs in
-// first, so nothing starts early then: a list asked for before the sign-in would answer for no
-// session.
+// Only when the session is to be checked (session-start.ts): a start link (#token=… in the
+// address) signs in first, and a list asked for before the sign-in would answer for no session;
+// a browser nobody is signed in from shows the sign-in page, and every request would answer 401
+// (an error in the console each).
+
+import type { SessionStart } from "./session-start";
 
 export const SESSION_PATH = "/api/session";
 export const LIST_PATH = "/api/conversations?limit=100";
@@ -18,12 +20,12 @@ const FIRST_SCREEN = [SESSION_PATH, LIST_PATH, PROVIDERS_PATH, SHARED_WITH_ME_PA
 
 const started = new Map<string, Promise<Response>>();
 
-/** Starts the first screen's requests, unless the address is a start link (`#token=…`). */
+/** Starts the first screen's requests when the page is to check its session. */
 export function startFirstRequests(
-  hash: string,
+  start: SessionStart,
   get: (path: string, init: RequestInit) => Promise<Response> = (path, init) => fetch(path, init),
 ): void {
-  if (new URLSearchParams(hash.slice(1)).has("token")) return;
+  if (start.kind !== "check") return;
   for (const path of FIRST_SCREEN) {
     const answer = get(path, { credentials: "same-origin" });
     // Never taken (the session check failed) is not an error of its own.

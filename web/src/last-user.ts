@@ -1,12 +1,12 @@
 // The user this browser's session check last confirmed. A returning visit draws the app for them
-// at once, while the check (preloaded by index.html) is on its way: the check still decides. A
+// at once, while the check (the page's first request) is on its way: the check still decides. A
 // refused session (401) or a sign-out forgets them and the sign-in shows; an unreachable server
 // does not (nothing says the session ended). Only the id and name are kept, no credential.
-import { z } from "zod";
+// No zod here: the page's first requests (start-first-requests.ts) read this before the rest of
+// the script is evaluated.
 import type { User } from "./api";
 
 const KEY = "thinking-chat:last-user";
-const StoredUser = z.object({ id: z.string().min(1), name: z.string() });
 
 type Store = Pick<Storage, "getItem" | "setItem" | "removeItem">;
 
@@ -15,8 +15,10 @@ export function lastUser(store: Store | null): User | null {
   try {
     const raw = store?.getItem(KEY);
     if (!raw) return null;
-    const parsed = StoredUser.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : null;
+    const stored: unknown = JSON.parse(raw);
+    if (typeof stored !== "object" || stored === null) return null;
+    const { id, name } = stored as Record<string, unknown>;
+    return typeof id === "string" && id && typeof name === "string" ? { id, name } : null;
   } catch {
     return null;
   }

@@ -175,6 +175,32 @@ describe("edit, regenerate and branch", () => {
     });
   });
 
+  it("closes the Regenerate with… picker and the edit box with Escape, focus back on their button", () => {
+    show(answer, {
+      onBranch: async () => undefined,
+      providers: [{ id: "anthropic", configured: true, defaultModel: "claude", models: [] }],
+    });
+    const escape = () =>
+      act(() => {
+        document.activeElement!.dispatchEvent(
+          new KeyboardEvent("keydown", { key: "Escape", bubbles: true }),
+        );
+      });
+    click("Regenerate with…");
+    (host.querySelector('select[aria-label="Provider"]') as HTMLElement).focus();
+    escape();
+    expect(host.querySelector('form[aria-label="Regenerate with another model"]')).toBeNull();
+    expect(document.activeElement).toBe(button("Regenerate with…"));
+
+    act(() => root!.unmount());
+    show(question, { onBranch: async () => undefined });
+    click("Edit");
+    host.querySelector("textarea")!.focus();
+    escape();
+    expect(host.querySelector("textarea")).toBeNull();
+    expect(document.activeElement).toBe(button("Edit"));
+  });
+
   it("says why when the branch could not be made", async () => {
     show(answer, { onBranch: () => Promise.reject(new Error("Daily allowance used up.")) });
     await act(async () => button("Regenerate").click());

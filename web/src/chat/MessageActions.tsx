@@ -1,6 +1,6 @@
 // Under a message: Edit a question, Regenerate an answer, or Branch here. Each makes a branch
 // (nothing earlier is lost) and opens it; the versions of the message switch with ‹ n/m ›.
-import { useState } from "react";
+import { type KeyboardEvent, useEffect, useRef, useState } from "react";
 import type { BranchRequest } from "../../../durable-objects/protocol/branches";
 import { messageText } from "../../../durable-objects/protocol/messages";
 import { type ProviderInfo, RouteModel } from "../../../durable-objects/protocol/rest";
@@ -25,6 +25,29 @@ export function MessageActions(props: {
   const [choosing, setChoosing] = useState<{ provider: string; model: string } | null>(null);
   const [working, setWorking] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // Closing a form puts focus back on the button that opened it (the form is gone).
+  const opener = useRef<"Edit" | "Regenerate with…" | null>(null);
+  const actions = useRef<HTMLDivElement>(null);
+  const open = editing !== null || choosing !== null;
+  useEffect(() => {
+    if (open || !opener.current) return;
+    const name = opener.current;
+    opener.current = null;
+    [...(actions.current?.querySelectorAll("button") ?? [])]
+      .find((b) => b.textContent === name)
+      ?.focus();
+  }, [open]);
+  const close = () => {
+    setEditing(null);
+    setChoosing(null);
+    setError(null);
+  };
+  // Escape leaves a form as Cancel does (not while its branch is being made).
+  const escape = (e: KeyboardEvent) => {
+    if (e.key !== "Escape" || working) return;
+    e.preventDefault();
+    close();
+  };
   const act = (action: BranchAction) => {
     setWorking(true);
     setError(null);
@@ -45,6 +68,7 @@ export function MessageActions(props: {
     return (
       <form
         className="message-edit"
+        onKeyDown={escape}
         onSubmit={(e) => {
           e.preventDefault();
           if (editing.trim()) act({ messageId: message.id, text: editing.trim() });
@@ -60,7 +84,7 @@ export function MessageActions(props: {
           <button type="submit" className="primary" disabled={working || !editing.trim()}>
             Send edit
           </button>
-          <button type="button" onClick={() => setEditing(null)} disabled={working}>
+          <button type="button" onClick={close} disabled={working}>
             Cancel
           </button>
         </div>
@@ -77,6 +101,7 @@ export function MessageActions(props: {
       <form
         className="message-edit"
         aria-label="Regenerate with another model"
+        onKeyDown={escape}
         onSubmit={(e) => {
           e.preventDefault();
           const provider = RouteModel.shape.provider.safeParse(choosing.provider);
@@ -95,7 +120,7 @@ export function MessageActions(props: {
           <button type="submit" className="primary" disabled={working || !choosing.model}>
             Regenerate with {choosing.model || "…"}
           </button>
-          <button type="button" onClick={() => setChoosing(null)} disabled={working}>
+          <button type="button" onClick={close} disabled={working}>
             Cancel
           </button>
         </div>
@@ -109,13 +134,16 @@ export function MessageActions(props: {
 
   const firstConfigured = props.providers?.find((p) => p.configured);
   return (
-    <div className="message-actions small">
+    <div className="message-actions small" ref={actions}>
       {message.role === "user" ? (
         <button
           type="button"
           className="link"
           disabled={working}
-          onClick={() => setEditing(messageText(message.content))}
+          onClick={() => {
+            opener.current = "Edit";
+            setEditing(messageText(message.content));
+          }}
         >
           Edit
         </button>
@@ -142,9 +170,10 @@ export function MessageActions(props: {
               type="button"
               className="link"
               disabled={working}
-              onClick={() =>
-                setChoosing({ provider: firstConfigured.id, model: firstConfigured.defaultModel })
-              }
+              onClick={() => {
+                opener.current = "Regenerate with…";
+                setChoosing({ provider: firstConfigured.id, model: firstConfigured.defaultModel });
+              }}
             >
               Regenerate with…
             </button>

@@ -22,6 +22,7 @@ import { Alternatives } from "./Alternatives";
 import { type BranchAction, MessageActions } from "./MessageActions";
 import { StepModels } from "./StepModels";
 import { TurnNotices } from "./TurnNotices";
+import { logLineText } from "./log-line";
 
 type ToolCall = Extract<MessagePart, { type: "tool_call" }>;
 
@@ -198,7 +199,7 @@ function ActivityFooter({ activity }: { activity: Activity }) {
           <ul>
             {activity.log.map((l) => (
               <li key={l.seq} className={`log-${l.level}`}>
-                <span className="muted">[{l.source}]</span> {l.text}
+                <span className="muted">[{l.source}]</span> {logLineText(l.text)}
               </li>
             ))}
           </ul>

@@ -28,6 +28,12 @@ export function ToolCalls(props: { calls: ToolCall[]; activity: Activity | undef
   const step = props.activity?.callSteps[props.calls[0]!.callId];
   const times = props.activity?.callTimes ?? {};
   const took = spanOf(props.calls.map((c) => times[c.callId]));
+  // Calls held until the user answers their approval card: not running yet.
+  const awaiting = new Set(
+    Object.values(props.activity?.approvals ?? {})
+      .filter((a) => !a.decided)
+      .map((a) => a.callId),
+  );
   return (
     <section className="tool-calls" aria-label={step ? `Tool calls of step ${step}` : "Tool calls"}>
       {step !== undefined && (
@@ -43,6 +49,7 @@ export function ToolCalls(props: { calls: ToolCall[]; activity: Activity | undef
             call={call}
             progress={props.activity?.progress[call.callId]}
             took={spanOf([times[call.callId]])}
+            awaitingApproval={call.status === "started" && awaiting.has(call.callId)}
           />
         ))}
       </ul>
@@ -54,20 +61,23 @@ function ToolCallItem(props: {
   call: ToolCall;
   progress: Activity["progress"][string] | undefined;
   took: number | null;
+  awaitingApproval: boolean;
 }) {
-  const { call, progress } = props;
+  const { call, progress, awaitingApproval } = props;
   const running = call.status === "started";
   const args = pretty(call.arguments);
   return (
     <li className={`tool-call ${call.status}`} data-testid="tool-call" data-status={call.status}>
       <details>
         <summary>
-          <span aria-hidden="true">{STATUS_ICON[call.status]}</span>{" "}
+          <span aria-hidden="true">{awaitingApproval ? "✋" : STATUS_ICON[call.status]}</span>{" "}
           <span className="tool-server">{call.server}</span> · <strong>{call.tool}</strong>{" "}
-          <span className="visually-hidden">({STATUS_LABEL[call.status]})</span>
+          <span className="visually-hidden">
+            ({awaitingApproval ? "waiting for your approval" : STATUS_LABEL[call.status]})
+          </span>
           <span className="tool-summary" data-testid="tool-summary">
             {" "}
-            — {toolCallLine(call)}
+            — {awaitingApproval ? "Waiting for your approval below." : toolCallLine(call)}
           </span>
           {props.took !== null && (
             <span className="muted small tool-time"> · {formatDuration(props.took)}</span>

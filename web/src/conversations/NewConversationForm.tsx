@@ -1,6 +1,6 @@
 // Create a conversation: provider, model and mode (normal, or graph, where the answers build a
 // knowledge graph), optionally from a template whose defaults fill the fields. Providers that are
-// not configured can be picked but say so.
+// not configured cannot be picked (ProviderModelFields).
 import { type FormEvent, useEffect, useState } from "react";
 import type {
   Conversation,

@@ -1,5 +1,7 @@
 // Provider and model fields, shared by the new-conversation form and the settings panel:
 // picking a provider proposes its default model, and the model field offers the provider's list.
+// A provider the server has no key for cannot be picked (its first message would only fail); one
+// already chosen (a conversation's, a template's) stays, with a note saying so.
 import { useId } from "react";
 import type { ProviderInfo } from "../../../durable-objects/protocol/rest";
 
@@ -27,7 +29,7 @@ export function ProviderModelFields(props: {
           }
         >
           {providers.map((p) => (
-            <option key={p.id} value={p.id}>
+            <option key={p.id} value={p.id} disabled={!p.configured && p.id !== provider}>
               {p.id}
               {p.configured ? "" : " (not configured)"}
             </option>
@@ -43,6 +45,11 @@ export function ProviderModelFields(props: {
           ))}
         </datalist>
       </label>
+      {chosen && !chosen.configured && (
+        <p className="small error" role="note" data-testid="provider-not-configured">
+          {chosen.id} is not configured on this server: its answers fail until its API key is set.
+        </p>
+      )}
     </>
   );
 }

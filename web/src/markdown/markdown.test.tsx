@@ -51,6 +51,8 @@ describe("the renderer", () => {
     expect(inline).toContain('class="katex"');
     expect(inline).toContain("<math");
     expect(render("$$\n\\int_0^1 x\\,dx\n$$")).toContain('class="katex-display"');
+    // Models often write display math on one line, between paragraphs.
+    expect(render("Area:\n$$\\int_0^1 x\\,dx$$\nDone.")).toContain('class="katex-display"');
   });
 
   it("typesets \\( … \\) and \\[ … \\] math and keeps amounts of money as text", () => {

@@ -9,6 +9,14 @@ describe("normalizeMath", () => {
     );
   });
 
+  it("reads a line that is only $$ … $$ as a display block (centred, full size)", () => {
+    expect(normalizeMath("Area:\n$$\\int_0^1 x^2\\,dx = \\frac{1}{3}$$\nDone.")).toBe(
+      "Area:\n\n$$\n\\int_0^1 x^2\\,dx = \\frac{1}{3}\n$$\n\nDone.",
+    );
+    // Within a sentence it stays inline.
+    expect(normalizeMath("So $$c$$ here.")).toBe("So $$c$$ here.");
+  });
+
   it("keeps amounts of money as text", () => {
     expect(normalizeMath("It costs $5 and $10.")).toBe("It costs \\$5 and \\$10.");
     expect(normalizeMath("Math $a+b$ and $$c$$ stay.")).toBe("Math $a+b$ and $$c$$ stay.");

@@ -1,5 +1,6 @@
 // Math delimiters models write that remark-math does not read, and dollars that are money:
-// `\( … \)` becomes `$…$`, `\[ … \]` becomes a `$$` block, and a `$` that cannot open or close
+// `\( … \)` becomes `$…$`; `\[ … \]` and a line that is only `$$…$$` (which remark-math would
+// set inline: small and to the left) become a `$$` block; and a `$` that cannot open or close
 // inline math (Pandoc's rule: an opener has no space after it; a closer has no space before it and
 // no digit after it) is escaped, so "$5 and $10" stays text. Code spans and fences are left alone.
 
@@ -14,7 +15,11 @@ export function normalizeMath(markdown: string): string {
     } else if (marker) {
       fence = marker;
       out.push(line);
-    } else out.push(outsideCodeSpans(line, normalizeLine));
+    } else {
+      const display = /^\s{0,3}\$\$([^$]+)\$\$\s*$/.exec(line)?.[1];
+      if (display) out.push("", "$$", display.trim(), "$$", "");
+      else out.push(outsideCodeSpans(line, normalizeLine));
+    }
   }
   return out
     .join("\n")

@@ -1,6 +1,6 @@
 // This conversation: provider, model, reasoning effort and step limit. The provider can change
-// mid-conversation (the history is converted for the new one); unconfigured providers can be
-// picked but say so.
+// mid-conversation (the history is converted for the new one); unconfigured providers cannot be
+// picked, except the conversation's own, which says so.
 import { type FormEvent, useId, useState } from "react";
 import type { ReasoningEffort } from "../../../durable-objects/protocol/conversation-settings";
 import type { Conversation, ProviderInfo } from "../../../durable-objects/protocol/rest";

@@ -1,9 +1,10 @@
 // The settings panel: this conversation's provider, model and step limit, and its route; which
 // MCP servers and tools it uses; the user's MCP server registry; signing out; the providers'
-// health. Closes with its button or Escape.
-import { useCallback, useEffect, useRef, useState } from "react";
+// health. Closes with its button or Escape; with changes not saved it asks first.
+import { type SyntheticEvent, useCallback, useEffect, useRef, useState } from "react";
 import type { Conversation, McpServer, ProviderInfo } from "../../../durable-objects/protocol/rest";
 import { ApiFailure } from "../api";
+import { ConfirmDialog } from "../ui/dialog";
 import { AccessSection } from "./AccessSection";
 import { ConversationSection } from "./ConversationSection";
 import { HousekeepingSection } from "./HousekeepingSection";
@@ -37,6 +38,30 @@ function Panel(props: SettingsPanelProps) {
   const [loadError, setLoadError] = useState<string | null>(null);
   const closeButton = useRef<HTMLButtonElement>(null);
   const save = useConversationSaver(props.conversation, props.onConversationChange);
+  // The panel's forms changed since they were last submitted: closing would drop their drafts.
+  const unsaved = useRef(new Set<HTMLFormElement>());
+  const [discarding, setDiscarding] = useState<string[] | null>(null);
+  const formOf = (e: SyntheticEvent) => (e.target as Element).closest?.("form") ?? null;
+  const changed = (e: SyntheticEvent) => {
+    const form = formOf(e);
+    if (form && !form.closest("dialog")) unsaved.current.add(form);
+  };
+  const submitted = (e: SyntheticEvent) => {
+    const form = formOf(e);
+    if (form) unsaved.current.delete(form);
+  };
+  const requestClose = useCallback(() => {
+    const drafts = [...unsaved.current].filter((f) => f.isConnected);
+    if (drafts.length === 0) return onClose();
+    // Named by their section's heading ("This conversation"), or the form's own label.
+    const names = drafts.map(
+      (f) =>
+        f.closest("section")?.querySelector("h3")?.textContent ??
+        f.getAttribute("aria-label") ??
+        "a form",
+    );
+    setDiscarding([...new Set(names)]);
+  }, [onClose]);
 
   const reload = useCallback(async () => {
     try {
@@ -55,21 +80,37 @@ function Panel(props: SettingsPanelProps) {
   useEffect(() => {
     closeButton.current?.focus();
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape" && !e.defaultPrevented) onClose();
+      if (e.key === "Escape" && !e.defaultPrevented) requestClose();
     };
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
-  }, [onClose]);
+  }, [requestClose]);
 
   return (
-    <section role="dialog" aria-label="Settings" className="settings-panel">
+    <section
+      role="dialog"
+      aria-label="Settings"
+      className="settings-panel"
+      onInput={changed}
+      onChange={changed}
+      onSubmitCapture={submitted}
+    >
       <header className="settings-header">
         <h2>Settings</h2>
         <span className="spacer" />
-        <button type="button" ref={closeButton} onClick={onClose}>
+        <button type="button" ref={closeButton} onClick={requestClose}>
           Close
         </button>
       </header>
+      {discarding && (
+        <ConfirmDialog
+          title="Close without saving?"
+          message={`Changes in ${discarding.join(", ")} are not saved. Close and lose them, or cancel and save them.`}
+          confirmLabel="Close without saving"
+          onConfirm={async () => onClose()}
+          onCancel={() => setDiscarding(null)}
+        />
+      )}
       {props.notice && (
         <p role="status" className="banner info small" data-testid="settings-notice">
           {props.notice}

@@ -1,0 +1,97 @@
+// @vitest-environment jsdom
+// Closing Settings with changes not saved asks first instead of dropping them.
+import { act } from "react";
+import { createRoot, type Root } from "react-dom/client";
+import { afterEach, beforeAll, beforeEach, expect, it, vi } from "vitest";
+import type { Conversation, ProviderInfo } from "../../../durable-objects/protocol/rest";
+import { SettingsPanel } from "./SettingsPanel";
+
+const conversation: Conversation = {
+  id: "c1",
+  title: "Trials",
+  provider: "anthropic",
+  model: "claude-x",
+  mode: "normal",
+  settings: {},
+  createdAt: 0,
+  updatedAt: 0,
+};
+const providers: ProviderInfo[] = [
+  { id: "anthropic", configured: true, defaultModel: "claude-x", models: ["claude-x"] },
+];
+
+beforeAll(() => {
+  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+  // jsdom has <dialog> without its modal methods.
+  const proto = HTMLDialogElement.prototype as { showModal?: () => void; close?: () => void };
+  proto.showModal ??= function (this: HTMLDialogElement) {
+    this.setAttribute("open", "");
+  };
+  proto.close ??= function (this: HTMLDialogElement) {
+    this.removeAttribute("open");
+  };
+});
+
+let root: Root;
+let host: HTMLElement;
+let closed: number;
+beforeEach(async () => {
+  closed = 0;
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async () => Response.json({ items: [], providers: [] })),
+  );
+  host = document.createElement("div");
+  document.body.appendChild(host);
+  root = createRoot(host);
+  await act(async () =>
+    root.render(
+      <SettingsPanel
+        conversation={conversation}
+        providers={providers}
+        onConversationChange={() => undefined}
+        onClose={() => closed++}
+        onSignOut={() => undefined}
+      />,
+    ),
+  );
+});
+afterEach(async () => {
+  await act(async () => root.unmount());
+  host.remove();
+  vi.unstubAllGlobals();
+});
+
+const button = (name: string) =>
+  [...host.querySelectorAll("button")].find((b) => b.textContent === name)!;
+const asking = () => host.querySelector("dialog[open]");
+
+it("closes at once when nothing was changed", async () => {
+  await act(async () => button("Close").click());
+  expect(closed).toBe(1);
+});
+
+it("asks before dropping a change that was not saved, and stays open on Cancel", async () => {
+  const reasoning = [...host.querySelectorAll("label")]
+    .find((l) => l.textContent?.startsWith("Reasoning"))!
+    .querySelector("select")!;
+  await act(async () => {
+    reasoning.value = "high";
+    reasoning.dispatchEvent(new Event("change", { bubbles: true }));
+  });
+  await act(async () => button("Close").click());
+  expect(closed).toBe(0);
+  expect(asking()!.textContent).toContain("Changes in This conversation are not saved.");
+
+  await act(async () => button("Cancel").click());
+  expect(asking()).toBeNull();
+  expect(reasoning.value).toBe("high");
+  expect(closed).toBe(0);
+
+  // Escape asks too; confirming closes.
+  await act(async () => {
+    document.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape" }));
+  });
+  await act(async () => button("Close without saving").click());
+  expect(closed).toBe(1);
+});

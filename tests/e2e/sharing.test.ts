@@ -106,6 +106,12 @@ it("two people write at once, a viewer follows, and removing the viewer closes t
   expect(seen.sort()).toEqual(["bo", "owner"]);
   expect(await order(participant)).toEqual(await order(owner));
   expect(await order(viewer)).toEqual(await order(owner));
+  // Branching is the owner's: members are offered no Regenerate, Edit or Branch here.
+  const offers = (page: Page) => page.getByRole("button", { name: "Branch here" }).count();
+  expect(await offers(owner)).toBe(2);
+  expect(await offers(participant)).toBe(0);
+  expect(await participant.getByRole("button", { name: "Edit", exact: true }).count()).toBe(0);
+  expect(await offers(viewer)).toBe(0);
   // Authors: "You" for your own message, the name for the other's.
   const ownerAuthors = await authors(owner);
   expect(ownerAuthors.sort()).toEqual(["You", "bo"]);

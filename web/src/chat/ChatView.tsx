@@ -110,7 +110,9 @@ export function ChatView(props: {
     (id: string, answer: ElicitationAnswer) => live.current?.answerElicitation(id, answer),
     [],
   );
-  const versions = useAlternatives(conversationId, !!transcript?.busy);
+  // Branches are the owner's conversations: a member has no versions to open and cannot branch.
+  const owns = role === "owner";
+  const versions = useAlternatives(conversationId, !!transcript?.busy, owns);
   const { onOpenConversation, providers } = props;
   const branch = useCallback(
     async (action: BranchAction) => {
@@ -129,7 +131,7 @@ export function ChatView(props: {
         onAnswerElicitation={answerElicitation}
         versions={versions.get(m.order)}
         providers={providers}
-        {...(onOpenConversation && { onOpenConversation, onBranch: branch })}
+        {...(onOpenConversation && { onOpenConversation, ...(owns && { onBranch: branch }) })}
         author={authorLabel(m, me, shared)}
       />
     ),
@@ -141,6 +143,7 @@ export function ChatView(props: {
       versions,
       onOpenConversation,
       branch,
+      owns,
       me,
       shared,
       providers,

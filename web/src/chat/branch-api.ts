@@ -16,10 +16,12 @@ export const branchConversation = (conversationId: string, request: BranchReques
 export function useAlternatives(
   conversationId: string,
   busy: boolean,
+  /** Only the owner's conversations have versions (branches are the owner's). */
+  owns = true,
 ): ReadonlyMap<number, MessageAlternatives> {
   const [versions, setVersions] = useState<ReadonlyMap<number, MessageAlternatives>>(NONE);
   useEffect(() => {
-    if (busy) return;
+    if (busy || !owns) return;
     let current = true;
     apiRequest(AlternativesList, `/api/conversations/${conversationId}/alternatives`).then(
       (list) => current && setVersions(new Map(list.items.map((v) => [v.seq, v]))),
@@ -29,7 +31,7 @@ export function useAlternatives(
     return () => {
       current = false;
     };
-  }, [conversationId, busy]);
+  }, [conversationId, busy, owns]);
   return versions;
 }
 

@@ -2,7 +2,7 @@
 // tests/support/faulty-server.ts: the server dies mid-call, or answers with a malformed result.
 import { describe, expect, inject, it } from "vitest";
 import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
-import { fold, TestSocket, turnEnded } from "../../tests/support/ws-client";
+import { fold, TestSocket, turnEnded, turnInNewConversation } from "../../tests/support/ws-client";
 import type { ServerEvent } from "../protocol/wire";
 
 /** A user with one faulty server `name`, on its own channel of the faulty server. */
@@ -16,15 +16,7 @@ async function userWithServer(name: string, path: string, timeoutMs: number): Pr
   return user;
 }
 
-async function turn(user: TestUser, text: string) {
-  const conv = await createConversation(user);
-  const ws = await TestSocket.open(user, conv.id);
-  ws.send({ type: "resume", lastSeq: 0 });
-  ws.send({ type: "send", clientMessageId: crypto.randomUUID(), text });
-  await ws.until(turnEnded, 30_000);
-  ws.close();
-  return ws.events();
-}
+const turn = turnInNewConversation;
 
 const resultOf = (events: ServerEvent[], callId: string) =>
   events.find(

@@ -1,7 +1,7 @@
 import { inject } from "vitest";
 import { describe, expect, it } from "vitest";
 import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
-import { fold, TestSocket, turnEnded } from "../../tests/support/ws-client";
+import { fold, TestSocket, turnInNewConversation } from "../../tests/support/ws-client";
 
 async function userWithServer(name: string, url: string, timeoutMs = 1000): Promise<TestUser> {
   const user = await createUser();
@@ -13,15 +13,7 @@ async function userWithServer(name: string, url: string, timeoutMs = 1000): Prom
   return user;
 }
 
-async function turn(user: TestUser, text: string) {
-  const conv = await createConversation(user);
-  const ws = await TestSocket.open(user, conv.id);
-  ws.send({ type: "resume", lastSeq: 0 });
-  ws.send({ type: "send", clientMessageId: crypto.randomUUID(), text });
-  await ws.until(turnEnded, 30_000);
-  ws.close();
-  return ws.events();
-}
+const turn = turnInNewConversation;
 
 const notices = (events: Awaited<ReturnType<typeof turn>>) =>
   events.flatMap((e) => (e.type === "notice" ? [e.message] : []));

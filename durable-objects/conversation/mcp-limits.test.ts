@@ -1,17 +1,9 @@
 import { inject } from "vitest";
 import { expect, it } from "vitest";
-import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
-import { fold, TestSocket, turnEnded } from "../../tests/support/ws-client";
+import { api, createUser } from "../../tests/support/helpers";
+import { fold, turnInNewConversation } from "../../tests/support/ws-client";
 
-async function turn(user: TestUser, text: string) {
-  const conv = await createConversation(user);
-  const ws = await TestSocket.open(user, conv.id);
-  ws.send({ type: "resume", lastSeq: 0 });
-  ws.send({ type: "send", clientMessageId: crypto.randomUUID(), text });
-  await ws.until(turnEnded, 30_000);
-  ws.close();
-  return ws.events();
-}
+const turn = turnInNewConversation;
 
 it("progress notifications reset a tool's timeout: a 2 s tool finishes under a 1 s timeout while it reports progress", async () => {
   const user = await createUser();

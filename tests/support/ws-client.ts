@@ -11,7 +11,7 @@ import {
   type ServerEvent,
   isServerEvent,
 } from "../../durable-objects/protocol/wire";
-import { BASE, bearer, type TestUser } from "./helpers";
+import { BASE, bearer, createConversation, type TestUser } from "./helpers";
 
 export class TestSocket {
   readonly frames: ServerFrame[] = [];
@@ -102,4 +102,15 @@ export const turnEnded = (frames: ServerFrame[]) =>
 
 export function fold(events: ServerEvent[]): Transcript {
   return events.reduce(applyEvent, emptyTranscript());
+}
+
+/** One message in a new conversation of `user`, over its socket: every event until its turn ended. */
+export async function turnInNewConversation(user: TestUser, text: string): Promise<ServerEvent[]> {
+  const conv = await createConversation(user);
+  const ws = await TestSocket.open(user, conv.id);
+  ws.send({ type: "resume", lastSeq: 0 });
+  ws.send({ type: "send", clientMessageId: crypto.randomUUID(), text });
+  await ws.until(turnEnded, 30_000);
+  ws.close();
+  return ws.events();
 }

@@ -120,7 +120,8 @@ describe("markdown blocks", () => {
       for (const t of [text, `${text}\n`])
         expect(render(t), JSON.stringify(t)).toBe(renderWhole(t));
     }
-  });
+    // 1,200 renders: about 3 s alone, more on a loaded machine (5 s is vitest's default).
+  }, 30_000);
 
   it("keeps one-line display math from opening a block that swallows the rest", () => {
     const text = "$$x = 1$$\n\nAfter.\n";

@@ -1,7 +1,7 @@
 import { inject } from "vitest";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
-import { fold, TestSocket, turnEnded } from "../../tests/support/ws-client";
+import { fold, TestSocket, turnEnded, turnInNewConversation } from "../../tests/support/ws-client";
 
 let user: TestUser;
 beforeAll(async () => {
@@ -15,15 +15,8 @@ beforeAll(async () => {
   }
 });
 
-async function turn(text: string, settings: Record<string, unknown> = {}) {
-  const conv = await createConversation(user, { settings });
-  const ws = await TestSocket.open(user, conv.id);
-  ws.send({ type: "resume", lastSeq: 0 });
-  ws.send({ type: "send", clientMessageId: crypto.randomUUID(), text });
-  await ws.until(turnEnded, 30_000);
-  ws.close();
-  return ws.events();
-}
+const turn = (text: string, settings: Record<string, unknown> = {}) =>
+  turnInNewConversation(user, text, { settings });
 
 describe("loop rules", () => {
   it("invalid formatter output goes back to the model with what is wrong, and one repair is enough", async () => {

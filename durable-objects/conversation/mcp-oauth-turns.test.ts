@@ -2,7 +2,7 @@
 // protected MCP server on 127.0.0.1 (see tests/support/oauth-protected-server.ts).
 import { abortAllDurableObjects } from "cloudflare:test";
 import { expect, inject, it } from "vitest";
-import { createConversation, createUser, type TestUser } from "../../tests/support/helpers";
+import { createUser, type TestUser } from "../../tests/support/helpers";
 import {
   addServer,
   callback,
@@ -13,19 +13,13 @@ import {
   serverState,
   signIn,
 } from "../../tests/support/oauth-helpers";
-import { fold, TestSocket, turnEnded } from "../../tests/support/ws-client";
+import { fold, turnInNewConversation } from "../../tests/support/ws-client";
 
 const { url, issuer } = inject("oauth");
 const login = (who: string) => `${who}-${crypto.randomUUID().slice(0, 8)}`;
 
 async function turn(user: TestUser, text = "hello") {
-  const conv = await createConversation(user);
-  const ws = await TestSocket.open(user, conv.id);
-  ws.send({ type: "resume", lastSeq: 0 });
-  ws.send({ type: "send", clientMessageId: crypto.randomUUID(), text });
-  await ws.until(turnEnded, 30_000);
-  ws.close();
-  const events = ws.events();
+  const events = await turnInNewConversation(user, text);
   return {
     answered: fold(events).messages[1]?.status,
     // About the protected server only (the built-in one is absent in this test project).

@@ -104,9 +104,16 @@ export function fold(events: ServerEvent[]): Transcript {
   return events.reduce(applyEvent, emptyTranscript());
 }
 
-/** One message in a new conversation of `user`, over its socket: every event until its turn ended. */
-export async function turnInNewConversation(user: TestUser, text: string): Promise<ServerEvent[]> {
-  const conv = await createConversation(user);
+/**
+ * One message in a new conversation of `user` (made with `conversation`, e.g. its settings), over
+ * its socket: every event until its turn ended.
+ */
+export async function turnInNewConversation(
+  user: TestUser,
+  text: string,
+  conversation: Record<string, unknown> = {},
+): Promise<ServerEvent[]> {
+  const conv = await createConversation(user, conversation);
   const ws = await TestSocket.open(user, conv.id);
   ws.send({ type: "resume", lastSeq: 0 });
   ws.send({ type: "send", clientMessageId: crypto.randomUUID(), text });

@@ -492,19 +492,23 @@ export class Conversation extends Agent<Env> {
     // storing nothing and answering with the old message would hide.
     if (stored && messageText(stored.content) !== frame.text)
       return { error: reusedClientMessageId(frame.clientMessageId) };
-    if (!frame.attachments?.length || stored) return this.acceptMessage(frame, author);
+    // No await since the read: it still holds, so acceptMessage need not read it again.
+    if (!frame.attachments?.length || stored) return this.acceptMessage(frame, author, [], stored);
     const resolved = await resolveAttachments(this.env.DB, this.name, frame.attachments);
     if (!resolved.ok) return { error: resolved.error };
     return this.acceptMessage(frame, author, resolved.parts);
   }
 
-  /** Stores a user message once per clientMessageId and queues its turn. */
+  /**
+   * Stores a user message once per clientMessageId and queues its turn. `existing`: the message
+   * already stored under that id, when the caller has just read it.
+   */
   acceptMessage(
     frame: SendMessage,
     author?: ChatMessage["author"],
     attachments: AttachmentPart[] = [],
+    existing: ChatMessage | null = this.store.messageByClientId(frame.clientMessageId),
   ): Extract<ServerControl, { type: "ack" }> {
-    const existing = this.store.messageByClientId(frame.clientMessageId);
     if (existing) {
       return {
         type: "ack",

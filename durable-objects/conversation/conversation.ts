@@ -66,6 +66,7 @@ import { readTurnContext } from "./turn-reads";
 import { sendBatch } from "./send-batch";
 import { CONVERSATION_ROW_SQL, conversationFromRow, TurnSetupError } from "./conversation-row";
 import { replayFrame } from "./replay-frame";
+import { resumePastEnd } from "./resume-point";
 import { handshakeResume, type HandshakeResume } from "../protocol/handshake-resume";
 import { OpenSockets } from "./open-sockets";
 import { keepAliveIfLong } from "./late-keep-alive";
@@ -303,6 +304,11 @@ export class Conversation extends Agent<Env> {
    * by the handshake's `?resume=` (handshake-resume.ts).
    */
   private resume(connection: Connection, frame: HandshakeResume): void {
+    const pastEnd = resumePastEnd(
+      { name: "lastSeq (or ?resume=)", seq: frame.lastSeq, afresh: "from 0" },
+      this.store.lastSeq(),
+    );
+    if (pastEnd) return this.sendControl(connection, { type: "frame_error", error: pastEnd });
     if (frame.presence)
       connection.setState((s: MemberSocketState | null) => ({
         ...s,

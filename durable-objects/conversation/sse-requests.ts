@@ -12,6 +12,7 @@ import {
   type ServerControl,
   type ServerEvent,
 } from "../protocol/wire";
+import { resumePastEnd } from "./resume-point";
 import { credentialFromHeader } from "./socket-credential";
 import { openSseStream, type SseEnd, type SseLog, type SseSubscriber } from "./sse";
 import type { SseGate } from "./sse-gate";
@@ -44,16 +45,11 @@ export async function serveSseRequest(request: Request, host: SseHost): Promise<
       "validation_failed",
       `Last-Event-ID (or ?after=): ${cursor.error.issues[0]?.message}.`,
     );
-  // An id this conversation never gave out (another conversation's, or made up): a stream from
-  // it would skip every event until the log caught up with it, and never end.
-  const last = host.store.lastSeq();
-  if (cursor.data !== undefined && cursor.data > last)
-    return refuse(
-      400,
-      "validation_failed",
-      `Last-Event-ID (or ?after=) ${cursor.data} is past this conversation's last event, ${last}. ` +
-        "Resume from an id this conversation's stream sent you, or leave it out to start afresh.",
-    );
+  const pastEnd = resumePastEnd(
+    { name: "Last-Event-ID (or ?after=)", seq: cursor.data, afresh: "leave it out" },
+    host.store.lastSeq(),
+  );
+  if (pastEnd) return refuse(400, pastEnd.code, pastEnd.message);
   const compact = CompactReplay.safeParse(url.searchParams.get("compact") ?? undefined);
   if (!compact.success)
     return refuse(400, "validation_failed", `compact: ${compact.error.issues[0]?.message}.`);

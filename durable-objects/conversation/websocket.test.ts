@@ -133,6 +133,44 @@ describe("a streamed conversation over the WebSocket", () => {
     rest.close();
   });
 
+  it("refuses a resume from past the log's end, which would skip every event until the log got there", async () => {
+    const user = await createUser();
+    const conv = await createConversation(user);
+    const first = await TestSocket.open(user, conv.id);
+    first.send({ type: "resume", lastSeq: 0 });
+    first.send({ type: "send", clientMessageId: "p1", text: "hello there" });
+    await first.until(turnEnded);
+    const last = first.events().at(-1)!.seq;
+    first.close();
+    const auth = { authorization: `Bearer ${user.token}` };
+
+    for (const open of [
+      async () => {
+        const ws = await TestSocket.open(user, conv.id);
+        ws.send({ type: "resume", lastSeq: last + 50 });
+        return ws;
+      },
+      () => TestSocket.openWith(conv.id, auth, `?resume=${last + 50}`),
+    ]) {
+      const ws = await open();
+      await ws.until((f) => f.some((x) => x.type === "frame_error"));
+      const refused = ws.frames.find((f) => f.type === "frame_error");
+      expect(refused?.type === "frame_error" && refused.error).toEqual({
+        code: "validation_failed",
+        message: expect.stringContaining(
+          `${last + 50} is past this conversation's last event, ${last}`,
+        ),
+      });
+      expect(ws.frames.some((f) => f.type === "synced")).toBe(false);
+      // The socket stays usable: a resume from a point the log has reached is served.
+      ws.send({ type: "resume", lastSeq: last });
+      await ws.until((f) => f.some((x) => x.type === "synced"));
+      const synced = ws.frames.find((f) => f.type === "synced");
+      expect(synced?.type === "synced" && synced.seq).toBe(last);
+      ws.close();
+    }
+  });
+
   it("refuses a handshake whose resume is malformed, saying which parameter and why", async () => {
     const user = await createUser();
     const conv = await createConversation(user);

@@ -47,21 +47,41 @@ async function usedToday(user: TestUser, calls: number): Promise<UsageTotals> {
 describe("budgets", () => {
   it("a turn with a tiny token budget ends through the forced formatter, and says which budget ended it", async () => {
     const user = await userWithTools();
-    const { ws } = await meteredTurn(user, { budgets: { tokens: 1500 } });
+    // Only echo is offered: a call is then about 850 tokens by the estimate, so the first
+    // step and the wrap-up fit 2,000 and the first step runs.
+    const { ws } = await meteredTurn(user, {
+      budgets: { tokens: 2000 },
+      enabledTools: { everything: ["echo"] },
+    });
     const events = ws.events();
     ws.close();
-    // One tool step (1,200 tokens): a second like it, and the wrap-up, would pass 1,500.
+    // One tool step (1,200 tokens): a second like it, and the wrap-up, would pass 2,000.
     expect(events.filter((e) => e.type === "step_started")).toHaveLength(1);
     expect(events.filter((e) => e.type === "usage_updated")).toHaveLength(2);
     const notice =
-      "Stopped early to stay within this turn's token budget (1,200 of 1,500 tokens used so far).";
+      "Stopped early to stay within this turn's token budget (1,200 of 2,000 tokens used so far).";
     expect(events.some((e) => e.type === "notice" && e.message === notice)).toBe(true);
     // The answer's line counts the wrap-up call too (1,800 tokens on this fixture).
     const note =
-      "Stopped early to stay within this turn's token budget (3,000 of 1,500 tokens used, the final answer included).";
+      "Stopped early to stay within this turn's token budget (3,000 of 2,000 tokens used, the final answer included).";
     const answer = fold(events).messages[1]!;
     expect(answer.status).toBe("complete");
     expect(answer.content.at(-1)).toEqual({ type: "text", text: `_${note}_` });
+  }, 60_000);
+
+  it("a token budget smaller than one model call fails the turn before the model is asked, saying what to change", async () => {
+    const user = await userWithTools();
+    // Every tool of the everything server is offered: a call is about 2,500 tokens.
+    const { ws } = await meteredTurn(user, { budgets: { tokens: 1500 } });
+    const events = ws.events();
+    ws.close();
+    expect(events.filter((e) => e.type === "usage_updated")).toHaveLength(0);
+    const failed = events.find((e) => e.type === "turn_failed");
+    expect(failed?.type === "turn_failed" && failed.error.code).toBe("budget_too_small");
+    expect(failed?.type === "turn_failed" && failed.error.message).toMatch(
+      /^This turn's token budget \(1,500 tokens\) is smaller than one model call with this conversation \(about [\d,]+ tokens of prompt, tools and history\)\. Raise the budget in the conversation's settings/,
+    );
+    expect(fold(events).messages[1]?.status).toBe("failed");
   }, 60_000);
 
   it("counts a model call cancelled mid-stream: its usage row, the turn's and the day's totals", async () => {

@@ -28,7 +28,13 @@ const formatter: StreamEvent = {
 /** A model that looks something up at every step, unless it is made to call the formatter. */
 function run(
   budgets: TurnBudgets,
-  opts: { toolMs?: number; model?: string; callTokens?: [number, number] } = {},
+  opts: {
+    toolMs?: number;
+    model?: string;
+    callTokens?: [number, number];
+    /** The first call's estimated input, as the context fitter reports it. */
+    inputTokens?: number;
+  } = {},
 ) {
   const requests: ModelRequest[] = [];
   const events: NewServerEvent[] = [];
@@ -70,6 +76,9 @@ function run(
     recordUsage: () => undefined,
     prices: { "priced-model": { input: 10, output: 50 } },
     now: () => clock,
+    ...(opts.inputTokens !== undefined && {
+      fitContext: (messages, system) => ({ messages, system, inputTokens: opts.inputTokens }),
+    }),
   };
   const outcome = runThinkingLoop(deps, {
     turnId: "t",
@@ -125,6 +134,41 @@ describe("per-turn budgets", () => {
     expect(content.at(-1)).toEqual({
       type: "text",
       text: "_Stopped early to stay within this turn's token budget (1,400 of 1,000 tokens used, the final answer included)._",
+    });
+  });
+
+  it("answers at once, without tools, when the first step and the wrap-up would not both fit the token budget", async () => {
+    // Each call spends 700 tokens (600 in): projected from the first call's estimated 600 tokens
+    // in, a tool step and the wrap-up would pass 1,000. (Without the projection the turn ran
+    // a step first and used 1,400.)
+    const { outcome, requests, events } = run({ tokens: 1000 }, { inputTokens: 600 });
+    const { content, status } = await outcome;
+    expect(status).toBe("complete");
+    expect(steps(events)).toBe(0);
+    expect(requests.map((r) => r.toolChoice)).toEqual([{ name: "response_formatter" }]);
+    expect(notices(events)).toEqual([
+      "Answering without tools to stay within this turn's token budget (a model call with this conversation takes about 600 of its 1,000 tokens).",
+    ]);
+    expect(content.at(-1)).toEqual({
+      type: "text",
+      text: "_Stopped early to stay within this turn's token budget (700 of 1,000 tokens used, the final answer included)._",
+    });
+    // With room for both, the first step runs as usual.
+    const roomy = run({ tokens: 1300 }, { inputTokens: 600 });
+    await roomy.outcome;
+    expect(roomy.requests[0]?.toolChoice).toBe("auto");
+  });
+
+  it("fails a turn whose token budget is smaller than one model call, before the model is asked", async () => {
+    const { outcome, requests, events } = run({ tokens: 500 }, { inputTokens: 600 });
+    const result = await outcome;
+    expect(requests).toHaveLength(0);
+    expect(steps(events)).toBe(0);
+    expect(result.status).toBe("failed");
+    expect(result.error).toEqual({
+      code: "budget_too_small",
+      message:
+        "This turn's token budget (500 tokens) is smaller than one model call with this conversation (about 600 tokens of prompt, tools and history). Raise the budget in the conversation's settings, or start a new conversation.",
     });
   });
 

@@ -67,11 +67,51 @@ export function markStepStart(state: LoopState): void {
   state.stepStart = spentOf(state);
 }
 
-/** The budget nearly spent before a new step, if any. */
-export function budgetStop(budgets: TurnBudgets | undefined, state: LoopState): BudgetStop | null {
+/**
+ * Before the first step there is no step to project from: the first call's estimated input
+ * stands in for it. A token budget smaller than that one call fails the turn before the model is
+ * asked, saying what to change (the wrap-up alone would pass it).
+ */
+export function firstCallOverBudget(
+  budgets: TurnBudgets | undefined,
+  inputTokens: number | undefined,
+): { code: string; message: string } | null {
+  if (budgets?.tokens === undefined || inputTokens === undefined) return null;
+  if (inputTokens < budgets.tokens) return null;
+  return {
+    code: "budget_too_small",
+    message:
+      `This turn's token budget (${count(budgets.tokens)} tokens) is smaller than one model call ` +
+      `with this conversation (about ${count(inputTokens)} tokens of prompt, tools and history). ` +
+      "Raise the budget in the conversation's settings, or start a new conversation.",
+  };
+}
+
+/**
+ * The budget nearly spent before a new step, if any. `firstCallTokens`, the first call's estimated
+ * input, projects the first step: when it and the wrap-up would not both fit, the model answers
+ * at once, without tools.
+ */
+export function budgetStop(
+  budgets: TurnBudgets | undefined,
+  state: LoopState,
+  firstCallTokens?: number,
+): BudgetStop | null {
   if (!budgets) return null;
   const now = spentOf(state);
   const last = state.stepStart;
+  if (
+    budgets.tokens !== undefined &&
+    last === undefined &&
+    firstCallTokens !== undefined &&
+    now.tokens + 2 * firstCallTokens >= budgets.tokens
+  )
+    return {
+      budget: "tokens",
+      limit: budgets.tokens,
+      used: now.tokens,
+      message: `Answering without tools to stay within this turn's token budget (a model call with this conversation takes about ${count(firstCallTokens)} of its ${count(budgets.tokens)} tokens).`,
+    };
   /**
    * What the turn would have spent after `steps` more like the last one. Tokens and cost count
    * two (one more step, then the wrap-up call a stopped turn makes); time counts one, since the

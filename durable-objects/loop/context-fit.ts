@@ -36,7 +36,7 @@ export interface ContextFitter {
     messages: NeutralMessage[],
     system: string,
     tools: ToolDefinition[],
-  ): { messages: NeutralMessage[]; system: string; omittedMessages: number };
+  ): { messages: NeutralMessage[]; system: string; omittedMessages: number; inputTokens: number };
   stream(provider: ModelProvider, request: ModelRequest): AsyncIterable<StreamEvent>;
 }
 
@@ -59,17 +59,20 @@ export function contextFitter(options: ContextFitOptions): ContextFitter {
   };
   return {
     fitContext(messages, system, tools) {
+      const systemTokens = estimate.text(system);
+      const toolTokens = estimate.text(JSON.stringify(tools));
       const budget = historyBudget({
         window: options.window,
         maxTokens: options.maxTokens,
-        systemTokens: estimate.text(system),
-        toolTokens: estimate.text(JSON.stringify(tools)),
+        systemTokens,
+        toolTokens,
       });
       const fitted = assembleHistory(messages, budget, estimate);
       return {
         messages: fitted.messages,
         system: fitted.omittedMessages > 0 ? system + omittedNote(fitted.omittedMessages) : system,
         omittedMessages: fitted.omittedMessages,
+        inputTokens: systemTokens + toolTokens + fitted.tokens,
       };
     },
     async *stream(provider, request) {

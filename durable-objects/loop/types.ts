@@ -220,7 +220,13 @@ export interface LoopDeps {
     messages: NeutralMessage[],
     system: string,
     tools: ToolDefinition[],
-  ) => { messages: NeutralMessage[]; system: string; omittedMessages?: number };
+  ) => {
+    messages: NeutralMessage[];
+    system: string;
+    omittedMessages?: number;
+    /** Estimated input tokens of a model call with this history, prompt and tools. */
+    inputTokens?: number;
+  };
   /** Records a summary of each model response (the audit log). */
   audit?: ModelAudit;
   /** Times each phase of each step (a new one per run unless the caller gives one). */

@@ -22,6 +22,8 @@ const ANSWERS: Record<string, { status: ContentfulStatusCode; code: ApiErrorCode
   overloaded: { status: 503, code: "upstream_failed" },
   // As OpenAI answers a prompt that does not fit: the conversation is too long for the model.
   context_too_long: { status: 400, code: "bad_request" },
+  // The conversation's token budget cannot hold one model call: the caller has to raise it.
+  budget_too_small: { status: 400, code: "bad_request" },
   // The conversation's provider has no key here: the operator has to set one.
   not_configured: { status: 503, code: "not_configured" },
   internal: { status: 500, code: "internal" },

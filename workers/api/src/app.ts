@@ -29,6 +29,7 @@ import { requireSecrets } from "./config/required-secrets";
 import { openAiRoutes } from "./openai/routes";
 import { serveOpenApi } from "./openapi/document";
 import { auditRoutes } from "./routes/audit";
+import { exportRoutes } from "./routes/export";
 import { timingsRoutes } from "./routes/timings";
 import { templateRoutes } from "./routes/templates";
 import { attachmentRoutes } from "./routes/attachments";
@@ -128,6 +129,7 @@ app.route("/v1", openAiRoutes);
 // The OpenAPI document at /api/openapi.json, with every route above described (openapi/).
 serveOpenApi(app);
 app.route("/api/conversations", auditRoutes);
+app.route("/api/conversations", exportRoutes);
 app.route("/api/conversations", timingsRoutes);
 app.use("/api/templates", requireUser);
 app.use("/api/templates/*", requireUser);

@@ -41,13 +41,14 @@ export async function getOwnedArtifact(db: Db, userId: string, id: string): Prom
   return row.artifact;
 }
 
-export async function listArtifacts(db: Db, conversationId: string) {
+/** A conversation's artifacts; `withContent` adds the text of text ones (an export's). */
+export async function listArtifacts(db: Db, conversationId: string, withContent = false) {
   const rows = await db
     .select()
     .from(artifacts)
     .where(eq(artifacts.conversationId, conversationId))
     .orderBy(asc(artifacts.position), asc(artifacts.createdAt));
-  return rows.map((r) => toArtifact(r));
+  return rows.map((r) => toArtifact(r, withContent));
 }
 
 export async function pinnedArtifacts(db: Db, conversationId: string) {

@@ -97,6 +97,7 @@ describe("query parameters and headers", () => {
   const READ: Record<string, string[]> = {
     "get /api/conversations": ["query limit", "query cursor", "query q", "query include"],
     "get /api/conversations/{id}/messages": ["query after", "query limit"],
+    "get /api/conversations/{id}/export": ["query format"],
     "get /api/conversations/{id}/events": ["header last-event-id", "query after", "query compact"],
     "post /api/conversations/{id}/chat": ["header last-event-id", "query after"],
     "get /api/conversations/{id}/ws": [

@@ -156,6 +156,16 @@ const DESCRIBED: Record<string, Operation> = {
     "Messages after a sequence number, oldest first; while `nextAfter` is not null, ask again with `?after=<nextAfter>` for the rest",
     { 200: json(MessagePage) },
   ),
+  "GET /api/conversations/:id/export": op(
+    "conversations",
+    "The whole conversation as one file: Markdown (default) or JSON ({exportedAt, conversation, messages, artifacts}, text artifacts with their content)",
+    {
+      200: {
+        description:
+          "text/markdown or application/json, with Content-Disposition naming the file after the title",
+      },
+    },
+  ),
   "GET /api/conversations/:id/artifacts": op(
     "artifacts",
     "The conversation's artifacts (metadata)",

@@ -1,0 +1,129 @@
+// A conversation as one Markdown document, to keep or share outside the app: its messages in
+// order, who wrote each, the tools each answer used, its reasoning folded away, and the text of
+// its artifacts where they were made (binary ones are named, with the way to fetch them).
+import { ATTACHMENT_ARTIFACT_TYPE } from "../../../../durable-objects/protocol/attachments";
+import type { ChatMessage, MessagePart } from "../../../../durable-objects/protocol/messages";
+import type { Artifact, Conversation } from "../../../../durable-objects/protocol/rest";
+
+export interface ExportInput {
+  conversation: Conversation;
+  messages: ChatMessage[];
+  /** The conversation's artifacts, text ones with their content. */
+  artifacts: Artifact[];
+  exportedAt: Date;
+}
+
+const STATUS_NOTES: Record<ChatMessage["status"], string | null> = {
+  complete: null,
+  cancelled: "This answer was stopped before it was finished.",
+  interrupted: "This answer was cut off (the service restarted) and not finished.",
+  failed: "This answer failed.",
+};
+
+const utc = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+
+/** A code fence longer than any run of backticks in `text`, so the text cannot close it. */
+function fenced(text: string, language = ""): string {
+  const longest = Math.max(2, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
+  const fence = "`".repeat(longest + 1);
+  return `${fence}${language}\n${text.replace(/\n$/, "")}\n${fence}`;
+}
+
+// The fence's language for artifact types whose content is code of one language.
+const FENCE_LANGUAGE: Record<string, string> = {
+  "application/json": "json",
+  "application/vnd.knowledge-graph": "json",
+  "application/vnd.bibliography": "json",
+  "application/vnd.ant.python": "python",
+  "image/svg+xml": "svg",
+  "text/html": "html",
+  "text/csv": "csv",
+};
+
+type ArtifactRef = { artifactId: string; title: string; artifactType: string };
+
+function artifactBlock(ref: ArtifactRef, artifact: Artifact | undefined): string {
+  const heading = `**Artifact: ${ref.title}** (${ref.artifactType})`;
+  if (!artifact) return `${heading}: deleted since.`;
+  if (artifact.content == null)
+    return `${heading}: ${artifact.contentType ?? "binary"}, download it from the app (\`GET /api/artifacts/${artifact.id}/download\`).`;
+  if (artifact.type === "text/markdown") return `${heading}\n\n${artifact.content.trim()}`;
+  const language = artifact.language ?? FENCE_LANGUAGE[artifact.type] ?? "";
+  return `${heading}\n\n${fenced(artifact.content, language)}`;
+}
+
+const size = (bytes: number) =>
+  bytes < 1024
+    ? `${bytes} B`
+    : bytes < 1024 ** 2
+      ? `${(bytes / 1024).toFixed(1)} KB`
+      : `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+
+function partBlock(part: MessagePart, artifacts: Map<string, Artifact>): string {
+  switch (part.type) {
+    case "text":
+      return part.text.trim();
+    case "reasoning":
+      return `<details><summary>Reasoning</summary>\n\n${part.text.trim()}\n\n</details>`;
+    case "tool_call":
+      return `- Tool \`${part.server}.${part.tool}\` (${part.status})${part.summary ? `: ${part.summary.trim()}` : ""}`;
+    case "artifact":
+      return artifactBlock(part, artifacts.get(part.artifactId));
+    case "attachment":
+      return `- Attached: ${part.name} (${part.contentType}, ${size(part.size)})`;
+  }
+}
+
+function speaker(message: ChatMessage): string {
+  if (message.role === "assistant") return "Assistant";
+  return message.author?.name ?? "User";
+}
+
+export function conversationMarkdown(input: ExportInput): string {
+  const { conversation: c } = input;
+  const artifacts = new Map(input.artifacts.map((a) => [a.id, a]));
+  const lines = [
+    `# ${c.title.trim() || "Untitled conversation"}`,
+    "",
+    `_${c.provider} · ${c.model} · ${input.messages.length} messages · started ${utc(c.createdAt)} · exported ${utc(input.exportedAt.getTime())}_`,
+  ];
+  const shown = new Set<string>();
+  for (const message of input.messages) {
+    for (const p of message.content) if (p.type === "artifact") shown.add(p.artifactId);
+    const blocks = message.content.map((p) => partBlock(p, artifacts)).filter((b) => b !== "");
+    const note = STATUS_NOTES[message.status];
+    if (note) blocks.push(`_${note}_`);
+    lines.push(
+      "",
+      "---",
+      "",
+      `### ${speaker(message)} · ${utc(message.createdAt)}`,
+      "",
+      blocks.join("\n\n"),
+    );
+  }
+  // Artifacts no message points at (made by a tool, or kept from an earlier version).
+  const rest = input.artifacts.filter(
+    (a) => !shown.has(a.id) && a.type !== ATTACHMENT_ARTIFACT_TYPE,
+  );
+  if (rest.length > 0) {
+    lines.push("", "---", "", "### Other artifacts of this conversation");
+    for (const a of rest)
+      lines.push("", artifactBlock({ artifactId: a.id, title: a.title, artifactType: a.type }, a));
+  }
+  return `${lines.join("\n").trimEnd()}\n`;
+}
+
+/** A file name for the download: the title's letters and digits (any script), or the id. */
+export function exportFileName(
+  conversation: Pick<Conversation, "id" | "title">,
+  extension: string,
+): string {
+  const base =
+    conversation.title
+      .normalize("NFKC")
+      .replace(/[^\p{L}\p{N}._-]+/gu, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 80) || `conversation-${conversation.id}`;
+  return `${base}.${extension}`;
+}

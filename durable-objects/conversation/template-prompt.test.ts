@@ -47,7 +47,8 @@ describe("a conversation started from a template", () => {
       json: {
         name: "Marked",
         systemPrompt:
-          "Helping {{user}} with {{model}} from {{provider}} on {{date}} at {{time}}, in {{lang}}. " +
+          // Spaces inside the braces are allowed, for {{user}} (filled by the API worker) too.
+          "Helping {{ user }} with {{model}} from {{provider}} on {{date}} at {{time}}, in {{lang}}. " +
           "Keep {{unknown}} as written.",
         messages: [
           { role: "user", content: "Starting context: answer in bullet points." },
@@ -57,7 +58,14 @@ describe("a conversation started from a template", () => {
       },
     });
     expect(created.status).toBe(201);
-    const { id: templateId } = (await created.json()) as { id: string };
+    const { id: templateId, warnings } = (await created.json()) as {
+      id: string;
+      warnings?: string[];
+    };
+    // The author hears that {{unknown}} is not a variable: meant, or a typo.
+    expect(warnings).toEqual([
+      "{{unknown}} is not a variable, so the model gets it as written. The variables are {{model}}, {{provider}}, {{date}}, {{time}}, {{lang}}, {{user}}.",
+    ]);
     const conversation = await createConversation(user, { templateId });
     expect(conversation.model).toBe("claude-template-test");
 

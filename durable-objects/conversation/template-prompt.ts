@@ -2,6 +2,7 @@
 // variables filled for this request, and its starting messages ahead of the conversation's own.
 import type { Language } from "../loop/language";
 import type { TemplateContext } from "../protocol/template-context";
+import { fillVariables } from "../protocol/templates";
 import type { NeutralMessage } from "../providers/types";
 
 export interface TemplateVariables {
@@ -16,14 +17,13 @@ export interface TemplateVariables {
 /** Fills {{model}}, {{provider}}, {{date}}, {{time}} and {{lang}}; other braces stay as written. */
 export function fillTemplateVariables(prompt: string, vars: TemplateVariables): string {
   const iso = vars.now.toISOString();
-  const values: Record<string, string> = {
+  return fillVariables(prompt, {
     model: vars.model,
     provider: vars.provider,
     date: iso.slice(0, 10),
     time: `${iso.slice(11, 16)} UTC`,
     lang: vars.language?.name ?? "the language of the user's messages",
-  };
-  return prompt.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => values[name] ?? whole);
+  });
 }
 
 /** The system prompt's section for the template, or "" for a conversation without one. */

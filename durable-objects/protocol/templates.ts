@@ -7,6 +7,37 @@ import { TemplateMessage } from "./template-context";
 
 /** The variables a template's system prompt may hold, each written `{{name}}`. */
 export const TEMPLATE_VARIABLES = ["model", "provider", "date", "time", "lang", "user"] as const;
+export type TemplateVariable = (typeof TEMPLATE_VARIABLES)[number];
+
+/** `{{name}}`, spaces inside the braces allowed. */
+const VARIABLE = /\{\{\s*(\w+)\s*\}\}/g;
+
+/** Fills the variables `values` has; every other `{{…}}` stays as written. */
+export function fillVariables(
+  prompt: string,
+  values: Partial<Record<TemplateVariable, string>>,
+): string {
+  return prompt.replace(
+    VARIABLE,
+    (whole, name: string) => (values as Record<string, string | undefined>)[name] ?? whole,
+  );
+}
+
+/**
+ * Warnings for a system prompt's `{{…}}` that are not variables: sent to the model as written,
+ * which is meant (a prompt about templates) or a typo the author should hear of.
+ */
+export function unknownVariableWarnings(prompt: string): string[] {
+  const known = new Set<string>(TEMPLATE_VARIABLES);
+  const unknown = new Set(
+    Array.from(prompt.matchAll(VARIABLE), (m) => m[1]!).filter((name) => !known.has(name)),
+  );
+  const list = TEMPLATE_VARIABLES.map((v) => `{{${v}}}`).join(", ");
+  return [...unknown].map(
+    (name) =>
+      `{{${name}}} is not a variable, so the model gets it as written. The variables are ${list}.`,
+  );
+}
 
 export const TemplateDefaults = z
   .object({
@@ -65,3 +96,7 @@ export const Template = z.object({
   updatedAt: z.number(),
 });
 export type Template = z.infer<typeof Template>;
+
+/** A template as created or changed: with warnings about its prompt, when it has any. */
+export const SavedTemplate = Template.extend({ warnings: z.array(z.string()).optional() });
+export type SavedTemplate = z.infer<typeof SavedTemplate>;

@@ -38,7 +38,7 @@ const mine: Template = {
 };
 
 /** A worker holding the user's templates in memory, recording each change it is sent. */
-function fakeWorker() {
+function fakeWorker(saved: { warnings?: string[] } = {}) {
   let own: Template[] = [mine];
   const calls: Array<{ method: string; path: string; body?: unknown }> = [];
   vi.stubGlobal(
@@ -54,11 +54,11 @@ function fakeWorker() {
       if (method === "POST") {
         const created = { ...base, ...body, id: "t-2", builtin: false, createdAt: 2, updatedAt: 2 };
         own = [...own, created as unknown as Template];
-        return Response.json(created, { status: 201 });
+        return Response.json({ ...created, ...saved }, { status: 201 });
       }
       if (method === "PATCH") {
         own = own.map((t) => (path.endsWith(t.id) ? ({ ...t, ...body } as Template) : t));
-        return Response.json(own.find((t) => path.endsWith(t.id)));
+        return Response.json({ ...own.find((t) => path.endsWith(t.id)), ...saved });
       }
       own = own.filter((t) => !path.endsWith(t.id));
       return new Response(null, { status: 204 });
@@ -169,6 +169,18 @@ describe("Settings → Templates", () => {
     await click(dialogButton("Delete"));
     expect(calls[1]).toMatchObject({ method: "DELETE", path: "/api/templates/t-1" });
     expect(rows()).toEqual(["Knowledge-graph builder · built-inCopy"]);
+  });
+
+  it("shows what the worker warns about a saved template's prompt, until the next dialog opens", async () => {
+    const warning =
+      "{{modle}} is not a variable, so the model gets it as written. The variables are {{model}}.";
+    fakeWorker({ warnings: [warning] });
+    await show();
+    await click(buttonIn("Mine", "Edit"));
+    await click(dialogButton("Save template"));
+    expect(host.querySelector("[role=status]")?.textContent).toBe(warning);
+    await click(buttonIn("Mine", "Edit"));
+    expect(host.querySelector("[role=status]")).toBeNull();
   });
 
   it("sets which servers and which of their tools a conversation from the template uses", async () => {

@@ -38,20 +38,34 @@ export function TemplatesSection(props: { providers: readonly ProviderInfo[] }) 
     void reload();
   }, [reload]);
 
+  // What the server said about the template just saved (a `{{…}}` that is not a variable).
+  const [warnings, setWarnings] = useState<string[]>([]);
+  useEffect(() => {
+    if (editing) setWarnings([]);
+  }, [editing]);
+
   /** Runs from a dialog, which shows a failure itself. */
-  const run = async (change: () => Promise<unknown>, failure: string) => {
+  const run = async <T,>(change: () => Promise<T>, failure: string): Promise<T> => {
+    let result: T;
     try {
-      await change();
+      result = await change();
     } catch (err) {
       throw new Error(wordsOf(err, failure), { cause: err });
     }
     setEditing(null);
     await reload();
+    return result;
   };
-  const save = (input: TemplateInput) =>
-    editing?.kind === "edit"
-      ? run(() => templatesApi.update(editing.template.id, input), "Could not save the template.")
-      : run(() => templatesApi.create(input), "Could not create the template.");
+  const save = async (input: TemplateInput) => {
+    const saved =
+      editing?.kind === "edit"
+        ? await run(
+            () => templatesApi.update(editing.template.id, input),
+            "Could not save the template.",
+          )
+        : await run(() => templatesApi.create(input), "Could not create the template.");
+    setWarnings(saved.warnings ?? []);
+  };
 
   return (
     <section className="settings-section" aria-labelledby={headingId}>
@@ -61,6 +75,13 @@ export function TemplatesSection(props: { providers: readonly ProviderInfo[] }) 
         <p role="alert" className="error small">
           {problem}
         </p>
+      )}
+      {warnings.length > 0 && (
+        <div role="status" className="warning small">
+          {warnings.map((w) => (
+            <p key={w}>{w}</p>
+          ))}
+        </div>
       )}
       <ul aria-label="Templates">
         {templates?.map((t) => (

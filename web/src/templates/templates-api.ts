@@ -2,6 +2,7 @@
 // (durable-objects/protocol/templates.ts); failures are ApiFailure (../api).
 import { z } from "zod";
 import {
+  SavedTemplate,
   Template,
   type TemplateInput,
   type TemplatePatch,
@@ -14,8 +15,8 @@ export const templatesApi = {
   /** The built-ins first, then the user's own. */
   list: () => apiRequest(z.object({ items: z.array(Template) }), "/api/templates"),
   create: (input: z.input<typeof TemplateInput>) =>
-    apiRequest(Template, "/api/templates", { method: "POST", json: input }),
+    apiRequest(SavedTemplate, "/api/templates", { method: "POST", json: input }),
   update: (id: string, patch: TemplatePatch) =>
-    apiRequest(Template, path(id), { method: "PATCH", json: patch }),
+    apiRequest(SavedTemplate, path(id), { method: "PATCH", json: patch }),
   remove: (id: string) => apiRequest(z.undefined(), path(id), { method: "DELETE" }),
 };

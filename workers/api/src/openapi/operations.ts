@@ -25,6 +25,7 @@ import {
   ProviderInfo,
 } from "../../../../durable-objects/protocol/rest";
 import {
+  SavedTemplate,
   Template,
   TemplateInput,
   TemplatePatch,
@@ -387,8 +388,8 @@ const DESCRIBED: Record<string, Operation> = {
   }),
   "POST /api/templates": op(
     "templates",
-    "Create a template",
-    { 201: json(Template, "Created") },
+    "Create a template; `warnings` names any `{{…}}` in its prompt that is not a variable",
+    { 201: json(SavedTemplate, "Created") },
     { requestBody: body(TemplateInput) },
   ),
   "GET /api/templates/:id": op("templates", "One template, built-in or the user's own", {
@@ -396,8 +397,8 @@ const DESCRIBED: Record<string, Operation> = {
   }),
   "PATCH /api/templates/:id": op(
     "templates",
-    "Change one of your templates (built-ins answer 409)",
-    { 200: json(Template), ...conflict("A built-in template cannot change") },
+    "Change one of your templates (built-ins answer 409); `warnings` as on create",
+    { 200: json(SavedTemplate), ...conflict("A built-in template cannot change") },
     { requestBody: body(TemplatePatch) },
   ),
   "DELETE /api/templates/:id": op(

@@ -28,8 +28,10 @@ describe("/api/templates", () => {
       },
     });
     expect(res.status).toBe(201);
-    const created = (await res.json()) as Template;
+    const created = (await res.json()) as Template & { warnings?: string[] };
     expect(created).toMatchObject({ name: "Reviewer", builtin: false, description: "" });
+    // Its only braces are a variable: nothing to warn about.
+    expect(created.warnings).toBeUndefined();
     expect((await listNames(user)).at(-1)).toBe("Reviewer");
 
     const fetched = await api(user, `/api/templates/${created.id}`);
@@ -50,6 +52,14 @@ describe("/api/templates", () => {
     });
     expect(patched.status).toBe(200);
     expect(await patched.json()).toMatchObject({ name: "Final", systemPrompt: "Keep me." });
+    // A change that leaves a typo in the prompt says so.
+    const typo = await api(user, `/api/templates/${created.id}`, {
+      method: "PATCH",
+      json: { systemPrompt: "Answer with {{modle}}." },
+    });
+    expect(((await typo.json()) as { warnings?: string[] }).warnings?.[0]).toMatch(
+      /^\{\{modle\}\} is not a variable, so the model gets it as written\./,
+    );
 
     expect((await api(user, `/api/templates/${created.id}`, { method: "DELETE" })).status).toBe(
       204,

@@ -2,7 +2,13 @@
 // user's own can be changed or deleted.
 import { Hono } from "hono";
 import { z } from "zod";
-import { TemplateInput, TemplatePatch } from "../../../../durable-objects/protocol/templates";
+import {
+  type SavedTemplate,
+  type Template,
+  TemplateInput,
+  TemplatePatch,
+  unknownVariableWarnings,
+} from "../../../../durable-objects/protocol/templates";
 import type { AppEnv } from "../app-types";
 import { createTemplate, deleteTemplate, listOwnTemplates, updateTemplate } from "../db/templates";
 import { ApiError } from "../http/errors";
@@ -19,6 +25,12 @@ const readOnly = () =>
     "Built-in templates cannot be changed or deleted. Create your own template from it instead.",
   );
 
+/** The saved template, with what its author should hear about its prompt. */
+function withWarnings(template: Template): SavedTemplate {
+  const warnings = unknownVariableWarnings(template.systemPrompt);
+  return warnings.length > 0 ? { ...template, warnings } : template;
+}
+
 export const templateRoutes = new Hono<AppEnv>()
   .get("/", async (c) => {
     const own = await listOwnTemplates(c.get("db"), c.get("user").id);
@@ -26,7 +38,7 @@ export const templateRoutes = new Hono<AppEnv>()
   })
   .post("/", async (c) => {
     const body = await parseJsonBody(c, TemplateInput);
-    return c.json(await createTemplate(c.get("db"), c.get("user").id, body), 201);
+    return c.json(withWarnings(await createTemplate(c.get("db"), c.get("user").id, body)), 201);
   })
   .get("/:id", async (c) => {
     const id = parseParam(c, "id", TemplateId);
@@ -36,7 +48,7 @@ export const templateRoutes = new Hono<AppEnv>()
     const id = parseParam(c, "id", TemplateId);
     if (isBuiltinId(id)) throw readOnly();
     const body = await parseJsonBody(c, TemplatePatch);
-    return c.json(await updateTemplate(c.get("db"), c.get("user").id, id, body));
+    return c.json(withWarnings(await updateTemplate(c.get("db"), c.get("user").id, id, body)));
   })
   .delete("/:id", async (c) => {
     const id = parseParam(c, "id", TemplateId);

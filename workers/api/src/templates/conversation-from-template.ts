@@ -5,7 +5,7 @@ import type {
   ConversationMode,
   ConversationSettings,
 } from "../../../../durable-objects/protocol/rest";
-import type { Template } from "../../../../durable-objects/protocol/templates";
+import { fillVariables, type Template } from "../../../../durable-objects/protocol/templates";
 import type { ProviderId } from "../../../../durable-objects/providers/types";
 
 export interface ConversationChoices {
@@ -16,7 +16,7 @@ export interface ConversationChoices {
 }
 
 /** {{user}} is filled now (the Durable Object does not know names); the rest on each request. */
-const fillUser = (prompt: string, userName: string) => prompt.replaceAll("{{user}}", userName);
+const fillUser = (prompt: string, userName: string) => fillVariables(prompt, { user: userName });
 
 export function applyTemplate(
   template: Template,

@@ -1,6 +1,7 @@
 // The audit log as a user downloads it, in Debian's chromium against `wrangler dev`: a three-step
 // turn whose second step's tool call waits for approval, approved in the page; the timeline's
-// step timings; then the conversation's "Download audit log" link, read back as JSON Lines.
+// step timings; then the conversation's "Download audit log" link, read back as JSON Lines, and
+// its Markdown export.
 import { readFile } from "node:fs/promises";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -81,6 +82,17 @@ it("downloads the audit log of a turn with an approval from the client, as JSON 
   ]);
   expect(download.suggestedFilename()).toBe(`audit-${id}.jsonl`);
   const text = await readFile(await download.path(), "utf8");
+  // The whole conversation, as a Markdown file named after its title.
+  const [exported] = await Promise.all([
+    page.waitForEvent("download", { timeout: TURN_TIMEOUT }),
+    page.getByTestId("export-markdown").click({ timeout: TURN_TIMEOUT }),
+  ]);
+  expect(exported.suggestedFilename()).toBe("audited.md");
+  const markdown = await readFile(await exported.path(), "utf8");
+  expect(markdown).toMatch(/^# audited\n/);
+  expect(markdown).toContain("audited approval question");
+  expect(markdown).toContain("- Tool `notes.delete_note` (done)");
+  expect(markdown).toContain("Listed the notes and deleted one.");
   await context.close();
 
   // One JSON object per line, each ending in a newline.

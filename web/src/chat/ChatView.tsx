@@ -207,19 +207,38 @@ export function ChatView(props: {
           {state.error}
         </p>
       )}
-      {conversationUsage.calls > 0 && (
+      {(conversationUsage.calls > 0 || (transcript?.messages.length ?? 0) > 0) && (
         <div className="conversation-usage">
-          <UsageMeter usage={conversationUsage} label="This conversation" />
-          {role === "owner" && (
-            <a
-              className="small"
-              href={`/api/conversations/${conversationId}/audit`}
-              download
-              data-testid="audit-download"
-            >
-              Download audit log (JSON Lines)
-            </a>
+          {conversationUsage.calls > 0 && (
+            <UsageMeter usage={conversationUsage} label="This conversation" />
           )}
+          <span className="small conversation-downloads">
+            Export:{" "}
+            <a
+              href={`/api/conversations/${conversationId}/export`}
+              download
+              data-testid="export-markdown"
+            >
+              Markdown
+            </a>{" "}
+            ·{" "}
+            <a href={`/api/conversations/${conversationId}/export?format=json`} download>
+              JSON
+            </a>
+            {role === "owner" && conversationUsage.calls > 0 && (
+              <>
+                {" "}
+                ·{" "}
+                <a
+                  href={`/api/conversations/${conversationId}/audit`}
+                  download
+                  data-testid="audit-download"
+                >
+                  Download audit log (JSON Lines)
+                </a>
+              </>
+            )}
+          </span>
         </div>
       )}
       {props.pinned && props.pinned.length > 0 && (

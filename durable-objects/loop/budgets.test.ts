@@ -172,6 +172,28 @@ describe("per-turn budgets", () => {
     });
   });
 
+  it("projects the first step's cost too, for a priced model only", async () => {
+    // The first call's 600 estimated input tokens cost $0.006 at $10 per million.
+    const tight = run({ costUsd: 0.01 }, { inputTokens: 600 });
+    await tight.outcome;
+    expect(tight.requests.map((r) => r.toolChoice)).toEqual([{ name: "response_formatter" }]);
+    expect(notices(tight.events)).toEqual([
+      "Answering without tools to stay within this turn's cost budget (a model call with this conversation costs about $0.0060 of its $0.0100).",
+    ]);
+    const tooSmall = run({ costUsd: 0.005 }, { inputTokens: 600 });
+    const failed = await tooSmall.outcome;
+    expect(tooSmall.requests).toHaveLength(0);
+    expect(failed.error).toEqual({
+      code: "budget_too_small",
+      message:
+        "This turn's cost budget ($0.0050) is smaller than one model call with this conversation (about $0.0060 for its prompt, tools and history). Raise the budget in the conversation's settings, or start a new conversation.",
+    });
+    // An unpriced model cannot be held to a cost budget: its first step runs.
+    const unpriced = run({ costUsd: 0.005 }, { inputTokens: 600, model: "house-model" });
+    await unpriced.outcome;
+    expect(unpriced.requests[0]?.toolChoice).toBe("auto");
+  });
+
   it("ends on the cost budget with a priced model, and cannot hold an unpriced one to it", async () => {
     // A step costs 600 × $10 + 100 × $50 per million = $0.011.
     const priced = run({ costUsd: 0.03 });

@@ -5,7 +5,8 @@
 // forces the response_formatter with what it has, and the answer ends with a line saying which
 // budget ended the turn, with the figures once the wrap-up is counted.
 import type { MessagePart } from "../protocol/messages";
-import type { LoopState } from "./types";
+import { costOf, priceOf } from "./prices";
+import type { LoopDeps, LoopState } from "./types";
 
 export interface TurnBudgets {
   /** Input plus output tokens of every model call of the turn. */
@@ -67,51 +68,88 @@ export function markStepStart(state: LoopState): void {
   state.stepStart = spentOf(state);
 }
 
-/**
- * Before the first step there is no step to project from: the first call's estimated input
- * stands in for it. A token budget smaller than that one call fails the turn before the model is
- * asked, saying what to change (the wrap-up alone would pass it).
- */
-export function firstCallOverBudget(
-  budgets: TurnBudgets | undefined,
-  inputTokens: number | undefined,
-): { code: string; message: string } | null {
-  if (budgets?.tokens === undefined || inputTokens === undefined) return null;
-  if (inputTokens < budgets.tokens) return null;
+/** The first call's estimated input: its tokens and, for a priced model, their cost. */
+export interface FirstCallEstimate {
+  tokens: number;
+  costUsd: number | null;
+}
+
+/** The first call's estimate from the fitted history's count (none without a context fitter). */
+export function firstCallEstimate(
+  deps: Pick<LoopDeps, "prices">,
+  model: string,
+  fitted: { inputTokens?: number } | null,
+): FirstCallEstimate | undefined {
+  const tokens = fitted?.inputTokens;
+  if (tokens === undefined) return undefined;
+  const price = deps.prices ? priceOf(deps.prices, model) : null;
   return {
-    code: "budget_too_small",
-    message:
-      `This turn's token budget (${count(budgets.tokens)} tokens) is smaller than one model call ` +
-      `with this conversation (about ${count(inputTokens)} tokens of prompt, tools and history). ` +
-      "Raise the budget in the conversation's settings, or start a new conversation.",
+    tokens,
+    costUsd: costOf(price, { inputTokens: tokens, outputTokens: 0, cachedTokens: 0 }),
   };
 }
 
 /**
- * The budget nearly spent before a new step, if any. `firstCallTokens`, the first call's estimated
- * input, projects the first step: when it and the wrap-up would not both fit, the model answers
- * at once, without tools.
+ * Before the first step there is no step to project from: the first call's estimated input
+ * stands in for it. A budget smaller than that one call fails the turn before the model is
+ * asked, saying what to change (the wrap-up alone would pass it).
+ */
+export function firstCallOverBudget(
+  budgets: TurnBudgets | undefined,
+  first: FirstCallEstimate | undefined,
+): { code: string; message: string } | null {
+  if (!budgets || !first) return null;
+  const fix = "Raise the budget in the conversation's settings, or start a new conversation.";
+  if (budgets.tokens !== undefined && first.tokens >= budgets.tokens)
+    return {
+      code: "budget_too_small",
+      message:
+        `This turn's token budget (${count(budgets.tokens)} tokens) is smaller than one model call ` +
+        `with this conversation (about ${count(first.tokens)} tokens of prompt, tools and history). ${fix}`,
+    };
+  if (budgets.costUsd !== undefined && first.costUsd !== null && first.costUsd >= budgets.costUsd)
+    return {
+      code: "budget_too_small",
+      message:
+        `This turn's cost budget (${usd(budgets.costUsd)}) is smaller than one model call with ` +
+        `this conversation (about ${usd(first.costUsd)} for its prompt, tools and history). ${fix}`,
+    };
+  return null;
+}
+
+/**
+ * The budget nearly spent before a new step, if any. `first`, the first call's estimated input,
+ * projects the first step: when it and the wrap-up would not both fit, the model answers at
+ * once, without tools.
  */
 export function budgetStop(
   budgets: TurnBudgets | undefined,
   state: LoopState,
-  firstCallTokens?: number,
+  first?: FirstCallEstimate,
 ): BudgetStop | null {
   if (!budgets) return null;
   const now = spentOf(state);
   const last = state.stepStart;
-  if (
-    budgets.tokens !== undefined &&
-    last === undefined &&
-    firstCallTokens !== undefined &&
-    now.tokens + 2 * firstCallTokens >= budgets.tokens
-  )
-    return {
-      budget: "tokens",
-      limit: budgets.tokens,
-      used: now.tokens,
-      message: `Answering without tools to stay within this turn's token budget (a model call with this conversation takes about ${count(firstCallTokens)} of its ${count(budgets.tokens)} tokens).`,
-    };
+  if (last === undefined && first) {
+    if (budgets.tokens !== undefined && now.tokens + 2 * first.tokens >= budgets.tokens)
+      return {
+        budget: "tokens",
+        limit: budgets.tokens,
+        used: now.tokens,
+        message: `Answering without tools to stay within this turn's token budget (a model call with this conversation takes about ${count(first.tokens)} of its ${count(budgets.tokens)} tokens).`,
+      };
+    if (
+      budgets.costUsd !== undefined &&
+      first.costUsd !== null &&
+      now.costUsd + 2 * first.costUsd >= budgets.costUsd
+    )
+      return {
+        budget: "cost",
+        limit: budgets.costUsd,
+        used: now.costUsd,
+        message: `Answering without tools to stay within this turn's cost budget (a model call with this conversation costs about ${usd(first.costUsd)} of its ${usd(budgets.costUsd)}).`,
+      };
+  }
   /**
    * What the turn would have spent after `steps` more like the last one. Tokens and cost count
    * two (one more step, then the wrap-up call a stopped turn makes); time counts one, since the

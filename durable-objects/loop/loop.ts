@@ -1,7 +1,14 @@
 // The thinking loop: the model reasons in steps, calls MCP tools, and hands its answer to the
 // response_formatter. Every step is checkpointed before the next begins; see README.md.
 import type { NeutralMessage, ToolDefinition } from "../providers/types";
-import { budgetStop, firstCallOverBudget, markStepStart, stepCapStop, turnClock } from "./budgets";
+import {
+  budgetStop,
+  firstCallEstimate,
+  firstCallOverBudget,
+  markStepStart,
+  stepCapStop,
+  turnClock,
+} from "./budgets";
 import { finish, formatted, MAX_FORMATTER_REPAIRS, withGraph } from "./final-answer";
 import { checkFormatterOutput, FORMATTER_TOOL, formatterTool } from "./formatter";
 import { omittedNote } from "./context-fit";
@@ -123,8 +130,8 @@ async function runLoop(
     (state.omittedMessages ? prompt + omittedNote(state.omittedMessages) : prompt);
 
   // Before the first step, budgets project from the first call's estimated size.
-  const firstCallTokens = state.step === 0 ? fitted?.inputTokens : undefined;
-  const tooSmall = firstCallOverBudget(input.budgets, firstCallTokens);
+  const firstCall = state.step === 0 ? firstCallEstimate(deps, input.model, fitted) : undefined;
+  const tooSmall = firstCallOverBudget(input.budgets, firstCall);
   if (tooSmall) return failed(state, tooSmall);
   // A step checkpointed between its model call and its tool results continues at the calls.
   let resumedStep = state.pending !== undefined;
@@ -137,7 +144,7 @@ async function runLoop(
       }
       if (input.signal.aborted) return cancelled(state);
       clock.sync();
-      const stop = budgetStop(input.budgets, state, firstCallTokens);
+      const stop = budgetStop(input.budgets, state, firstCall);
       if (stop) {
         stopFor(deps, state, stop);
         break;

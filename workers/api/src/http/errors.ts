@@ -3,6 +3,7 @@ import type { Context } from "hono";
 
 export { ApiError, type ApiErrorCode } from "../../../../shared/api-error";
 import { ApiError } from "../../../../shared/api-error";
+import { openAiErrorFields } from "../openai/error-shape";
 
 export const notFound = (what: string) => new ApiError(404, "not_found", `${what} not found.`);
 
@@ -27,6 +28,8 @@ export function validationError(where: string, issues: readonly Issue[]): ApiErr
 const sentence = (text: string) => `${text.replace(/[.\s]+$/, "")}.`;
 
 export function errorResponse(c: Context, err: unknown): Response {
+  // The OpenAI-compatible routes add OpenAI's own fields (openai/error-shape.ts).
+  const openAi = c.req.path.startsWith("/v1/");
   if (err instanceof ApiError) {
     return c.json(
       {
@@ -34,6 +37,7 @@ export function errorResponse(c: Context, err: unknown): Response {
           code: err.code,
           message: err.message,
           ...(err.details ? { details: err.details } : {}),
+          ...(openAi && openAiErrorFields(err.status, err.details)),
         },
       },
       err.status,
@@ -41,5 +45,14 @@ export function errorResponse(c: Context, err: unknown): Response {
     );
   }
   console.error("unhandled error", err);
-  return c.json({ error: { code: "internal", message: "Something went wrong on our side." } }, 500);
+  return c.json(
+    {
+      error: {
+        code: "internal",
+        message: "Something went wrong on our side.",
+        ...(openAi && openAiErrorFields(500, undefined)),
+      },
+    },
+    500,
+  );
 }

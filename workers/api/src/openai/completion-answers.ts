@@ -121,7 +121,10 @@ export function streamCompletion(
       for (;;) {
         const next = await iterator.next();
         if (next.done)
-          return end(controller, sse({ error: { message: CUT_SHORT, code: "upstream_failed" } }));
+          return end(
+            controller,
+            sse({ error: { message: CUT_SHORT, code: "upstream_failed", type: "server_error" } }),
+          );
         const step = turn.step(next.value);
         if (!step || step.kind === "completed") continue;
         if (step.kind === "delta") return controller.enqueue(chunk(step.delta));

@@ -56,6 +56,29 @@ describe("a tool call that goes wrong inside the call", () => {
     expect((await runs("faulty-polled")).polled_read).toBe(1);
   });
 
+  it("a resumable stream whose server restarts fails the call once resuming it fails, not at the timeout", async () => {
+    const user = await userWithServer("faulty-vanish", "mcp-resumable", 15_000);
+    const events = await turn(user, "faulty vanish please");
+    const result = resultOf(events, "fv1");
+    const asked = events.find((e) => e.type === "tool_call" && e.callId === "fv1");
+    // The server forgets the session 200 ms into the call; each resumption is refused (404).
+    expect(result!.at - asked!.at).toBeLessThan(5_000);
+    expect(result?.isError).toBe(true);
+    expect(result?.summary).toMatch(/^faulty-vanish: .*connection to the server was lost/);
+    expect((await runs("faulty-vanish")).vanish_read).toBe(1);
+  }, 30_000);
+
+  it("a stream closed for polling by a server that refuses resumption (GET 405) fails the call at once", async () => {
+    const user = await userWithServer("faulty-unresumable", "mcp-resumable-no-get", 15_000);
+    const events = await turn(user, "faulty unresumable please");
+    const result = resultOf(events, "fu1");
+    const asked = events.find((e) => e.type === "tool_call" && e.callId === "fu1");
+    expect(result!.at - asked!.at).toBeLessThan(5_000);
+    expect(result?.isError).toBe(true);
+    expect(result?.summary).toMatch(/^faulty-unresumable: .*connection to the server was lost/);
+    expect((await runs("faulty-unresumable")).polled_read).toBe(1);
+  }, 30_000);
+
   it("a malformed result is reported in a sentence, not as a schema dump", async () => {
     const user = await userWithServer("faulty-shape", "mcp", 15_000);
     const events = await turn(user, "faulty bad shape please");

@@ -7,7 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
 import { fetchFor, type McpRoute } from "./mcp-route";
-import { lostAnswer, watchedFetch } from "./response-streams";
+import { AnswerWatch, lostAnswer } from "./response-streams";
 
 export { fetchFor, internetRoute, type McpRoute } from "./mcp-route";
 
@@ -55,11 +55,12 @@ export function newMcpTransport(endpoint: McpEndpoint): StreamableHTTPClientTran
   const base = endpoint.onResponse
     ? observed(fetchFor(endpoint.route), endpoint.onResponse)
     : fetchFor(endpoint.route);
+  const watch = new AnswerWatch((id, cause) => transport.onmessage?.(lostAnswer(id, cause)));
   const transport: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(
     new URL(endpoint.url),
     {
       requestInit: { headers: endpoint.headers },
-      fetch: watchedFetch(base, (id, cause) => transport.onmessage?.(lostAnswer(id, cause))),
+      fetch: watch.fetch(base),
       // Our fetch follows redirects itself (checking each hop and dropping credentials when the
       // origin changes), so the transport leaves them to it.
       redirectPolicy: "follow",
@@ -67,5 +68,7 @@ export function newMcpTransport(endpoint: McpEndpoint): StreamableHTTPClientTran
       ...(endpoint.authProvider && { authProvider: endpoint.authProvider }),
     },
   );
+  // Set before the client connects, which keeps it and adds its own after it.
+  transport.onerror = (error) => watch.transportError(error);
   return transport;
 }

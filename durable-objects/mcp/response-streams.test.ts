@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RequestId } from "@modelcontextprotocol/sdk/types.js";
-import { isConnectionLost, lostAnswer, watchedFetch } from "./response-streams";
+import { AnswerWatch, isConnectionLost, lostAnswer, watchedFetch } from "./response-streams";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 
 const call = (id: number) =>
@@ -92,5 +92,57 @@ describe("watched response streams", () => {
     const { error } = lostAnswer(3, "reset");
     expect(isConnectionLost(new McpError(error.code, error.message, error.data))).toBe(true);
     expect(isConnectionLost(new McpError(error.code, "server says no"))).toBe(false);
+  });
+});
+
+describe("answers left to the SDK to resume", () => {
+  const stream = (text: string) =>
+    new Response(text, { headers: { "content-type": "text/event-stream" } });
+
+  /** One transport's watch, over a server that answers each request from `responses`. */
+  function transport(responses: Array<() => Response>) {
+    const lost: Array<[RequestId, string]> = [];
+    const watch = new AnswerWatch((id, cause) => lost.push([id, cause]));
+    const fetchFn = watch.fetch((async () => responses.shift()!()) as typeof fetch);
+    const read = async (res: Response) => {
+      await res.body?.pipeTo(new WritableStream()).catch(() => undefined);
+    };
+    return { lost, watch, fetchFn, read };
+  }
+
+  it("are lost when the SDK gives up reconnecting, or the server refuses resumption (405)", async () => {
+    const closed = () => stream("id: a1\ndata: \n\n");
+    const gaveUp = transport([closed]);
+    await gaveUp.read(await gaveUp.fetchFn("http://x", { method: "POST", body: call(7) }));
+    expect(gaveUp.lost).toEqual([]);
+    gaveUp.watch.transportError(new Error("SSE stream disconnected: reset"));
+    expect(gaveUp.lost).toEqual([]);
+    gaveUp.watch.transportError(new Error("Maximum reconnection attempts (2) exceeded."));
+    expect(gaveUp.lost).toEqual([
+      [7, "the server could not be reached again to resume its answer"],
+    ]);
+
+    const refused = transport([
+      closed,
+      () => stream("id: b1\ndata: \n\n"),
+      () => new Response(null, { status: 405 }),
+    ]);
+    await refused.read(await refused.fetchFn("http://x", { method: "POST", body: call(1) }));
+    await refused.read(await refused.fetchFn("http://x", { method: "POST", body: call(2) }));
+    await refused.fetchFn("http://x", { method: "GET", headers: { "last-event-id": "a1" } });
+    // Only the request of the stream whose resumption was refused.
+    expect(refused.lost).toEqual([[1, "the server does not let a broken answer be resumed"]]);
+  });
+
+  it("are not lost once they arrive on the resumed stream", async () => {
+    const w = transport([() => stream("id: a1\ndata: \n\n"), () => stream(`id: a2\n${answer(7)}`)]);
+    await w.read(await w.fetchFn("http://x", { method: "POST", body: call(7) }));
+    const resumed = await w.fetchFn("http://x", {
+      method: "GET",
+      headers: new Headers({ "last-event-id": "a1" }),
+    });
+    await w.read(resumed);
+    w.watch.transportError(new Error("Maximum reconnection attempts (2) exceeded."));
+    expect(w.lost).toEqual([]);
   });
 });

@@ -7,8 +7,9 @@
 // response of our own (`lostAnswer`), which the SDK hands to the waiting request.
 //
 // Streams with an event id are left to the SDK, which reconnects to them by itself (a server that
-// closes a stream to be polled, SEP-1699, does this on purpose). A JSON answer needs nothing: a
-// broken JSON body fails the POST itself, which the SDK reports to the request.
+// closes a stream to be polled, SEP-1699, does this on purpose); their requests end at once only
+// once the SDK cannot resume them (the server refuses, or every reconnection failed). A JSON
+// answer needs nothing: a broken JSON body fails the POST itself, which the SDK reports.
 import {
   ErrorCode,
   type JSONRPCErrorResponse,
@@ -67,55 +68,110 @@ const isEventStream = (response: Response) =>
   (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase() ===
   "text/event-stream";
 
+/** A request's header, whatever form `init.headers` takes. */
+const headerOf = (init: RequestInit | undefined, name: string) =>
+  new Headers(init?.headers).get(name);
+
 /**
- * `fetchFn`, with each POST's event stream watched: `onLost` hears of each request whose stream
- * broke or ended without its answer and without an event id to resume from. Streams that end
- * because the transport was closed (its signal aborted) are not reported.
+ * Watches the response streams of one transport. A POST's stream that breaks or ends without its
+ * answer and without an event id loses its requests at once (`onLost`). One with an event id is
+ * left to the SDK to resume, and its requests are lost only when the SDK cannot: the server
+ * refuses resumption (its GET answers 405, after which the SDK tries no more), or the SDK gives
+ * up reconnecting (`transportError`). An answer that arrives on any stream, resumed ones
+ * included, takes its request off the watch.
  */
+export class AnswerWatch {
+  /** Requests waiting on the SDK to resume their stream, by that stream's last event id. */
+  readonly #resuming = new Map<RequestId, string>();
+
+  constructor(private readonly onLost: (id: RequestId, cause: string) => void) {}
+
+  /** `fetchFn`, with its event streams watched; streams of an aborted transport are not reported. */
+  fetch(fetchFn: typeof fetch): typeof fetch {
+    return (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const response = await fetchFn(input, init);
+      const method = init?.method ?? "GET";
+      const resumedFrom = method === "GET" ? headerOf(init, "last-event-id") : null;
+      if (resumedFrom !== null && response.status === 405)
+        this.#lose(
+          (from) => from === resumedFrom,
+          "the server does not let a broken answer be resumed",
+        );
+      if (!response.ok || !response.body || !isEventStream(response)) return response;
+      const ids = method === "POST" ? requestIds(init?.body) : [];
+      if (method === "POST" && ids.length === 0) return response;
+      const signal = init?.signal ?? undefined;
+      const watched = watchStream(response.body, ids, {
+        lost: (id, cause) => {
+          if (!signal?.aborted) this.onLost(id, cause);
+        },
+        resuming: (id, lastEventId) => this.#resuming.set(id, lastEventId),
+        answered: (id) => this.#resuming.delete(id),
+      });
+      return new Response(watched, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
+    }) as typeof fetch;
+  }
+
+  /** The transport's errors: when the SDK gives up reconnecting, no resumed answer will come. */
+  transportError(error: Error): void {
+    if (error.message.startsWith("Maximum reconnection attempts"))
+      this.#lose(() => true, "the server could not be reached again to resume its answer");
+  }
+
+  #lose(which: (lastEventId: string) => boolean, cause: string): void {
+    for (const [id, from] of [...this.#resuming]) {
+      if (!which(from)) continue;
+      this.#resuming.delete(id);
+      this.onLost(id, cause);
+    }
+  }
+}
+
+/** `fetchFn` with its POSTs' streams watched, for a transport of its own (see AnswerWatch). */
 export function watchedFetch(
   fetchFn: typeof fetch,
   onLost: (id: RequestId, cause: string) => void,
 ): typeof fetch {
-  return (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const response = await fetchFn(input, init);
-    if (init?.method !== "POST" || !response.ok || !response.body || !isEventStream(response))
-      return response;
-    const ids = requestIds(init.body);
-    if (ids.length === 0) return response;
-    const signal = init.signal ?? undefined;
-    const watched = watchStream(response.body, ids, (id, cause) => {
-      if (!signal?.aborted) onLost(id, cause);
-    });
-    return new Response(watched, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
-  }) as typeof fetch;
+  return new AnswerWatch(onLost).fetch(fetchFn);
 }
 
-/** Passes `body` through unchanged, reading its events on the way (see watchedFetch). */
+interface StreamWatcher {
+  /** A request whose answer can never come on this stream, nor on a resumption of it. */
+  lost: (id: RequestId, cause: string) => void;
+  /** A request left waiting on a stream the SDK may resume from `lastEventId`. */
+  resuming: (id: RequestId, lastEventId: string) => void;
+  /** A request answered on this stream. */
+  answered: (id: RequestId) => void;
+}
+
+/** Passes `body` through unchanged, reading its events on the way (see AnswerWatch). */
 function watchStream(
   body: ReadableStream<Uint8Array>,
   ids: RequestId[],
-  onLost: (id: RequestId, cause: string) => void,
+  watcher: StreamWatcher,
 ): ReadableStream<Uint8Array> {
   const waiting = new Set<RequestId>(ids);
   const decoder = new TextDecoder();
-  let resumable = false;
+  let lastEventId = "";
   let partial = "";
   let data: string[] = [];
   let eventId = "";
   const dispatch = () => {
-    if (eventId) resumable = true;
+    if (eventId) lastEventId = eventId;
     eventId = "";
     if (data.length === 0) return;
     try {
       const parsed = JSON.parse(data.join("\n")) as unknown;
       for (const m of Array.isArray(parsed) ? (parsed as unknown[]) : [parsed]) {
         const msg = m as { id?: RequestId; result?: unknown; error?: unknown } | null;
-        if (msg && ("result" in msg || "error" in msg) && msg.id !== undefined)
+        if (msg && ("result" in msg || "error" in msg) && msg.id !== undefined) {
           waiting.delete(msg.id);
+          watcher.answered(msg.id);
+        }
       }
     } catch {
       // Not ours to judge: the SDK reports what it cannot parse.
@@ -137,8 +193,9 @@ function watchStream(
     for (const l of lines) line(l.endsWith("\r") ? l.slice(0, -1) : l);
   };
   const lost = (cause: string) => {
-    if (resumable) return;
-    for (const id of waiting) onLost(id, cause);
+    for (const id of waiting)
+      if (lastEventId) watcher.resuming(id, lastEventId);
+      else watcher.lost(id, cause);
     waiting.clear();
   };
   const reader = body.getReader();

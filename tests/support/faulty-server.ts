@@ -3,7 +3,8 @@
 // /redirect/<status>?to=<url> redirects (to another origin, for the credential tests).
 // /<channel>/mcp is a real MCP server whose tools misbehave during a call (see faultyTools), and
 // /<channel>/mcp-resumable the same with resumable streams (an event store: every stream starts
-// with an event id, so a client may reconnect to it). Each channel is its own server, so tests
+// with an event id, so a client may reconnect to it), and /<channel>/mcp-resumable-no-get with
+// resumable streams but no GET (405), so no stream can actually be resumed. Each channel is its own server, so tests
 // do not share state; GET /<channel>/runs tells how often each tool really ran.
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -27,7 +28,10 @@ interface Channel {
  * - `bad_shape` (read-only): answers with a result whose `content` is a string;
  * - `wipe` (destructive, so it asks for approval);
  * - `polled_read` (read-only): on a resumable channel, closes the call's stream at once (as a
- *   server that wants the client to poll does) and answers 300 ms later, on the resumed stream.
+ *   server that wants the client to poll does) and answers 300 ms later, on the resumed stream;
+ * - `vanish_read` (read-only): 200 ms into the call the server drops every connection of the
+ *   session and forgets the session (as a server restarted by a deploy does), so a resumption
+ *   is refused with 404, and never answers.
  */
 function faultyTools(channel: Channel, session: () => string | undefined): McpServer {
   const server = new McpServer({ name: "faulty", version: "1.0.0" });
@@ -65,6 +69,20 @@ function faultyTools(channel: Channel, session: () => string | undefined): McpSe
     },
   );
   server.registerTool(
+    "vanish_read",
+    { description: "Reads, then the server restarts.", annotations: readOnly },
+    async () => {
+      count("vanish_read");
+      const sid = session() ?? "";
+      setTimeout(() => {
+        channel.sessions.delete(sid);
+        for (const res of channel.open.get(sid) ?? []) res.destroy();
+      }, 200);
+      await new Promise((resolve) => setTimeout(resolve, 5000));
+      return { content: [{ type: "text", text: "never sent" }] };
+    },
+  );
+  server.registerTool(
     "polled_read",
     { description: "Answers on a resumed stream.", annotations: readOnly },
     async (extra) => {
@@ -91,6 +109,7 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
 async function serveFaultyMcp(
   channel: Channel,
   resumable: boolean,
+  noGet: boolean,
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
@@ -102,6 +121,11 @@ async function serveFaultyMcp(
     return void res.end(
       JSON.stringify({ jsonrpc: "2.0", id: message.id, result: { content: "oops" } }),
     );
+  }
+  // A server that closes streams for polling but takes no GET: resumption is refused.
+  if (noGet && req.method === "GET") {
+    res.writeHead(405, { allow: "POST, DELETE" });
+    return void res.end();
   }
   const sid = req.headers["mcp-session-id"] as string | undefined;
   let transport = sid ? channel.sessions.get(sid) : undefined;
@@ -142,6 +166,8 @@ export function addFaultyServerFixtures(mock: LLMock): void {
   mock.onMessage(/^faulty crash please$/, call("fc1", "faulty-crash__crash_read"));
   mock.onMessage(/^faulty bad shape please$/, call("fb1", "faulty-shape__bad_shape"));
   mock.onMessage(/^faulty polled read please$/, call("fp1", "faulty-polled__polled_read"));
+  mock.onMessage(/^faulty vanish please$/, call("fv1", "faulty-vanish__vanish_read"));
+  mock.onMessage(/^faulty unresumable please$/, call("fu1", "faulty-unresumable__polled_read"));
   mock.onMessage(/^faulty wipe please$/, call("fw1", "faulty-wipe__wipe", '{"what":"drafts"}'));
 }
 
@@ -159,14 +185,16 @@ export async function startFaultyServer(): Promise<{ url: string; stop: () => Pr
       return;
     }
     const url = new URL(req.url ?? "/", "http://x");
-    const mcp = /^\/([\w-]+)\/(mcp|mcp-resumable|runs)$/.exec(url.pathname);
+    const mcp = /^\/([\w-]+)\/(mcp|mcp-resumable|mcp-resumable-no-get|runs)$/.exec(url.pathname);
     if (mcp?.[2] === "runs") {
       res.writeHead(200, { "content-type": "application/json" });
       return void res.end(JSON.stringify(channelOf(mcp[1]!).runs));
     }
     if (mcp) {
       const channel = channelOf(mcp[1]!);
-      return void serveFaultyMcp(channel, mcp[2] === "mcp-resumable", req, res).catch(() => {
+      const resumable = mcp[2]!.startsWith("mcp-resumable");
+      const noGet = mcp[2] === "mcp-resumable-no-get";
+      return void serveFaultyMcp(channel, resumable, noGet, req, res).catch(() => {
         if (!res.headersSent) res.writeHead(500);
         res.end();
       });

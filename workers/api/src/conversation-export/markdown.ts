@@ -1,17 +1,9 @@
-// A conversation as one Markdown document, to keep or share outside the app: its messages in
-// order, who wrote each, the tools each answer used, its reasoning folded away, and the text of
-// its artifacts where they were made (binary ones are named, with the way to fetch them).
-import { ATTACHMENT_ARTIFACT_TYPE } from "../../../../durable-objects/protocol/attachments";
+// How a conversation reads as Markdown, to keep or share outside the app: its messages in order,
+// who wrote each, the tools each answer used, its reasoning folded away, and the text of its
+// artifacts where they were made (binary ones are named, with the way to fetch them). The pieces
+// are put together as they are read by export-stream.ts.
 import type { ChatMessage, MessagePart } from "../../../../durable-objects/protocol/messages";
 import type { Artifact, Conversation } from "../../../../durable-objects/protocol/rest";
-
-export interface ExportInput {
-  conversation: Conversation;
-  messages: ChatMessage[];
-  /** The conversation's artifacts, text ones with their content. */
-  artifacts: Artifact[];
-  exportedAt: Date;
-}
 
 const STATUS_NOTES: Record<ChatMessage["status"], string | null> = {
   complete: null,
@@ -40,9 +32,11 @@ const FENCE_LANGUAGE: Record<string, string> = {
   "text/csv": "csv",
 };
 
-type ArtifactRef = { artifactId: string; title: string; artifactType: string };
-
-function artifactBlock(ref: ArtifactRef, artifact: Artifact | undefined): string {
+/** An artifact as a message (or the list of the others) shows it; `artifact` without it: deleted. */
+export function artifactMarkdown(
+  ref: { title: string; artifactType: string },
+  artifact: Artifact | undefined,
+): string {
   const heading = `**Artifact: ${ref.title}** (${ref.artifactType})`;
   if (!artifact) return `${heading}: deleted since.`;
   if (artifact.content == null)
@@ -68,7 +62,7 @@ function partBlock(part: MessagePart, artifacts: Map<string, Artifact>): string 
     case "tool_call":
       return `- Tool \`${part.server}.${part.tool}\` (${part.status})${part.summary ? `: ${part.summary.trim()}` : ""}`;
     case "artifact":
-      return artifactBlock(part, artifacts.get(part.artifactId));
+      return artifactMarkdown(part, artifacts.get(part.artifactId));
     case "attachment":
       return `- Attached: ${part.name} (${part.contentType}, ${size(part.size)})`;
   }
@@ -79,39 +73,18 @@ function speaker(message: ChatMessage): string {
   return message.author?.name ?? "User";
 }
 
-export function conversationMarkdown(input: ExportInput): string {
-  const { conversation: c } = input;
-  const artifacts = new Map(input.artifacts.map((a) => [a.id, a]));
-  const lines = [
-    `# ${c.title.trim() || "Untitled conversation"}`,
-    "",
-    `_${c.provider} · ${c.model} · ${input.messages.length} messages · started ${utc(c.createdAt)} · exported ${utc(input.exportedAt.getTime())}_`,
-  ];
-  const shown = new Set<string>();
-  for (const message of input.messages) {
-    for (const p of message.content) if (p.type === "artifact") shown.add(p.artifactId);
-    const blocks = message.content.map((p) => partBlock(p, artifacts)).filter((b) => b !== "");
-    const note = STATUS_NOTES[message.status];
-    if (note) blocks.push(`_${note}_`);
-    lines.push(
-      "",
-      "---",
-      "",
-      `### ${speaker(message)} · ${utc(message.createdAt)}`,
-      "",
-      blocks.join("\n\n"),
-    );
-  }
-  // Artifacts no message points at (made by a tool, or kept from an earlier version).
-  const rest = input.artifacts.filter(
-    (a) => !shown.has(a.id) && a.type !== ATTACHMENT_ARTIFACT_TYPE,
-  );
-  if (rest.length > 0) {
-    lines.push("", "---", "", "### Other artifacts of this conversation");
-    for (const a of rest)
-      lines.push("", artifactBlock({ artifactId: a.id, title: a.title, artifactType: a.type }, a));
-  }
-  return `${lines.join("\n").trimEnd()}\n`;
+/** The document's title and what it is. */
+export function markdownHeader(c: Conversation, exportedAt: Date): string {
+  const title = c.title.trim() || "Untitled conversation";
+  return `# ${title}\n\n_${c.provider} · ${c.model} · started ${utc(c.createdAt)} · exported ${utc(exportedAt.getTime())}_\n`;
+}
+
+/** One message, after a rule; `artifacts` holds those it points at, with their text. */
+export function messageMarkdown(message: ChatMessage, artifacts: Map<string, Artifact>): string {
+  const blocks = message.content.map((p) => partBlock(p, artifacts)).filter((b) => b !== "");
+  const note = STATUS_NOTES[message.status];
+  if (note) blocks.push(`_${note}_`);
+  return `\n---\n\n### ${speaker(message)} · ${utc(message.createdAt)}\n\n${blocks.join("\n\n")}\n`;
 }
 
 /** A file name for the download: the title's letters and digits (any script), or the id. */

@@ -1,5 +1,5 @@
 // Artifact rows, reached through the conversation that owns them.
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { Artifact } from "../../../../durable-objects/protocol/rest";
 import { notFound } from "../http/errors";
@@ -41,14 +41,13 @@ export async function getOwnedArtifact(db: Db, userId: string, id: string): Prom
   return row.artifact;
 }
 
-/** A conversation's artifacts; `withContent` adds the text of text ones (an export's). */
-export async function listArtifacts(db: Db, conversationId: string, withContent = false) {
+export async function listArtifacts(db: Db, conversationId: string) {
   const rows = await db
     .select()
     .from(artifacts)
     .where(eq(artifacts.conversationId, conversationId))
     .orderBy(asc(artifacts.position), asc(artifacts.createdAt));
-  return rows.map((r) => toArtifact(r, withContent));
+  return rows.map((r) => toArtifact(r));
 }
 
 export async function pinnedArtifacts(db: Db, conversationId: string) {
@@ -79,4 +78,19 @@ export async function updateArtifact(
     .where(eq(artifacts.id, id))
     .returning();
   return toArtifact(row!, true);
+}
+
+/** Some of a conversation's artifacts with the content of text ones, in `ids`' order (an export's). */
+export async function artifactsWithContent(
+  db: Db,
+  conversationId: string,
+  ids: readonly string[],
+): Promise<Artifact[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select()
+    .from(artifacts)
+    .where(and(eq(artifacts.conversationId, conversationId), inArray(artifacts.id, [...ids])));
+  const byId = new Map(rows.map((r) => [r.id, toArtifact(r, true)]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }

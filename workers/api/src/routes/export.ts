@@ -1,11 +1,16 @@
 // A conversation as one file to keep: Markdown to read, or JSON with every message and artifact
-// as the API gives them (conversation-export/).
+// as the API gives them (conversation-export/), written as it is read from D1.
 import { Hono } from "hono";
 import { z } from "zod";
-import type { ChatMessage } from "../../../../durable-objects/protocol/messages";
 import type { AppEnv } from "../app-types";
-import { conversationMarkdown, exportFileName } from "../conversation-export/markdown";
-import { listArtifacts } from "../db/artifacts";
+import {
+  type ExportSource,
+  jsonExport,
+  markdownExport,
+  streamOf,
+} from "../conversation-export/export-stream";
+import { exportFileName } from "../conversation-export/markdown";
+import { artifactsWithContent, listArtifacts } from "../db/artifacts";
 import { conversationFor } from "../db/conversation-access";
 import { toConversation } from "../db/conversations";
 import { listMessages } from "../db/messages";
@@ -16,18 +21,6 @@ import { IdParam } from "./conversations";
 export const ExportQuery = z.object({
   format: z.enum(["markdown", "json"]).default("markdown"),
 });
-
-const PAGE = 500;
-
-async function allMessages(db: AppEnv["Variables"]["db"], id: string): Promise<ChatMessage[]> {
-  const all: ChatMessage[] = [];
-  for (let after = 0; ;) {
-    const page = await listMessages(db, id, after, PAGE);
-    all.push(...page);
-    if (page.length < PAGE) return all;
-    after = page.at(-1)!.seq;
-  }
-}
 
 /** `attachment` with an ASCII name for old clients and the UTF-8 one (RFC 6266) for the rest. */
 function attachment(name: string): string {
@@ -44,20 +37,20 @@ export const exportRoutes = new Hono<AppEnv>().get(
     const db = c.get("db");
     const { row } = await conversationFor(db, c.get("user").id, id, "read");
     const conversation = toConversation(row);
-    const [messages, artifacts] = await Promise.all([
-      allMessages(db, id),
-      listArtifacts(db, id, true),
-    ]);
-    const exportedAt = new Date();
-    if (format === "json")
-      return c.json(
-        { exportedAt: exportedAt.toISOString(), conversation, messages, artifacts },
-        200,
-        { "content-disposition": attachment(exportFileName(conversation, "json")) },
-      );
-    return c.body(conversationMarkdown({ conversation, messages, artifacts, exportedAt }), 200, {
-      "content-type": "text/markdown; charset=utf-8",
-      "content-disposition": attachment(exportFileName(conversation, "md")),
+    const source: ExportSource = {
+      conversation,
+      exportedAt: new Date(),
+      messagesAfter: (seq, limit) => listMessages(db, id, seq, limit),
+      artifacts: () => listArtifacts(db, id),
+      withContent: (ids) => artifactsWithContent(db, id, ids),
+    };
+    const json = format === "json";
+    return new Response(streamOf(json ? jsonExport(source) : markdownExport(source)), {
+      headers: {
+        "content-type": json ? "application/json; charset=utf-8" : "text/markdown; charset=utf-8",
+        "content-disposition": attachment(exportFileName(conversation, json ? "json" : "md")),
+        "cache-control": "private, no-store",
+      },
     });
   },
 );

@@ -6,6 +6,7 @@ import type { Conversation, McpServer, ProviderInfo } from "../../../durable-obj
 import { ApiFailure } from "../api";
 import { ConfirmDialog } from "../ui/dialog";
 import { AccessSection } from "./AccessSection";
+import { BudgetSection } from "./BudgetSection";
 import { ConversationSection } from "./ConversationSection";
 import { HousekeepingSection } from "./HousekeepingSection";
 import { McpServersSection } from "./McpServersSection";
@@ -122,6 +123,7 @@ function Panel(props: SettingsPanelProps) {
         save={save}
       />
       <RouteSection conversation={props.conversation} providers={props.providers} save={save} />
+      <BudgetSection conversation={props.conversation} save={save} />
       <HousekeepingSection
         conversation={props.conversation}
         providers={props.providers}

@@ -8,6 +8,12 @@ import { SaveRow } from "./SaveRow";
 import type { SaveConversation } from "./use-conversation-saver";
 import { useSaving } from "./use-saving";
 
+const FIELDS: Array<[keyof BudgetDraft, string, "numeric" | "decimal"]> = [
+  ["tokens", "Tokens", "numeric"],
+  ["costUsd", "Cost (US$)", "decimal"],
+  ["seconds", "Time (seconds)", "numeric"],
+];
+
 export function BudgetSection(props: { conversation: Conversation; save: SaveConversation }) {
   const [draft, setDraft] = useState<BudgetDraft>(() => budgetDraftOf(props.conversation.settings));
   const { status, busy, run, refuse } = useSaving("Could not save the budgets.");
@@ -42,33 +48,17 @@ export function BudgetSection(props: { conversation: Conversation; save: SaveCon
         onSubmit={submit}
         aria-describedby={`${headingId}-about`}
       >
-        <label>
-          Tokens
-          <input
-            inputMode="numeric"
-            value={draft.tokens}
-            placeholder="no limit"
-            onChange={(e) => change({ tokens: e.target.value })}
-          />
-        </label>
-        <label>
-          Cost (US$)
-          <input
-            inputMode="decimal"
-            value={draft.costUsd}
-            placeholder="no limit"
-            onChange={(e) => change({ costUsd: e.target.value })}
-          />
-        </label>
-        <label>
-          Time (seconds)
-          <input
-            inputMode="numeric"
-            value={draft.seconds}
-            placeholder="no limit"
-            onChange={(e) => change({ seconds: e.target.value })}
-          />
-        </label>
+        {FIELDS.map(([key, label, inputMode]) => (
+          <label key={key}>
+            {label}
+            <input
+              inputMode={inputMode}
+              value={draft[key]}
+              placeholder="no limit"
+              onChange={(e) => change({ [key]: e.target.value })}
+            />
+          </label>
+        ))}
         <SaveRow label="Save budgets" busy={busy} status={status} />
       </form>
     </section>

@@ -46,3 +46,12 @@ it("every binding it requires is declared in each environment of wrangler.toml",
     }
   }
 });
+
+it("a misspelt APP_ENV is named, rather than asking for deployed secrets", async () => {
+  const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+  const bindings = { ...env, APP_ENV: "dev", SIGNING_SECRET: undefined };
+  const res = await app.request("http://127.0.0.1:8787/api/health", {}, bindings);
+  expect(res.status).toBe(503);
+  const logged = errors.mock.calls.map(([line]) => String(line));
+  expect(logged).toEqual([expect.stringContaining('APP_ENV is "dev"; set it to "development"')]);
+});

@@ -1,6 +1,7 @@
 // A worker whose wrangler.toml lacks a binding the API uses fails deep inside a request with a
-// TypeError that names nothing ("Invalid value used as weak map key" for a missing D1). It
-// refuses every request instead, and says which binding to declare and where.
+// TypeError that names nothing ("Invalid value used as weak map key" for a missing D1); one with
+// a misspelt APP_ENV runs as deployed and asks for secrets a local run never needs. Either
+// refuses every request instead, and says what to fix where.
 import type { MiddlewareHandler } from "hono";
 import { isDevelopment } from "../../../../shared/app-env";
 import type { Env } from "../../../../shared/env";
@@ -43,10 +44,23 @@ export function missingBindingsLog(env: Env, missing: BindingName[]): string {
 /** Said once per isolate and set of missing names, not on every request. */
 const reported = new Set<string>();
 
+const APP_ENVS = ["development", "staging", "production"];
+
+/** An APP_ENV outside the three (a typo, say) would run as deployed, refusing for the wrong reason. */
+export function unknownAppEnvLog(env: Env): string | null {
+  if (APP_ENVS.includes(env.APP_ENV)) return null;
+  return (
+    `Refusing every request: APP_ENV is ${JSON.stringify(String(env.APP_ENV ?? "").slice(0, 40))}; ` +
+    `set it to "development" (local), "staging" or "production" in wrangler.toml's [vars] of ` +
+    "that environment (see README, Deploying)."
+  );
+}
+
 export const requireBindings: MiddlewareHandler<AppEnv> = async (c, next) => {
   const missing = missingBindings(c.env);
-  if (missing.length === 0) return next();
-  const log = missingBindingsLog(c.env, missing);
+  const log =
+    unknownAppEnvLog(c.env) ?? (missing.length > 0 ? missingBindingsLog(c.env, missing) : null);
+  if (log === null) return next();
   if (!reported.has(log)) {
     reported.add(log);
     console.error(log);

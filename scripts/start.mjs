@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { createPrivateCopy, ensureVars } from "./lib/dev-vars.mjs";
+import { prepareDevVars } from "./lib/dev-vars.mjs";
 import {
   createUserWithTokenSql,
   newToken,
@@ -30,21 +30,12 @@ const build = spawnSync(
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 step("Configuration (.dev.vars)");
-const devVars = join(root, ".dev.vars");
-createPrivateCopy(join(root, ".dev.vars.example"), devVars);
-// Secrets shared by the two workers; generated once for this machine.
-const shared = {
+// Secrets the two workers share, and the key that seals MCP sign-in tokens in the local D1
+// (`<key id>:<32 bytes>`): generated once for this machine.
+const apiVars = prepareDevVars(root, {
   MCP_REMOTE_TOKEN: randomBytes(24).toString("base64url"),
   GRAPH_CONTEXT_SECRET: randomBytes(32).toString("base64url"),
-};
-const apiVars = ensureVars(devVars, {
-  ...shared,
-  // Seals MCP sign-in tokens in the local D1 (`<key id>:<32 bytes>`).
   OAUTH_ENCRYPTION_KEY: `local:${randomBytes(32).toString("base64url")}`,
-});
-ensureVars(join(root, "workers/mcp-remote/.dev.vars"), {
-  MCP_REMOTE_TOKEN: apiVars.MCP_REMOTE_TOKEN,
-  GRAPH_CONTEXT_SECRET: apiVars.GRAPH_CONTEXT_SECRET,
 });
 const providers = [
   "ANTHROPIC_API_KEY",

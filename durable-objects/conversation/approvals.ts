@@ -1,6 +1,7 @@
 // Tool calls waiting for the user. A request is a row in the DO's SQLite, like a checkpoint: the
 // run that asked ends, the object may sleep or restart, and the answer (WebSocket, REST, or the
 // expiry schedule) is stored here before the turn resumes from its checkpoint at that call.
+import { positiveSetting } from "../../shared/positive-setting";
 import type { ApprovalGate, ApprovalState, CatalogTool } from "../loop/types";
 import { BUILTIN_SERVER } from "../protocol/conversation-settings";
 import { resolvePolicy, type ToolPolicies } from "../protocol/tool-policy";
@@ -231,9 +232,8 @@ export function approvalTtlSeconds(
   envValue: string | undefined,
   setting: number | undefined,
 ): number {
-  const fromEnv = Number(envValue);
   return (
-    setting ?? (Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : DEFAULT_APPROVAL_TTL_SECONDS)
+    setting ?? positiveSetting("APPROVAL_TTL_SECONDS", envValue) ?? DEFAULT_APPROVAL_TTL_SECONDS
   );
 }
 

@@ -54,6 +54,7 @@ import { type BranchSeed, seedBranch } from "./branching/seed-branch";
 import type { SourceResult } from "./branching/create-branch";
 import type { ConversationRole } from "../protocol/roles";
 import { userName } from "../../shared/db/conversation-access";
+import { positiveSetting } from "../../shared/positive-setting";
 import { broadcastPresence, type MemberSocketState, nameFromHeader, stateOf } from "./presence";
 import { applyAccessChange, frameAccess, roleFromHeader } from "./member-access";
 import { credentialFromHeader } from "./socket-credential";
@@ -1011,8 +1012,7 @@ export class Conversation extends Agent<Env> {
   // ---------- idle MCP connections ----------
 
   private mcpIdleMs(): number {
-    const configured = Number(this.env.MCP_IDLE_CLOSE_MS);
-    return configured > 0 ? configured : 5 * 60_000;
+    return positiveSetting("MCP_IDLE_CLOSE_MS", this.env.MCP_IDLE_CLOSE_MS) ?? 5 * 60_000;
   }
 
   /**

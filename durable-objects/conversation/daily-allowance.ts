@@ -2,6 +2,7 @@
 // measured on the usage rows of the current UTC day. Past it, new messages are refused before
 // anything is stored: HTTP 429 for tokens, 402 for cost (with Retry-After: the next UTC day), a
 // frame_error on a WebSocket. A message already stored (a resend) is never refused.
+import { positiveSetting } from "../../shared/positive-setting";
 import { z } from "zod";
 import type { Env } from "../../shared/env";
 import { userUsageSince } from "../../shared/db/usage";
@@ -24,14 +25,9 @@ export interface AllowanceRefusal {
 
 type AllowanceEnv = Pick<Env, "DAILY_TOKEN_ALLOWANCE" | "DAILY_COST_ALLOWANCE_USD">;
 
-function positive(value: string | undefined): number | undefined {
-  const n = Number(value);
-  return value?.trim() && Number.isFinite(n) && n > 0 ? n : undefined;
-}
-
 export function dailyAllowance(env: AllowanceEnv): DailyAllowance {
-  const tokens = positive(env.DAILY_TOKEN_ALLOWANCE);
-  const costUsd = positive(env.DAILY_COST_ALLOWANCE_USD);
+  const tokens = positiveSetting("DAILY_TOKEN_ALLOWANCE", env.DAILY_TOKEN_ALLOWANCE);
+  const costUsd = positiveSetting("DAILY_COST_ALLOWANCE_USD", env.DAILY_COST_ALLOWANCE_USD);
   return { ...(tokens && { tokens }), ...(costUsd && { costUsd }) };
 }
 

@@ -5,6 +5,7 @@
 // (`elicitation_requested`) and any of them, or REST, may answer (`elicitation_answered`). The
 // wait itself lives in memory: a restart loses the open call, so questions left pending at start
 // are withdrawn (cancelled) and recovery reports the call as interrupted.
+import { positiveSetting } from "../../shared/positive-setting";
 import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import {
   checkContent,
@@ -292,10 +293,10 @@ export function elicitationTimeoutSeconds(
   envValue: string | undefined,
   setting: number | undefined,
 ): number {
-  const fromEnv = Number(envValue);
   return (
     setting ??
-    (Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : DEFAULT_ELICITATION_TIMEOUT_SECONDS)
+    positiveSetting("ELICITATION_TIMEOUT_SECONDS", envValue) ??
+    DEFAULT_ELICITATION_TIMEOUT_SECONDS
   );
 }
 

@@ -1,6 +1,7 @@
 // The tools of a turn: the user's MCP servers plus our own, over streamable HTTP. Sessions and
 // tool catalogs are kept in the DO (they survive restarts), so a turn after the first sends no
 // initialize and no tools/list unless a server said its tools changed.
+import { positiveSetting } from "../../shared/positive-setting";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
   ErrorCode,
@@ -126,10 +127,8 @@ export async function createToolRunner(opts: {
   registry?: ServerConfig[];
 }): Promise<ToolRunner> {
   const { env, conversation, store, pool } = opts;
-  const breakerOpts = {
-    ...DEFAULT_BREAKER,
-    ...(env.MCP_BREAKER_COOLDOWN_MS && { cooldownMs: Number(env.MCP_BREAKER_COOLDOWN_MS) }),
-  };
+  const cooldownMs = positiveSetting("MCP_BREAKER_COOLDOWN_MS", env.MCP_BREAKER_COOLDOWN_MS);
+  const breakerOpts = { ...DEFAULT_BREAKER, ...(cooldownMs !== undefined && { cooldownMs }) };
   const routeFor = routesFor(env);
   const breakerKey = (s: ServerConfig) => `breaker:${s.name}`;
   const breaker = (s: ServerConfig): BreakerState => {

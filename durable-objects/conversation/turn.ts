@@ -23,7 +23,7 @@ import type { NewServerEvent } from "../protocol/wire";
 import { toolCallingOf } from "../providers/prompt-tools/capabilities";
 import { withPromptTools } from "../providers/prompt-tools/with-prompt-tools";
 import { withReasoningRoom } from "../providers/reasoning-effort";
-import { createProvider, providerConfigFromEnv } from "../providers/registry";
+import { createProvider, ENABLING_SETTINGS, providerConfigFromEnv } from "../providers/registry";
 import { streamWithRetries } from "../providers/retry";
 import { buildToolNameMap } from "../providers/tool-names";
 import type { ModelProvider, ModelRequest, ProviderId } from "../providers/types";
@@ -97,9 +97,14 @@ export interface TurnOutcome {
 /** How a turn ended (a parked turn has not). */
 export type FinalOutcome = TurnOutcome & { status: MessageStatus };
 
-export const NOT_CONFIGURED_MESSAGE = (provider: string) =>
-  `The ${provider} provider is not configured. Set its key in .dev.vars (locally) or with ` +
-  "`wrangler secret put` (deployed), or pick another provider in the conversation settings.";
+export const NOT_CONFIGURED_MESSAGE = (provider: ProviderId) => {
+  const setting = ENABLING_SETTINGS[provider];
+  return (
+    `The ${provider} provider is not configured: set ${setting} in .dev.vars and restart ` +
+    `\`npm start\` (locally), or with \`wrangler secret put ${setting}\` (deployed), or pick ` +
+    "another provider in the conversation settings."
+  );
+};
 
 export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
   const { conversation } = input;

@@ -62,6 +62,14 @@ export interface ProviderEnv {
   OLLAMA_ACCESS_CLIENT_SECRET?: string;
 }
 
+/** The setting that turns each provider on, named where a provider is not configured. */
+export const ENABLING_SETTINGS: Record<ProviderId, string> = {
+  anthropic: "ANTHROPIC_API_KEY",
+  openai: "OPENAI_API_KEY",
+  gemini: "GEMINI_API_KEY",
+  ollama: "OLLAMA_BASE_URL",
+};
+
 /** The setting a person has to fix when a provider refuses its credentials. */
 export const CREDENTIAL_SETTINGS: Record<ProviderId, string> = {
   anthropic: "ANTHROPIC_API_KEY",

@@ -25,6 +25,7 @@ import { elicitationRoutes } from "./routes/elicitations";
 import { toolPolicyRoutes } from "./routes/tool-policies";
 import { mcpCatalogRoutes } from "./routes/mcp-catalog";
 import { conversationUsageRoutes, userUsageRoutes } from "./routes/usage";
+import { requireBindings } from "./config/required-bindings";
 import { requireSecrets } from "./config/required-secrets";
 import { openAiRoutes } from "./openai/routes";
 import { serveOpenApi } from "./openapi/document";
@@ -67,7 +68,8 @@ app.notFound((c) => {
   );
 });
 
-// A deployed worker missing a secret refuses everything (and says which in its logs).
+// A worker missing a binding or (deployed) a secret refuses everything, and says which.
+app.use("*", requireBindings);
 app.use("*", requireSecrets);
 app.use("/api/*", requestLog());
 app.use("/api/*", async (c, next) => {

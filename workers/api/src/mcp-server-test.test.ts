@@ -1,6 +1,8 @@
 // "Test the connection" for MCP servers: against server-everything and misbehaving servers on
 // 127.0.0.1 (allowed here because the test worker runs with APP_ENV=development).
+import { env } from "cloudflare:test";
 import { afterEach, expect, inject, it, vi } from "vitest";
+import app from "./app";
 import { McpServerTest } from "../../../durable-objects/protocol/rest";
 import { probeServer } from "../../../durable-objects/mcp/probe-server";
 import { api, createConversation, createUser, errorOf } from "../../../tests/support/helpers";
@@ -210,6 +212,32 @@ it("the built-in server's test explains a missing MCP worker", async () => {
     error: {
       code: "not_found",
       message: expect.stringMatching(/built-in MCP server 'mcp-remote'.*MCP_REMOTE/),
+    },
+  });
+});
+
+it("the built-in server's test names MCP_REMOTE_TOKEN when our MCP worker refuses the API's token", async () => {
+  const user = await createUser();
+  // Our MCP worker answers 401 to a bearer token other than its own MCP_REMOTE_TOKEN.
+  const refusing = {
+    fetch: async () =>
+      Response.json(
+        { error: "unauthorized" },
+        { status: 401, headers: { "content-type": "application/json" } },
+      ),
+  };
+  const result = await testResult(
+    await app.request(
+      "http://app.test/api/mcp-servers/builtin/test",
+      { method: "POST", headers: { Authorization: `Bearer ${user.token}` } },
+      { ...env, MCP_REMOTE: refusing },
+    ),
+  );
+  expect(result).toMatchObject({
+    ok: false,
+    error: {
+      code: "unauthorized",
+      message: expect.stringMatching(/MCP_REMOTE_TOKEN must be the same in both workers/),
     },
   });
 });

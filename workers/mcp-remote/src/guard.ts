@@ -19,11 +19,16 @@ const list = (value: string | undefined) =>
     .map((v) => v.trim().toLowerCase())
     .filter(Boolean);
 
-// Names a local `wrangler dev` answers to, and the one our API worker uses through its binding.
-const LOCAL_HOSTS = ["localhost", "127.0.0.1", "[::1]", "mcp-remote.internal"];
+// The name our API worker uses through its MCP_REMOTE binding: answered to always, so setting
+// ALLOWED_HOSTS to the public name does not cut the API off. No public request carries it
+// (`.internal` is reserved and routes nowhere), and the bearer token is still required.
+const BINDING_HOST = "mcp-remote.internal";
+// Names a local `wrangler dev` answers to.
+const LOCAL_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
 
 function hostAllowed(host: string, env: McpEnv): boolean {
   const name = host.toLowerCase().replace(/:\d+$/, "");
+  if (name === BINDING_HOST) return true;
   const allowed = list(env.ALLOWED_HOSTS);
   if (allowed.includes(host.toLowerCase()) || allowed.includes(name)) return true;
   // Without a list, a deployed server answers to whatever name routes to it; in development a

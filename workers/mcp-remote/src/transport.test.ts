@@ -157,6 +157,15 @@ describe("who may call", () => {
     expect(listed.status).toBe(200);
   });
 
+  it("answers our API worker's binding whatever ALLOWED_HOSTS names", async () => {
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    const viaBinding = new Request("https://mcp-remote.internal/mcp", post(auth));
+    const env = withEnv({ APP_ENV: "production", ALLOWED_HOSTS: "mcp.example.com" });
+    expect((await handler.fetch(viaBinding, env)).status).toBe(200);
+    const noToken = new Request("https://mcp-remote.internal/mcp", post({}));
+    expect((await handler.fetch(noToken, env)).status).toBe(401);
+  });
+
   it("without a configured token: open in development with one warning, closed otherwise", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const dev = withEnv({ APP_ENV: "development", MCP_REMOTE_TOKEN: undefined });

@@ -1,6 +1,7 @@
 // How large an attachment may be, and how much a user may keep in all: set by the operator
 // (ATTACHMENT_MAX_BYTES, ATTACHMENT_QUOTA_BYTES), 10 MiB and 200 MiB unless set.
 import type { Env } from "../../../../shared/env";
+import { positiveSetting } from "../../../../shared/positive-setting";
 
 const MiB = 1024 * 1024;
 export const DEFAULT_ATTACHMENT_MAX_BYTES = 10 * MiB;
@@ -13,15 +14,15 @@ export interface AttachmentLimits {
 
 export function attachmentLimits(env: Env): AttachmentLimits {
   return {
-    maxBytes: positiveInteger(env.ATTACHMENT_MAX_BYTES) ?? DEFAULT_ATTACHMENT_MAX_BYTES,
-    quotaBytes: positiveInteger(env.ATTACHMENT_QUOTA_BYTES) ?? DEFAULT_ATTACHMENT_QUOTA_BYTES,
+    maxBytes:
+      bytes("ATTACHMENT_MAX_BYTES", env.ATTACHMENT_MAX_BYTES) ?? DEFAULT_ATTACHMENT_MAX_BYTES,
+    quotaBytes:
+      bytes("ATTACHMENT_QUOTA_BYTES", env.ATTACHMENT_QUOTA_BYTES) ?? DEFAULT_ATTACHMENT_QUOTA_BYTES,
   };
 }
 
-function positiveInteger(value: string | undefined): number | undefined {
-  const n = Number(value);
-  return Number.isInteger(n) && n > 0 ? n : undefined;
-}
+const bytes = (name: string, value: string | undefined) =>
+  positiveSetting(name, value, { integer: true });
 
 /** A size for people: 10 MiB, 512 KiB, 300 bytes. */
 export function formatBytes(bytes: number): string {

@@ -2,7 +2,11 @@
 // running the whole thinking loop with the user's MCP servers) and each configured provider's
 // models as `<provider>/<model>`, which run the same loop with that model.
 import { z } from "zod";
-import { configuredProviders, MODELS } from "../../../../durable-objects/providers/registry";
+import {
+  configuredProviders,
+  ENABLING_SETTINGS,
+  MODELS,
+} from "../../../../durable-objects/providers/registry";
 import type { ProviderId } from "../../../../durable-objects/providers/types";
 import type { SendOptions } from "../../../../durable-objects/protocol/wire";
 import type { Env } from "../../../../shared/env";
@@ -42,14 +46,6 @@ export function modelById(env: Env, id: string): ModelObject | null {
   return listModels(env).find((model) => model.id === id) ?? null;
 }
 
-/** The setting that configures each provider, named when a model of one that is not is asked for. */
-const CONFIGURED_BY: Record<ProviderId, string> = {
-  anthropic: "ANTHROPIC_API_KEY",
-  openai: "OPENAI_API_KEY",
-  gemini: "GEMINI_API_KEY",
-  ollama: "OLLAMA_BASE_URL",
-};
-
 /** The 404 of a model id GET /v1/models does not list; `unconfigured`: its provider, when that is why. */
 export function noSuchModel(model: string, unconfigured?: ProviderId): ApiError {
   const named = `The model '${model.slice(0, 80)}' does not exist`;
@@ -57,7 +53,7 @@ export function noSuchModel(model: string, unconfigured?: ProviderId): ApiError 
     404,
     "not_found",
     unconfigured
-      ? `${named} here: the ${unconfigured} provider is not configured (the operator sets ${CONFIGURED_BY[unconfigured]} to offer it). Use '${THINKING_CHAT_MODEL}' or a model GET /v1/models lists.`
+      ? `${named} here: the ${unconfigured} provider is not configured (the operator sets ${ENABLING_SETTINGS[unconfigured]} to offer it). Use '${THINKING_CHAT_MODEL}' or a model GET /v1/models lists.`
       : `${named}: use '${THINKING_CHAT_MODEL}' or '<provider>/<model>' (GET /v1/models lists them).`,
   );
 }

@@ -150,11 +150,16 @@ export const mcpServerRoutes = new Hono<AppEnv>()
     });
     if (result.ok) return c.json(result);
     const what = result.error.message.split(". ")[0];
+    // Reached but refused: the worker is there, the token the two workers share is not the same.
+    const fix =
+      result.error.code === "unauthorized"
+        ? "MCP_REMOTE_TOKEN must be the same in both workers: set one value with `wrangler secret put MCP_REMOTE_TOKEN --env <env>`, and again with `-c workers/mcp-remote/wrangler.toml` (locally, npm start keeps .dev.vars and workers/mcp-remote/.dev.vars equal)."
+        : "Check that workers/mcp-remote is deployed and bound as MCP_REMOTE; locally, run both workers with wrangler dev.";
     return c.json({
       ok: false,
       error: {
         code: result.error.code,
-        message: `The built-in MCP server '${BUILTIN_SERVER}' is not available (${what}). Check that workers/mcp-remote is deployed and bound as MCP_REMOTE; locally, run both workers with wrangler dev.`,
+        message: `The built-in MCP server '${BUILTIN_SERVER}' is not available (${what}). ${fix}`,
       },
     });
   })

@@ -2,6 +2,7 @@
 // response_formatter. Every step is checkpointed before the next begins; see README.md.
 import type { NeutralMessage, ToolDefinition } from "../providers/types";
 import { budgetStop, markStepStart, stepCapStop, turnClock } from "./budgets";
+import { withAnswerEndNote } from "./answer-end";
 import { finish, formatted, MAX_FORMATTER_REPAIRS, withGraph } from "./final-answer";
 import { checkFormatterOutput, FORMATTER_TOOL, formatterTool } from "./formatter";
 import { omittedNote } from "./context-fit";
@@ -165,8 +166,11 @@ async function runLoop(
         result.calls = toolCalls;
       }
       if (result.calls.length === 0 || result.cut) {
-        // A model that answers without tools is done: its text, already shown, is the answer.
-        state.final = finalContent(state);
+        // A model that answers without tools is done: its text, already shown, is the answer
+        // (with why it ended short, unless a guard cut it and said so).
+        state.final = result.cut
+          ? finalContent(state)
+          : withAnswerEndNote(deps, finalContent(state), result.finish, input.maxTokens);
         deps.checkpoint(state);
         return { content: await withGraph(deps, state, state.final), status: "complete" };
       }

@@ -1,6 +1,7 @@
 // One model call of a step: the request, its stream read into text and tool calls, every delta
 // shown to the user unless a stream guard (a loop, gibberish, the answer cap) cuts it there.
 import type {
+  FinishReason,
   ModelRequest,
   NeutralPart,
   SealedReasoning,
@@ -20,6 +21,8 @@ export interface StepResult {
   error?: { code: string; message: string };
   /** A guard stopped the stream (a loop, gibberish, the answer cap): the turn ends with what was kept. */
   cut?: boolean;
+  /** Why the provider said the answer ended (max tokens, a filter), when it said. */
+  finish?: FinishReason;
 }
 
 export async function streamStep(
@@ -137,6 +140,7 @@ async function readStream(
           return { reasoningChars };
         case "finish":
           meter.finished();
+          out.finish = event.reason;
           break;
       }
     }

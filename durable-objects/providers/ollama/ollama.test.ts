@@ -292,3 +292,42 @@ describe("ollama: answers", () => {
     expect(parseChunk("<html>")).toBeNull();
   });
 });
+
+describe("ollama: a model without native tools", () => {
+  it("is asked again with the tools in its prompt, and its tool-call block is a call", async () => {
+    // aimock's Ollama route takes tools from any model: this fetch plays a model that has none,
+    // refusing `tools` with Ollama's 400 and answering a plain request with a tool-call block.
+    const bodies: Array<{ tools?: unknown; messages: Array<{ role: string; content: string }> }> =
+      [];
+    const ollama: typeof fetch = async (_input, init) => {
+      const body = JSON.parse(String(init?.body)) as (typeof bodies)[number];
+      bodies.push(body);
+      if (body.tools)
+        return Response.json(
+          { error: "registry.ollama.ai/library/llava:13b does not support tools" },
+          { status: 400 },
+        );
+      const block = '```tool_call\n{"name": "get_weather", "arguments": {"city": "Oslo"}}\n```';
+      const lines = [
+        { message: { role: "assistant", content: block }, done: false },
+        { message: { role: "assistant", content: "" }, done: true, done_reason: "stop" },
+      ];
+      return new Response(lines.map((l) => JSON.stringify(l)).join("\n") + "\n", {
+        headers: { "content-type": "application/x-ndjson" },
+      });
+    };
+    const r = await run(
+      "ollama",
+      { model: "llava:13b", messages: userSays("Weather in Oslo?"), tools: TOOLS },
+      { config: { fetch: ollama } },
+    );
+    expect(errorOf(r.events)).toBeUndefined();
+    expect(callsOf(r.events)).toEqual([
+      expect.objectContaining({ name: "get_weather", arguments: { city: "Oslo" } }),
+    ]);
+    expect(r.events.at(-1)).toEqual({ type: "finish", reason: "tool_calls" });
+    expect(bodies).toHaveLength(2);
+    expect(bodies[1]?.tools).toBeUndefined();
+    expect(bodies[1]?.messages[0]?.content).toMatch(/get_weather/);
+  });
+});

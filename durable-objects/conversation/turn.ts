@@ -24,7 +24,7 @@ import { toolCallingOf } from "../providers/prompt-tools/capabilities";
 import { withPromptTools } from "../providers/prompt-tools/with-prompt-tools";
 import { withReasoningRoom } from "../providers/reasoning-effort";
 import { createProvider, providerConfigFromEnv } from "../providers/registry";
-import { streamWithRetries } from "../providers/retry";
+import { retryNotice, streamWithRetries } from "../providers/retry";
 import { buildToolNameMap } from "../providers/tool-names";
 import type { ModelProvider, ModelRequest, ProviderId } from "../providers/types";
 import type { Env } from "../../shared/env";
@@ -151,7 +151,18 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     charsPerToken: input.charsPerToken,
     ...(input.learnedCharsPerToken && { learnedCharsPerToken: input.learnedCharsPerToken }),
     emit: input.emit,
-    stream: (p, request) => streamWithRetries(p, request, { onRetry: timer.retried }),
+    // A call waiting to be tried again says so: the wait may be the provider's Retry-After.
+    stream: (p, request) =>
+      streamWithRetries(p, request, {
+        onRetry: (attempt, waitMs, code, error) => {
+          timer.retried(attempt, waitMs, code);
+          input.emit({
+            type: "notice",
+            level: "info",
+            message: retryNotice(error, waitMs, attempt),
+          });
+        },
+      }),
   });
   const audit = input.audit && auditedAttempts(input.audit);
   const ask = (p: ModelProvider, request: ModelRequest) => fitter.stream(p, request);

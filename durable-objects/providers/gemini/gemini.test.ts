@@ -120,6 +120,34 @@ describe("gemini: specifics", () => {
     ]);
   });
 
+  it("sends no image of a type Gemini refuses (GIF): the model is told it was left out", async () => {
+    // Gemini takes PNG, JPEG, WebP, HEIC and HEIF only; a GIF in the history (an attachment, or a
+    // tool's image) would fail every later request of the conversation with a 400.
+    const wire = recordingFetch();
+    const r = await run(
+      "gemini",
+      {
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "case:text what is in these?" },
+              { type: "image", mediaType: "image/gif", data: "R0lGODlh" },
+              { type: "image", mediaType: "image/webp", data: "UklGR" },
+            ],
+          },
+        ],
+      },
+      { config: { fetch: wire.fetch } },
+    );
+    expect(errorOf(r.events)).toBeUndefined();
+    const parts = contentsOf(wire.bodies[0])[0]?.parts ?? [];
+    expect(parts.filter((p) => p.inlineData)).toEqual([
+      { inlineData: { mimeType: "image/webp", data: "UklGR" } },
+    ]);
+    expect(JSON.stringify(parts)).toMatch(/image\/gif was left out/);
+  });
+
   it("gives every call of a Gemini 3 history a thought signature: its own, or Google's placeholder", async () => {
     const history: NeutralMessage[] = [
       ...userSays("case:tool-result weather in Paris, then Lyon?"),

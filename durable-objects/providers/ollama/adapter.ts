@@ -2,10 +2,13 @@
 // optional Cloudflare Access service-token headers from the config. An answer is complete only
 // at the line with `done: true`; a stream that ends before is a cut connection, and an `error`
 // line ends it with that error. A model that refuses native tools ("… does not support tools")
-// is asked again with the tools described in its prompt (prompt-tools/), and so are its later calls.
+// is asked again with the tools described in its prompt (prompt-tools/), one that refuses images
+// ("… does not support image input": a tool's screenshot to a text model) with them named in
+// text; and so are its later calls.
 import { askAgainWithout } from "../ask-again";
 import { abortedError, missingSetting, truncatedError } from "../errors";
 import { withPromptTools } from "../prompt-tools/with-prompt-tools";
+import { hasImages, withoutImages } from "../without-images";
 import type { ModelProvider, ModelRequest, ProviderConfig, StreamEvent } from "../types";
 import { toOllamaRequest } from "./build-request";
 import { mapOllamaDoneReason } from "./map-done-reason";
@@ -38,23 +41,36 @@ function missing(config: ProviderConfig) {
 }
 
 export function createOllamaProvider(config: ProviderConfig): ModelProvider {
-  const native: ModelProvider = {
+  // Models found to refuse images or native tools: their later calls go without at once.
+  const blind = new Set<string>();
+  const withoutTools = new Set<string>();
+  const call = async function* (request: ModelRequest): AsyncIterable<StreamEvent> {
+    const problem = missing(config);
+    if (problem) yield { type: "error", error: problem };
+    else yield* thinkingIfTaken(config, request);
+  };
+  const seeing: ModelProvider = {
     id: "ollama",
-    async *stream(request) {
-      const problem = missing(config);
-      if (problem) yield { type: "error", error: problem };
-      else yield* thinkingIfTaken(config, request);
+    stream(request) {
+      const unseen = () => {
+        blind.add(request.model);
+        return call({ ...request, messages: withoutImages(request.messages, request.model) });
+      };
+      if (blind.has(request.model) && hasImages(request.messages)) return unseen();
+      return askAgainWithout(() => call(request), hasImages(request.messages) ? unseen : null, {
+        what: "images",
+        model: request.model,
+        refusedFor: /does not support image/i,
+      });
     },
   };
-  const prompted = withPromptTools(native);
-  // Models that refused native tools: their later calls describe the tools in the prompt at once.
-  const withoutTools = new Set<string>();
+  const prompted = withPromptTools(seeing);
   return {
     id: "ollama",
     stream(request) {
       if (withoutTools.has(request.model)) return prompted.stream(request);
       return askAgainWithout(
-        () => native.stream(request),
+        () => seeing.stream(request),
         request.tools?.length
           ? () => {
               withoutTools.add(request.model);

@@ -331,3 +331,58 @@ describe("ollama: a model without native tools", () => {
     expect(bodies[1]?.messages[0]?.content).toMatch(/get_weather/);
   });
 });
+
+describe("ollama: a model that cannot see", () => {
+  it("is asked again with a tool's image named in text, not failed on Ollama's 400", async () => {
+    // aimock's Ollama route takes images for any model: this fetch plays one that cannot see.
+    const bodies: Array<{ messages: Array<{ role: string; content: string; images?: string[] }> }> =
+      [];
+    const ollama: typeof fetch = async (_input, init) => {
+      const body = JSON.parse(String(init?.body)) as (typeof bodies)[number];
+      bodies.push(body);
+      if (body.messages.some((m) => m.images?.length))
+        return Response.json({ error: "this model does not support image input" }, { status: 400 });
+      const lines = [
+        { message: { role: "assistant", content: "The tool drew a chart." }, done: false },
+        { message: { role: "assistant", content: "" }, done: true, done_reason: "stop" },
+      ];
+      return new Response(lines.map((l) => JSON.stringify(l)).join("\n") + "\n", {
+        headers: { "content-type": "application/x-ndjson" },
+      });
+    };
+    const r = await run(
+      "ollama",
+      {
+        model: "llama3.1:8b",
+        messages: [
+          ...userSays("Chart it."),
+          {
+            role: "assistant",
+            content: [{ type: "tool_call", id: "c1", name: "get_weather", arguments: {} }],
+          },
+          {
+            role: "tool",
+            content: [
+              {
+                type: "tool_result",
+                callId: "c1",
+                name: "get_weather",
+                content: [
+                  { type: "text", text: "chart:" },
+                  { type: "image", mediaType: "image/png", data: "iVBO" },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+      { config: { fetch: ollama } },
+    );
+    expect(errorOf(r.events)).toBeUndefined();
+    expect(textOf(r.events)).toBe("The tool drew a chart.");
+    expect(bodies).toHaveLength(2);
+    const retried = JSON.stringify(bodies[1]?.messages);
+    expect(retried).not.toMatch(/iVBO/);
+    expect(retried).toMatch(/image\/png\) was left out: llama3\.1:8b cannot see images/);
+  });
+});

@@ -37,7 +37,7 @@ async function runRetried(provider: ModelProvider) {
 describe("the retry policy", () => {
   it("does not sit out a long Retry-After: it says at once when to try again", async () => {
     const { provider, seen } = failing(
-      providerError("rate_limit", "Gemini is rate limiting this key.", {
+      providerError("rate_limit", "Gemini is rate limiting this key. Gemini said: quota spent", {
         status: 429,
         retryAfterMs: 3_600_000,
       }),
@@ -46,7 +46,7 @@ describe("the retry policy", () => {
     expect(seen.calls).toBe(1);
     expect(delays).toEqual([]);
     expect(error).toMatchObject({ code: "rate_limit", retryAfterMs: 3_600_000 });
-    expect(error?.message).toMatch(/rate limiting this key\. .*[Tt]ry again in about 60 min/);
+    expect(error?.message).toMatch(/quota spent\. Try again in about 60 min\.$/);
   });
 
   it("waits a short Retry-After, tells who listens, and says when to try again once out of tries", async () => {

@@ -26,7 +26,9 @@ function givenUp(error: ProviderErrorInfo, tries: number): ProviderErrorInfo {
     error.retryAfterMs !== undefined
       ? `try again in about ${wait(error.retryAfterMs)}.`
       : "try again in a minute.";
-  return { ...error, message: `${error.message}${tried} ${tried ? when : capitalised(when)}` };
+  // A provider's own words, quoted last, may end without a full stop.
+  const said = /[.!?)]$/.test(error.message) ? error.message : `${error.message}.`;
+  return { ...error, message: `${said}${tried} ${tried ? when : capitalised(when)}` };
 }
 
 const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

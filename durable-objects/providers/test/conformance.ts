@@ -203,6 +203,8 @@ export function conformance(id: ProviderId, expected: Expectations) {
     it("maps a prompt that does not fit to context_too_long, which is not retried", async () => {
       const r = await run({ messages: userSays("case:too-long") }, { retries: true });
       expect(errorOf(r.events)).toMatchObject({ code: "context_too_long", retryable: false });
+      // What the user can do about it, not only what went wrong.
+      expect(errorOf(r.events)?.message).toMatch(/new conversation.*larger context window/);
       expect(await r.requests()).toHaveLength(1);
     });
 

@@ -8,7 +8,7 @@
 import { askAgainWithout } from "../ask-again";
 import { abortedError, missingSetting, truncatedError } from "../errors";
 import { withPromptTools } from "../prompt-tools/with-prompt-tools";
-import { hasImages, withoutImages } from "../without-images";
+import { imagesIfSeen } from "../without-images";
 import type { ModelProvider, ModelRequest, ProviderConfig, StreamEvent } from "../types";
 import { toOllamaRequest } from "./build-request";
 import { mapOllamaDoneReason } from "./map-done-reason";
@@ -41,30 +41,20 @@ function missing(config: ProviderConfig) {
 }
 
 export function createOllamaProvider(config: ProviderConfig): ModelProvider {
-  // Models found to refuse images or native tools: their later calls go without at once.
-  const blind = new Set<string>();
-  const withoutTools = new Set<string>();
-  const call = async function* (request: ModelRequest): AsyncIterable<StreamEvent> {
-    const problem = missing(config);
-    if (problem) yield { type: "error", error: problem };
-    else yield* thinkingIfTaken(config, request);
-  };
-  const seeing: ModelProvider = {
-    id: "ollama",
-    stream(request) {
-      const unseen = () => {
-        blind.add(request.model);
-        return call({ ...request, messages: withoutImages(request.messages, request.model) });
-      };
-      if (blind.has(request.model) && hasImages(request.messages)) return unseen();
-      return askAgainWithout(() => call(request), hasImages(request.messages) ? unseen : null, {
-        what: "images",
-        model: request.model,
-        refusedFor: /does not support image/i,
-      });
+  const seeing = imagesIfSeen(
+    {
+      id: "ollama",
+      async *stream(request) {
+        const problem = missing(config);
+        if (problem) yield { type: "error", error: problem };
+        else yield* thinkingIfTaken(config, request);
+      },
     },
-  };
+    /does not support image/i,
+  );
   const prompted = withPromptTools(seeing);
+  // Models that refused native tools: their later calls describe the tools in the prompt at once.
+  const withoutTools = new Set<string>();
   return {
     id: "ollama",
     stream(request) {

@@ -790,3 +790,69 @@ describe("openai: chat completions' refusal", () => {
     expect(r.events.at(-1)).toEqual({ type: "finish", reason: "content_filter" });
   });
 });
+
+describe("openai: a compatible server's model that cannot see", () => {
+  it("is asked again with a tool's image named in text, not failed on the server's 400", async () => {
+    // A text-only model behind vLLM refuses any image_url part with a 400.
+    const bodies: string[] = [];
+    const server: typeof fetch = async (_input, init) => {
+      const body = String(init?.body);
+      bodies.push(body);
+      if (body.includes("image_url"))
+        return Response.json(
+          {
+            error: {
+              message: "Qwen/Qwen2.5-7B-Instruct is not a multimodal model",
+              type: "BadRequestError",
+              code: 400,
+            },
+          },
+          { status: 400 },
+        );
+      const chunk = (delta: object, finish: string | null = null) =>
+        `data: ${JSON.stringify({
+          id: "c",
+          object: "chat.completion.chunk",
+          created: 1,
+          model: "qwen",
+          choices: [{ index: 0, delta, finish_reason: finish }],
+        })}\n\n`;
+      return new Response(
+        chunk({ role: "assistant", content: "It drew a chart." }) +
+          chunk({}, "stop") +
+          "data: [DONE]\n\n",
+        { headers: { "content-type": "text/event-stream" } },
+      );
+    };
+    const r = await run(
+      "openai",
+      {
+        model: "Qwen/Qwen2.5-7B-Instruct",
+        messages: [
+          ...userSays("Chart it."),
+          {
+            role: "assistant",
+            content: [{ type: "tool_call", id: "c1", name: "get_weather", arguments: {} }],
+          },
+          {
+            role: "tool",
+            content: [
+              {
+                type: "tool_result",
+                callId: "c1",
+                name: "get_weather",
+                content: [{ type: "image", mediaType: "image/png", data: "iVBO" }],
+              },
+            ],
+          },
+        ],
+      },
+      { config: { fetch: server } },
+    );
+    expect(r.events.find((e) => e.type === "error")).toBeUndefined();
+    expect(textOf(r.events)).toBe("It drew a chart.");
+    expect(bodies).toHaveLength(2);
+    expect(bodies[1]).not.toMatch(/iVBO/);
+    expect(bodies[1]).toMatch(/image\/png\) was left out/);
+  });
+});

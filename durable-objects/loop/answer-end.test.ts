@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { MessagePart } from "../protocol/messages";
 import type { StreamEvent } from "../providers/types";
-import { call, runScripted, say, stop, toolStop } from "./test/scripted-loop";
+import { FORMATTER_TOOL } from "./formatter";
+import { call, runScripted, say, stop, toolResultsIn, toolStop } from "./test/scripted-loop";
 
 const lookup = { server: "kb", tool: "lookup", description: "look up", inputSchema: {} };
 const finish = (reason: "length" | "content_filter"): StreamEvent => ({ type: "finish", reason });
@@ -44,5 +45,54 @@ describe("an answer that ended short of a whole one says why", () => {
     const { outcome, events } = await runScripted({ tools: [], steps: [[say("Paris."), stop]] });
     expect(textOf(outcome.content)).toBe("Paris.");
     expect(warnings(events)).toEqual([]);
+  });
+
+  it("a call cut off at max tokens is not run with its mended arguments: the model is told why", async () => {
+    // The provider mends a call's JSON cut off mid-way (a missing brace), so its arguments look
+    // whole; only the finish reason says they are not.
+    const { calls, requests, outcome } = await runScripted({
+      tools: [lookup],
+      steps: [
+        [call("c1", "kb__lookup", { text: "the first half of a long" }), finish("length")],
+        [say("Done."), stop],
+      ],
+    });
+    expect(calls).toEqual([]);
+    expect(toolResultsIn(requests[1]).join("\n")).toMatch(/max tokens.*not run/);
+    expect(outcome.status).toBe("complete");
+  });
+
+  it("an answer whose formatter call was cut off at max tokens keeps what came and says so", async () => {
+    const { outcome, events } = await runScripted({
+      tools: [],
+      steps: [
+        [
+          call("f1", FORMATTER_TOOL, {
+            conversation: [{ type: "text", content: "Step one: mix th" }],
+          }),
+          finish("length"),
+        ],
+      ],
+    });
+    expect(outcome.status).toBe("complete");
+    const text = textOf(outcome.content);
+    expect(text).toMatch(/^Step one: mix th/);
+    expect(text).toMatch(/cut off.*maxTokens/);
+    expect(warnings(events).join(" ")).toMatch(/cut off/);
+  });
+
+  it("so does a forced formatter call cut off at max tokens, at the step cap", async () => {
+    const { outcome } = await runScripted({
+      tools: [lookup],
+      steps: [
+        [call("c1", "kb__lookup", {}), toolStop],
+        [
+          call("f1", FORMATTER_TOOL, { conversation: [{ type: "text", content: "Found: 4" }] }),
+          finish("length"),
+        ],
+      ],
+      input: { maxSteps: 1 },
+    });
+    expect(textOf(outcome.content)).toMatch(/^Found: 4[^]*cut off.*maxTokens/);
   });
 });

@@ -3,6 +3,7 @@
 // tools returned merged into one artifact.
 import type { MessagePart } from "../protocol/messages";
 import type { ToolDefinition } from "../providers/types";
+import { withAnswerEndNote } from "./answer-end";
 import { KNOWLEDGE_GRAPH, normalizeArtifactType } from "./artifact-types";
 import { withBudgetNote } from "./budgets";
 import { checkFormatterOutput, FORMATTER_TOOL, type FormatterOutput } from "./formatter";
@@ -30,7 +31,9 @@ export async function finish(
     const call = result.calls.find((c) => c.name === FORMATTER_TOOL);
     const check = call ? checkFormatterOutput(call.arguments) : null;
     if (check?.ok) {
-      state.final = withBudgetNote(state, await formatted(deps, state, check.value));
+      const answer = withBudgetNote(state, await formatted(deps, state, check.value));
+      // A formatter call cut off at max tokens is the answer as far as it went, and says so.
+      state.final = call?.cut ? withAnswerEndNote(deps, answer, "length", input.maxTokens) : answer;
       deps.checkpoint(state);
       return { content: await withGraph(deps, state, state.final), status: "complete" };
     }

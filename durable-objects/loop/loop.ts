@@ -179,7 +179,11 @@ async function runLoop(
       if (formatterCall) {
         const check = checkFormatterOutput(formatterCall.arguments);
         if (check.ok) {
-          state.final = await formatted(deps, state, check.value);
+          const answer = await formatted(deps, state, check.value);
+          // A formatter call cut off at max tokens is the answer as far as it went, and says so.
+          state.final = formatterCall.cut
+            ? withAnswerEndNote(deps, answer, "length", input.maxTokens)
+            : answer;
           deps.checkpoint(state);
           return { content: await withGraph(deps, state, state.final), status: "complete" };
         }

@@ -68,6 +68,9 @@ export async function streamStep(
     signal: AbortSignal.any([input.signal, call.signal]),
   };
   const result = await readStream(deps, input, state, request, out, show, call);
+  // Max tokens reached with calls: the last one was being written when the output stopped.
+  const last = out.finish === "length" ? out.calls.at(-1) : undefined;
+  if (last) last.cut = true;
   deps.audit?.modelResponse(state.step, {
     textChars: out.text.length,
     reasoningChars: result.reasoningChars,

@@ -70,6 +70,13 @@ export function conformance(id: ProviderId, expected: Expectations) {
   });
 
   describe(`${name}: tool calls`, () => {
+    if (expected.argumentsInPieces)
+      it("ends a call cut off at the token limit as `length`, not as a finished call", async () => {
+        const { events } = await run({ messages: userSays("case:tool-length"), tools: TOOLS });
+        expect(callsOf(events)).toHaveLength(1);
+        expect(events.at(-1)).toEqual({ type: "finish", reason: "length" });
+      });
+
     it(`assembles one call${expected.argumentsInPieces ? " whose arguments arrive in pieces" : ""} into parsed arguments`, async () => {
       const { events } = await run({ messages: userSays("case:one-tool"), tools: TOOLS });
       const calls = callsOf(events);

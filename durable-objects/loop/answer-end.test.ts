@@ -21,7 +21,7 @@ describe("an answer that ended short of a whole one says why", () => {
     expect(outcome.status).toBe("complete");
     const text = textOf(outcome.content);
     expect(text).toMatch(/^The three causes are: first, the/);
-    expect(text).toMatch(/cut off.*300 tokens.*maxTokens/);
+    expect(text).toMatch(/cut off.*maxTokens setting \(now 300\)/);
     expect(warnings(events).join(" ")).toMatch(/cut off/);
   });
 

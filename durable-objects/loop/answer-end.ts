@@ -12,7 +12,7 @@ export function answerEndNote(
   maxTokens: number,
 ): string | null {
   if (finish === "length")
-    return `The answer was cut off: the model reached its limit for one answer (${maxTokens} tokens). Ask it to go on, or raise the conversation's maxTokens setting.`;
+    return `The answer was cut off: the model reached the most it may write in one answer. Ask it to go on, or raise the conversation's maxTokens setting (now ${maxTokens}).`;
   if (finish === "content_filter")
     return "The provider stopped this answer: its safety filter blocked it, or the model declined to answer. Rephrase the request, or pick another model.";
   if (!content.some((p) => (p.type === "text" && p.text.trim()) || p.type === "artifact"))

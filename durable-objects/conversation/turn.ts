@@ -141,10 +141,11 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
   const timer = new StepTimer(
     input.queuedSince !== undefined ? { queuedSince: input.queuedSince } : {},
   );
+  const contextWindow = modelWindow(conversation.provider, conversation.model, {
+    contextTokens: conversation.settings.contextWindow,
+  });
   const fitter = contextFitter({
-    window: modelWindow(conversation.provider, conversation.model, {
-      contextTokens: conversation.settings.contextWindow,
-    }),
+    window: contextWindow,
     model: conversation.model,
     // The history leaves room for the answer and for the reasoning an effort asks for.
     maxTokens: withReasoningRoom(maxTokens, effort !== undefined, effort),
@@ -237,6 +238,8 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
         temperature: conversation.settings.temperature,
       }),
       ...(effort && { reasoningEffort: effort }),
+      // Ollama runs with the window the history is fitted to, not its own small default.
+      ...(conversation.provider === "ollama" && { contextTokens: contextWindow.contextTokens }),
       signal: input.signal,
       budgets: turnBudgets(input.env, conversation.settings.budgets),
       ...(conversation.settings.answerCapChars !== undefined && {

@@ -65,6 +65,7 @@ export async function streamStep(
     maxTokens: input.maxTokens,
     ...(input.temperature !== undefined && { temperature: input.temperature }),
     ...(input.reasoningEffort && { reasoningEffort: input.reasoningEffort }),
+    ...(input.contextTokens !== undefined && { contextTokens: input.contextTokens }),
     signal: AbortSignal.any([input.signal, call.signal]),
   };
   const result = await readStream(deps, input, state, request, out, show, call);

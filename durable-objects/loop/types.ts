@@ -268,6 +268,8 @@ export interface LoopInput {
   maxTokens: number;
   /** How hard a reasoning model thinks (unset: the model's own default). */
   reasoningEffort?: ReasoningEffort;
+  /** The window the history is fitted to, for a provider that must be told it (Ollama). */
+  contextTokens?: number;
   signal: AbortSignal;
   /** Tokens, cost and time the turn may use (none: no limit but the step cap). */
   budgets?: TurnBudgets;

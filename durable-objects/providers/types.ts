@@ -92,6 +92,12 @@ export interface ModelRequest {
   maxTokens?: number;
   /** How hard a reasoning model thinks; each adapter maps it for its model, or leaves it out. */
   reasoningEffort?: ReasoningEffort;
+  /**
+   * The context window the history was fitted to. Ollama is asked to run with it (`num_ctx`):
+   * otherwise it keeps its own small default and silently drops what does not fit. The cloud
+   * providers know their models' windows and ignore it.
+   */
+  contextTokens?: number;
   signal?: AbortSignal;
   /**
    * Escape hatch, read by the adapter of the provider in use: Ollama `num_ctx`, `think`,

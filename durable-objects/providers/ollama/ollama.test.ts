@@ -386,3 +386,28 @@ describe("ollama: a model that cannot see", () => {
     expect(retried).toMatch(/image\/png\) was left out: llama3\.1:8b cannot see images/);
   });
 });
+
+describe("ollama: the context window", () => {
+  it("runs the model with the window the history was fitted to, unless num_ctx is set", async () => {
+    // Without num_ctx Ollama keeps its own small default and silently drops the start of a
+    // history fitted to a larger window.
+    const wire = recordingFetch();
+    await run(
+      "ollama",
+      { messages: userSays("case:text"), contextTokens: 32_768 },
+      { config: { fetch: wire.fetch } },
+    );
+    await run(
+      "ollama",
+      {
+        messages: userSays("case:text"),
+        contextTokens: 32_768,
+        providerOptions: { num_ctx: 8192 },
+      },
+      { config: { fetch: wire.fetch } },
+    );
+    expect(wire.bodies.map((b) => (b.options as { num_ctx?: number }).num_ctx)).toEqual([
+      32_768, 8192,
+    ]);
+  });
+});

@@ -95,4 +95,23 @@ describe("an answer that ended short of a whole one says why", () => {
     });
     expect(textOf(outcome.content)).toMatch(/^Found: 4[^]*cut off.*maxTokens/);
   });
+
+  it("a refusal the provider explained says why, in its words", async () => {
+    const { outcome } = await runScripted({
+      tools: [],
+      steps: [
+        [
+          say("Hello.."),
+          {
+            type: "finish",
+            reason: "content_filter",
+            detail: "This request was declined because it could enable cyber harm.",
+          },
+        ],
+      ],
+    });
+    expect(textOf(outcome.content)).toMatch(
+      /stopped this answer: This request was declined because it could enable cyber harm\. /,
+    );
+  });
 });

@@ -6,28 +6,41 @@ import type { MessagePart } from "../protocol/messages";
 import type { FinishReason } from "../providers/types";
 import type { LoopDeps } from "./types";
 
+/** How a step ended, as its provider said. */
+export interface StepEnd {
+  reason?: FinishReason;
+  /** The provider's own words on why (Anthropic's explanation of a refusal). */
+  detail?: string;
+}
+
 export function answerEndNote(
-  finish: FinishReason | undefined,
+  { reason: finish, detail }: StepEnd,
   content: readonly MessagePart[],
   maxTokens: number,
 ): string | null {
   if (finish === "length")
     return `The answer was cut off: the model reached the most it may write in one answer. Ask it to go on, or raise the conversation's maxTokens setting (now ${maxTokens}).`;
-  if (finish === "content_filter")
-    return "The provider stopped this answer: its safety filter blocked it, or the model declined to answer. Rephrase the request, or pick another model.";
+  if (finish === "content_filter") {
+    const why = detail
+      ? sentence(detail)
+      : "its safety filter blocked it, or the model declined to answer.";
+    return `The provider stopped this answer: ${why} Rephrase the request (in a new conversation, if it goes on refusing), or pick another model.`;
+  }
   if (!content.some((p) => (p.type === "text" && p.text.trim()) || p.type === "artifact"))
     return "The model returned an empty answer. Send the message again, or pick another model.";
   return null;
 }
 
+const sentence = (s: string) => (/[.!?]$/.test(s.trim()) ? s.trim() : `${s.trim()}.`);
+
 /** The answer with the note that says why it ended short, when it did (and the notice sent). */
 export function withAnswerEndNote(
   deps: Pick<LoopDeps, "emit">,
   content: MessagePart[],
-  finish: FinishReason | undefined,
+  end: StepEnd,
   maxTokens: number,
 ): MessagePart[] {
-  const note = answerEndNote(finish, content, maxTokens);
+  const note = answerEndNote(end, content, maxTokens);
   if (!note) return content;
   deps.emit({ type: "notice", level: "warning", message: note });
   return [...content, { type: "text", text: `_${note}_` }];

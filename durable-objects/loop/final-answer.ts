@@ -33,7 +33,9 @@ export async function finish(
     if (check?.ok) {
       const answer = withBudgetNote(state, await formatted(deps, state, check.value));
       // A formatter call cut off at max tokens is the answer as far as it went, and says so.
-      state.final = call?.cut ? withAnswerEndNote(deps, answer, "length", input.maxTokens) : answer;
+      state.final = call?.cut
+        ? withAnswerEndNote(deps, answer, { reason: "length" }, input.maxTokens)
+        : answer;
       deps.checkpoint(state);
       return { content: await withGraph(deps, state, state.final), status: "complete" };
     }

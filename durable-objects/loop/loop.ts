@@ -170,7 +170,12 @@ async function runLoop(
         // (with why it ended short, unless a guard cut it and said so).
         state.final = result.cut
           ? finalContent(state)
-          : withAnswerEndNote(deps, finalContent(state), result.finish, input.maxTokens);
+          : withAnswerEndNote(
+              deps,
+              finalContent(state),
+              { reason: result.finish, detail: result.finishDetail },
+              input.maxTokens,
+            );
         deps.checkpoint(state);
         return { content: await withGraph(deps, state, state.final), status: "complete" };
       }
@@ -182,7 +187,7 @@ async function runLoop(
           const answer = await formatted(deps, state, check.value);
           // A formatter call cut off at max tokens is the answer as far as it went, and says so.
           state.final = formatterCall.cut
-            ? withAnswerEndNote(deps, answer, "length", input.maxTokens)
+            ? withAnswerEndNote(deps, answer, { reason: "length" }, input.maxTokens)
             : answer;
           deps.checkpoint(state);
           return { content: await withGraph(deps, state, state.final), status: "complete" };

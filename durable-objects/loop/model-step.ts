@@ -23,6 +23,8 @@ export interface StepResult {
   cut?: boolean;
   /** Why the provider said the answer ended (max tokens, a filter), when it said. */
   finish?: FinishReason;
+  /** The provider's own words on why (Anthropic's explanation of a refusal). */
+  finishDetail?: string;
 }
 
 export async function streamStep(
@@ -145,6 +147,7 @@ async function readStream(
         case "finish":
           meter.finished();
           out.finish = event.reason;
+          if (event.detail) out.finishDetail = event.detail;
           break;
       }
     }

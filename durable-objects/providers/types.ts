@@ -171,7 +171,12 @@ export type StreamEvent =
    * handed out only with a call that completed.
    */
   | SealedReasoning
-  | { type: "finish"; reason: FinishReason }
+  | {
+      type: "finish";
+      reason: FinishReason;
+      /** What the provider said of why it stopped (Anthropic's explanation of a refusal). */
+      detail?: string;
+    }
   | { type: "error"; error: ProviderErrorInfo };
 
 export interface ModelProvider {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { conformance } from "../test/conformance";
 import { createProvider, DEFAULT_MODELS } from "../registry";
-import { mockConfig, run, TOOLS, userSays } from "../test/harness";
+import { mockConfig, run, textOf, TOOLS, userSays } from "../test/harness";
 import type { NeutralMessage, StreamEvent } from "../types";
 import { REASONING_TOKENS } from "../reasoning-effort";
 import { DEFAULT_MAX_TOKENS, toAnthropicRequest } from "./build-request";
@@ -404,5 +404,53 @@ describe("anthropic: usage of a call cut short", () => {
     expect(usageOf(events)).toEqual([
       { type: "usage", inputTokens: 100, outputTokens: 10, cachedTokens: 0, cut: true },
     ]);
+  });
+});
+
+describe("anthropic: a streaming refusal", () => {
+  it("ends as content_filter with Anthropic's explanation, the text so far kept", async () => {
+    const events = [
+      {
+        type: "message_start",
+        message: {
+          id: "msg_1",
+          type: "message",
+          role: "assistant",
+          model: "claude-haiku-4-5",
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: 12, output_tokens: 1 },
+        },
+      },
+      { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+      { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hello.." } },
+      { type: "content_block_stop", index: 0 },
+      {
+        type: "message_delta",
+        delta: {
+          stop_reason: "refusal",
+          stop_sequence: null,
+          stop_details: {
+            type: "refusal",
+            category: "cyber",
+            explanation: "This request was declined because it could enable cyber harm.",
+          },
+        },
+        usage: { output_tokens: 3 },
+      },
+      { type: "message_stop" },
+    ];
+    const recorded: typeof fetch = async () =>
+      new Response(events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join(""), {
+        headers: { "content-type": "text/event-stream" },
+      });
+    const r = await run("anthropic", { messages: userSays("hi") }, { config: { fetch: recorded } });
+    expect(textOf(r.events)).toBe("Hello..");
+    expect(r.events.at(-1)).toEqual({
+      type: "finish",
+      reason: "content_filter",
+      detail: "This request was declined because it could enable cyber harm.",
+    });
   });
 });

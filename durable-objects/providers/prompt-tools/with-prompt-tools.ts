@@ -39,7 +39,7 @@ export function withPromptTools(provider: ModelProvider): ModelProvider {
           yield* parsed(parser.end());
           // Cut at max tokens, the last block may be cut too: the loop must know it.
           const reason = calls > 0 && event.reason !== "length" ? "tool_calls" : event.reason;
-          yield { type: "finish", reason };
+          yield { ...event, reason };
         } else if (event.type === "error") {
           yield* parsed(parser.end());
           yield event;

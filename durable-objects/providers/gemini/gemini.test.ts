@@ -377,7 +377,11 @@ describe("gemini: specifics", () => {
 
   it("finishes a blocked answer as content_filter", async () => {
     const { events } = await run("gemini", { messages: userSays("case:gemini-safety") });
-    expect(events.at(-1)).toEqual({ type: "finish", reason: "content_filter" });
+    expect(events.at(-1)).toEqual({
+      type: "finish",
+      reason: "content_filter",
+      detail: expect.stringMatching(/safety filter/),
+    });
   });
 
   it("gives calls Gemini did not name ids of their own, different in every call", async () => {
@@ -492,12 +496,23 @@ describe("gemini: chunks aimock does not send", () => {
     });
   });
 
-  it("finishes a prompt Gemini blocked before answering as content_filter", () => {
-    const reading = readChunk({ promptFeedback: { blockReason: "SAFETY" as never } });
+  it("finishes a prompt Gemini blocked before answering as content_filter, saying why", () => {
+    const reading = readChunk({ promptFeedback: { blockReason: "PROHIBITED_CONTENT" as never } });
     expect(reading.events).toEqual([]);
-    expect(mapGeminiFinish(reading.finishReason!, false)).toEqual({
+    expect(mapGeminiFinish(reading.finishReason!, false, reading.blockReason)).toEqual({
       type: "finish",
       reason: "content_filter",
+      detail: "Gemini blocked the request itself (PROHIBITED_CONTENT).",
     });
+  });
+
+  it("says which of Gemini's blocks stopped an answer: recitation is not a safety matter", () => {
+    expect(mapGeminiFinish("RECITATION", false)).toEqual({
+      type: "finish",
+      reason: "content_filter",
+      detail: expect.stringMatching(/reciting text.*copyrighted/),
+    });
+    expect(mapGeminiFinish("SAFETY", false)).toMatchObject({ detail: /safety filter/ });
+    expect(mapGeminiFinish("STOP", false)).toEqual({ type: "finish", reason: "stop" });
   });
 });

@@ -114,4 +114,17 @@ describe("an answer that ended short of a whole one says why", () => {
       /stopped this answer: This request was declined because it could enable cyber harm\. /,
     );
   });
+
+  it("an answer cut off by a full context window does not say to raise maxTokens", async () => {
+    const detail = "the conversation filled the model's context window.";
+    const { outcome } = await runScripted({
+      tools: [],
+      steps: [[say("As I said bef"), { type: "finish", reason: "length", detail }]],
+    });
+    const text = textOf(outcome.content);
+    expect(text).toMatch(
+      /cut off: the conversation filled the model's context window\. Start a new/,
+    );
+    expect(text).not.toMatch(/maxTokens/);
+  });
 });

@@ -19,7 +19,9 @@ export function answerEndNote(
   maxTokens: number,
 ): string | null {
   if (finish === "length")
-    return `The answer was cut off: the model reached the most it may write in one answer. Ask it to go on, or raise the conversation's maxTokens setting (now ${maxTokens}).`;
+    return detail
+      ? `The answer was cut off: ${sentence(detail)} Start a new conversation, or pick a model with a larger context window.`
+      : `The answer was cut off: the model reached the most it may write in one answer. Ask it to go on, or raise the conversation's maxTokens setting (now ${maxTokens}).`;
   if (finish === "content_filter") {
     const why = detail
       ? sentence(detail)

@@ -175,6 +175,9 @@ async function* streamAnthropic(
   for (const block of thinking.values())
     if ("redacted" in block || block.signature) yield { type: "signed_thinking", ...block };
   yield usageEvent(usage);
+  // Cut by the context window, not by max tokens: raising max tokens would not help.
+  if (stopReason === "model_context_window_exceeded")
+    stopDetail = "the conversation filled the model's context window.";
   yield {
     type: "finish",
     reason: mapAnthropicStopReason(stopReason),

@@ -453,4 +453,41 @@ describe("anthropic: a streaming refusal", () => {
       detail: "This request was declined because it could enable cyber harm.",
     });
   });
+
+  it("says a stop at the full context window is that, not max tokens", async () => {
+    const events = [
+      {
+        type: "message_start",
+        message: {
+          id: "msg_2",
+          type: "message",
+          role: "assistant",
+          model: "claude-haiku-4-5",
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: 199_000, output_tokens: 1 },
+        },
+      },
+      { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+      { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "As I s" } },
+      { type: "content_block_stop", index: 0 },
+      {
+        type: "message_delta",
+        delta: { stop_reason: "model_context_window_exceeded", stop_sequence: null },
+        usage: { output_tokens: 1000 },
+      },
+      { type: "message_stop" },
+    ];
+    const recorded: typeof fetch = async () =>
+      new Response(events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join(""), {
+        headers: { "content-type": "text/event-stream" },
+      });
+    const r = await run("anthropic", { messages: userSays("hi") }, { config: { fetch: recorded } });
+    expect(r.events.at(-1)).toEqual({
+      type: "finish",
+      reason: "length",
+      detail: expect.stringMatching(/context window/),
+    });
+  });
 });

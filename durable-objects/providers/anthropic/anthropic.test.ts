@@ -113,6 +113,54 @@ describe("anthropic: specifics", () => {
 describe("anthropic: history conversion", () => {
   const text = (t: string) => ({ type: "text" as const, text: t });
 
+  it("names an image over 8000 pixels a side instead of sending it (Anthropic refuses the request)", () => {
+    // A PNG's signature and header: a full-page screenshot 1280 wide and 12,000 tall.
+    const png = (width: number, height: number) => {
+      const b = new Uint8Array(33);
+      b.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+      new DataView(b.buffer).setUint32(16, width);
+      new DataView(b.buffer).setUint32(20, height);
+      return btoa(String.fromCharCode(...b));
+    };
+    const tall = png(1280, 12_000);
+    const wide = png(1920, 1080);
+    const out = toAnthropicMessages(
+      [
+        {
+          role: "user",
+          content: [
+            { type: "image", mediaType: "image/png", data: tall },
+            { type: "image", mediaType: "image/png", data: wide },
+          ],
+        },
+        {
+          role: "assistant",
+          content: [{ type: "tool_call", id: "c1", name: "screenshot", arguments: {} }],
+        },
+        {
+          role: "tool",
+          content: [
+            {
+              type: "tool_result",
+              callId: "c1",
+              name: "screenshot",
+              content: [{ type: "image", mediaType: "image/png", data: tall }],
+            },
+          ],
+        },
+      ],
+      "claude-haiku-4-5",
+    );
+    const sent = JSON.stringify(out);
+    expect(sent).not.toContain(tall);
+    expect(sent).toContain(wide);
+    expect(out[0]?.content[0]).toEqual({
+      type: "text",
+      text: "[an image of 1280×12000 pixels was left out: Claude takes at most 8000 pixels a side]",
+    });
+    expect(sent.match(/left out: Claude takes at most 8000 pixels/g)).toHaveLength(2);
+  });
+
   it("merges same-role turns, starts with the user and puts tool results first in their turn", () => {
     const history: NeutralMessage[] = [
       { role: "assistant", content: [text("Hello, how can I help?")] },

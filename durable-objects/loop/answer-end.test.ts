@@ -127,4 +127,14 @@ describe("an answer that ended short of a whole one says why", () => {
     );
     expect(text).not.toMatch(/maxTokens/);
   });
+
+  it("a turn whose forced answer never came is not an empty message either", async () => {
+    const { outcome } = await runScripted({
+      tools: [lookup],
+      steps: [[call("c1", "kb__lookup", {}), toolStop], [stop]],
+      input: { maxSteps: 1 },
+    });
+    expect(outcome.status).toBe("complete");
+    expect(textOf(outcome.content)).toMatch(/empty answer/);
+  });
 });

@@ -59,8 +59,12 @@ export async function finish(
     ];
     deps.checkpoint(state);
   }
-  // No valid formatter output: the text the model streamed, already shown, is the answer.
-  state.final = withBudgetNote(state, finalContent(state));
+  // No valid formatter output: the text the model streamed, already shown, is the answer (and
+  // when there is none, the answer says so).
+  state.final = withBudgetNote(
+    state,
+    withAnswerEndNote(deps, finalContent(state), {}, input.maxTokens),
+  );
   deps.checkpoint(state);
   return { content: await withGraph(deps, state, state.final), status: "complete" };
 }

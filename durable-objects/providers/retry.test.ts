@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { providerError } from "./errors";
-import { streamWithRetries } from "./retry";
+import { retryNotice, streamWithRetries } from "./retry";
 import type { ModelProvider, ProviderErrorInfo, StreamEvent } from "./types";
 
 /** A provider that fails every call with `error`, counting the calls. */
@@ -77,5 +77,15 @@ describe("the retry policy", () => {
     const { error } = await runRetried(provider);
     expect(seen.calls).toBe(1);
     expect(error?.message).toBe(message);
+  });
+
+  it("tells of a wait in a sentence of its own after the provider's words", () => {
+    const error = providerError(
+      "overloaded",
+      "Anthropic is overloaded. Anthropic said: Overloaded",
+    );
+    expect(retryNotice(error, 1000, 1)).toBe(
+      "Anthropic is overloaded. Anthropic said: Overloaded. Trying again in 1 s (try 2 of 3).",
+    );
   });
 });

@@ -26,16 +26,20 @@ function givenUp(error: ProviderErrorInfo, tries: number): ProviderErrorInfo {
     error.retryAfterMs !== undefined
       ? `try again in about ${wait(error.retryAfterMs)}.`
       : "try again in a minute.";
-  // A provider's own words, quoted last, may end without a full stop.
-  const said = /[.!?)]$/.test(error.message) ? error.message : `${error.message}.`;
-  return { ...error, message: `${said}${tried} ${tried ? when : capitalised(when)}` };
+  return {
+    ...error,
+    message: `${fullStop(error.message)}${tried} ${tried ? when : capitalised(when)}`,
+  };
 }
 
 const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
+/** A provider's own words, quoted last in a message, may end without a full stop. */
+const fullStop = (message: string) => (/[.!?)]$/.test(message) ? message : `${message}.`);
+
 /** What the user is told while a failed call waits for its next try. */
 export const retryNotice = (error: ProviderErrorInfo, delayMs: number, attempt: number) =>
-  `${error.message} Trying again in ${wait(delayMs)} (try ${attempt + 1} of ${MAX_TRIES}).`;
+  `${fullStop(error.message)} Trying again in ${wait(delayMs)} (try ${attempt + 1} of ${MAX_TRIES}).`;
 
 const defaultSleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {

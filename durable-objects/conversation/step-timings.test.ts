@@ -42,6 +42,13 @@ describe("step timings", () => {
     const model = first!.model[0]!;
     expect(model).toMatchObject({ provider: "anthropic", model: expect.any(String) });
     expect(model.retries).toEqual([{ attempt: 1, code: expect.any(String), waitMs: backoffMs(1) }]);
+    // The user is told of the wait while it lasts, with what the provider said.
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        type: "notice",
+        message: expect.stringMatching(/overloaded.*Trying again in 1 s \(try 2 of 3\)/),
+      }),
+    );
     // Time to first token counts the wait before the retry and the model's own delay.
     expect(model.firstTokenMs).toBeGreaterThanOrEqual(backoffMs(1) + TIMED_FIRST_TOKEN_MS.step1);
     expect(model.streamMs).toBeGreaterThanOrEqual(0);

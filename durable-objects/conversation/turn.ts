@@ -24,7 +24,7 @@ import { toolCallingOf } from "../providers/prompt-tools/capabilities";
 import { withPromptTools } from "../providers/prompt-tools/with-prompt-tools";
 import { withReasoningRoom } from "../providers/reasoning-effort";
 import { createProvider, ENABLING_SETTINGS, providerConfigFromEnv } from "../providers/registry";
-import { streamWithRetries } from "../providers/retry";
+import { retryNotice, streamWithRetries } from "../providers/retry";
 import { buildToolNameMap } from "../providers/tool-names";
 import type { ModelProvider, ModelRequest, ProviderId } from "../providers/types";
 import type { Env } from "../../shared/env";
@@ -146,17 +146,29 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
   const timer = new StepTimer(
     input.queuedSince !== undefined ? { queuedSince: input.queuedSince } : {},
   );
+  const contextWindow = modelWindow(conversation.provider, conversation.model, {
+    contextTokens: conversation.settings.contextWindow,
+  });
   const fitter = contextFitter({
-    window: modelWindow(conversation.provider, conversation.model, {
-      contextTokens: conversation.settings.contextWindow,
-    }),
+    window: contextWindow,
     model: conversation.model,
     // The history leaves room for the answer and for the reasoning an effort asks for.
     maxTokens: withReasoningRoom(maxTokens, effort !== undefined, effort),
     charsPerToken: input.charsPerToken,
     ...(input.learnedCharsPerToken && { learnedCharsPerToken: input.learnedCharsPerToken }),
     emit: input.emit,
-    stream: (p, request) => streamWithRetries(p, request, { onRetry: timer.retried }),
+    // A call waiting to be tried again says so: the wait may be the provider's Retry-After.
+    stream: (p, request) =>
+      streamWithRetries(p, request, {
+        onRetry: (attempt, waitMs, code, error) => {
+          timer.retried(attempt, waitMs, code);
+          input.emit({
+            type: "notice",
+            level: "info",
+            message: retryNotice(error, waitMs, attempt),
+          });
+        },
+      }),
   });
   const audit = input.audit && auditedAttempts(input.audit);
   const ask = (p: ModelProvider, request: ModelRequest) => fitter.stream(p, request);
@@ -231,6 +243,8 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
         temperature: conversation.settings.temperature,
       }),
       ...(effort && { reasoningEffort: effort }),
+      // Ollama runs with the window the history is fitted to, not its own small default.
+      ...(conversation.provider === "ollama" && { contextTokens: contextWindow.contextTokens }),
       signal: input.signal,
       budgets: turnBudgets(input.env, conversation.settings.budgets),
       ...(conversation.settings.answerCapChars !== undefined && {

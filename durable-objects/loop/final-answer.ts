@@ -3,6 +3,7 @@
 // tools returned merged into one artifact.
 import type { MessagePart } from "../protocol/messages";
 import type { ToolDefinition } from "../providers/types";
+import { withAnswerEndNote } from "./answer-end";
 import { KNOWLEDGE_GRAPH, normalizeArtifactType } from "./artifact-types";
 import { withBudgetNote } from "./budgets";
 import { checkFormatterOutput, FORMATTER_TOOL, type FormatterOutput } from "./formatter";
@@ -30,7 +31,11 @@ export async function finish(
     const call = result.calls.find((c) => c.name === FORMATTER_TOOL);
     const check = call ? checkFormatterOutput(call.arguments) : null;
     if (check?.ok) {
-      state.final = withBudgetNote(state, await formatted(deps, state, check.value));
+      const answer = withBudgetNote(state, await formatted(deps, state, check.value));
+      // A formatter call cut off at max tokens is the answer as far as it went, and says so.
+      state.final = call?.cut
+        ? withAnswerEndNote(deps, answer, { reason: "length" }, input.maxTokens)
+        : answer;
       deps.checkpoint(state);
       return { content: await withGraph(deps, state, state.final), status: "complete" };
     }
@@ -54,8 +59,12 @@ export async function finish(
     ];
     deps.checkpoint(state);
   }
-  // No valid formatter output: the text the model streamed, already shown, is the answer.
-  state.final = withBudgetNote(state, finalContent(state));
+  // No valid formatter output: the text the model streamed, already shown, is the answer (and
+  // when there is none, the answer says so).
+  state.final = withBudgetNote(
+    state,
+    withAnswerEndNote(deps, finalContent(state), {}, input.maxTokens),
+  );
   deps.checkpoint(state);
   return { content: await withGraph(deps, state, state.final), status: "complete" };
 }

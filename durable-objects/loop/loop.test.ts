@@ -1,7 +1,7 @@
 import { expect, it } from "vitest";
 import type { ModelRequest, StreamEvent } from "../providers/types";
 import { runThinkingLoop } from "./loop";
-import { lookupDeps } from "./test/scripted-loop";
+import { call, lookupDeps, LOOKUP, runScripted, say, stop, toolStop } from "./test/scripted-loop";
 import type { LoopDeps } from "./types";
 
 /** A provider that plays one scripted step per model call and keeps what it was sent. */
@@ -99,4 +99,16 @@ it("records which artifacts a tool result was saved as, so a shortened copy can 
     signal: new AbortController().signal,
   });
   expect(calls.find("c1")?.result?.artifacts).toEqual([{ id: "art-7", title: "All rows" }]);
+});
+
+it("asks every step's model call for the window the history was fitted to", async () => {
+  const { requests } = await runScripted({
+    tools: [LOOKUP],
+    steps: [
+      [call("c1", "kb__lookup", {}), toolStop],
+      [say("Done."), stop],
+    ],
+    input: { contextTokens: 32_768 },
+  });
+  expect(requests.map((r) => r.contextTokens)).toEqual([32_768, 32_768]);
 });

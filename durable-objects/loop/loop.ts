@@ -9,6 +9,7 @@ import {
   stepCapStop,
   turnClock,
 } from "./budgets";
+import { withAnswerEndNote } from "./answer-end";
 import { finish, formatted, MAX_FORMATTER_REPAIRS, withGraph } from "./final-answer";
 import { checkFormatterOutput, FORMATTER_TOOL, formatterTool } from "./formatter";
 import { omittedNote } from "./context-fit";
@@ -176,8 +177,16 @@ async function runLoop(
         result.calls = toolCalls;
       }
       if (result.calls.length === 0 || result.cut) {
-        // A model that answers without tools is done: its text, already shown, is the answer.
-        state.final = finalContent(state);
+        // A model that answers without tools is done: its text, already shown, is the answer
+        // (with why it ended short, unless a guard cut it and said so).
+        state.final = result.cut
+          ? finalContent(state)
+          : withAnswerEndNote(
+              deps,
+              finalContent(state),
+              { reason: result.finish, detail: result.finishDetail },
+              input.maxTokens,
+            );
         deps.checkpoint(state);
         return { content: await withGraph(deps, state, state.final), status: "complete" };
       }
@@ -186,7 +195,11 @@ async function runLoop(
       if (formatterCall) {
         const check = checkFormatterOutput(formatterCall.arguments);
         if (check.ok) {
-          state.final = await formatted(deps, state, check.value);
+          const answer = await formatted(deps, state, check.value);
+          // A formatter call cut off at max tokens is the answer as far as it went, and says so.
+          state.final = formatterCall.cut
+            ? withAnswerEndNote(deps, answer, { reason: "length" }, input.maxTokens)
+            : answer;
           deps.checkpoint(state);
           return { content: await withGraph(deps, state, state.final), status: "complete" };
         }

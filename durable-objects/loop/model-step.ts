@@ -1,6 +1,7 @@
 // One model call of a step: the request, its stream read into text and tool calls, every delta
 // shown to the user unless a stream guard (a loop, gibberish, the answer cap) cuts it there.
 import type {
+  FinishReason,
   ModelRequest,
   NeutralPart,
   SealedReasoning,
@@ -20,6 +21,10 @@ export interface StepResult {
   error?: { code: string; message: string };
   /** A guard stopped the stream (a loop, gibberish, the answer cap): the turn ends with what was kept. */
   cut?: boolean;
+  /** Why the provider said the answer ended (max tokens, a filter), when it said. */
+  finish?: FinishReason;
+  /** The provider's own words on why (Anthropic's explanation of a refusal). */
+  finishDetail?: string;
 }
 
 export async function streamStep(
@@ -62,9 +67,13 @@ export async function streamStep(
     maxTokens: input.maxTokens,
     ...(input.temperature !== undefined && { temperature: input.temperature }),
     ...(input.reasoningEffort && { reasoningEffort: input.reasoningEffort }),
+    ...(input.contextTokens !== undefined && { contextTokens: input.contextTokens }),
     signal: AbortSignal.any([input.signal, call.signal]),
   };
   const result = await readStream(deps, input, state, request, out, show, call);
+  // Max tokens reached with calls: the last one was being written when the output stopped.
+  const last = out.finish === "length" ? out.calls.at(-1) : undefined;
+  if (last) last.cut = true;
   deps.audit?.modelResponse(state.step, {
     textChars: out.text.length,
     reasoningChars: result.reasoningChars,
@@ -137,6 +146,8 @@ async function readStream(
           return { reasoningChars };
         case "finish":
           meter.finished();
+          out.finish = event.reason;
+          if (event.detail) out.finishDetail = event.detail;
           break;
       }
     }

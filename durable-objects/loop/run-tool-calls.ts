@@ -171,6 +171,16 @@ async function runOne(
       summary,
     });
   };
+  if (call.cut) {
+    finishPart("failed", "cut off at the answer's max tokens: not run");
+    return {
+      part: reply(
+        `Your output reached its max tokens while writing this call, so its arguments are incomplete and it was not run. Call ${call.name} again with shorter arguments (split long content over several calls).`,
+        true,
+      ),
+      fresh: false,
+    };
+  }
   if (!target && shownBefore) {
     const { server: gone, tool: named } = shownBefore;
     finishPart("failed", `${gone} is no longer available`);

@@ -104,6 +104,11 @@ export interface PlannedToolCall {
   argumentsError?: string;
   /** Gemini's thought signature: the call goes back into the history with it. */
   signature?: string;
+  /**
+   * The model's output reached its max tokens while it wrote this call: its arguments are cut
+   * off (perhaps mended into valid JSON by the provider), so the call is not run.
+   */
+  cut?: boolean;
 }
 
 /** A tool call's answer for the model, and whether it was new information (not a repeat). */
@@ -269,6 +274,8 @@ export interface LoopInput {
   maxTokens: number;
   /** How hard a reasoning model thinks (unset: the model's own default). */
   reasoningEffort?: ReasoningEffort;
+  /** The window the history is fitted to, for a provider that must be told it (Ollama). */
+  contextTokens?: number;
   signal: AbortSignal;
   /** Tokens, cost and time the turn may use (none: no limit but the step cap). */
   budgets?: TurnBudgets;

@@ -37,6 +37,10 @@ export interface ErrorContext {
   credentials: string;
 }
 
+/** A request that does not fit the model's window, and what the user can do about it. */
+export const TOO_LONG =
+  "The conversation is too long for this model: start a new conversation, shorten the message or its files, or pick a model with a larger context window.";
+
 // How Anthropic, OpenAI and Gemini word "the prompt does not fit" on a 400.
 const CONTEXT_TOO_LONG =
   /prompt is too long|maximum context|context.?length|context window|input token count|too many (input )?tokens/i;
@@ -78,11 +82,7 @@ export function statusError(
       status,
     });
   if (status === 413 || CONTEXT_TOO_LONG.test(detail))
-    return providerError(
-      "context_too_long",
-      `The conversation is too long for this model.${said}`,
-      { status },
-    );
+    return providerError("context_too_long", `${TOO_LONG}${said}`, { status });
   return providerError(
     "bad_request",
     `${ctx.provider} rejected the request (HTTP ${status}).${said}`,

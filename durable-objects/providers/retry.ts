@@ -1,15 +1,45 @@
 // Retries a model call on errors that retrying helps, before anything reached the consumer:
 // backoff min(1000·2^(n-1), 5000) ms (or the provider's Retry-After), at most 3 tries, and a
-// calmer request on retries (temperature ×0.8, max tokens ≤ 2000).
-import type { ModelProvider, ModelRequest, StreamEvent } from "./types";
+// calmer request on retries (temperature ×0.8, max tokens ≤ 2000). A provider that asks for a
+// longer wait than MAX_RETRY_WAIT_MS (a quota spent for the hour or the day) is not waited for:
+// the turn would sit silent that long. Given up, the error says when to try again.
+import type { ModelProvider, ModelRequest, ProviderErrorInfo, StreamEvent } from "./types";
 
 export const MAX_TRIES = 3;
+/** The longest wait between tries: a turn is not left hanging longer for one model call. */
+export const MAX_RETRY_WAIT_MS = 20_000;
 export const backoffMs = (attempt: number) => Math.min(1000 * 2 ** (attempt - 1), 5000);
 
 export interface RetryOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  onRetry?: (attempt: number, delayMs: number, code: string) => void;
+  /** Before each wait: the attempt that failed, the wait, and its error (to tell the user). */
+  onRetry?: (attempt: number, delayMs: number, code: string, error: ProviderErrorInfo) => void;
 }
+
+const wait = (ms: number) =>
+  ms < 90_000 ? `${Math.max(1, Math.ceil(ms / 1000))} s` : `${Math.ceil(ms / 60_000)} min`;
+
+/** A retryable error given up on: when to try again, and how often it was tried. */
+function givenUp(error: ProviderErrorInfo, tries: number): ProviderErrorInfo {
+  const tried = tries > 1 ? ` Tried ${tries} times;` : "";
+  const when =
+    error.retryAfterMs !== undefined
+      ? `try again in about ${wait(error.retryAfterMs)}.`
+      : "try again in a minute.";
+  return {
+    ...error,
+    message: `${fullStop(error.message)}${tried} ${tried ? when : capitalised(when)}`,
+  };
+}
+
+const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** A provider's own words, quoted last in a message, may end without a full stop. */
+const fullStop = (message: string) => (/[.!?)]$/.test(message) ? message : `${message}.`);
+
+/** What the user is told while a failed call waits for its next try. */
+export const retryNotice = (error: ProviderErrorInfo, delayMs: number, attempt: number) =>
+  `${fullStop(error.message)} Trying again in ${wait(delayMs)} (try ${attempt + 1} of ${MAX_TRIES}).`;
 
 const defaultSleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -52,14 +82,20 @@ export async function* streamWithRetries(
       yield event;
     }
     if (!failure) return;
+    const { error } = failure;
+    const delay = Math.max(backoffMs(attempt), error.retryAfterMs ?? 0);
     const retry =
-      failure.error.retryable && !delivered && attempt < MAX_TRIES && !request.signal?.aborted;
+      error.retryable &&
+      !delivered &&
+      attempt < MAX_TRIES &&
+      delay <= MAX_RETRY_WAIT_MS &&
+      !request.signal?.aborted;
     if (!retry) {
-      yield failure;
+      const helps = error.retryable && !delivered && !request.signal?.aborted;
+      yield helps ? { type: "error", error: givenUp(error, attempt) } : failure;
       return;
     }
-    const delay = Math.max(backoffMs(attempt), failure.error.retryAfterMs ?? 0);
-    options.onRetry?.(attempt, delay, failure.error.code);
+    options.onRetry?.(attempt, delay, error.code, error);
     await sleep(delay, request.signal);
     current = retryRequest(request);
   }

@@ -92,6 +92,12 @@ export interface ModelRequest {
   maxTokens?: number;
   /** How hard a reasoning model thinks; each adapter maps it for its model, or leaves it out. */
   reasoningEffort?: ReasoningEffort;
+  /**
+   * The context window the history was fitted to. Ollama is asked to run with it (`num_ctx`):
+   * otherwise it keeps its own small default and silently drops what does not fit. The cloud
+   * providers know their models' windows and ignore it.
+   */
+  contextTokens?: number;
   signal?: AbortSignal;
   /**
    * Escape hatch, read by the adapter of the provider in use: Ollama `num_ctx`, `think`,
@@ -165,7 +171,12 @@ export type StreamEvent =
    * handed out only with a call that completed.
    */
   | SealedReasoning
-  | { type: "finish"; reason: FinishReason }
+  | {
+      type: "finish";
+      reason: FinishReason;
+      /** What the provider said of why it stopped (Anthropic's explanation of a refusal). */
+      detail?: string;
+    }
   | { type: "error"; error: ProviderErrorInfo };
 
 export interface ModelProvider {

@@ -81,6 +81,8 @@ async function* streamAnthropic(
   const thinking = new Map<number, SignedThinking>();
   const usage = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
   let stopReason: string | null = null;
+  /** Why Claude refused, in Anthropic's words (a streaming refusal's stop_details). */
+  let stopDetail: string | null = null;
   let started = false;
   let complete = false;
   /** The figures as far as they went, for a call that ends before message_stop. */
@@ -142,6 +144,7 @@ async function* streamAnthropic(
         }
         case "message_delta":
           stopReason = event.delta.stop_reason ?? stopReason;
+          stopDetail = event.delta.stop_details?.explanation ?? stopDetail;
           // message_delta carries cumulative counts; the input ones only on newer API versions.
           usage.output = event.usage.output_tokens ?? usage.output;
           usage.input = event.usage.input_tokens ?? usage.input;
@@ -172,7 +175,14 @@ async function* streamAnthropic(
   for (const block of thinking.values())
     if ("redacted" in block || block.signature) yield { type: "signed_thinking", ...block };
   yield usageEvent(usage);
-  yield { type: "finish", reason: mapAnthropicStopReason(stopReason) };
+  // Cut by the context window, not by max tokens: raising max tokens would not help.
+  if (stopReason === "model_context_window_exceeded")
+    stopDetail = "the conversation filled the model's context window.";
+  yield {
+    type: "finish",
+    reason: mapAnthropicStopReason(stopReason),
+    ...(stopDetail && { detail: stopDetail }),
+  };
 }
 
 function usageEvent(usage: {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { conformance } from "../test/conformance";
 import { createProvider, DEFAULT_MODELS } from "../registry";
-import { mockConfig, run, TOOLS, userSays } from "../test/harness";
+import { mockConfig, run, textOf, TOOLS, userSays } from "../test/harness";
 import type { NeutralMessage, StreamEvent } from "../types";
 import { REASONING_TOKENS } from "../reasoning-effort";
 import { DEFAULT_MAX_TOKENS, toAnthropicRequest } from "./build-request";
@@ -112,6 +112,54 @@ describe("anthropic: specifics", () => {
 
 describe("anthropic: history conversion", () => {
   const text = (t: string) => ({ type: "text" as const, text: t });
+
+  it("names an image over 8000 pixels a side instead of sending it (Anthropic refuses the request)", () => {
+    // A PNG's signature and header: a full-page screenshot 1280 wide and 12,000 tall.
+    const png = (width: number, height: number) => {
+      const b = new Uint8Array(33);
+      b.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+      new DataView(b.buffer).setUint32(16, width);
+      new DataView(b.buffer).setUint32(20, height);
+      return btoa(String.fromCharCode(...b));
+    };
+    const tall = png(1280, 12_000);
+    const wide = png(1920, 1080);
+    const out = toAnthropicMessages(
+      [
+        {
+          role: "user",
+          content: [
+            { type: "image", mediaType: "image/png", data: tall },
+            { type: "image", mediaType: "image/png", data: wide },
+          ],
+        },
+        {
+          role: "assistant",
+          content: [{ type: "tool_call", id: "c1", name: "screenshot", arguments: {} }],
+        },
+        {
+          role: "tool",
+          content: [
+            {
+              type: "tool_result",
+              callId: "c1",
+              name: "screenshot",
+              content: [{ type: "image", mediaType: "image/png", data: tall }],
+            },
+          ],
+        },
+      ],
+      "claude-haiku-4-5",
+    );
+    const sent = JSON.stringify(out);
+    expect(sent).not.toContain(tall);
+    expect(sent).toContain(wide);
+    expect(out[0]?.content[0]).toEqual({
+      type: "text",
+      text: "[an image of 1280×12000 pixels was left out: Claude takes at most 8000 pixels a side]",
+    });
+    expect(sent.match(/left out: Claude takes at most 8000 pixels/g)).toHaveLength(2);
+  });
 
   it("merges same-role turns, starts with the user and puts tool results first in their turn", () => {
     const history: NeutralMessage[] = [
@@ -404,5 +452,90 @@ describe("anthropic: usage of a call cut short", () => {
     expect(usageOf(events)).toEqual([
       { type: "usage", inputTokens: 100, outputTokens: 10, cachedTokens: 0, cut: true },
     ]);
+  });
+});
+
+describe("anthropic: a streaming refusal", () => {
+  it("ends as content_filter with Anthropic's explanation, the text so far kept", async () => {
+    const events = [
+      {
+        type: "message_start",
+        message: {
+          id: "msg_1",
+          type: "message",
+          role: "assistant",
+          model: "claude-haiku-4-5",
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: 12, output_tokens: 1 },
+        },
+      },
+      { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+      { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hello.." } },
+      { type: "content_block_stop", index: 0 },
+      {
+        type: "message_delta",
+        delta: {
+          stop_reason: "refusal",
+          stop_sequence: null,
+          stop_details: {
+            type: "refusal",
+            category: "cyber",
+            explanation: "This request was declined because it could enable cyber harm.",
+          },
+        },
+        usage: { output_tokens: 3 },
+      },
+      { type: "message_stop" },
+    ];
+    const recorded: typeof fetch = async () =>
+      new Response(events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join(""), {
+        headers: { "content-type": "text/event-stream" },
+      });
+    const r = await run("anthropic", { messages: userSays("hi") }, { config: { fetch: recorded } });
+    expect(textOf(r.events)).toBe("Hello..");
+    expect(r.events.at(-1)).toEqual({
+      type: "finish",
+      reason: "content_filter",
+      detail: "This request was declined because it could enable cyber harm.",
+    });
+  });
+
+  it("says a stop at the full context window is that, not max tokens", async () => {
+    const events = [
+      {
+        type: "message_start",
+        message: {
+          id: "msg_2",
+          type: "message",
+          role: "assistant",
+          model: "claude-haiku-4-5",
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: 199_000, output_tokens: 1 },
+        },
+      },
+      { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+      { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "As I s" } },
+      { type: "content_block_stop", index: 0 },
+      {
+        type: "message_delta",
+        delta: { stop_reason: "model_context_window_exceeded", stop_sequence: null },
+        usage: { output_tokens: 1000 },
+      },
+      { type: "message_stop" },
+    ];
+    const recorded: typeof fetch = async () =>
+      new Response(events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join(""), {
+        headers: { "content-type": "text/event-stream" },
+      });
+    const r = await run("anthropic", { messages: userSays("hi") }, { config: { fetch: recorded } });
+    expect(r.events.at(-1)).toEqual({
+      type: "finish",
+      reason: "length",
+      detail: expect.stringMatching(/context window/),
+    });
   });
 });

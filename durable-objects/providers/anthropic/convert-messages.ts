@@ -1,8 +1,10 @@
 // Neutral history → Anthropic Messages. Anthropic's rules: turns alternate user/assistant and the
 // first is the user's; tool results are `tool_result` blocks at the start of the next user turn;
-// ids match ^[a-zA-Z0-9_-]+$; no empty text blocks; images only as jpeg, png, gif or webp; a
+// ids match ^[a-zA-Z0-9_-]+$; no empty text blocks; images only as jpeg, png, gif or webp, at most
+// 8000 pixels a side (a tall full-page screenshot is named instead); a
 // thinking block goes back as it came (signed or redacted), and only to the model that wrote it.
 import type Anthropic from "@anthropic-ai/sdk";
+import { imageSize } from "../image-size";
 import { pairToolResults } from "../pair-tool-results";
 import type { NeutralMessage, NeutralPart } from "../types";
 
@@ -23,12 +25,21 @@ const IMAGE_TYPES: ReadonlySet<string> = new Set([
 /** Ids from another provider may hold characters Anthropic refuses; map them the same way twice. */
 export const anthropicId = (id: string) => id.replace(/[^a-zA-Z0-9_-]/g, "_") || "_";
 
+/** The longest side Anthropic takes: a larger image fails the whole request. */
+const MAX_SIDE = 8000;
+
 function image(
   mediaType: string,
   data: string,
 ): Anthropic.ImageBlockParam | Anthropic.TextBlockParam {
   if (!IMAGE_TYPES.has(mediaType))
     return { type: "text", text: `[an image of type ${mediaType} was left out: not supported]` };
+  const size = imageSize(data);
+  if (size && Math.max(size.width, size.height) > MAX_SIDE)
+    return {
+      type: "text",
+      text: `[an image of ${size.width}×${size.height} pixels was left out: Claude takes at most ${MAX_SIDE} pixels a side]`,
+    };
   return { type: "image", source: { type: "base64", media_type: mediaType as ImageType, data } };
 }
 

@@ -55,6 +55,7 @@ async function* streamGemini(
   let inStream = false;
   let calls = 0;
   let finishReason: string | null = null;
+  let blockReason: string | undefined;
   let usage: Extract<StreamEvent, { type: "usage" }> | null = null;
   try {
     const stream = await client(config, apiKey, wire).models.generateContentStream(
@@ -69,6 +70,7 @@ async function* streamGemini(
       }
       usage = reading.usage ?? usage;
       finishReason = reading.finishReason ?? finishReason;
+      blockReason = reading.blockReason ?? blockReason;
     }
   } catch (err) {
     // A call cut short still reports what the chunks so far counted.
@@ -92,7 +94,7 @@ async function* streamGemini(
     yield { type: "error", error: truncatedError("Gemini") };
     return;
   }
-  const end = mapGeminiFinish(finishReason, calls > 0);
+  const end = mapGeminiFinish(finishReason, calls > 0, blockReason);
   // An answer Gemini ended with an error (a block, say) still counted its tokens.
   if (end.type === "finish") {
     if (usage) yield usage;

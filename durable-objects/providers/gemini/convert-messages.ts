@@ -1,7 +1,8 @@
 // Neutral history → Gemini contents. Gemini's rules: roles are `user` and `model`; a tool result
 // is a `functionResponse` part (its `response` an object: {output} or {error}) in the user turn
 // after the call, one per call of that turn; the history starts with a user turn. Images a tool
-// returned follow its responses as inline data. Gemini 3 refuses a replayed function call without
+// returned follow its responses as inline data; an image of a type Gemini does not read (GIF) is
+// named in text instead. Gemini 3 refuses a replayed function call without
 // its thought signature, so a turn whose calls carry none (another provider wrote it, or the
 // signature was not kept) gets Google's documented placeholder on its first call.
 import type { Content, Part } from "@google/genai";
@@ -10,6 +11,20 @@ import { argumentsObject } from "../tool-arguments";
 import type { NeutralMessage, NeutralPart } from "../types";
 
 export const SKIP_SIGNATURE = "skip_thought_signature_validator";
+
+// The image types Gemini reads; any other (a GIF) fails the whole request with a 400.
+const IMAGE_TYPES: ReadonlySet<string> = new Set([
+  "image/png",
+  "image/jpeg",
+  "image/webp",
+  "image/heic",
+  "image/heif",
+]);
+
+const image = (mimeType: string, data: string): Part =>
+  IMAGE_TYPES.has(mimeType)
+    ? { inlineData: { mimeType, data } }
+    : { text: `[an image of type ${mimeType} was left out: Gemini does not read this type]` };
 
 type ToolResult = Extract<NeutralPart, { type: "tool_result" }>;
 
@@ -29,7 +44,7 @@ function toParts(p: NeutralPart): Part[] {
     case "text":
       return p.text.trim() ? [{ text: p.text }] : [];
     case "image":
-      return [{ inlineData: { mimeType: p.mediaType, data: p.data } }];
+      return [image(p.mediaType, p.data)];
     case "reasoning":
     case "encrypted_reasoning":
     case "signed_thinking":
@@ -44,9 +59,7 @@ function toParts(p: NeutralPart): Part[] {
     case "tool_result":
       return [
         functionResponse(p),
-        ...p.content.flatMap((c) =>
-          c.type === "image" ? [{ inlineData: { mimeType: c.mediaType, data: c.data } }] : [],
-        ),
+        ...p.content.flatMap((c) => (c.type === "image" ? [image(c.mediaType, c.data)] : [])),
       ];
     case "document":
       return [{ inlineData: { mimeType: p.mediaType, data: p.data } }];

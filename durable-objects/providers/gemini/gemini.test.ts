@@ -120,6 +120,34 @@ describe("gemini: specifics", () => {
     ]);
   });
 
+  it("sends no image of a type Gemini refuses (GIF): the model is told it was left out", async () => {
+    // Gemini takes PNG, JPEG, WebP, HEIC and HEIF only; a GIF in the history (an attachment, or a
+    // tool's image) would fail every later request of the conversation with a 400.
+    const wire = recordingFetch();
+    const r = await run(
+      "gemini",
+      {
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "case:text what is in these?" },
+              { type: "image", mediaType: "image/gif", data: "R0lGODlh" },
+              { type: "image", mediaType: "image/webp", data: "UklGR" },
+            ],
+          },
+        ],
+      },
+      { config: { fetch: wire.fetch } },
+    );
+    expect(errorOf(r.events)).toBeUndefined();
+    const parts = contentsOf(wire.bodies[0])[0]?.parts ?? [];
+    expect(parts.filter((p) => p.inlineData)).toEqual([
+      { inlineData: { mimeType: "image/webp", data: "UklGR" } },
+    ]);
+    expect(JSON.stringify(parts)).toMatch(/image\/gif was left out/);
+  });
+
   it("gives every call of a Gemini 3 history a thought signature: its own, or Google's placeholder", async () => {
     const history: NeutralMessage[] = [
       ...userSays("case:tool-result weather in Paris, then Lyon?"),
@@ -349,7 +377,11 @@ describe("gemini: specifics", () => {
 
   it("finishes a blocked answer as content_filter", async () => {
     const { events } = await run("gemini", { messages: userSays("case:gemini-safety") });
-    expect(events.at(-1)).toEqual({ type: "finish", reason: "content_filter" });
+    expect(events.at(-1)).toEqual({
+      type: "finish",
+      reason: "content_filter",
+      detail: expect.stringMatching(/safety filter/),
+    });
   });
 
   it("gives calls Gemini did not name ids of their own, different in every call", async () => {
@@ -464,12 +496,23 @@ describe("gemini: chunks aimock does not send", () => {
     });
   });
 
-  it("finishes a prompt Gemini blocked before answering as content_filter", () => {
-    const reading = readChunk({ promptFeedback: { blockReason: "SAFETY" as never } });
+  it("finishes a prompt Gemini blocked before answering as content_filter, saying why", () => {
+    const reading = readChunk({ promptFeedback: { blockReason: "PROHIBITED_CONTENT" as never } });
     expect(reading.events).toEqual([]);
-    expect(mapGeminiFinish(reading.finishReason!, false)).toEqual({
+    expect(mapGeminiFinish(reading.finishReason!, false, reading.blockReason)).toEqual({
       type: "finish",
       reason: "content_filter",
+      detail: "Gemini blocked the request itself (PROHIBITED_CONTENT).",
     });
+  });
+
+  it("says which of Gemini's blocks stopped an answer: recitation is not a safety matter", () => {
+    expect(mapGeminiFinish("RECITATION", false)).toEqual({
+      type: "finish",
+      reason: "content_filter",
+      detail: expect.stringMatching(/reciting text.*copyrighted/),
+    });
+    expect(mapGeminiFinish("SAFETY", false)).toMatchObject({ detail: /safety filter/ });
+    expect(mapGeminiFinish("STOP", false)).toEqual({ type: "finish", reason: "stop" });
   });
 });

@@ -24,6 +24,8 @@ export const PROMPT_BLOCKED = "PROMPT_BLOCKED";
 export function mapGeminiFinish(
   reason: string,
   hadCalls: boolean,
+  /** Why Gemini blocked the prompt (`promptFeedback.blockReason`), for PROMPT_BLOCKED. */
+  blockReason?: string,
 ): Extract<StreamEvent, { type: "finish" } | { type: "error" }> {
   if (BROKEN.has(reason))
     return {
@@ -34,6 +36,24 @@ export function mapGeminiFinish(
       ),
     };
   if (hadCalls) return { type: "finish", reason: "tool_calls" };
-  if (reason === PROMPT_BLOCKED) return { type: "finish", reason: "content_filter" };
-  return { type: "finish", reason: FINISH[reason] ?? "stop" };
+  if (reason === PROMPT_BLOCKED)
+    return {
+      type: "finish",
+      reason: "content_filter",
+      detail: `Gemini blocked the request itself${blockReason ? ` (${blockReason})` : ""}.`,
+    };
+  const why = BLOCKED_WHY[reason];
+  return { type: "finish", reason: FINISH[reason] ?? "stop", ...(why && { detail: why }) };
 }
+
+// What each block means, for the user: RECITATION is not a safety matter, LANGUAGE not the content.
+const BLOCKED_WHY: Record<string, string> = {
+  SAFETY: "Gemini's safety filter blocked it (SAFETY).",
+  RECITATION:
+    "Gemini stopped it for reciting text it was trained on, such as copyrighted text (RECITATION).",
+  LANGUAGE: "Gemini does not answer in this language (LANGUAGE).",
+  BLOCKLIST: "it held terms on Gemini's blocklist (BLOCKLIST).",
+  PROHIBITED_CONTENT: "Gemini blocked it as prohibited content (PROHIBITED_CONTENT).",
+  SPII: "it held sensitive personal information (SPII).",
+  IMAGE_SAFETY: "Gemini's safety filter blocked an image (IMAGE_SAFETY).",
+};

@@ -9,6 +9,8 @@ import { PROMPT_BLOCKED } from "./map-finish-reason";
 export interface ChunkReading {
   events: StreamEvent[];
   finishReason?: string;
+  /** Why Gemini blocked the prompt, when it did. */
+  blockReason?: string;
   usage?: Extract<StreamEvent, { type: "usage" }>;
 }
 
@@ -31,9 +33,11 @@ export function readChunk(
   const u = chunk.usageMetadata;
   const finishReason =
     candidate?.finishReason ?? (chunk.promptFeedback?.blockReason ? PROMPT_BLOCKED : undefined);
+  const blockReason = chunk.promptFeedback?.blockReason;
   return {
     events,
     ...(finishReason && { finishReason }),
+    ...(blockReason && { blockReason }),
     ...(u && {
       usage: {
         type: "usage",

@@ -1,9 +1,14 @@
 // Ollama's native /api/chat (NDJSON stream), reached through a tunnel at OLLAMA_BASE_URL with
 // optional Cloudflare Access service-token headers from the config. An answer is complete only
 // at the line with `done: true`; a stream that ends before is a cut connection, and an `error`
-// line ends it with that error.
+// line ends it with that error. A model that refuses native tools ("… does not support tools")
+// is asked again with the tools described in its prompt (prompt-tools/), one that refuses images
+// ("… does not support image input": a tool's screenshot to a text model) with them named in
+// text; and so are its later calls.
 import { askAgainWithout } from "../ask-again";
 import { abortedError, missingSetting, truncatedError } from "../errors";
+import { withPromptTools } from "../prompt-tools/with-prompt-tools";
+import { imagesIfSeen } from "../without-images";
 import type { ModelProvider, ModelRequest, ProviderConfig, StreamEvent } from "../types";
 import { toOllamaRequest } from "./build-request";
 import { mapOllamaDoneReason } from "./map-done-reason";
@@ -36,12 +41,34 @@ function missing(config: ProviderConfig) {
 }
 
 export function createOllamaProvider(config: ProviderConfig): ModelProvider {
+  const seeing = imagesIfSeen(
+    {
+      id: "ollama",
+      async *stream(request) {
+        const problem = missing(config);
+        if (problem) yield { type: "error", error: problem };
+        else yield* thinkingIfTaken(config, request);
+      },
+    },
+    /does not support image/i,
+  );
+  const prompted = withPromptTools(seeing);
+  // Models that refused native tools: their later calls describe the tools in the prompt at once.
+  const withoutTools = new Set<string>();
   return {
     id: "ollama",
-    async *stream(request) {
-      const problem = missing(config);
-      if (problem) yield { type: "error", error: problem };
-      else yield* thinkingIfTaken(config, request);
+    stream(request) {
+      if (withoutTools.has(request.model)) return prompted.stream(request);
+      return askAgainWithout(
+        () => seeing.stream(request),
+        request.tools?.length
+          ? () => {
+              withoutTools.add(request.model);
+              return prompted.stream(request);
+            }
+          : null,
+        { what: "native tools", model: request.model, refusedFor: /does not support tools/i },
+      );
     },
   };
 }

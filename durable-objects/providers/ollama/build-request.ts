@@ -1,6 +1,7 @@
 // A neutral request → the /api/chat body. /api/chat takes `think`, `keep_alive` and `format` at
 // the top and every model parameter in `options`, so providerOptions are sorted that way:
-// `num_ctx` (the context window, which Ollama otherwise keeps small), `seed`, `top_k`, … go
+// `num_ctx` (the context window, which Ollama otherwise keeps small: unset, the window the
+// history was fitted to, `contextTokens`), `seed`, `top_k`, … go
 // into `options`, beside the request's temperature and max tokens (`num_predict`). A reasoning
 // effort turns `think` on: as the effort for gpt-oss, which takes levels, as `true` for the others.
 import { isObject } from "../json-schema";
@@ -26,10 +27,17 @@ export function toOllamaRequest(request: ModelRequest): OllamaChatRequest {
   const top: Record<string, unknown> = {};
   const options: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(rest)) (TOP_LEVEL.has(k) ? top : options)[k] = v;
-  Object.assign(options, isObject(extra) ? extra : {}, {
-    ...(request.temperature !== undefined && { temperature: request.temperature }),
-    ...(request.maxTokens !== undefined && { num_predict: request.maxTokens }),
-  });
+  Object.assign(
+    options,
+    // The window the history was fitted to, unless the operator set one.
+    request.contextTokens !== undefined && { num_ctx: request.contextTokens },
+    isObject(extra) ? extra : {},
+    {
+      ...(request.temperature !== undefined && { temperature: request.temperature }),
+      ...(request.maxTokens !== undefined && { num_predict: request.maxTokens }),
+    },
+  );
+  if (rest.num_ctx !== undefined) options.num_ctx = rest.num_ctx;
   const effort = request.reasoningEffort;
   return {
     ...(effort && { think: /gpt-oss/.test(request.model) ? effort : true }),

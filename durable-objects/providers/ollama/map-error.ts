@@ -10,6 +10,7 @@ import {
   isAbort,
   providerError,
   statusError,
+  TOO_LONG,
 } from "../errors";
 import type { ProviderErrorInfo } from "../types";
 
@@ -84,11 +85,7 @@ export function ollamaLineError(message: string): ProviderErrorInfo {
   const said = `Ollama said: ${message}`;
   if (NO_MODEL.test(message))
     return providerError("bad_request", `Ollama does not have this model. ${said}`);
-  if (CONTEXT.test(message))
-    return providerError(
-      "context_too_long",
-      `The conversation is too long for this model. ${said}`,
-    );
+  if (CONTEXT.test(message)) return providerError("context_too_long", `${TOO_LONG} ${said}`);
   return providerError("server_error", `Ollama failed while answering. ${said}`);
 }
 

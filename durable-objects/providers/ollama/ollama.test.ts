@@ -292,3 +292,122 @@ describe("ollama: answers", () => {
     expect(parseChunk("<html>")).toBeNull();
   });
 });
+
+describe("ollama: a model without native tools", () => {
+  it("is asked again with the tools in its prompt, and its tool-call block is a call", async () => {
+    // aimock's Ollama route takes tools from any model: this fetch plays a model that has none,
+    // refusing `tools` with Ollama's 400 and answering a plain request with a tool-call block.
+    const bodies: Array<{ tools?: unknown; messages: Array<{ role: string; content: string }> }> =
+      [];
+    const ollama: typeof fetch = async (_input, init) => {
+      const body = JSON.parse(String(init?.body)) as (typeof bodies)[number];
+      bodies.push(body);
+      if (body.tools)
+        return Response.json(
+          { error: "registry.ollama.ai/library/llava:13b does not support tools" },
+          { status: 400 },
+        );
+      const block = '```tool_call\n{"name": "get_weather", "arguments": {"city": "Oslo"}}\n```';
+      const lines = [
+        { message: { role: "assistant", content: block }, done: false },
+        { message: { role: "assistant", content: "" }, done: true, done_reason: "stop" },
+      ];
+      return new Response(lines.map((l) => JSON.stringify(l)).join("\n") + "\n", {
+        headers: { "content-type": "application/x-ndjson" },
+      });
+    };
+    const r = await run(
+      "ollama",
+      { model: "llava:13b", messages: userSays("Weather in Oslo?"), tools: TOOLS },
+      { config: { fetch: ollama } },
+    );
+    expect(errorOf(r.events)).toBeUndefined();
+    expect(callsOf(r.events)).toEqual([
+      expect.objectContaining({ name: "get_weather", arguments: { city: "Oslo" } }),
+    ]);
+    expect(r.events.at(-1)).toEqual({ type: "finish", reason: "tool_calls" });
+    expect(bodies).toHaveLength(2);
+    expect(bodies[1]?.tools).toBeUndefined();
+    expect(bodies[1]?.messages[0]?.content).toMatch(/get_weather/);
+  });
+});
+
+describe("ollama: a model that cannot see", () => {
+  it("is asked again with a tool's image named in text, not failed on Ollama's 400", async () => {
+    // aimock's Ollama route takes images for any model: this fetch plays one that cannot see.
+    const bodies: Array<{ messages: Array<{ role: string; content: string; images?: string[] }> }> =
+      [];
+    const ollama: typeof fetch = async (_input, init) => {
+      const body = JSON.parse(String(init?.body)) as (typeof bodies)[number];
+      bodies.push(body);
+      if (body.messages.some((m) => m.images?.length))
+        return Response.json({ error: "this model does not support image input" }, { status: 400 });
+      const lines = [
+        { message: { role: "assistant", content: "The tool drew a chart." }, done: false },
+        { message: { role: "assistant", content: "" }, done: true, done_reason: "stop" },
+      ];
+      return new Response(lines.map((l) => JSON.stringify(l)).join("\n") + "\n", {
+        headers: { "content-type": "application/x-ndjson" },
+      });
+    };
+    const r = await run(
+      "ollama",
+      {
+        model: "llama3.1:8b",
+        messages: [
+          ...userSays("Chart it."),
+          {
+            role: "assistant",
+            content: [{ type: "tool_call", id: "c1", name: "get_weather", arguments: {} }],
+          },
+          {
+            role: "tool",
+            content: [
+              {
+                type: "tool_result",
+                callId: "c1",
+                name: "get_weather",
+                content: [
+                  { type: "text", text: "chart:" },
+                  { type: "image", mediaType: "image/png", data: "iVBO" },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+      { config: { fetch: ollama } },
+    );
+    expect(errorOf(r.events)).toBeUndefined();
+    expect(textOf(r.events)).toBe("The tool drew a chart.");
+    expect(bodies).toHaveLength(2);
+    const retried = JSON.stringify(bodies[1]?.messages);
+    expect(retried).not.toMatch(/iVBO/);
+    expect(retried).toMatch(/image\/png\) was left out: llama3\.1:8b cannot see images/);
+  });
+});
+
+describe("ollama: the context window", () => {
+  it("runs the model with the window the history was fitted to, unless num_ctx is set", async () => {
+    // Without num_ctx Ollama keeps its own small default and silently drops the start of a
+    // history fitted to a larger window.
+    const wire = recordingFetch();
+    await run(
+      "ollama",
+      { messages: userSays("case:text"), contextTokens: 32_768 },
+      { config: { fetch: wire.fetch } },
+    );
+    await run(
+      "ollama",
+      {
+        messages: userSays("case:text"),
+        contextTokens: 32_768,
+        providerOptions: { num_ctx: 8192 },
+      },
+      { config: { fetch: wire.fetch } },
+    );
+    expect(wire.bodies.map((b) => (b.options as { num_ctx?: number }).num_ctx)).toEqual([
+      32_768, 8192,
+    ]);
+  });
+});

@@ -1,6 +1,7 @@
 // OpenAI's chat completions, streamed (what OpenAI-compatible servers speak): tool-call arguments
 // assembled by index, reasoning from the servers that send it (`reasoning_content` or
-// `reasoning`), usage from the final chunk.
+// `reasoning`), a refusal shown as the answer and ended as content_filter, usage from the final
+// chunk.
 import type OpenAI from "openai";
 import { abortedError, counted, truncatedError } from "../errors";
 import type { ModelRequest, StreamEvent } from "../types";
@@ -21,6 +22,7 @@ export async function* streamChatCompletions(
 ): AsyncIterable<StreamEvent> {
   const calls: PendingCalls = new Map();
   let finishReason: string | null = null;
+  let refused = false;
   let usage: Extract<StreamEvent, { type: "usage" }> | null = null;
   try {
     const stream = await client.chat.completions.create(toOpenAIRequest(request, official), {
@@ -40,6 +42,11 @@ export async function* streamChatCompletions(
       const reasoning = delta.reasoning_content ?? delta.reasoning;
       if (reasoning) yield { type: "reasoning_delta", text: reasoning };
       if (delta.content) yield { type: "text_delta", text: delta.content };
+      // A refusal comes in its own field, not as content: shown as the answer it is.
+      if (delta.refusal) {
+        refused = true;
+        yield { type: "text_delta", text: delta.refusal };
+      }
       for (const tc of delta.tool_calls ?? []) {
         const call = calls.get(tc.index) ?? { id: "", name: "", json: "" };
         call.id ||= tc.id ?? "";
@@ -65,5 +72,5 @@ export async function* streamChatCompletions(
     yield { type: "error", error: truncatedError(openAIContext(official).provider) };
     return;
   }
-  yield* streamEnd(calls, usage, mapOpenAIFinishReason(finishReason));
+  yield* streamEnd(calls, usage, refused ? "content_filter" : mapOpenAIFinishReason(finishReason));
 }

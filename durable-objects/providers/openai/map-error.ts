@@ -8,6 +8,7 @@ import {
   isAbort,
   providerError,
   statusError,
+  TOO_LONG,
 } from "../errors";
 import type { ProviderErrorInfo } from "../types";
 
@@ -29,13 +30,9 @@ export function mapOpenAIError(
   if (err instanceof OpenAI.APIError) {
     const said = ` ${ctx.provider} said: ${err.message}`;
     if (err.code === "context_length_exceeded")
-      return providerError(
-        "context_too_long",
-        `The conversation is too long for this model.${said}`,
-        {
-          ...(err.status !== undefined && { status: err.status }),
-        },
-      );
+      return providerError("context_too_long", `${TOO_LONG}${said}`, {
+        ...(err.status !== undefined && { status: err.status }),
+      });
     if (err.code === "insufficient_quota")
       // A 429 that waiting does not cure: the account is out of credit.
       return providerError(
@@ -68,10 +65,7 @@ export function mapResponsesStreamError(
     case "rate_limit_exceeded":
       return providerError("rate_limit", `${ctx.provider} is rate limiting this key.${said}`);
     case "context_length_exceeded":
-      return providerError(
-        "context_too_long",
-        `The conversation is too long for this model.${said}`,
-      );
+      return providerError("context_too_long", `${TOO_LONG}${said}`);
     case "server_error":
     case null:
     case undefined:

@@ -479,6 +479,42 @@ describe("openai: what the Responses API reports inside a stream", () => {
     ]);
   });
 
+  it("shows the model's refusal as its answer, ended as content_filter", async () => {
+    const events = await streamOf([
+      {
+        type: "response.refusal.delta",
+        item_id: "msg_1",
+        output_index: 0,
+        content_index: 0,
+        delta: "I can't help ",
+        sequence_number: 1,
+      },
+      {
+        type: "response.refusal.delta",
+        item_id: "msg_1",
+        output_index: 0,
+        content_index: 0,
+        delta: "with that.",
+        sequence_number: 2,
+      },
+      {
+        type: "response.refusal.done",
+        item_id: "msg_1",
+        output_index: 0,
+        content_index: 0,
+        refusal: "I can't help with that.",
+        sequence_number: 3,
+      },
+      {
+        type: "response.completed",
+        sequence_number: 4,
+        response: { id: "resp_1", status: "completed", output: [] },
+      },
+    ]);
+    expect(textOf(events)).toBe("I can't help with that.");
+    expect(events.at(-1)).toEqual({ type: "finish", reason: "content_filter" });
+  });
+
   it("reports a failed response by its code: a server error may be retried, a refused request not", async () => {
     const failed = (code: string) => [
       delta("Start"),
@@ -718,5 +754,105 @@ describe("openai: what the Responses API reports inside a stream", () => {
     const events = await streamOf([delta("An answer that")]);
     expect(events.at(-1)).toMatchObject({ type: "error", error: { code: "network" } });
     expect(events.some((e) => e.type === "finish")).toBe(false);
+  });
+});
+
+describe("openai: chat completions' refusal", () => {
+  it("shows the model's refusal as its answer, ended as content_filter", async () => {
+    const chunk = (delta: object, finish: string | null = null) => ({
+      id: "chatcmpl-1",
+      object: "chat.completion.chunk",
+      created: 1,
+      model: "gpt-4o",
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    });
+    const body = [
+      chunk({ role: "assistant", content: null, refusal: "" }),
+      chunk({ refusal: "I can't help " }),
+      chunk({ refusal: "with that." }),
+      chunk({}, "stop"),
+    ]
+      .map((c) => `data: ${JSON.stringify(c)}\n\n`)
+      .join("");
+    const r = await run(
+      "openai",
+      { messages: userSays("hi"), model: "gpt-4o" },
+      {
+        config: {
+          fetch: async () =>
+            new Response(`${body}data: [DONE]\n\n`, {
+              headers: { "content-type": "text/event-stream" },
+            }),
+        },
+      },
+    );
+    expect(textOf(r.events)).toBe("I can't help with that.");
+    expect(r.events.at(-1)).toEqual({ type: "finish", reason: "content_filter" });
+  });
+});
+
+describe("openai: a compatible server's model that cannot see", () => {
+  it("is asked again with a tool's image named in text, not failed on the server's 400", async () => {
+    // A text-only model behind vLLM refuses any image_url part with a 400.
+    const bodies: string[] = [];
+    const server: typeof fetch = async (_input, init) => {
+      const body = String(init?.body);
+      bodies.push(body);
+      if (body.includes("image_url"))
+        return Response.json(
+          {
+            error: {
+              message: "Qwen/Qwen2.5-7B-Instruct is not a multimodal model",
+              type: "BadRequestError",
+              code: 400,
+            },
+          },
+          { status: 400 },
+        );
+      const chunk = (delta: object, finish: string | null = null) =>
+        `data: ${JSON.stringify({
+          id: "c",
+          object: "chat.completion.chunk",
+          created: 1,
+          model: "qwen",
+          choices: [{ index: 0, delta, finish_reason: finish }],
+        })}\n\n`;
+      return new Response(
+        chunk({ role: "assistant", content: "It drew a chart." }) +
+          chunk({}, "stop") +
+          "data: [DONE]\n\n",
+        { headers: { "content-type": "text/event-stream" } },
+      );
+    };
+    const r = await run(
+      "openai",
+      {
+        model: "Qwen/Qwen2.5-7B-Instruct",
+        messages: [
+          ...userSays("Chart it."),
+          {
+            role: "assistant",
+            content: [{ type: "tool_call", id: "c1", name: "get_weather", arguments: {} }],
+          },
+          {
+            role: "tool",
+            content: [
+              {
+                type: "tool_result",
+                callId: "c1",
+                name: "get_weather",
+                content: [{ type: "image", mediaType: "image/png", data: "iVBO" }],
+              },
+            ],
+          },
+        ],
+      },
+      { config: { fetch: server } },
+    );
+    expect(r.events.find((e) => e.type === "error")).toBeUndefined();
+    expect(textOf(r.events)).toBe("It drew a chart.");
+    expect(bodies).toHaveLength(2);
+    expect(bodies[1]).not.toMatch(/iVBO/);
+    expect(bodies[1]).toMatch(/image\/png\) was left out/);
   });
 });

@@ -58,6 +58,7 @@ async function* attempt(
   // Given out with the calls, once the response is whole: a retried attempt's never is.
   const sealed: Extract<StreamEvent, { type: "encrypted_reasoning" }>[] = [];
   let last: Response | null = null;
+  let refused = false;
   try {
     const body = toResponsesRequest(request, official, options);
     const stream = await client.responses.create(body, {
@@ -66,6 +67,11 @@ async function* attempt(
     for await (const event of stream) {
       switch (event.type) {
         case "response.output_text.delta":
+          if (event.delta) yield { type: "text_delta", text: event.delta };
+          break;
+        // A refusal comes as its own content, not as text: shown as the answer it is.
+        case "response.refusal.delta":
+          refused = true;
           if (event.delta) yield { type: "text_delta", text: event.delta };
           break;
         // Summaries from OpenAI's reasoning models; full reasoning text from open models that
@@ -137,7 +143,7 @@ async function* attempt(
       )
     : null;
   yield* sealed;
-  yield* streamEnd(calls, usage, finishOf(last));
+  yield* streamEnd(calls, usage, refused ? "content_filter" : finishOf(last));
 }
 
 function finishOf(response: Response): FinishReason {

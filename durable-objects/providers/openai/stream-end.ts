@@ -29,5 +29,6 @@ export function* streamEnd(
   for (const [, call] of [...calls].sort(([a], [b]) => a - b))
     yield toolCallEvent(call.id || newCallId(), call.name, call.json);
   if (usage) yield usage;
-  yield { type: "finish", reason: calls.size > 0 ? "tool_calls" : reason };
+  // Cut at max tokens, the last call may be cut too: the loop must know it.
+  yield { type: "finish", reason: calls.size > 0 && reason !== "length" ? "tool_calls" : reason };
 }

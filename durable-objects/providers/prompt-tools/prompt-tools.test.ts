@@ -79,3 +79,23 @@ describe("which models use prompt-based tools", () => {
     expect(toolCallingOf("openai", "gpt-4o-mini", "prompt")).toBe("prompt");
   });
 });
+
+describe("prompt-based tool calling at the token limit", () => {
+  it("ends a block cut off at max tokens as `length`, so its call is known to be cut", async () => {
+    const cutShort = withPromptTools({
+      id: "ollama",
+      async *stream() {
+        yield {
+          type: "text_delta",
+          text: '```tool_call\n{"name": "get_weather", "arguments": {"city": "Pa',
+        };
+        yield { type: "finish", reason: "length" };
+      },
+    });
+    const events = [];
+    for await (const e of cutShort.stream({ model: "m", messages: [], tools: TOOLS }))
+      events.push(e);
+    expect(callsOf(events)).toHaveLength(1);
+    expect(events.at(-1)).toEqual({ type: "finish", reason: "length" });
+  });
+});

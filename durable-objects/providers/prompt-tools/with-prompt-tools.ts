@@ -37,7 +37,9 @@ export function withPromptTools(provider: ModelProvider): ModelProvider {
         if (event.type === "text_delta") yield* parsed(parser.push(event.text));
         else if (event.type === "finish") {
           yield* parsed(parser.end());
-          yield { type: "finish", reason: calls > 0 ? "tool_calls" : event.reason };
+          // Cut at max tokens, the last block may be cut too: the loop must know it.
+          const reason = calls > 0 && event.reason !== "length" ? "tool_calls" : event.reason;
+          yield { ...event, reason };
         } else if (event.type === "error") {
           yield* parsed(parser.end());
           yield event;

@@ -70,6 +70,13 @@ export function conformance(id: ProviderId, expected: Expectations) {
   });
 
   describe(`${name}: tool calls`, () => {
+    if (expected.argumentsInPieces)
+      it("ends a call cut off at the token limit as `length`, not as a finished call", async () => {
+        const { events } = await run({ messages: userSays("case:tool-length"), tools: TOOLS });
+        expect(callsOf(events)).toHaveLength(1);
+        expect(events.at(-1)).toEqual({ type: "finish", reason: "length" });
+      });
+
     it(`assembles one call${expected.argumentsInPieces ? " whose arguments arrive in pieces" : ""} into parsed arguments`, async () => {
       const { events } = await run({ messages: userSays("case:one-tool"), tools: TOOLS });
       const calls = callsOf(events);
@@ -203,6 +210,8 @@ export function conformance(id: ProviderId, expected: Expectations) {
     it("maps a prompt that does not fit to context_too_long, which is not retried", async () => {
       const r = await run({ messages: userSays("case:too-long") }, { retries: true });
       expect(errorOf(r.events)).toMatchObject({ code: "context_too_long", retryable: false });
+      // What the user can do about it, not only what went wrong.
+      expect(errorOf(r.events)?.message).toMatch(/new conversation.*larger context window/);
       expect(await r.requests()).toHaveLength(1);
     });
 

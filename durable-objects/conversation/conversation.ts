@@ -969,7 +969,13 @@ export class Conversation extends Agent<Env> {
       status: message.status,
     });
     if (outcome.error) this.emit({ type: "turn_failed", turnId: turn.id, error: outcome.error });
-    else this.emit({ type: "turn_ended", turnId: turn.id, status: outcome.status });
+    else
+      this.emit({
+        type: "turn_ended",
+        turnId: turn.id,
+        status: outcome.status,
+        ...(outcome.cutShort && { cutShort: outcome.cutShort }),
+      });
     const artifactIds = message.content.flatMap((p) =>
       p.type === "artifact" ? [p.artifactId] : [],
     );

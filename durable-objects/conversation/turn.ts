@@ -92,6 +92,8 @@ export interface TurnOutcome {
   /** parked: a call waits for the user's approval; the turn resumes when it is answered. */
   status: MessageStatus | "parked";
   error?: { code: string; message: string };
+  /** A complete answer the provider ended short (at max tokens, or by its filter). */
+  cutShort?: "length" | "content_filter";
 }
 
 /** How a turn ended (a parked turn has not). */

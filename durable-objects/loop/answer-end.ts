@@ -4,7 +4,7 @@
 // message, and no reason. The note goes out as a notice now and ends the answer, which keeps it.
 import type { MessagePart } from "../protocol/messages";
 import type { FinishReason } from "../providers/types";
-import type { LoopDeps } from "./types";
+import type { LoopDeps, LoopState } from "./types";
 
 /** How a step ended, as its provider said. */
 export interface StepEnd {
@@ -35,15 +35,21 @@ export function answerEndNote(
 
 const sentence = (s: string) => (/[.!?]$/.test(s.trim()) ? s.trim() : `${s.trim()}.`);
 
-/** The answer with the note that says why it ended short, when it did (and the notice sent). */
+/**
+ * The answer with the note that says why it ended short, when it did (and the notice sent). A
+ * stop at max tokens or by a filter is kept in `state` too, for clients that report it apart
+ * (the OpenAI-compatible API's finish_reason).
+ */
 export function withAnswerEndNote(
   deps: Pick<LoopDeps, "emit">,
+  state: Pick<LoopState, "cutShort">,
   content: MessagePart[],
   end: StepEnd,
   maxTokens: number,
 ): MessagePart[] {
   const note = answerEndNote(end, content, maxTokens);
   if (!note) return content;
+  if (end.reason === "length" || end.reason === "content_filter") state.cutShort = end.reason;
   deps.emit({ type: "notice", level: "warning", message: note });
   return [...content, { type: "text", text: `_${note}_` }];
 }

@@ -34,7 +34,7 @@ export async function finish(
       const answer = withBudgetNote(state, await formatted(deps, state, check.value));
       // A formatter call cut off at max tokens is the answer as far as it went, and says so.
       state.final = call?.cut
-        ? withAnswerEndNote(deps, answer, { reason: "length" }, input.maxTokens)
+        ? withAnswerEndNote(deps, state, answer, { reason: "length" }, input.maxTokens)
         : answer;
       deps.checkpoint(state);
       return { content: await withGraph(deps, state, state.final), status: "complete" };
@@ -63,7 +63,7 @@ export async function finish(
   // when there is none, the answer says so).
   state.final = withBudgetNote(
     state,
-    withAnswerEndNote(deps, finalContent(state), {}, input.maxTokens),
+    withAnswerEndNote(deps, state, finalContent(state), {}, input.maxTokens),
   );
   deps.checkpoint(state);
   return { content: await withGraph(deps, state, state.final), status: "complete" };

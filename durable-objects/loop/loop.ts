@@ -47,7 +47,9 @@ export async function runThinkingLoop(
   // Every phase of a step is timed (step-timings.ts); a step's timings go out when it ends.
   const timer = deps.stepTimer ?? new StepTimer(deps.now ? { now: deps.now } : {});
   const timed = timer.instrument(deps, input, state, resumed !== undefined);
-  const outcome = await runLoop(timed, input, state, resumed !== undefined);
+  const ran = await runLoop(timed, input, state, resumed !== undefined);
+  const outcome =
+    ran.status === "complete" && state.cutShort ? { ...ran, cutShort: state.cutShort } : ran;
   timer.turnEnded(timed, input, outcome);
   return outcome;
 }
@@ -183,6 +185,7 @@ async function runLoop(
           ? finalContent(state)
           : withAnswerEndNote(
               deps,
+              state,
               finalContent(state),
               { reason: result.finish, detail: result.finishDetail },
               input.maxTokens,
@@ -198,7 +201,7 @@ async function runLoop(
           const answer = await formatted(deps, state, check.value);
           // A formatter call cut off at max tokens is the answer as far as it went, and says so.
           state.final = formatterCall.cut
-            ? withAnswerEndNote(deps, answer, { reason: "length" }, input.maxTokens)
+            ? withAnswerEndNote(deps, state, answer, { reason: "length" }, input.maxTokens)
             : answer;
           deps.checkpoint(state);
           return { content: await withGraph(deps, state, state.final), status: "complete" };

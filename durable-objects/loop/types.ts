@@ -150,6 +150,8 @@ export interface LoopState {
   stepStart?: { tokens: number; costUsd: number; elapsedMs: number };
   /** The budget that ended the loop; the answer says so. */
   stoppedBy?: BudgetStop;
+  /** The provider ended the answer short; its last line says why (answer-end.ts). */
+  cutShort?: CutShort;
   /** The current step's timings so far (see step-timings.ts). */
   timings?: StepTimingsDraft | undefined;
   /** Earlier messages left out when the turn began: a resumed turn's prompt still says so. */
@@ -290,4 +292,9 @@ export interface LoopOutcome {
   /** parked: a call waits for approval; the state is checkpointed and the turn resumes later. */
   status: "complete" | "cancelled" | "failed" | "parked";
   error?: { code: string; message: string };
+  /** A complete answer the provider ended short (answer-end.ts). */
+  cutShort?: CutShort;
 }
+
+/** Why the provider ended an answer short of a whole one. */
+export type CutShort = "length" | "content_filter";

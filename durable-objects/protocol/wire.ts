@@ -173,7 +173,15 @@ export const ServerEvent = z.discriminatedUnion("type", [
     status: MessageStatus,
   }),
   z.object({ ...seqd, type: z.literal("turn_failed"), turnId: z.string(), error: ErrorInfo }),
-  z.object({ ...seqd, type: z.literal("turn_ended"), turnId: z.string(), status: MessageStatus }),
+  z.object({
+    ...seqd,
+    type: z.literal("turn_ended"),
+    turnId: z.string(),
+    status: MessageStatus,
+    // A complete answer the provider ended short: at its max tokens, or by its filter or the
+    // model's refusal. The answer's last line says which, in words.
+    cutShort: z.enum(["length", "content_filter"]).optional(),
+  }),
   z.object({
     ...seqd,
     type: z.literal("notice"),

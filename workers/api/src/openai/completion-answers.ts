@@ -1,10 +1,9 @@
 // The two answer shapes of POST /v1/chat/completions: a `chat.completion` object, or a stream of
 // `chat.completion.chunk` events ending with `data: [DONE]` (OpenAI's Server-Sent Events).
-import type { MessageStatus } from "../../../../durable-objects/protocol/messages";
 import type { ServerEvent } from "../../../../durable-objects/protocol/wire";
 import type { UsageTotals } from "../../../../durable-objects/protocol/usage";
 import { ApiError } from "../http/errors";
-import { finishReasonOf } from "./turn-endings";
+import { finishReasonOf, type TurnEnd } from "./turn-endings";
 import { DO_NOT_RETRY, turnFailure } from "./turn-failures";
 import { type OpenAiDelta, TurnToOpenAi } from "./turn-to-openai";
 
@@ -40,7 +39,7 @@ export async function wholeAnswer(
   text: string;
   reasoning: string;
   usage: UsageTotals | null;
-  status: MessageStatus;
+  end: TurnEnd;
 }> {
   const turn = new TurnToOpenAi(answer.conversationId, answer.clientMessageId);
   let streamed = "";
@@ -54,13 +53,16 @@ export async function wholeAnswer(
       reasoning += step.delta.reasoning_content ?? "";
     } else if (step.kind === "completed") stored = step.text;
     else if (step.kind === "failed") throw turnFailure(step.error);
-    else return { text: stored ?? streamed, reasoning, usage: turn.usage, status: step.status };
+    else {
+      const { kind: _finished, ...end } = step;
+      return { text: stored ?? streamed, reasoning, usage: turn.usage, end };
+    }
   }
   throw new ApiError(502, "upstream_failed", CUT_SHORT, undefined, DO_NOT_RETRY);
 }
 
 export async function completionBody(answer: CompletionAnswer, events: AsyncIterable<ServerEvent>) {
-  const { text, reasoning, usage, status } = await wholeAnswer(answer, events);
+  const { text, reasoning, usage, end } = await wholeAnswer(answer, events);
   return {
     id: answer.id,
     object: "chat.completion" as const,
@@ -76,7 +78,7 @@ export async function completionBody(answer: CompletionAnswer, events: AsyncIter
           refusal: null,
           ...(reasoning && { reasoning_content: reasoning }),
         },
-        finish_reason: finishReasonOf(status),
+        finish_reason: finishReasonOf(end),
         logprobs: null,
       },
     ],
@@ -135,7 +137,7 @@ export function streamCompletion(
               error: { message: step.error.message, code: step.error.code, type: "server_error" },
             }),
           );
-        return end(controller, chunk({}, finishReasonOf(step.status)));
+        return end(controller, chunk({}, finishReasonOf(step)));
       }
     },
     async cancel() {

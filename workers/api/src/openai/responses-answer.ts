@@ -93,8 +93,8 @@ function responseObject(
 }
 
 export async function responseBody(answer: ResponseAnswer, events: AsyncIterable<ServerEvent>) {
-  const { text, reasoning, usage, status } = await wholeAnswer(answer, events);
-  const ending = responseEndingOf(status);
+  const { text, reasoning, usage, end } = await wholeAnswer(answer, events);
+  const ending = responseEndingOf(end);
   return responseObject(
     answer,
     ending.status,
@@ -242,8 +242,7 @@ export function streamResponse(
         const step = turn.step(next.value);
         if (!step || step.kind === "completed") continue;
         if (step.kind === "failed") return end(controller, { error: step.error });
-        if (step.kind === "finished")
-          return end(controller, { ending: responseEndingOf(step.status) });
+        if (step.kind === "finished") return end(controller, { ending: responseEndingOf(step) });
         const { content, reasoning_content: reasoning } = step.delta;
         if (content) return send(controller, output.add("message", content));
         if (reasoning) return send(controller, output.add("reasoning", reasoning));

@@ -1,16 +1,21 @@
 // How a turn that ended without failing is told in each API. It is complete, or cut short:
 // cancelled (Cancel in the web client, a WebSocket `cancel`) or interrupted (the service
-// restarted too often during it), keeping what it had shown. A client must not take a cut-short
-// answer for a whole one.
-import type { MessageStatus } from "../../../../durable-objects/protocol/messages";
+// restarted too often during it), keeping what it had shown; a complete answer may also have
+// been ended short by the provider (at max tokens, or by its filter or the model's refusal). A
+// client must not take a cut-short answer for a whole one.
+import type { ServerEvent } from "../../../../durable-objects/protocol/wire";
+
+/** How the turn ended, as its turn_ended event says. */
+export type TurnEnd = Pick<Extract<ServerEvent, { type: "turn_ended" }>, "status" | "cutShort">;
 
 /**
- * Chat completions' finish_reason. OpenAI's schema has no value for a cancelled or interrupted
- * answer; "length" is the one that says "the answer did not end on its own", where "stop" would
- * claim it did. The conversation's message status says which it was.
+ * Chat completions' finish_reason. A provider's own stop is OpenAI's value for it ("length",
+ * "content_filter"). OpenAI's schema has no value for a cancelled or interrupted answer;
+ * "length" is the one that says "the answer did not end on its own", where "stop" would claim it
+ * did. The conversation's message status says which it was.
  */
-export const finishReasonOf = (status: MessageStatus): "stop" | "length" =>
-  status === "complete" ? "stop" : "length";
+export const finishReasonOf = (end: TurnEnd): "stop" | "length" | "content_filter" =>
+  end.status !== "complete" ? "length" : (end.cutShort ?? "stop");
 
 export interface ResponseEnding {
   status: "completed" | "cancelled" | "incomplete";
@@ -26,7 +31,15 @@ export interface ResponseEnding {
   event: "response.completed" | "response.incomplete";
 }
 
-export function responseEndingOf(status: MessageStatus): ResponseEnding {
+export function responseEndingOf({ status, cutShort }: TurnEnd): ResponseEnding {
+  // OpenAI's own reasons for a response the model was stopped in.
+  if (status === "complete" && cutShort)
+    return {
+      status: "incomplete",
+      item: "incomplete",
+      incompleteDetails: { reason: cutShort === "length" ? "max_output_tokens" : "content_filter" },
+      event: "response.incomplete",
+    };
   if (status === "complete")
     return {
       status: "completed",

@@ -1,9 +1,10 @@
 // Turns the events of one turn into what an OpenAI client shows: the answer's text as
 // `content`, and the model's reasoning plus the turn's tool activity (calls, results, artifacts,
 // notices) as `reasoning_content`, the field OpenAI-compatible clients show as thinking.
-import { type MessageStatus, messageText } from "../../../../durable-objects/protocol/messages";
+import { messageText } from "../../../../durable-objects/protocol/messages";
 import type { UsageTotals } from "../../../../durable-objects/protocol/usage";
 import type { ErrorInfo, ServerEvent } from "../../../../durable-objects/protocol/wire";
+import type { TurnEnd } from "./turn-endings";
 
 export interface OpenAiDelta {
   content?: string;
@@ -15,7 +16,7 @@ export type TurnStep =
   /** The answer as stored: its text parts, after any step a restart ran again. */
   | { kind: "completed"; text: string }
   /** complete, or cut short: cancelled or interrupted (turn-endings.ts says how each API tells it). */
-  | { kind: "finished"; status: MessageStatus }
+  | ({ kind: "finished" } & TurnEnd)
   | { kind: "failed"; error: ErrorInfo };
 
 /** Longest arguments shown for a tool call; the full call is in the conversation. */
@@ -53,7 +54,11 @@ export class TurnToOpenAi {
         return undefined;
       case "turn_ended":
         return event.turnId === this.turnId
-          ? { kind: "finished", status: event.status }
+          ? {
+              kind: "finished",
+              status: event.status,
+              ...(event.cutShort && { cutShort: event.cutShort }),
+            }
           : undefined;
       case "turn_failed":
         return event.turnId === this.turnId ? { kind: "failed", error: event.error } : undefined;

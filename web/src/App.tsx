@@ -30,6 +30,7 @@ import "./layout/layout.css";
 import type { MemberList } from "../../durable-objects/protocol/sharing";
 import { sharingApi } from "./sharing/sharing-api";
 import { SharedWithMe } from "./sharing/SharedWithMe";
+import type { LeaveSettings } from "./settings/SettingsPanel";
 import { lazyNamed } from "./ui/lazy-named";
 
 // The first screen is the conversation list: what it does not show loads when first shown or
@@ -119,6 +120,13 @@ export function App() {
   const [membership, setMembership] = useState<MemberList | null>(null);
   const [shareOpen, setShareOpen] = useState(false);
   const settingsButton = useRef<HTMLButtonElement>(null);
+  // Every way out of Settings asks about its unsaved changes, as its own Close does.
+  const leaveSettings = useRef<LeaveSettings | null>(null);
+  const afterSettings = useCallback((then: () => void) => {
+    const ask = leaveSettings.current;
+    if (ask) ask(then);
+    else then();
+  }, []);
   const phone = useMediaQuery(PHONE_QUERY);
   const desktop = useMediaQuery(DESKTOP_QUERY);
   const [drawerOpen, setDrawerOpen] = useState(false);
@@ -278,12 +286,18 @@ export function App() {
     drawerButton.current?.focus();
   }, []);
   // Stable, so the open conversation's messages do not re-render with every change here.
-  const openConversation = useCallback((id: string) => {
-    setSelected(id);
-    setDrawerOpen(false);
-  }, []);
+  const openConversation = useCallback(
+    (id: string) =>
+      afterSettings(() => {
+        setSelected(id);
+        setDrawerOpen(false);
+      }),
+    [afterSettings],
+  );
+  // null: the open conversation was deleted, so its Settings' drafts have nothing left to save.
   const select = (id: string | null) => {
-    setSelected(id);
+    if (id !== null) return openConversation(id);
+    setSelected(null);
     setDrawerOpen(false);
   };
   const drawerToggle = (
@@ -397,7 +411,9 @@ export function App() {
                   type="button"
                   ref={settingsButton}
                   aria-expanded={settingsOpen}
-                  onClick={() => setSettingsOpen((open) => !open)}
+                  onClick={() =>
+                    settingsOpen ? afterSettings(closeSettings) : setSettingsOpen(true)
+                  }
                 >
                   Settings
                 </button>
@@ -427,6 +443,7 @@ export function App() {
               onConversationChange={setConversation}
               onClose={closeSettings}
               onSignOut={signOut}
+              leaveGuard={leaveSettings}
               {...(landing && { notice: landing.message })}
             />
           </Suspense>

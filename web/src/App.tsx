@@ -31,6 +31,7 @@ import type { MemberList } from "../../durable-objects/protocol/sharing";
 import { sharingApi } from "./sharing/sharing-api";
 import { SharedWithMe } from "./sharing/SharedWithMe";
 import type { LeaveSettings } from "./settings/SettingsPanel";
+import { takesReasoningEffort } from "../../durable-objects/providers/effort-support";
 import { lazyNamed } from "./ui/lazy-named";
 
 // The first screen is the conversation list: what it does not show loads when first shown or
@@ -383,6 +384,7 @@ export function App() {
             <span className="muted small">
               {conversation.provider} · {conversation.model}
               {conversation.settings.reasoningEffort &&
+                takesReasoningEffort(conversation.provider, conversation.model) &&
                 ` · ${conversation.settings.reasoningEffort} reasoning`}
               {conversation.mode !== "normal" && ` · ${conversation.mode} mode`}
             </span>

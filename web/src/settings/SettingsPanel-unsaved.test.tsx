@@ -130,3 +130,19 @@ it("asks before dropping a change that was not saved, and stays open on Cancel",
   await act(async () => button("Close without saving").click());
   expect(closed).toBe(1);
 });
+
+it("keeps Tab inside Settings, which covers the conversation", async () => {
+  const panel = host.querySelector<HTMLElement>("[role=dialog]")!;
+  expect(panel.getAttribute("aria-modal")).toBe("true");
+  const close = button("Close");
+  const last = button("Check providers");
+  const tab = (from: HTMLElement, shiftKey = false) =>
+    act(async () => {
+      from.focus();
+      from.dispatchEvent(new KeyboardEvent("keydown", { key: "Tab", shiftKey, bubbles: true }));
+    });
+  await tab(last);
+  expect(document.activeElement).toBe(close);
+  await tab(close, true);
+  expect(document.activeElement).toBe(last);
+});

@@ -13,6 +13,7 @@ import {
 import type { Conversation, McpServer, ProviderInfo } from "../../../durable-objects/protocol/rest";
 import { ApiFailure } from "../api";
 import { ConfirmDialog } from "../ui/dialog";
+import { keepTabWithin } from "../ui/focus-trap";
 import { AccessSection } from "./AccessSection";
 import { ConversationSection } from "./ConversationSection";
 import { HousekeepingSection } from "./HousekeepingSection";
@@ -111,7 +112,10 @@ function Panel(props: SettingsPanelProps) {
     <section
       role="dialog"
       aria-label="Settings"
+      aria-modal="true"
       className="settings-panel"
+      // It covers the conversation: Tab goes round its own controls, not to those behind it.
+      onKeyDown={keepTabWithin}
       onInput={changed}
       onChange={changed}
       onSubmitCapture={submitted}

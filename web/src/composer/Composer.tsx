@@ -80,6 +80,7 @@ export function Composer(props: {
   );
   const files = useAttachmentDrafts(uploader, props.discardUpload ?? artifactApi.remove);
   const fileInput = useRef<HTMLInputElement>(null);
+  const messageBox = useRef<HTMLTextAreaElement>(null);
   usePageDropGuard();
   const [dragging, setDragging] = useState(false);
   const uploading = files.drafts.some((d) => d.status === "uploading");
@@ -268,6 +269,7 @@ export function Composer(props: {
       <AttachmentChips drafts={files.drafts} onRemove={files.remove} />
       <div className="composer">
         <textarea
+          ref={messageBox}
           aria-label="Message"
           aria-describedby="composer-hint"
           placeholder="Ask something… (/ for prompts)"
@@ -314,7 +316,14 @@ export function Composer(props: {
             Attach
           </button>
           {props.busy && (
-            <button type="button" onClick={props.onCancel}>
+            <button
+              type="button"
+              onClick={() => {
+                // The button goes with the answer it stops: focus would fall to the page's start.
+                messageBox.current?.focus();
+                props.onCancel();
+              }}
+            >
               Cancel
             </button>
           )}

@@ -341,6 +341,18 @@ export function App() {
           : undefined
       }
     >
+      {/* The first Tab stop: past the conversation list, straight to the message box. */}
+      <a
+        href="#message-box"
+        className="visually-hidden skip-link"
+        onClick={(e) => {
+          // No fragment in the address: a reload would read it as a sign-in link's.
+          e.preventDefault();
+          (document.getElementById("message-box") ?? document.querySelector("main"))?.focus();
+        }}
+      >
+        Skip to the message box
+      </a>
       <Drawer phone={phone} open={drawerOpen} onClose={closeDrawer}>
         <ConversationList
           selected={selected}
@@ -360,7 +372,7 @@ export function App() {
           {...sidebarWidth.handlers}
         />
       )}
-      <main className="main">
+      <main className="main" tabIndex={-1}>
         {!(selected && conversation) && (
           <div className="phone-bar">
             {drawerToggle}

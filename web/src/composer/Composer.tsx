@@ -270,6 +270,7 @@ export function Composer(props: {
       <div className="composer">
         <textarea
           ref={messageBox}
+          id="message-box"
           aria-label="Message"
           aria-describedby="composer-hint"
           placeholder="Ask something… (/ for prompts)"

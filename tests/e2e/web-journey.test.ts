@@ -13,10 +13,18 @@ const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 800 } 
 let stack: Stack;
 let browser: Browser;
 beforeAll(async () => {
-  stack = await startStack((mock) => {
-    mock.on({ systemMessage: "Name this conversation" }, { content: "Tides" });
-    mock.onMessage(/.*/, { content: "Hello from the mock model." });
-  });
+  stack = await startStack(
+    (mock) => {
+      mock.on({ systemMessage: "Name this conversation" }, { content: "Tides" });
+      mock.onMessage(/a costly question/, {
+        content: "A costly answer.",
+        usage: { input_tokens: 1000, output_tokens: 200 },
+      });
+      mock.onMessage(/.*/, { content: "Hello from the mock model." });
+      // Below the costly answer's tokens: after it, "frugal" is past the day's allowance.
+    },
+    { vars: { DAILY_TOKEN_ALLOWANCE: "500" }, moreUsers: ["frugal"] },
+  );
   browser = await launchChromium();
 });
 afterAll(async () => {
@@ -24,19 +32,19 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function create(body: Record<string, unknown>): Promise<string> {
+async function create(body: Record<string, unknown>, token = stack.token): Promise<string> {
   const res = await fetch(`${stack.url}/api/conversations`, {
     method: "POST",
-    headers: { authorization: `Bearer ${stack.token}`, "content-type": "application/json" },
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
     body: JSON.stringify(body),
   });
   expect(res.status).toBe(201);
   return ((await res.json()) as { id: string }).id;
 }
 
-async function open(id: string, options = DESKTOP): Promise<Page> {
+async function open(id: string, options = DESKTOP, token = stack.token): Promise<Page> {
   const page = await (await browser.newContext(options)).newPage();
-  await page.goto(`${stack.url}/?c=${id}#token=${stack.token}`);
+  await page.goto(`${stack.url}/?c=${id}#token=${token}`);
   await page.locator(".conversation-header h1").waitFor();
   return page;
 }
@@ -146,5 +154,29 @@ it("titles a branch apart from its origin, in the header and the list", async ()
   await expect
     .poll(async () => (await titles.allTextContents()).filter((t) => t.includes("Moon")))
     .toEqual(["Moon", "↳ Branch: Moon (branch 1)"]);
+  await page.context().close();
+});
+
+it("gives a refused message's text back in the message box, with the reason", async () => {
+  const { token } = stack.users.find((u) => u.name === "frugal")!;
+  const page = await open(await create({ title: "Frugal" }, token), DESKTOP, token);
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill("a costly question");
+  await box.press("Enter");
+  await page
+    .getByTestId("message-assistant")
+    .and(page.locator('[data-status="complete"]'))
+    .waitFor({ timeout: TURN_TIMEOUT });
+
+  // The answer's usage is stored (the conversation's usage line shows it) ...
+  await page.locator(".conversation-usage").waitFor({ timeout: TURN_TIMEOUT });
+  // ... and puts the user past the day's allowance: the next message is refused, nothing typed
+  // is lost.
+  await box.fill("a second question, typed with care");
+  await box.press("Enter");
+  await page.locator(".composer-error").waitFor();
+  expect(await page.locator(".composer-error").textContent()).toMatch(/allowance/i);
+  await expect.poll(() => box.inputValue()).toBe("a second question, typed with care");
+  expect(await page.getByTestId("message-user").count()).toBe(1);
   await page.context().close();
 });

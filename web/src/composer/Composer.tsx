@@ -68,6 +68,8 @@ export function Composer(props: {
   onTyping?: (typing: boolean) => void;
   /** False for members of a shared conversation: its MCP prompts and resources are the owner's. */
   canUseMcpCatalog?: boolean;
+  /** A sent message the server refused: its text comes back into the box. */
+  returned?: { clientMessageId: string; text: string } | null;
 }) {
   const catalogAllowed = props.canUseMcpCatalog ?? true;
   const api = useMemo(
@@ -88,6 +90,12 @@ export function Composer(props: {
   const { onUploadsChanged } = props;
   useEffect(() => onUploadsChanged?.(readyFiles), [readyFiles, onUploadsChanged]);
   const [draft, setDraft] = useState("");
+  // A send the server refused comes back, ahead of anything typed since.
+  const { returned } = props;
+  useEffect(() => {
+    if (!returned) return;
+    setDraft((typed) => (typed.trim() ? `${returned.text}\n\n${typed}` : returned.text));
+  }, [returned]);
   const [attachments, setAttachments] = useState<McpAttachment[]>([]);
   const [prompts, setPrompts] = useState<McpPromptList | "loading" | { error: string } | null>(
     null,

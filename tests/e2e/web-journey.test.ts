@@ -180,3 +180,24 @@ it("gives a refused message's text back in the message box, with the reason", as
   expect(await page.getByTestId("message-user").count()).toBe(1);
   await page.context().close();
 });
+
+it("on a phone, moves focus into the artifact sheet and back to what opened it", async () => {
+  const phone: BrowserContextOptions = {
+    viewport: { width: 390, height: 844 },
+    hasTouch: true,
+    isMobile: true,
+  };
+  const page = await open(await create({ title: "Sheet" }), phone);
+  const artifacts = header(page).getByRole("button", { name: /^Artifacts/ });
+  await artifacts.focus();
+  await page.keyboard.press("Enter");
+  await page.getByRole("complementary", { name: "Artifacts" }).waitFor();
+  // The sheet covers the chat: focus is on its way back, and Tab stays inside it.
+  await expect.poll(() => focusedName(page)).toBe("← Back to the conversation");
+  for (let i = 0; i < 12; i++) await page.keyboard.press("Tab");
+  expect(await page.evaluate(() => !!document.activeElement?.closest(".sheet"))).toBe(true);
+  await page.keyboard.press("Escape");
+  await expect.poll(() => page.getByRole("complementary", { name: "Artifacts" }).count()).toBe(0);
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toMatch(/^Artifacts/);
+  await page.context().close();
+});

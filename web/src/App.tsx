@@ -33,6 +33,7 @@ import { SharedWithMe } from "./sharing/SharedWithMe";
 import type { LeaveSettings } from "./settings/SettingsPanel";
 import { takesReasoningEffort } from "../../durable-objects/providers/effort-support";
 import { lazyNamed } from "./ui/lazy-named";
+import { keepTabWithin } from "./ui/focus-trap";
 
 // The first screen is the conversation list: what it does not show loads when first shown or
 // once the list is up and the page idle, whichever comes first, so the first visit's script is
@@ -282,6 +283,21 @@ export function App() {
       setPaneOpen(true);
     });
   }, []);
+  // On a phone the pane is a sheet over the chat: focus moves into it, and back to what opened it
+  // once it closes (else a keyboard or screen-reader user stays on a control hidden under it).
+  const sheetBack = useRef<HTMLButtonElement>(null);
+  const sheetOpener = useRef<HTMLElement | null>(null);
+  useEffect(() => {
+    if (!phone) return;
+    if (paneOpen) {
+      const at = document.activeElement;
+      sheetOpener.current = at instanceof HTMLElement && at !== document.body ? at : null;
+      sheetBack.current?.focus();
+    } else {
+      if (sheetOpener.current?.isConnected) sheetOpener.current.focus();
+      sheetOpener.current = null;
+    }
+  }, [paneOpen, phone]);
   const closeDrawer = useCallback(() => {
     setDrawerOpen(false);
     drawerButton.current?.focus();
@@ -498,9 +514,26 @@ export function App() {
       )}
       {paneOpen && selected && (
         // On a phone the pane is a full-screen sheet; the back button returns to the chat.
-        <div className="sheet">
+        <div
+          className="sheet"
+          onKeyDown={
+            phone
+              ? (e) => {
+                  if (e.key !== "Escape") return keepTabWithin(e);
+                  if (e.defaultPrevented) return;
+                  e.preventDefault();
+                  setPaneOpen(false);
+                }
+              : undefined
+          }
+        >
           {phone && (
-            <button type="button" className="sheet-back" onClick={() => setPaneOpen(false)}>
+            <button
+              type="button"
+              ref={sheetBack}
+              className="sheet-back"
+              onClick={() => setPaneOpen(false)}
+            >
               ← Back to the conversation
             </button>
           )}

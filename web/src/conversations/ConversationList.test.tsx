@@ -154,6 +154,14 @@ describe("a new conversation in the list", () => {
     const titles = () => [...host.querySelectorAll(".title")].map((t) => t.textContent);
     expect(titles()).toEqual(["New conversation", "Tidal forces"]);
     expect(selected).toEqual([id]);
+    // The form that had the focus is gone: the new conversation's message box takes it once its
+    // code has loaded and it shows.
+    await new Promise((r) => setTimeout(r, 50));
+    const messageBox = document.createElement("textarea");
+    messageBox.id = "message-box";
+    document.body.appendChild(messageBox);
+    await vi.waitFor(() => expect(document.activeElement).toBe(messageBox));
+    messageBox.remove();
 
     await act(async () => creationRefused(id, "Too many new conversations."));
     await settle();

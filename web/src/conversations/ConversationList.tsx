@@ -69,6 +69,7 @@ export function ConversationList(props: {
     setItems((xs) => [c, ...xs]);
     setCreating(false);
     props.onSelect(c.id);
+    focusMessageBoxWhenShown();
     // One its socket could not create leaves the list at once (the chat says why).
     creationOf(c.id).catch(() => setItems((xs) => xs.filter((x) => x.id !== c.id)));
   };
@@ -219,6 +220,21 @@ export function ConversationList(props: {
 }
 
 const KEYS_HINT = "conversation-keys";
+
+/**
+ * The form that had the focus is gone once a conversation is created: the focus goes to the new
+ * conversation's message box as soon as it shows (its code may still be loading), unless the user
+ * has put it somewhere meanwhile.
+ */
+function focusMessageBoxWhenShown(until = Date.now() + 5000): void {
+  requestAnimationFrame(() => {
+    const at = document.activeElement;
+    if (at && at !== document.body) return;
+    const box = document.getElementById("message-box");
+    if (box) box.focus();
+    else if (Date.now() < until) focusMessageBoxWhenShown(until);
+  });
+}
 
 /** Each row's open button, in the order shown. */
 const openButtons = (list: HTMLElement | null) => [

@@ -239,12 +239,20 @@ export class Conversation extends Agent<Env> {
         const checked = await checks;
         if (checked?.refused) {
           this.#earlyRead.drop();
-          return this.sendControl(connection, { type: "frame_error", error: checked.refused });
+          return this.sendControl(connection, {
+            type: "frame_error",
+            error: checked.refused,
+            clientMessageId: frame.clientMessageId,
+          });
         }
         const ack = await this.acceptSend(frame, checked?.author);
         if ("error" in ack) {
           this.#earlyRead.drop();
-          return this.sendControl(connection, { type: "frame_error", ...ack });
+          return this.sendControl(connection, {
+            type: "frame_error",
+            ...ack,
+            clientMessageId: frame.clientMessageId,
+          });
         }
         this.setTyping(connection, false);
         return this.sendControl(connection, ack);

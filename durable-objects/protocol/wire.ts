@@ -341,7 +341,12 @@ export const ServerControl = z.discriminatedUnion("type", [
   // Sent after a resume has been served: the client is caught up to `seq`.
   z.object({ type: z.literal("synced"), seq: z.number().int().min(0), busy: z.boolean() }),
   // A frame the client sent was refused; the connection stays open.
-  z.object({ type: z.literal("frame_error"), error: ErrorInfo }),
+  z.object({
+    type: z.literal("frame_error"),
+    error: ErrorInfo,
+    /** The refused send's: its text goes back in the sender's message box, not resent. */
+    clientMessageId: z.string().optional(),
+  }),
   // A send was accepted (or recognised as a duplicate) and stored under `messageId`.
   z.object({
     type: z.literal("ack"),

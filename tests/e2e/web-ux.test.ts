@@ -199,8 +199,13 @@ it("runs a research conversation by keyboard alone, with visible focus", async (
   await page.keyboard.press("Escape");
   await expect.poll(() => page.getByRole("dialog", { name: "Settings" }).count()).toBe(0);
 
-  // Rename with our dialog (focus starts in its text box), then delete another conversation.
-  await tabTo(page, /^Rename /);
+  // Rename with our dialog (focus starts in its text box), then delete another conversation. A
+  // conversation is one Tab stop; Right arrow reaches its Rename.
+  await tabTo(page, / · anthropic$/);
+  await page.keyboard.press("ArrowRight");
+  expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toMatch(
+    /^Rename /,
+  );
   await page.keyboard.press("Enter");
   await page.keyboard.type("Olaparib by keyboard");
   await page.keyboard.press("Enter");
@@ -216,8 +221,8 @@ it("runs a research conversation by keyboard alone, with visible focus", async (
   });
   expect(spare.status).toBe(201);
   await page.getByRole("button", { name: "Delete Spare notes" }).waitFor({ timeout: 15_000 });
-  await tabTo(page, /^Delete Spare notes$/);
-  await page.keyboard.press("Enter");
+  await tabTo(page, /^Spare notes/);
+  await page.keyboard.press("Delete");
   const deleting = page.getByRole("dialog", { name: "Delete this conversation?" });
   await deleting.waitFor();
   // Cancel is first, so a stray Enter never deletes: tab to the delete button on purpose.

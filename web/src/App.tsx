@@ -30,7 +30,10 @@ import "./layout/layout.css";
 import type { MemberList } from "../../durable-objects/protocol/sharing";
 import { sharingApi } from "./sharing/sharing-api";
 import { SharedWithMe } from "./sharing/SharedWithMe";
+import type { LeaveSettings } from "./settings/SettingsPanel";
+import { takesReasoningEffort } from "../../durable-objects/providers/effort-support";
 import { lazyNamed } from "./ui/lazy-named";
+import { keepTabWithin } from "./ui/focus-trap";
 
 // The first screen is the conversation list: what it does not show loads when first shown or
 // once the list is up and the page idle, whichever comes first, so the first visit's script is
@@ -119,6 +122,13 @@ export function App() {
   const [membership, setMembership] = useState<MemberList | null>(null);
   const [shareOpen, setShareOpen] = useState(false);
   const settingsButton = useRef<HTMLButtonElement>(null);
+  // Every way out of Settings asks about its unsaved changes, as its own Close does.
+  const leaveSettings = useRef<LeaveSettings | null>(null);
+  const afterSettings = useCallback((then: () => void) => {
+    const ask = leaveSettings.current;
+    if (ask) ask(then);
+    else then();
+  }, []);
   const phone = useMediaQuery(PHONE_QUERY);
   const desktop = useMediaQuery(DESKTOP_QUERY);
   const [drawerOpen, setDrawerOpen] = useState(false);
@@ -273,17 +283,38 @@ export function App() {
       setPaneOpen(true);
     });
   }, []);
+  // On a phone the pane is a sheet over the chat: focus moves into it, and back to what opened it
+  // once it closes (else a keyboard or screen-reader user stays on a control hidden under it).
+  const sheetBack = useRef<HTMLButtonElement>(null);
+  const sheetOpener = useRef<HTMLElement | null>(null);
+  useEffect(() => {
+    if (!phone) return;
+    if (paneOpen) {
+      const at = document.activeElement;
+      sheetOpener.current = at instanceof HTMLElement && at !== document.body ? at : null;
+      sheetBack.current?.focus();
+    } else {
+      if (sheetOpener.current?.isConnected) sheetOpener.current.focus();
+      sheetOpener.current = null;
+    }
+  }, [paneOpen, phone]);
   const closeDrawer = useCallback(() => {
     setDrawerOpen(false);
     drawerButton.current?.focus();
   }, []);
   // Stable, so the open conversation's messages do not re-render with every change here.
-  const openConversation = useCallback((id: string) => {
-    setSelected(id);
-    setDrawerOpen(false);
-  }, []);
+  const openConversation = useCallback(
+    (id: string) =>
+      afterSettings(() => {
+        setSelected(id);
+        setDrawerOpen(false);
+      }),
+    [afterSettings],
+  );
+  // null: the open conversation was deleted, so its Settings' drafts have nothing left to save.
   const select = (id: string | null) => {
-    setSelected(id);
+    if (id !== null) return openConversation(id);
+    setSelected(null);
     setDrawerOpen(false);
   };
   const drawerToggle = (
@@ -326,6 +357,18 @@ export function App() {
           : undefined
       }
     >
+      {/* The first Tab stop: past the conversation list, straight to the message box. */}
+      <a
+        href="#message-box"
+        className="visually-hidden skip-link"
+        onClick={(e) => {
+          // No fragment in the address: a reload would read it as a sign-in link's.
+          e.preventDefault();
+          (document.getElementById("message-box") ?? document.querySelector("main"))?.focus();
+        }}
+      >
+        Skip to the message box
+      </a>
       <Drawer phone={phone} open={drawerOpen} onClose={closeDrawer}>
         <ConversationList
           selected={selected}
@@ -345,7 +388,7 @@ export function App() {
           {...sidebarWidth.handlers}
         />
       )}
-      <main className="main">
+      <main className="main" tabIndex={-1}>
         {!(selected && conversation) && (
           <div className="phone-bar">
             {drawerToggle}
@@ -369,6 +412,7 @@ export function App() {
             <span className="muted small">
               {conversation.provider} · {conversation.model}
               {conversation.settings.reasoningEffort &&
+                takesReasoningEffort(conversation.provider, conversation.model) &&
                 ` · ${conversation.settings.reasoningEffort} reasoning`}
               {conversation.mode !== "normal" && ` · ${conversation.mode} mode`}
             </span>
@@ -397,7 +441,9 @@ export function App() {
                   type="button"
                   ref={settingsButton}
                   aria-expanded={settingsOpen}
-                  onClick={() => setSettingsOpen((open) => !open)}
+                  onClick={() =>
+                    settingsOpen ? afterSettings(closeSettings) : setSettingsOpen(true)
+                  }
                 >
                   Settings
                 </button>
@@ -427,6 +473,7 @@ export function App() {
               onConversationChange={setConversation}
               onClose={closeSettings}
               onSignOut={signOut}
+              leaveGuard={leaveSettings}
               {...(landing && { notice: landing.message })}
             />
           </Suspense>
@@ -467,9 +514,26 @@ export function App() {
       )}
       {paneOpen && selected && (
         // On a phone the pane is a full-screen sheet; the back button returns to the chat.
-        <div className="sheet">
+        <div
+          className="sheet"
+          onKeyDown={
+            phone
+              ? (e) => {
+                  if (e.key !== "Escape") return keepTabWithin(e);
+                  if (e.defaultPrevented) return;
+                  e.preventDefault();
+                  setPaneOpen(false);
+                }
+              : undefined
+          }
+        >
           {phone && (
-            <button type="button" className="sheet-back" onClick={() => setPaneOpen(false)}>
+            <button
+              type="button"
+              ref={sheetBack}
+              className="sheet-back"
+              onClick={() => setPaneOpen(false)}
+            >
               ← Back to the conversation
             </button>
           )}

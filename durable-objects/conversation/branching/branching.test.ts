@@ -305,6 +305,25 @@ describe("edit and regenerate", () => {
     ]);
   }, 60_000);
 
+  it("names each branch after its origin with its own number, a branch of a branch too", async () => {
+    const origin = await createConversation(user, { title: "Tides 100%_" });
+    const first = await follow(origin.id, "answer me twice");
+    const at = { messageId: first.messages[1]!.id };
+    const one = await branch(origin.id, at);
+    const two = await branch(origin.id, at);
+    // "Branch here" holds the answer and waits for a message: its copy is in the branch's list.
+    const copied = await api(user, `/api/conversations/${one.id}/messages`);
+    const items = ((await copied.json()) as { items: Array<{ id: string }> }).items;
+    const three = await branch(one.id, { messageId: items[1]!.id });
+    expect([one.title, two.title, three.title]).toEqual([
+      "Tides 100%_ (branch 1)",
+      "Tides 100%_ (branch 2)",
+      "Tides 100%_ (branch 3)",
+    ]);
+    // A title the request names is kept as it is.
+    expect((await branch(origin.id, { ...at, title: "Low tide" })).title).toBe("Low tide");
+  });
+
   it("answers 404 for another user's conversation", async () => {
     const origin = await createConversation(user);
     const other = await createUser();

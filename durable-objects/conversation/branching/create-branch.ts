@@ -17,6 +17,7 @@ import { DEFAULT_MODELS } from "../../providers/registry";
 import type { ProviderId } from "../../providers/types";
 import { overDailyAllowance } from "../daily-allowance";
 import type { BranchSource } from "./branch-source";
+import { branchTitle } from "./branch-title";
 import type { BranchSeed } from "./seed-branch";
 
 /** The origin's answer to "what would a branch at this point hold" (its DO's RPC result). */
@@ -80,13 +81,14 @@ export async function createBranch(input: CreateBranchInput): Promise<{ id: stri
   const provider = (request.provider ?? origin.provider) as ProviderId;
   const model = request.model ?? (request.provider ? DEFAULT_MODELS[provider] : origin.model);
   const settings = request.settings ?? parsedSettings(origin.settings);
+  const title = request.title ?? (await branchTitle(db, input.userId, origin.title));
   const now = Date.now();
 
   const statements: BatchItem<"sqlite">[] = [
     db.insert(conversations).values({
       id,
       userId: input.userId,
-      title: request.title ?? origin.title,
+      title,
       provider,
       model,
       mode: request.mode ?? origin.mode,

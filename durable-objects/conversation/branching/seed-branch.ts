@@ -65,7 +65,7 @@ export interface SeedHost {
 
 /** Set once the branch holds its origin's history: a second seed (a retried call) does nothing. */
 const SEEDED = "branch_seeded";
-/** The automatic title is not asked for: a branch keeps its origin's name (titles.ts). */
+/** The automatic title is not asked for: a branch is named after its origin (branch-title.ts). */
 const NAMED = "auto_title";
 
 export function seedBranch(host: SeedHost, input: unknown): void {

@@ -1,7 +1,7 @@
 // A tool call waiting for the user: server, tool and readable arguments (long values folded),
 // Approve / Deny with an optional note for the model, and "always allow this tool". Once
 // answered (here, in another tab, over REST, or by expiry) it shows who decided what, and when.
-import { useState } from "react";
+import { useRef, useState } from "react";
 import type { ApprovalView } from "../../../durable-objects/protocol/transcript";
 import type { ApprovalAnswer } from "../../../durable-objects/protocol/wire";
 
@@ -17,6 +17,7 @@ export function ApprovalCard(props: {
   const [note, setNote] = useState("");
   const [remember, setRemember] = useState(false);
   const [sent, setSent] = useState(false);
+  const card = useRef<HTMLElement>(null);
   const answer = (decision: ApprovalAnswer["decision"]) => {
     const delivered = onAnswer?.(approval.approvalId, {
       decision,
@@ -24,10 +25,14 @@ export function ApprovalCard(props: {
       ...(decision === "approve" && remember && { remember: true }),
     });
     setSent(delivered !== false);
+    // The buttons go once it is sent: the card keeps the focus, and then says what was decided.
+    if (delivered !== false) card.current?.focus();
   };
   const decided = approval.decided;
   return (
     <section
+      ref={card}
+      tabIndex={-1}
       className={`approval-card ${decided ? decided.decision : "pending"}`}
       data-testid="approval-card"
       aria-label={`Approval for ${approval.tool}`}

@@ -257,6 +257,7 @@ export function ChatView(props: {
           conversationId={conversationId}
           busy={!!transcript?.busy}
           onSend={send}
+          returned={state?.refused ?? null}
           onCancel={() => live.current?.cancel()}
           onArtifactsAttached={(n) => setAttachedArtifacts((count) => count + n)}
           onUploadsChanged={setUploadedFiles}

@@ -218,3 +218,13 @@ describe("the elicitation card", () => {
     expect(host.textContent).toContain("cannot be opened");
   });
 });
+
+describe("the focus after answering", () => {
+  it("stays on the card, which then says how it was answered, not on a removed button", () => {
+    show(form);
+    const decline = button("Decline");
+    decline.focus();
+    act(() => decline.click());
+    expect(document.activeElement).toBe(host.querySelector('[data-testid="elicitation-card"]'));
+  });
+});

@@ -3,7 +3,7 @@
 // Decline / Cancel. URL mode: the page's address with its host set apart (so a look-alike link is
 // easy to spot), Open, then Done / Decline / Cancel. Shown in every tab; once answered anywhere
 // (or timed out, or withdrawn) it says how.
-import { useMemo, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import {
   checkContent,
   type ElicitationAnswer,
@@ -24,10 +24,17 @@ export function ElicitationCard(props: {
 }) {
   const { elicitation: e, onAnswer } = props;
   const [sent, setSent] = useState(false);
-  const send = (answer: ElicitationAnswer) =>
-    setSent(onAnswer?.(e.elicitationId, answer) !== false);
+  const card = useRef<HTMLElement>(null);
+  const send = (answer: ElicitationAnswer) => {
+    const delivered = onAnswer?.(e.elicitationId, answer) !== false;
+    setSent(delivered);
+    // The form goes once it is sent: the card keeps the focus, and then says how it was answered.
+    if (delivered) card.current?.focus();
+  };
   return (
     <section
+      ref={card}
+      tabIndex={-1}
       className={`elicitation-card ${e.answered ? e.answered.action : "pending"}`}
       data-testid="elicitation-card"
       aria-label={`Question from ${e.server}`}

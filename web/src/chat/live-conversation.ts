@@ -51,6 +51,8 @@ export interface LiveState {
   error: string | null;
   /** Who has the conversation open, and this user's own role in it (shared conversations). */
   presence: Presence | null;
+  /** The last send the server refused (a limit, say): its text goes back in the message box. */
+  refused: { clientMessageId: string; text: string } | null;
 }
 
 export class LiveConversation {
@@ -60,6 +62,7 @@ export class LiveConversation {
     connection: "connecting",
     error: null,
     presence: null,
+    refused: null,
   };
   private typingNow = false;
   private unacked = new Map<string, ClientFrame>();
@@ -206,7 +209,15 @@ export class LiveConversation {
       else if (frame.type === "frame_error") {
         // A refused send (a viewer's) is not resent on the next connection.
         if (frame.error.code === "forbidden") this.unacked.clear();
-        this.set({ error: frame.error.message });
+        // Nor is one refused by name: the user gets its text back to send when they choose.
+        const id = frame.clientMessageId;
+        const refused = id === undefined ? undefined : this.unacked.get(id);
+        if (id !== undefined) this.unacked.delete(id);
+        this.set({
+          error: frame.error.message,
+          ...(id !== undefined &&
+            refused?.type === "send" && { refused: { clientMessageId: id, text: refused.text } }),
+        });
       }
     });
     ws.addEventListener("close", (e) => {

@@ -68,6 +68,8 @@ export function Composer(props: {
   onTyping?: (typing: boolean) => void;
   /** False for members of a shared conversation: its MCP prompts and resources are the owner's. */
   canUseMcpCatalog?: boolean;
+  /** A sent message the server refused: its text comes back into the box. */
+  returned?: { clientMessageId: string; text: string } | null;
 }) {
   const catalogAllowed = props.canUseMcpCatalog ?? true;
   const api = useMemo(
@@ -80,6 +82,7 @@ export function Composer(props: {
   );
   const files = useAttachmentDrafts(uploader, props.discardUpload ?? artifactApi.remove);
   const fileInput = useRef<HTMLInputElement>(null);
+  const messageBox = useRef<HTMLTextAreaElement>(null);
   usePageDropGuard();
   const [dragging, setDragging] = useState(false);
   const uploading = files.drafts.some((d) => d.status === "uploading");
@@ -87,6 +90,12 @@ export function Composer(props: {
   const { onUploadsChanged } = props;
   useEffect(() => onUploadsChanged?.(readyFiles), [readyFiles, onUploadsChanged]);
   const [draft, setDraft] = useState("");
+  // A send the server refused comes back, ahead of anything typed since.
+  const { returned } = props;
+  useEffect(() => {
+    if (!returned) return;
+    setDraft((typed) => (typed.trim() ? `${returned.text}\n\n${typed}` : returned.text));
+  }, [returned]);
   const [attachments, setAttachments] = useState<McpAttachment[]>([]);
   const [prompts, setPrompts] = useState<McpPromptList | "loading" | { error: string } | null>(
     null,
@@ -268,6 +277,8 @@ export function Composer(props: {
       <AttachmentChips drafts={files.drafts} onRemove={files.remove} />
       <div className="composer">
         <textarea
+          ref={messageBox}
+          id="message-box"
           aria-label="Message"
           aria-describedby="composer-hint"
           placeholder="Ask something… (/ for prompts)"
@@ -314,7 +325,14 @@ export function Composer(props: {
             Attach
           </button>
           {props.busy && (
-            <button type="button" onClick={props.onCancel}>
+            <button
+              type="button"
+              onClick={() => {
+                // The button goes with the answer it stops: focus would fall to the page's start.
+                messageBox.current?.focus();
+                props.onCancel();
+              }}
+            >
               Cancel
             </button>
           )}

@@ -301,3 +301,23 @@ it("Attach lists resources and templates; what is attached goes with the next me
   ]);
   expect(host.querySelector('[aria-label="Attached to the next message"]')).toBeNull();
 });
+
+it("puts focus back in the message box after Cancel stops the answer, not on the page", async () => {
+  const show = (busy: boolean) =>
+    root.render(
+      <Composer
+        conversationId="c1"
+        busy={busy}
+        onSend={(t) => sent.push(t)}
+        // The answer stops: the Cancel button goes away with it.
+        onCancel={() => show(false)}
+        api={catalog}
+      />,
+    );
+  await act(async () => show(true));
+  const cancel = button("Cancel");
+  cancel.focus();
+  await click(cancel);
+  expect(button("Cancel")).toBeUndefined();
+  expect(document.activeElement).toBe(box());
+});

@@ -154,9 +154,81 @@ describe("a new conversation in the list", () => {
     const titles = () => [...host.querySelectorAll(".title")].map((t) => t.textContent);
     expect(titles()).toEqual(["New conversation", "Tidal forces"]);
     expect(selected).toEqual([id]);
+    // The form that had the focus is gone: the new conversation's message box takes it once its
+    // code has loaded and it shows.
+    await new Promise((r) => setTimeout(r, 50));
+    const messageBox = document.createElement("textarea");
+    messageBox.id = "message-box";
+    document.body.appendChild(messageBox);
+    await vi.waitFor(() => expect(document.activeElement).toBe(messageBox));
+    messageBox.remove();
 
     await act(async () => creationRefused(id, "Too many new conversations."));
     await settle();
     expect(titles()).toEqual(["Tidal forces"]);
+  });
+});
+
+describe("the list by keyboard", () => {
+  beforeAll(() => {
+    // jsdom has <dialog> without its modal methods.
+    const proto = HTMLDialogElement.prototype as { showModal?: () => void; close?: () => void };
+    proto.showModal ??= function (this: HTMLDialogElement) {
+      this.setAttribute("open", "");
+    };
+    proto.close ??= function (this: HTMLDialogElement) {
+      this.removeAttribute("open");
+    };
+  });
+  const row = (title: string) =>
+    [...host.querySelectorAll<HTMLButtonElement>("button.link")].find((b) =>
+      b.textContent?.startsWith(title),
+    )!;
+  const named = (name: string) => host.querySelector<HTMLButtonElement>(`[aria-label="${name}"]`)!;
+  const press = (key: string) =>
+    act(async () => {
+      document.activeElement!.dispatchEvent(
+        new KeyboardEvent("keydown", { key, bubbles: true, cancelable: true }),
+      );
+    });
+
+  it("is one Tab stop a conversation; arrows reach its Rename and Delete and the next one", async () => {
+    stubApi();
+    showList();
+    await settle();
+    const tabStops = [...host.querySelectorAll<HTMLElement>("li button")].filter(
+      (b) => b.tabIndex >= 0,
+    );
+    expect(tabStops).toEqual([row("Tidal forces"), row("Plant notes")]);
+
+    row("Tidal forces").focus();
+    await press("ArrowRight");
+    expect(document.activeElement).toBe(named("Rename Tidal forces"));
+    await press("ArrowRight");
+    expect(document.activeElement).toBe(named("Delete Tidal forces"));
+    await press("ArrowLeft");
+    await press("ArrowLeft");
+    await press("ArrowDown");
+    expect(document.activeElement).toBe(row("Plant notes"));
+  });
+
+  it("deletes with the Delete key, then puts focus on the conversation that took its place", async () => {
+    const list = stubApi();
+    const fetch = vi.fn((url: string, init?: RequestInit) =>
+      init?.method === "DELETE" ? Promise.resolve(new Response(null, { status: 204 })) : list(url),
+    );
+    vi.stubGlobal("fetch", fetch);
+    showList();
+    await settle();
+    row("Tidal forces").focus();
+    await press("Delete");
+    const confirm = [...host.querySelectorAll("dialog[open] button")].find(
+      (b) => b.textContent === "Delete conversation",
+    ) as HTMLButtonElement;
+    await act(async () => confirm.click());
+    await settle();
+    expect(fetch).toHaveBeenCalledWith("/api/conversations/c1", expect.anything());
+    expect([...host.querySelectorAll(".title")].map((t) => t.textContent)).toEqual(["Plant notes"]);
+    expect(document.activeElement).toBe(row("Plant notes"));
   });
 });

@@ -1,4 +1,12 @@
-import { type ReactNode, Suspense, useCallback, useEffect, useState } from "react";
+import {
+  type KeyboardEvent,
+  type ReactNode,
+  Suspense,
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+} from "react";
 import type {
   Conversation,
   ConversationListItem,
@@ -34,6 +42,17 @@ export function ConversationList(props: {
   const [asking, setAsking] = useState<{ action: "rename" | "delete"; c: Conversation } | null>(
     null,
   );
+  const list = useRef<HTMLDivElement>(null);
+  // After a delete, focus goes to the row that took the deleted one's place (its dialog's opener
+  // is gone with the row): the next, else the one before, else the New conversation button.
+  const focusAfterDelete = useRef<string | null>(null);
+  useEffect(() => {
+    const id = focusAfterDelete.current;
+    if (id === null) return;
+    focusAfterDelete.current = null;
+    const row = openButtons(list.current).find((b) => b.dataset.row === id);
+    (row ?? list.current?.closest("nav")?.querySelector<HTMLElement>("button"))?.focus();
+  }, [items]);
   const refresh = useCallback(() => {
     api
       .conversations(query)
@@ -50,6 +69,7 @@ export function ConversationList(props: {
     setItems((xs) => [c, ...xs]);
     setCreating(false);
     props.onSelect(c.id);
+    focusMessageBoxWhenShown();
     // One its socket could not create leaves the list at once (the chat says why).
     creationOf(c.id).catch(() => setItems((xs) => xs.filter((x) => x.id !== c.id)));
   };
@@ -61,6 +81,9 @@ export function ConversationList(props: {
   };
   const remove = async (c: Conversation) => {
     await api.deleteConversation(c.id);
+    const rows = openButtons(list.current);
+    const at = rows.findIndex((b) => b.dataset.row === c.id);
+    focusAfterDelete.current = (rows[at + 1] ?? rows[at - 1])?.dataset.row ?? "";
     setItems((xs) => xs.filter((x) => x.id !== c.id));
     setAsking(null);
     if (props.selected === c.id) props.onSelect(null);
@@ -88,7 +111,11 @@ export function ConversationList(props: {
         value={query}
         onChange={(e) => setQuery(e.target.value)}
       />
-      <div className="conversation-groups">
+      <p id={KEYS_HINT} className="visually-hidden">
+        Right arrow reaches Rename and Delete; F2 renames, Delete deletes; up and down arrows move
+        between conversations.
+      </p>
+      <div className="conversation-groups" ref={list}>
         {groupByDate(nestBranches(items)).map(({ group, items: inGroup }) => (
           <section key={group} aria-label={group}>
             <h2 className="conversation-group">{group}</h2>
@@ -102,8 +129,23 @@ export function ConversationList(props: {
                     style={
                       depth > 0 ? { paddingLeft: `${Math.min(depth, 4) * 0.9}rem` } : undefined
                     }
+                    onKeyDown={(e) =>
+                      rowKeys(e, {
+                        rename: () => setAsking({ action: "rename", c }),
+                        remove: () => setAsking({ action: "delete", c }),
+                      })
+                    }
                   >
-                    <button type="button" className="link" onClick={() => props.onSelect(c.id)}>
+                    {/* One Tab stop per conversation: its Rename and Delete are reached by arrow
+                        (or F2 and Delete), not by two more Tabs each. */}
+                    <button
+                      type="button"
+                      className="link"
+                      data-row={c.id}
+                      aria-describedby={KEYS_HINT}
+                      aria-keyshortcuts="F2 Delete"
+                      onClick={() => props.onSelect(c.id)}
+                    >
                       <span className="title">
                         {depth > 0 && (
                           <>
@@ -126,6 +168,7 @@ export function ConversationList(props: {
                     </button>
                     <button
                       type="button"
+                      tabIndex={-1}
                       aria-label={`Rename ${c.title}`}
                       onClick={() => setAsking({ action: "rename", c })}
                     >
@@ -133,6 +176,7 @@ export function ConversationList(props: {
                     </button>
                     <button
                       type="button"
+                      tabIndex={-1}
                       aria-label={`Delete ${c.title}`}
                       onClick={() => setAsking({ action: "delete", c })}
                     >
@@ -173,6 +217,64 @@ export function ConversationList(props: {
       </footer>
     </nav>
   );
+}
+
+const KEYS_HINT = "conversation-keys";
+
+/**
+ * The form that had the focus is gone once a conversation is created: the focus goes to the new
+ * conversation's message box as soon as it shows (its code may still be loading), unless the user
+ * has put it somewhere meanwhile.
+ */
+function focusMessageBoxWhenShown(until = Date.now() + 5000): void {
+  requestAnimationFrame(() => {
+    const at = document.activeElement;
+    if (at && at !== document.body) return;
+    const box = document.getElementById("message-box");
+    if (box) box.focus();
+    else if (Date.now() < until) focusMessageBoxWhenShown(until);
+  });
+}
+
+/** Each row's open button, in the order shown. */
+const openButtons = (list: HTMLElement | null) => [
+  ...(list?.querySelectorAll<HTMLButtonElement>("button[data-row]") ?? []),
+];
+
+/** A row's keys: arrows move within it and between rows; F2 and Delete act on it. */
+function rowKeys(
+  e: KeyboardEvent<HTMLLIElement>,
+  actions: { rename: () => void; remove: () => void },
+): void {
+  const inRow = [...e.currentTarget.querySelectorAll<HTMLButtonElement>(":scope > button")];
+  const at = inRow.indexOf(e.target as HTMLButtonElement);
+  if (at < 0 || e.altKey || e.ctrlKey || e.metaKey) return;
+  const rows = openButtons(e.currentTarget.closest(".conversation-groups"));
+  const row = rows.indexOf(inRow[0]!);
+  const focus = (el: HTMLElement | undefined) => el?.focus();
+  switch (e.key) {
+    case "ArrowRight":
+      focus(inRow[at + 1]);
+      break;
+    case "ArrowLeft":
+      focus(inRow[at - 1]);
+      break;
+    case "ArrowDown":
+      focus(rows[row + 1]);
+      break;
+    case "ArrowUp":
+      focus(rows[row - 1]);
+      break;
+    case "F2":
+      actions.rename();
+      break;
+    case "Delete":
+      actions.remove();
+      break;
+    default:
+      return;
+  }
+  e.preventDefault();
 }
 
 function titleProblem(title: string): string | null {

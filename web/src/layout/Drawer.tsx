@@ -1,6 +1,7 @@
 // On a phone the conversation list slides in over the chat: the header's button opens it;
 // Escape, a tap beside it or a swipe to the left closes it.
 import { type ReactNode, useEffect, useRef } from "react";
+import { keepTabWithin } from "../ui/focus-trap";
 
 const SWIPE_CLOSE_PX = 60;
 
@@ -39,6 +40,8 @@ export function Drawer(props: {
         className={`drawer ${open ? "open" : ""}`}
         // Closed, the list is off screen: out of the tab order and hidden from screen readers.
         inert={!open}
+        // Open, it covers the chat: Tab goes round the list, not to the chat behind it.
+        onKeyDown={open ? keepTabWithin : undefined}
         onTouchStart={(e) => (touchStartX.current = e.touches[0]?.clientX ?? null)}
         onTouchEnd={(e) => {
           const start = touchStartX.current;

@@ -45,3 +45,23 @@ describe("reasoning effort", () => {
     expect(patches[0]?.settings).toEqual({ maxSteps: 3 });
   });
 });
+
+describe("a model that ignores the effort", () => {
+  const openai: ProviderInfo[] = [
+    { id: "openai", configured: true, defaultModel: "gpt-6-luna", models: ["gpt-6-luna"] },
+  ];
+  const field = (name: string) =>
+    [...host.querySelectorAll("label")].find((l) => l.textContent?.startsWith(name));
+
+  it("is offered none (gpt-4.1); a model that reasons is, with the effort kept", () => {
+    host = showSection(
+      ConversationSection,
+      openai,
+      { reasoningEffort: "high" },
+      { provider: "openai", model: "gpt-4.1" },
+    ).host;
+    expect(field("Reasoning")).toBeUndefined();
+    typeInto(field("Model")!.querySelector("input")!, "gpt-6-luna");
+    expect(field("Reasoning")!.querySelector("select")!.value).toBe("high");
+  });
+});

@@ -4,6 +4,7 @@
 import { type FormEvent, useId, useState } from "react";
 import type { ReasoningEffort } from "../../../durable-objects/protocol/conversation-settings";
 import type { Conversation, ProviderInfo } from "../../../durable-objects/protocol/rest";
+import { takesReasoningEffort } from "../../../durable-objects/providers/effort-support";
 import { ProviderModelFields } from "../conversations/ProviderModelFields";
 import { DEFAULT_STEP_LIMIT, parseStepLimit } from "./settings-state";
 import { SaveRow } from "./SaveRow";
@@ -66,20 +67,25 @@ export function ConversationSection(props: {
             setModel(m);
           }}
         />
-        <label>
-          Reasoning
-          <select
-            value={effort}
-            onChange={(e) => setEffort(e.target.value as ReasoningEffort | "")}
-            aria-describedby={`${headingId}-reasoning`}
-          >
-            <ReasoningEffortOptions />
-          </select>
-        </label>
-        <p className="muted small" id={`${headingId}-reasoning`}>
-          How hard a model that reasons thinks before it answers: more effort, more tokens. Claude
-          4.6 and earlier think only when this is set; models that cannot reason ignore it.
-        </p>
+        {/* A model that ignores the effort (gpt-4.1) is not offered one: it would change nothing. */}
+        {takesReasoningEffort(provider, model.trim()) && (
+          <>
+            <label>
+              Reasoning
+              <select
+                value={effort}
+                onChange={(e) => setEffort(e.target.value as ReasoningEffort | "")}
+                aria-describedby={`${headingId}-reasoning`}
+              >
+                <ReasoningEffortOptions />
+              </select>
+            </label>
+            <p className="muted small" id={`${headingId}-reasoning`}>
+              How hard the model reasons before it answers: more effort, more tokens. Claude 4.6 and
+              earlier think only when this is set.
+            </p>
+          </>
+        )}
         <label>
           Step limit
           <input

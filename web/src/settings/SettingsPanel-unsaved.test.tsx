@@ -4,7 +4,7 @@ import { act } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { afterEach, beforeAll, beforeEach, expect, it, vi } from "vitest";
 import type { Conversation, ProviderInfo } from "../../../durable-objects/protocol/rest";
-import { SettingsPanel } from "./SettingsPanel";
+import { type LeaveSettings, SettingsPanel } from "./SettingsPanel";
 
 const conversation: Conversation = {
   id: "c1",
@@ -35,8 +35,11 @@ beforeAll(() => {
 let root: Root;
 let host: HTMLElement;
 let closed: number;
+/** What the app asks through when the user leaves Settings another way (another conversation). */
+const guard: { current: LeaveSettings | null } = { current: null };
 beforeEach(async () => {
   closed = 0;
+  guard.current = null;
   vi.stubGlobal(
     "fetch",
     vi.fn(async () => Response.json({ items: [], providers: [] })),
@@ -52,6 +55,7 @@ beforeEach(async () => {
         onConversationChange={() => undefined}
         onClose={() => closed++}
         onSignOut={() => undefined}
+        leaveGuard={guard}
       />,
     ),
   );
@@ -69,6 +73,37 @@ const asking = () => host.querySelector("dialog[open]");
 it("closes at once when nothing was changed", async () => {
   await act(async () => button("Close").click());
   expect(closed).toBe(1);
+});
+
+const changeReasoning = async () => {
+  const reasoning = [...host.querySelectorAll("label")]
+    .find((l) => l.textContent?.startsWith("Reasoning"))!
+    .querySelector("select")!;
+  await act(async () => {
+    reasoning.value = "high";
+    reasoning.dispatchEvent(new Event("change", { bubbles: true }));
+  });
+};
+
+it("asks the same when the user leaves another way, and leaves only once confirmed", async () => {
+  let left = 0;
+  // Nothing changed: the way out goes at once.
+  await act(async () => guard.current!(() => left++));
+  expect(left).toBe(1);
+  expect(asking()).toBeNull();
+
+  await changeReasoning();
+  await act(async () => guard.current!(() => left++));
+  expect(left).toBe(1);
+  expect(asking()!.textContent).toContain("Changes in This conversation are not saved.");
+  await act(async () => button("Cancel").click());
+  expect(left).toBe(1);
+
+  await act(async () => guard.current!(() => left++));
+  await act(async () => button("Close without saving").click());
+  expect(left).toBe(2);
+  // That way out is not the panel's own Close.
+  expect(closed).toBe(0);
 });
 
 it("asks before dropping a change that was not saved, and stays open on Cancel", async () => {
@@ -94,4 +129,20 @@ it("asks before dropping a change that was not saved, and stays open on Cancel",
   });
   await act(async () => button("Close without saving").click());
   expect(closed).toBe(1);
+});
+
+it("keeps Tab inside Settings, which covers the conversation", async () => {
+  const panel = host.querySelector<HTMLElement>("[role=dialog]")!;
+  expect(panel.getAttribute("aria-modal")).toBe("true");
+  const close = button("Close");
+  const last = button("Check providers");
+  const tab = (from: HTMLElement, shiftKey = false) =>
+    act(async () => {
+      from.focus();
+      from.dispatchEvent(new KeyboardEvent("keydown", { key: "Tab", shiftKey, bubbles: true }));
+    });
+  await tab(last);
+  expect(document.activeElement).toBe(close);
+  await tab(close, true);
+  expect(document.activeElement).toBe(last);
 });

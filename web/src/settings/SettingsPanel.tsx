@@ -1,10 +1,19 @@
 // The settings panel: this conversation's provider, model and step limit, and its route; which
 // MCP servers and tools it uses; the user's MCP server registry; signing out; the providers'
-// health. Closes with its button or Escape; with changes not saved it asks first.
-import { type SyntheticEvent, useCallback, useEffect, useRef, useState } from "react";
+// health. Closes with its button or Escape; with changes not saved it asks first, and so does any
+// other way out the app offers (its header's Settings button, another conversation).
+import {
+  type MutableRefObject,
+  type SyntheticEvent,
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+} from "react";
 import type { Conversation, McpServer, ProviderInfo } from "../../../durable-objects/protocol/rest";
 import { ApiFailure } from "../api";
 import { ConfirmDialog } from "../ui/dialog";
+import { keepTabWithin } from "../ui/focus-trap";
 import { AccessSection } from "./AccessSection";
 import { BudgetSection } from "./BudgetSection";
 import { ConversationSection } from "./ConversationSection";
@@ -18,6 +27,9 @@ import { ToolsSection } from "./ToolsSection";
 import { useConversationSaver } from "./use-conversation-saver";
 import "./settings.css";
 
+/** Runs `leave` once the user agrees to drop Settings' unsaved changes; at once when there are none. */
+export type LeaveSettings = (leave: () => void) => void;
+
 export interface SettingsPanelProps {
   conversation: Conversation;
   providers: ProviderInfo[];
@@ -26,6 +38,8 @@ export interface SettingsPanelProps {
   onSignOut: () => void;
   /** Shown at the top: how an MCP sign-in that returned to the app (redirect mode) ended. */
   notice?: string;
+  /** Set while the panel is open: the app's other ways out of Settings ask through it. */
+  leaveGuard?: MutableRefObject<LeaveSettings | null>;
 }
 
 export function SettingsPanel(props: SettingsPanelProps) {
@@ -34,14 +48,14 @@ export function SettingsPanel(props: SettingsPanelProps) {
 }
 
 function Panel(props: SettingsPanelProps) {
-  const { onClose } = props;
+  const { onClose, leaveGuard } = props;
   const [servers, setServers] = useState<McpServer[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const closeButton = useRef<HTMLButtonElement>(null);
   const save = useConversationSaver(props.conversation, props.onConversationChange);
   // The panel's forms changed since they were last submitted: closing would drop their drafts.
   const unsaved = useRef(new Set<HTMLFormElement>());
-  const [discarding, setDiscarding] = useState<string[] | null>(null);
+  const [discarding, setDiscarding] = useState<{ names: string[]; leave: () => void } | null>(null);
   const formOf = (e: SyntheticEvent) => (e.target as Element).closest?.("form") ?? null;
   const changed = (e: SyntheticEvent) => {
     const form = formOf(e);
@@ -51,9 +65,9 @@ function Panel(props: SettingsPanelProps) {
     const form = formOf(e);
     if (form) unsaved.current.delete(form);
   };
-  const requestClose = useCallback(() => {
+  const askToLeave = useCallback<LeaveSettings>((leave) => {
     const drafts = [...unsaved.current].filter((f) => f.isConnected);
-    if (drafts.length === 0) return onClose();
+    if (drafts.length === 0) return leave();
     // Named by their section's heading ("This conversation"), or the form's own label.
     const names = drafts.map(
       (f) =>
@@ -61,8 +75,16 @@ function Panel(props: SettingsPanelProps) {
         f.getAttribute("aria-label") ??
         "a form",
     );
-    setDiscarding([...new Set(names)]);
-  }, [onClose]);
+    setDiscarding({ names: [...new Set(names)], leave });
+  }, []);
+  const requestClose = useCallback(() => askToLeave(onClose), [askToLeave, onClose]);
+  useEffect(() => {
+    if (!leaveGuard) return;
+    leaveGuard.current = askToLeave;
+    return () => {
+      if (leaveGuard.current === askToLeave) leaveGuard.current = null;
+    };
+  }, [leaveGuard, askToLeave]);
 
   const reload = useCallback(async () => {
     try {
@@ -91,7 +113,10 @@ function Panel(props: SettingsPanelProps) {
     <section
       role="dialog"
       aria-label="Settings"
+      aria-modal="true"
       className="settings-panel"
+      // It covers the conversation: Tab goes round its own controls, not to those behind it.
+      onKeyDown={keepTabWithin}
       onInput={changed}
       onChange={changed}
       onSubmitCapture={submitted}
@@ -106,9 +131,12 @@ function Panel(props: SettingsPanelProps) {
       {discarding && (
         <ConfirmDialog
           title="Close without saving?"
-          message={`Changes in ${discarding.join(", ")} are not saved. Close and lose them, or cancel and save them.`}
+          message={`Changes in ${discarding.names.join(", ")} are not saved. Close and lose them, or cancel and save them.`}
           confirmLabel="Close without saving"
-          onConfirm={async () => onClose()}
+          onConfirm={async () => {
+            setDiscarding(null);
+            discarding.leave();
+          }}
           onCancel={() => setDiscarding(null)}
         />
       )}

@@ -131,6 +131,50 @@ it("asks before dropping a change that was not saved, and stays open on Cancel",
   expect(closed).toBe(1);
 });
 
+it("still asks after a save that failed: the form's values were not saved", async () => {
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (_path: string, init?: RequestInit) =>
+      init?.method === "PATCH"
+        ? Response.json(
+            { error: { code: "internal", message: "Try again later." } },
+            { status: 500 },
+          )
+        : Response.json({ items: [], providers: [] }),
+    ),
+  );
+  await changeReasoning();
+  const form = [...host.querySelectorAll("form")].find((f) =>
+    f.textContent?.includes("Reasoning"),
+  )!;
+  await act(async () => form.requestSubmit());
+  await act(async () => {});
+  expect(form.querySelector('[role="alert"]')).not.toBeNull();
+  await act(async () => button("Close").click());
+  expect(closed).toBe(0);
+  expect(asking()!.textContent).toContain("Changes in This conversation are not saved.");
+});
+
+it("closes at once after a save that succeeded", async () => {
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (_path: string, init?: RequestInit) =>
+      init?.method === "PATCH"
+        ? Response.json({ ...conversation, settings: { reasoningEffort: "high" } })
+        : Response.json({ items: [], providers: [] }),
+    ),
+  );
+  await changeReasoning();
+  const form = [...host.querySelectorAll("form")].find((f) =>
+    f.textContent?.includes("Reasoning"),
+  )!;
+  await act(async () => form.requestSubmit());
+  await act(async () => {});
+  expect(form.querySelector('[role="alert"]')).toBeNull();
+  await act(async () => button("Close").click());
+  expect(closed).toBe(1);
+});
+
 it("keeps Tab inside Settings, which covers the conversation", async () => {
   const panel = host.querySelector<HTMLElement>("[role=dialog]")!;
   expect(panel.getAttribute("aria-modal")).toBe("true");

@@ -55,6 +55,9 @@ function Panel(props: SettingsPanelProps) {
   const save = useConversationSaver(props.conversation, props.onConversationChange);
   // The panel's forms changed since they were last submitted: closing would drop their drafts.
   const unsaved = useRef(new Set<HTMLFormElement>());
+  // Forms submitted since: their drafts are dropped too while the form shows that the save was
+  // refused or failed (an alert), since the values in it were not saved.
+  const sent = useRef(new Set<HTMLFormElement>());
   const [discarding, setDiscarding] = useState<{ names: string[]; leave: () => void } | null>(null);
   const formOf = (e: SyntheticEvent) => (e.target as Element).closest?.("form") ?? null;
   const changed = (e: SyntheticEvent) => {
@@ -63,10 +66,12 @@ function Panel(props: SettingsPanelProps) {
   };
   const submitted = (e: SyntheticEvent) => {
     const form = formOf(e);
-    if (form) unsaved.current.delete(form);
+    if (!form || !unsaved.current.delete(form)) return;
+    sent.current.add(form);
   };
   const askToLeave = useCallback<LeaveSettings>((leave) => {
-    const drafts = [...unsaved.current].filter((f) => f.isConnected);
+    const failed = [...sent.current].filter((f) => f.querySelector('[role="alert"]'));
+    const drafts = [...new Set([...unsaved.current, ...failed])].filter((f) => f.isConnected);
     if (drafts.length === 0) return leave();
     // Named by their section's heading ("This conversation"), or the form's own label.
     const names = drafts.map(

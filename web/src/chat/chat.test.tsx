@@ -136,11 +136,18 @@ describe("an answer in the chat", () => {
     const failed: TranscriptMessage = {
       ...answer,
       status: "failed",
-      activity: { ...answer.activity!, error: { code: "rate_limit", message: "Retry in 20 s." } },
+      activity: {
+        ...answer.activity!,
+        error: { code: "rate_limit", message: "Tried 3 times; try again in about 60 min." },
+      },
     };
     const html = render(failed);
     expect(html).not.toContain("Step 2 of 5");
-    expect(html).toContain("rate limiting us; try again in a moment. Retry in 20 s.");
+    // The server's own sentence says when: the headline does not say otherwise.
+    expect(html).toContain(
+      "The model provider is rate limiting us. Tried 3 times; try again in about 60 min.",
+    );
+    expect(html).not.toContain("in a moment");
     expect(render({ ...answer, status: "interrupted" })).toContain("was interrupted");
   });
 

@@ -5,10 +5,12 @@ import type { ErrorInfo } from "../../../durable-objects/protocol/wire";
 const HEADLINES: Record<string, string> = {
   authentication: "The model provider did not accept the key.",
   not_configured: "No model provider is set up for this conversation.",
-  rate_limit: "The model provider is rate limiting us; try again in a moment.",
-  overloaded: "The model provider is overloaded; try again in a moment.",
+  // The server's sentence says when to try again (the provider's Retry-After, when it gave one).
+  rate_limit: "The model provider is rate limiting us.",
+  overloaded: "The model provider is overloaded.",
   server_error: "The model provider had an error.",
   context_too_long: "This conversation is too long for the model.",
+  budget_too_small: "This answer's budget is too small for one model call.",
   bad_request: "The model provider refused the request.",
   network: "The model provider could not be reached.",
   aborted: "The answer was stopped.",

@@ -108,6 +108,31 @@ it("asks before the header's Settings button or another conversation drops a cha
   await page.context().close();
 });
 
+it("keeps the conversation readable beside a pane widened in a larger window", async () => {
+  const id = await create({ title: "Wide panes" });
+  const context = await browser.newContext(DESKTOP);
+  // Both panes at their widest, as dragged in a wide window, then a 1280 px one.
+  await context.addInitScript(() => {
+    localStorage.setItem("thinking-chat:pane-width:sidebar", "480");
+    localStorage.setItem("thinking-chat:pane-width:artifacts", "900");
+  });
+  const page = await context.newPage();
+  await page.goto(`${stack.url}/?c=${id}#token=${stack.token}`);
+  await header(page).locator("h1").waitFor();
+  await header(page)
+    .getByRole("button", { name: /^Artifacts/ })
+    .click();
+  await page.locator("aside.artifact-pane").waitFor();
+  const main = (await page.locator("main.main").boundingBox())!;
+  expect(main.width).toBeGreaterThanOrEqual(399);
+  // The header's buttons are inside the conversation's column, not under the pane.
+  const settingsButton = (await header(page)
+    .getByRole("button", { name: "Settings" })
+    .boundingBox())!;
+  expect(settingsButton.x + settingsButton.width).toBeLessThanOrEqual(main.x + main.width + 1);
+  await context.close();
+});
+
 it("shows the reasoning effort beside a model that takes it, not beside gpt-4.1", async () => {
   const settingsWith = { reasoningEffort: "high" };
   const ignored = await open(

@@ -108,7 +108,7 @@ it("asks before the header's Settings button or another conversation drops a cha
   await page.context().close();
 });
 
-it("keeps the conversation readable beside a pane widened in a larger window", async () => {
+it("keeps the conversation readable beside a pane widened in a larger window; Escape closes it", async () => {
   const id = await create({ title: "Wide panes" });
   const context = await browser.newContext(DESKTOP);
   // Both panes at their widest, as dragged in a wide window, then a 1280 px one.
@@ -130,6 +130,13 @@ it("keeps the conversation readable beside a pane widened in a larger window", a
     .getByRole("button", { name: "Settings" })
     .boundingBox())!;
   expect(settingsButton.x + settingsButton.width).toBeLessThanOrEqual(main.x + main.width + 1);
+  // Escape inside the pane closes it, and the focus goes back to the button that opens it.
+  // (This conversation has no artifact to focus: the key is sent from the pane's heading.)
+  await page
+    .locator("aside.artifact-pane h2")
+    .dispatchEvent("keydown", { key: "Escape", bubbles: true });
+  await page.locator("aside.artifact-pane").waitFor({ state: "detached" });
+  expect(await focusedName(page)).toMatch(/^Artifacts/);
   await context.close();
 });
 
@@ -194,7 +201,7 @@ it("gives a refused message's text back in the message box, with the reason", as
     .waitFor({ timeout: TURN_TIMEOUT });
 
   // The answer's usage is stored (the conversation's usage line shows it) ...
-  await page.locator(".conversation-usage").waitFor({ timeout: TURN_TIMEOUT });
+  await page.locator(".conversation-usage .usage-meter").waitFor({ timeout: TURN_TIMEOUT });
   // ... and puts the user past the day's allowance: the next message is refused, nothing typed
   // is lost.
   await box.fill("a second question, typed with care");

@@ -286,6 +286,8 @@ export function App() {
   // On a phone the pane is a sheet over the chat: focus moves into it, and back to what opened it
   // once it closes (else a keyboard or screen-reader user stays on a control hidden under it).
   const sheetBack = useRef<HTMLButtonElement>(null);
+  // Where the focus goes when Escape closes the desktop pane from inside it.
+  const artifactsButton = useRef<HTMLButtonElement>(null);
   const sheetOpener = useRef<HTMLElement | null>(null);
   useEffect(() => {
     if (!phone) return;
@@ -430,6 +432,7 @@ export function App() {
               )}
               <button
                 type="button"
+                ref={artifactsButton}
                 aria-pressed={paneOpen}
                 onClick={() => setPaneOpen((open) => !open)}
               >
@@ -516,16 +519,15 @@ export function App() {
         // On a phone the pane is a full-screen sheet; the back button returns to the chat.
         <div
           className="sheet"
-          onKeyDown={
-            phone
-              ? (e) => {
-                  if (e.key !== "Escape") return keepTabWithin(e);
-                  if (e.defaultPrevented) return;
-                  e.preventDefault();
-                  setPaneOpen(false);
-                }
-              : undefined
-          }
+          onKeyDown={(e) => {
+            // On a phone the sheet keeps Tab; Escape closes it, or on a desktop the pane, from
+            // inside (a viewer that takes Escape for itself, a search box say, prevents this).
+            if (e.key !== "Escape") return phone ? keepTabWithin(e) : undefined;
+            if (e.defaultPrevented) return;
+            e.preventDefault();
+            setPaneOpen(false);
+            if (!phone) artifactsButton.current?.focus();
+          }}
         >
           {phone && (
             <button

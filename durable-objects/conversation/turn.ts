@@ -19,7 +19,7 @@ import {
   messageText,
 } from "../protocol/messages";
 import type { ConversationSettings } from "../protocol/conversation-settings";
-import type { NewServerEvent } from "../protocol/wire";
+import type { ErrorInfo, NewServerEvent } from "../protocol/wire";
 import { toolCallingOf } from "../providers/prompt-tools/capabilities";
 import { withPromptTools } from "../providers/prompt-tools/with-prompt-tools";
 import { withReasoningRoom } from "../providers/reasoning-effort";
@@ -91,7 +91,7 @@ export interface TurnOutcome {
   content: MessagePart[];
   /** parked: a call waits for the user's approval; the turn resumes when it is answered. */
   status: MessageStatus | "parked";
-  error?: { code: string; message: string };
+  error?: ErrorInfo;
   /** A complete answer the provider ended short (at max tokens, or by its filter). */
   cutShort?: "length" | "content_filter";
 }

@@ -1,4 +1,5 @@
 // How a loop ends other than with an answer: cancelled, failed, or stopped by a budget.
+import type { ErrorInfo } from "../protocol/wire";
 import type { BudgetStop } from "./budgets";
 import { finalContent } from "./shown-content";
 import type { LoopDeps, LoopOutcome, LoopState } from "./types";
@@ -14,6 +15,6 @@ export function cancelled(state: LoopState): LoopOutcome {
   return { content: finalContent(state), status: "cancelled" };
 }
 
-export function failed(state: LoopState, error: { code: string; message: string }): LoopOutcome {
+export function failed(state: LoopState, error: ErrorInfo): LoopOutcome {
   return { content: finalContent(state), status: "failed", error };
 }

@@ -9,6 +9,7 @@ import type {
 } from "../providers/types";
 import { appendDelta, dropShown } from "./shown-content";
 import { DEFAULT_ANSWER_CAP_CHARS, StreamGuard, type StreamKind } from "./stream-guards";
+import type { ErrorInfo } from "../protocol/wire";
 import type { LoopDeps, LoopInput, LoopState, PlannedToolCall } from "./types";
 import { unusedCallId } from "./unused-call-id";
 import { CallMeter } from "./usage-meter";
@@ -18,7 +19,7 @@ export interface StepResult {
   calls: PlannedToolCall[];
   /** The model's sealed reasoning (OpenAI's, Claude's signed thinking), sent back before its calls. */
   sealed: SealedReasoning[];
-  error?: { code: string; message: string };
+  error?: ErrorInfo;
   /** A guard stopped the stream (a loop, gibberish, the answer cap): the turn ends with what was kept. */
   cut?: boolean;
   /** Why the provider said the answer ended (max tokens, a filter), when it said. */
@@ -142,7 +143,13 @@ async function readStream(
           break;
         case "error":
           if (event.error.code === "invalid_tool_arguments") break; // handled per call below
-          out.error = { code: event.error.code, message: event.error.message };
+          out.error = {
+            code: event.error.code,
+            message: event.error.message,
+            ...(event.error.retryAfterMs !== undefined && {
+              retryAfterSeconds: Math.max(1, Math.ceil(event.error.retryAfterMs / 1000)),
+            }),
+          };
           return { reasoningChars };
         case "finish":
           meter.finished();

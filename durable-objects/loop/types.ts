@@ -1,7 +1,7 @@
 // What the thinking loop needs from the world, as interfaces: the DO supplies the implementations.
 import type { MessagePart } from "../protocol/messages";
 import type { ToolHints, ToolPolicy } from "../protocol/tool-policy";
-import type { NewServerEvent } from "../protocol/wire";
+import type { ErrorInfo, NewServerEvent } from "../protocol/wire";
 import type {
   ModelProvider,
   ModelRequest,
@@ -260,7 +260,7 @@ export interface ModelAudit {
       textChars: number;
       reasoningChars: number;
       toolCalls: string[];
-      error?: { code: string; message: string };
+      error?: ErrorInfo;
     },
   ): void;
 }
@@ -291,7 +291,7 @@ export interface LoopOutcome {
   content: MessagePart[];
   /** parked: a call waits for approval; the state is checkpointed and the turn resumes later. */
   status: "complete" | "cancelled" | "failed" | "parked";
-  error?: { code: string; message: string };
+  error?: ErrorInfo;
   /** A complete answer the provider ended short (answer-end.ts). */
   cutShort?: CutShort;
 }

@@ -88,7 +88,12 @@ export const ApprovalAnswer = z
 export type ApprovalAnswer = z.infer<typeof ApprovalAnswer>;
 export type SendMessage = z.infer<typeof SendMessage>;
 
-const ErrorInfo = z.object({ code: z.string(), message: z.string() });
+const ErrorInfo = z.object({
+  code: z.string(),
+  message: z.string(),
+  // How long the provider asked to wait before trying again (its Retry-After), when it said.
+  retryAfterSeconds: z.number().int().positive().optional(),
+});
 export type ErrorInfo = z.infer<typeof ErrorInfo>;
 
 // ---- server → client: sequenced events, kept in the conversation's event log ----

@@ -82,5 +82,7 @@ it("answers a turn the provider rate-limited with 429 rate_limited, not to be re
   expect(err.code).toBe("rate_limited");
   expect(err.message).toMatch(/rate limiting/);
   expect(err.headers?.get("x-should-retry")).toBe("false");
+  // aimock's 429 says Retry-After: 1; the provider's wait is passed on.
+  expect(err.headers?.get("retry-after")).toBe("1");
   expect((await messagesOf(id)).filter((m) => m.role === "user")).toHaveLength(1);
 }, 90_000);

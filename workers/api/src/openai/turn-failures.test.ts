@@ -35,3 +35,9 @@ it("answers each turn_failed code with the status that says what went wrong", ()
     something_new: "502 upstream_failed",
   });
 });
+
+it("passes on the provider's Retry-After, when it gave one", () => {
+  const limited = turnFailure({ code: "rate_limit", message: "Slow down.", retryAfterSeconds: 42 });
+  expect(limited.status).toBe(429);
+  expect(limited.headers).toEqual({ "x-should-retry": "false", "retry-after": "42" });
+});

@@ -3,7 +3,7 @@
 // lists them), and always `x-should-retry: false`. By then the message and its failed answer are
 // stored and the conversation has retried the provider, so an SDK retrying on its own (the openai
 // and anthropic SDKs retry 429 and 5xx unless told not to) would only store the message again
-// with each try. The turn's error has no Retry-After of the provider's to pass on.
+// with each try. A provider's Retry-After, when it gave one, is passed on.
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ErrorInfo } from "../../../../durable-objects/protocol/wire";
 import { ApiError, type ApiErrorCode } from "../http/errors";
@@ -31,5 +31,9 @@ const ANSWERS: Record<string, { status: ContentfulStatusCode; code: ApiErrorCode
 
 export function turnFailure(error: ErrorInfo): ApiError {
   const answer = ANSWERS[error.code] ?? { status: 502, code: "upstream_failed" };
-  return new ApiError(answer.status, answer.code, error.message, undefined, DO_NOT_RETRY);
+  const headers =
+    error.retryAfterSeconds !== undefined
+      ? { ...DO_NOT_RETRY, "retry-after": String(error.retryAfterSeconds) }
+      : DO_NOT_RETRY;
+  return new ApiError(answer.status, answer.code, error.message, undefined, headers);
 }

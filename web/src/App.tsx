@@ -236,10 +236,13 @@ export function App() {
   }, [selected, confirmed]);
   const isOwner = membership?.role === "owner";
 
-  // The model named the conversation: the header shows it at once (the list on its next refresh).
+  // The model named the conversation: the header and the list show it at once.
+  const [liveTitle, setLiveTitle] = useState<{ id: string; title: string } | null>(null);
   const showTitle = useCallback(
-    (title: string) =>
-      setConversation((known) => (known && known.id === selected ? { ...known, title } : known)),
+    (title: string) => {
+      setConversation((known) => (known && known.id === selected ? { ...known, title } : known));
+      if (selected) setLiveTitle({ id: selected, title });
+    },
     [selected],
   );
 
@@ -379,6 +382,7 @@ export function App() {
           providers={providers}
           onSignOut={signOut}
           onRenamed={(c) => c.id === selected && setConversation(c)}
+          liveTitle={liveTitle}
           extra={<SharedWithMe selected={selected} onSelect={select} />}
         />
       </Drawer>

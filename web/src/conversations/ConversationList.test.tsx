@@ -232,3 +232,29 @@ describe("the list by keyboard", () => {
     expect(document.activeElement).toBe(row("Plant notes"));
   });
 });
+
+describe("a title the model gives the open conversation", () => {
+  it("shows in the list at once, not on the list's next refresh", async () => {
+    const fetch = stubApi();
+    showList({ selected: "c1" });
+    await settle();
+    const titles = () => [...host.querySelectorAll(".title")].map((t) => t.textContent);
+    expect(titles()).toEqual(["Tidal forces", "Plant notes"]);
+    const asked = fetch.mock.calls.length;
+    act(() =>
+      root!.render(
+        <ConversationList
+          selected="c1"
+          onSelect={() => undefined}
+          user={{ id: "u1", name: "Alice" }}
+          providers={[]}
+          onSignOut={() => undefined}
+          liveTitle={{ id: "c1", title: "Moon and tides" }}
+        />,
+      ),
+    );
+    expect(titles()).toEqual(["Moon and tides", "Plant notes"]);
+    // Without asking the API again.
+    expect(fetch.mock.calls.length).toBe(asked);
+  });
+});

@@ -32,6 +32,8 @@ export function ConversationList(props: {
   providers: ProviderInfo[];
   onSignOut: () => void;
   onRenamed?: (c: Conversation) => void;
+  /** A title the open conversation just got (the model named it): shown before the refresh. */
+  liveTitle?: { id: string; title: string } | null;
   /** Shown under the user's own conversations (those shared with them). */
   extra?: ReactNode;
 }) {
@@ -64,6 +66,16 @@ export function ConversationList(props: {
     const t = setInterval(refresh, 5000);
     return () => clearInterval(t);
   }, [refresh]);
+
+  const { liveTitle } = props;
+  useEffect(() => {
+    if (!liveTitle) return;
+    setItems((xs) =>
+      xs.map((x) =>
+        x.id === liveTitle.id && x.title !== liveTitle.title ? { ...x, title: liveTitle.title } : x,
+      ),
+    );
+  }, [liveTitle]);
 
   const created = (c: Conversation) => {
     setItems((xs) => [c, ...xs]);

@@ -67,6 +67,7 @@ import { readTurnContext } from "./turn-reads";
 import { sendBatch } from "./send-batch";
 import { CONVERSATION_ROW_SQL, conversationFromRow, TurnSetupError } from "./conversation-row";
 import { replayFrame } from "./replay-frame";
+import { markRefused, withoutRefused } from "./refused-exchanges";
 import { resumePastEnd } from "./resume-point";
 import { handshakeResume, type HandshakeResume } from "../protocol/handshake-resume";
 import { OpenSockets } from "./open-sockets";
@@ -809,9 +810,12 @@ export class Conversation extends Agent<Env> {
         conversation,
         assistantMessageId: turn.assistantMessageId,
         history: withAuthorNames(
-          this.store
-            .messages()
-            .filter((m) => m.seq < turn.assistantSeq && m.seq > (summary?.upToSeq ?? 0)),
+          withoutRefused(
+            this.store,
+            this.store
+              .messages()
+              .filter((m) => m.seq < turn.assistantSeq && m.seq > (summary?.upToSeq ?? 0)),
+          ),
           this.authors.all(),
         ),
         summary,
@@ -968,6 +972,8 @@ export class Conversation extends Agent<Env> {
       createdAt: Date.now(),
     };
     this.store.putMessage(message);
+    if (outcome.cutShort === "content_filter")
+      markRefused(this.store, turn.userMessageId, turn.assistantMessageId);
     enqueue(this.store, { kind: "message", conversationId: this.name, message });
     enqueue(this.store, { kind: "touch", conversationId: this.name, at: message.createdAt });
     this.emit({

@@ -26,7 +26,7 @@ export function answerEndNote(
     const why = detail
       ? sentence(detail)
       : "its safety filter blocked it, or the model declined to answer.";
-    return `The provider stopped this answer: ${why} Rephrase the request (in a new conversation, if it goes on refusing), or pick another model.`;
+    return `The provider stopped this answer: ${why} Rephrase the request, or pick another model; this question is left out of what the model sees from now on.`;
   }
   if (!content.some((p) => (p.type === "text" && p.text.trim()) || p.type === "artifact"))
     return "The model returned an empty answer. Send the message again, or pick another model.";

@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { conformance } from "../test/conformance";
-import { callsOf, errorOf, recordingFetch, run, textOf, TOOLS, userSays } from "../test/harness";
+import {
+  callsOf,
+  errorOf,
+  recordingFetch,
+  run,
+  textOf,
+  toolAnsweredWithImage,
+  TOOLS,
+  userSays,
+} from "../test/harness";
 import { toOllamaMessages } from "./convert-messages";
 import { mapOllamaDoneReason } from "./map-done-reason";
 import { chunkEvents, parseChunk } from "./read-chunk";
@@ -354,27 +363,7 @@ describe("ollama: a model that cannot see", () => {
       "ollama",
       {
         model: "llama3.1:8b",
-        messages: [
-          ...userSays("Chart it."),
-          {
-            role: "assistant",
-            content: [{ type: "tool_call", id: "c1", name: "get_weather", arguments: {} }],
-          },
-          {
-            role: "tool",
-            content: [
-              {
-                type: "tool_result",
-                callId: "c1",
-                name: "get_weather",
-                content: [
-                  { type: "text", text: "chart:" },
-                  { type: "image", mediaType: "image/png", data: "iVBO" },
-                ],
-              },
-            ],
-          },
-        ],
+        messages: toolAnsweredWithImage("chart:"),
       },
       { config: { fetch: ollama } },
     );

@@ -5,6 +5,7 @@ import {
   reasoningOf,
   recordingFetch,
   run,
+  toolAnsweredWithImage,
   TOOLS,
   textOf,
   userSays,
@@ -828,24 +829,7 @@ describe("openai: a compatible server's model that cannot see", () => {
       "openai",
       {
         model: "Qwen/Qwen2.5-7B-Instruct",
-        messages: [
-          ...userSays("Chart it."),
-          {
-            role: "assistant",
-            content: [{ type: "tool_call", id: "c1", name: "get_weather", arguments: {} }],
-          },
-          {
-            role: "tool",
-            content: [
-              {
-                type: "tool_result",
-                callId: "c1",
-                name: "get_weather",
-                content: [{ type: "image", mediaType: "image/png", data: "iVBO" }],
-              },
-            ],
-          },
-        ],
+        messages: toolAnsweredWithImage(),
       },
       { config: { fetch: server } },
     );

@@ -51,6 +51,29 @@ export const userSays = (text: string): NeutralMessage[] => [
   { role: "user", content: [{ type: "text", text }] },
 ];
 
+/** A history whose last step called get_weather, which answered with an image (after `text`). */
+export const toolAnsweredWithImage = (text?: string): NeutralMessage[] => [
+  ...userSays("Chart it."),
+  {
+    role: "assistant",
+    content: [{ type: "tool_call", id: "c1", name: "get_weather", arguments: {} }],
+  },
+  {
+    role: "tool",
+    content: [
+      {
+        type: "tool_result",
+        callId: "c1",
+        name: "get_weather",
+        content: [
+          ...(text ? [{ type: "text" as const, text }] : []),
+          { type: "image", mediaType: "image/png", data: "iVBO" },
+        ],
+      },
+    ],
+  },
+];
+
 export interface Run {
   events: StreamEvent[];
   /** Each attempt's wait before it, as the retry policy asked for it. */

@@ -455,44 +455,50 @@ describe("anthropic: usage of a call cut short", () => {
   });
 });
 
-describe("anthropic: a streaming refusal", () => {
-  it("ends as content_filter with Anthropic's explanation, the text so far kept", async () => {
-    const events = [
-      {
-        type: "message_start",
-        message: {
-          id: "msg_1",
-          type: "message",
-          role: "assistant",
-          model: "claude-haiku-4-5",
-          content: [],
-          stop_reason: null,
-          stop_sequence: null,
-          usage: { input_tokens: 12, output_tokens: 1 },
-        },
-      },
-      { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
-      { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hello.." } },
-      { type: "content_block_stop", index: 0 },
-      {
-        type: "message_delta",
-        delta: {
-          stop_reason: "refusal",
-          stop_sequence: null,
-          stop_details: {
-            type: "refusal",
-            category: "cyber",
-            explanation: "This request was declined because it could enable cyber harm.",
+describe("anthropic: how an answer stopped", () => {
+  /** Claude streaming `text` from a prompt of `inputTokens`, then stopping with `delta`. */
+  const claudeStream =
+    (text: string, inputTokens: number, delta: Record<string, unknown>): typeof fetch =>
+    async () => {
+      const events = [
+        {
+          type: "message_start",
+          message: {
+            id: "msg_1",
+            type: "message",
+            role: "assistant",
+            model: "claude-haiku-4-5",
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: { input_tokens: inputTokens, output_tokens: 1 },
           },
         },
-        usage: { output_tokens: 3 },
+        { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+        { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } },
+        { type: "content_block_stop", index: 0 },
+        {
+          type: "message_delta",
+          delta: { stop_sequence: null, ...delta },
+          usage: { output_tokens: 3 },
+        },
+        { type: "message_stop" },
+      ];
+      return new Response(
+        events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join(""),
+        { headers: { "content-type": "text/event-stream" } },
+      );
+    };
+
+  it("ends a streaming refusal as content_filter with Anthropic's explanation, the text so far kept", async () => {
+    const recorded = claudeStream("Hello..", 12, {
+      stop_reason: "refusal",
+      stop_details: {
+        type: "refusal",
+        category: "cyber",
+        explanation: "This request was declined because it could enable cyber harm.",
       },
-      { type: "message_stop" },
-    ];
-    const recorded: typeof fetch = async () =>
-      new Response(events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join(""), {
-        headers: { "content-type": "text/event-stream" },
-      });
+    });
     const r = await run("anthropic", { messages: userSays("hi") }, { config: { fetch: recorded } });
     expect(textOf(r.events)).toBe("Hello..");
     expect(r.events.at(-1)).toEqual({
@@ -503,34 +509,9 @@ describe("anthropic: a streaming refusal", () => {
   });
 
   it("says a stop at the full context window is that, not max tokens", async () => {
-    const events = [
-      {
-        type: "message_start",
-        message: {
-          id: "msg_2",
-          type: "message",
-          role: "assistant",
-          model: "claude-haiku-4-5",
-          content: [],
-          stop_reason: null,
-          stop_sequence: null,
-          usage: { input_tokens: 199_000, output_tokens: 1 },
-        },
-      },
-      { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
-      { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "As I s" } },
-      { type: "content_block_stop", index: 0 },
-      {
-        type: "message_delta",
-        delta: { stop_reason: "model_context_window_exceeded", stop_sequence: null },
-        usage: { output_tokens: 1000 },
-      },
-      { type: "message_stop" },
-    ];
-    const recorded: typeof fetch = async () =>
-      new Response(events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join(""), {
-        headers: { "content-type": "text/event-stream" },
-      });
+    const recorded = claudeStream("As I s", 199_000, {
+      stop_reason: "model_context_window_exceeded",
+    });
     const r = await run("anthropic", { messages: userSays("hi") }, { config: { fetch: recorded } });
     expect(r.events.at(-1)).toEqual({
       type: "finish",

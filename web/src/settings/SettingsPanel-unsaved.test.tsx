@@ -131,16 +131,12 @@ it("asks before dropping a change that was not saved, and stays open on Cancel",
   expect(closed).toBe(1);
 });
 
-it("still asks after a save that failed: the form's values were not saved", async () => {
+/** Changes the reasoning effort and saves it, the worker answering the save with `answer`. */
+async function saveReasoning(answer: () => Response): Promise<HTMLFormElement> {
   vi.stubGlobal(
     "fetch",
     vi.fn(async (_path: string, init?: RequestInit) =>
-      init?.method === "PATCH"
-        ? Response.json(
-            { error: { code: "internal", message: "Try again later." } },
-            { status: 500 },
-          )
-        : Response.json({ items: [], providers: [] }),
+      init?.method === "PATCH" ? answer() : Response.json({ items: [], providers: [] }),
     ),
   );
   await changeReasoning();
@@ -149,6 +145,13 @@ it("still asks after a save that failed: the form's values were not saved", asyn
   )!;
   await act(async () => form.requestSubmit());
   await act(async () => {});
+  return form;
+}
+
+it("still asks after a save that failed: the form's values were not saved", async () => {
+  const form = await saveReasoning(() =>
+    Response.json({ error: { code: "internal", message: "Try again later." } }, { status: 500 }),
+  );
   expect(form.querySelector('[role="alert"]')).not.toBeNull();
   await act(async () => button("Close").click());
   expect(closed).toBe(0);
@@ -156,20 +159,9 @@ it("still asks after a save that failed: the form's values were not saved", asyn
 });
 
 it("closes at once after a save that succeeded", async () => {
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (_path: string, init?: RequestInit) =>
-      init?.method === "PATCH"
-        ? Response.json({ ...conversation, settings: { reasoningEffort: "high" } })
-        : Response.json({ items: [], providers: [] }),
-    ),
+  const form = await saveReasoning(() =>
+    Response.json({ ...conversation, settings: { reasoningEffort: "high" } }),
   );
-  await changeReasoning();
-  const form = [...host.querySelectorAll("form")].find((f) =>
-    f.textContent?.includes("Reasoning"),
-  )!;
-  await act(async () => form.requestSubmit());
-  await act(async () => {});
   expect(form.querySelector('[role="alert"]')).toBeNull();
   await act(async () => button("Close").click());
   expect(closed).toBe(1);

@@ -142,6 +142,47 @@ describe("knowledge graph tools", () => {
     expect(text(unknown)).toMatch(/no node 'ghost'/);
   });
 
+  it("graph_path names an end that is not in the graph instead of drawing an empty path", async () => {
+    await call("graph_merge", { databaseContext: await context("conv-c"), ...sample });
+    const same = await call("graph_path", {
+      databaseContext: await context("conv-c"),
+      from: "ghost",
+      to: "ghost",
+    });
+    expect(same.isError).toBe(true);
+    expect(text(same)).toMatch(/no node 'ghost'/);
+    expect(same.structuredContent).toBeUndefined();
+    const oneEnd = await call("graph_path", {
+      databaseContext: await context("conv-c"),
+      from: "brca1",
+      to: "ghost",
+    });
+    expect(oneEnd.isError).toBe(true);
+    expect(text(oneEnd)).toMatch(/no node 'ghost'/);
+    const self = await call("graph_path", {
+      databaseContext: await context("conv-c"),
+      from: "bc",
+      to: "bc",
+    });
+    expect((self.structuredContent as unknown as G).nodes.map((n) => n.id)).toEqual(["bc"]);
+  });
+
+  it("graph_remove's summary counts what was removed, not what was asked for", async () => {
+    await call("graph_merge", { databaseContext: await context("conv-c"), ...sample });
+    const nothing = await call("graph_remove", {
+      databaseContext: await context("conv-c"),
+      nodeIds: ["ghost", "phantom"],
+      links: [{ source: "ola", target: "brca1", type: "treats" }],
+    });
+    expect(text(nothing).split("\n")[0]).toBe("Removed 0 nodes and 0 links.");
+    const some = await call("graph_remove", {
+      databaseContext: await context("conv-c"),
+      nodeIds: ["bc", "ghost"],
+    });
+    // bc and the two links touching it.
+    expect(text(some).split("\n")[0]).toBe("Removed 1 nodes and 2 links.");
+  });
+
   it("removing a node removes its links; removing a link keeps its nodes", async () => {
     await call("graph_merge", { databaseContext: await context("conv-d"), ...sample });
     const removed = await call("graph_remove", {

@@ -145,20 +145,25 @@ export async function mergeGraph(
   return { nodes: graph.nodes.length, links: links.length, refused };
 }
 
-/** Removes nodes (with every link that touches them) and individual links. */
+/**
+ * Removes nodes (with every link that touches them) and individual links, and counts what was
+ * really there: ids that name nothing remove nothing.
+ */
 export async function removeFromGraph(
   db: D1Database,
   conversationId: string,
   nodeIds: string[],
   links: Array<Pick<GraphLink, "source" | "target" | "type">>,
-): Promise<void> {
+): Promise<{ nodes: number; links: number }> {
   const statements: D1PreparedStatement[] = [];
+  const nodeStatements = new Set<number>();
   for (const id of nodeIds) {
     statements.push(
       db
         .prepare("DELETE FROM graph_links WHERE conversation_id = ? AND (source = ? OR target = ?)")
         .bind(conversationId, id, id),
     );
+    nodeStatements.add(statements.length);
     statements.push(
       db
         .prepare("DELETE FROM graph_nodes WHERE conversation_id = ? AND id = ?")
@@ -174,7 +179,13 @@ export async function removeFromGraph(
         .bind(conversationId, l.source, l.target, l.type),
     );
   }
-  if (statements.length > 0) await db.batch(statements);
+  const removed = { nodes: 0, links: 0 };
+  if (statements.length === 0) return removed;
+  const results = await db.batch(statements);
+  results.forEach((r, i) => {
+    removed[nodeStatements.has(i) ? "nodes" : "links"] += r.meta.changes;
+  });
+  return removed;
 }
 
 /** The nodes within `depth` links of a node, and the links among them. */

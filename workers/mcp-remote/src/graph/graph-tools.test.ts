@@ -38,7 +38,7 @@ const sample = {
 };
 
 beforeAll(async () => {
-  await seedConversations("conv-a", "conv-b", "conv-c", "conv-d");
+  await seedConversations("conv-a", "conv-b", "conv-c", "conv-d", "conv-big");
   mcp = await connect();
 });
 
@@ -181,6 +181,49 @@ describe("knowledge graph tools", () => {
     });
     // bc and the two links touching it.
     expect(text(some).split("\n")[0]).toBe("Removed 1 nodes and 2 links.");
+  });
+
+  it("bounds properties and the whole graph, so a graph result cannot grow without end", async () => {
+    const ctx = await context("conv-big");
+    const long = await call("graph_merge", {
+      databaseContext: ctx,
+      nodes: [{ id: "n", label: "N", properties: { note: "x".repeat(5000) } }],
+    });
+    expect(long.isError).toBe(true);
+    expect(text(long)).toMatch(/properties of node 'n' .*limit is 4000.*properties_too_large/);
+    // Merges add keys: each call is small, but together they would pass the bound.
+    await call("graph_merge", {
+      databaseContext: ctx,
+      nodes: [{ id: "n", label: "N", properties: { a: "x".repeat(3000) } }],
+    });
+    const grown = await call("graph_merge", {
+      databaseContext: ctx,
+      nodes: [{ id: "n", label: "N", properties: { b: "x".repeat(3000) } }],
+    });
+    expect(grown.isError).toBe(true);
+    expect(text(grown)).toMatch(/properties_too_large/);
+    // Replacing a key keeps the size, so it is allowed.
+    const replaced = await call("graph_merge", {
+      databaseContext: ctx,
+      nodes: [{ id: "n", label: "N", properties: { a: "y".repeat(3000) } }],
+    });
+    expect(replaced.isError).toBeFalsy();
+    const batch = (from: number) =>
+      Array.from({ length: 400 }, (_, i) => ({
+        id: `big${from + i}`,
+        label: "B",
+        properties: { note: "z".repeat(3900) },
+      }));
+    for (const from of [0, 400])
+      expect(
+        (await call("graph_merge", { databaseContext: ctx, nodes: batch(from) })).isError,
+      ).toBeFalsy();
+    const tooMuch = await call("graph_merge", { databaseContext: ctx, nodes: batch(800) });
+    expect(tooMuch.isError).toBe(true);
+    expect(text(tooMuch)).toMatch(/limit is 4000000\b.*graph_too_large/);
+    const g = await graphOf("conv-big");
+    expect(g.nodes).toHaveLength(801);
+    expect(JSON.stringify(g).length).toBeLessThan(4_000_000);
   });
 
   it("removing a node removes its links; removing a link keeps its nodes", async () => {

@@ -1,5 +1,6 @@
 // Reading and changing one conversation's graph. Writes are upserts, so merging is idempotent.
 import { z } from "zod";
+import { mergePatch } from "./merge-patch";
 
 export const NodeInput = z.object({
   id: z.string().min(1).max(200),
@@ -25,8 +26,15 @@ const ROWS_PER_STATEMENT = 20;
 /** A conversation's graph stays small enough to read whole and to draw. */
 export const MAX_NODES = 5000;
 export const MAX_LINKS = 20_000;
+/**
+ * Properties are free-form, so the counts alone do not bound a graph: each node's or link's
+ * properties, and the whole graph as JSON, have a size limit too (every graph tool returns the
+ * graph, and the Conversation DO keeps it as an artifact).
+ */
+export const MAX_PROPERTIES_CHARS = 4_000;
+export const MAX_GRAPH_CHARS = 4_000_000;
 
-export type GraphErrorCode = "graph_too_large" | "unknown_conversation";
+export type GraphErrorCode = "graph_too_large" | "properties_too_large" | "unknown_conversation";
 export class GraphError extends Error {
   override readonly name = "GraphError";
   constructor(
@@ -88,6 +96,7 @@ export async function mergeGraph(
       "graph_too_large",
       `The graph would hold ${known.size} nodes and ${linkKeys.size} links; the limit is ${MAX_NODES} nodes and ${MAX_LINKS} links. Remove some first.`,
     );
+  checkSize(current, graph.nodes, links);
   const statements: D1PreparedStatement[] = [];
   for (let i = 0; i < graph.nodes.length; i += ROWS_PER_STATEMENT) {
     const chunk = graph.nodes.slice(i, i + ROWS_PER_STATEMENT);
@@ -143,6 +152,46 @@ export async function mergeGraph(
     }
   }
   return { nodes: graph.nodes.length, links: links.length, refused };
+}
+
+/** Refuses a merge that would leave a node's or link's properties, or the graph, too large. */
+function checkSize(current: Graph, nodes: GraphNode[], links: GraphLink[]): void {
+  const byId = new Map(current.nodes.map((n) => [n.id, n]));
+  for (const n of nodes) {
+    const before = byId.get(n.id);
+    const properties = mergePatch(
+      before?.properties ?? {},
+      n.properties,
+    ) as GraphNode["properties"];
+    byId.set(n.id, { ...n, properties });
+  }
+  const key = (l: GraphLink) => `${l.source}\u0000${l.target}\u0000${l.type}`;
+  const byKey = new Map(current.links.map((l) => [key(l), l]));
+  for (const l of links) {
+    const before = byKey.get(key(l));
+    const properties = mergePatch(
+      before?.properties ?? {},
+      l.properties,
+    ) as GraphLink["properties"];
+    byKey.set(key(l), { ...l, properties });
+  }
+  let total = 0;
+  const measure = (what: string, item: GraphNode | GraphLink) => {
+    const size = JSON.stringify(item.properties).length;
+    if (size > MAX_PROPERTIES_CHARS)
+      throw new GraphError(
+        "properties_too_large",
+        `The properties of ${what} would take ${size} characters; the limit is ${MAX_PROPERTIES_CHARS}. Keep properties short (ids, numbers, a sentence) or remove some with null.`,
+      );
+    total += JSON.stringify(item).length + 1;
+  };
+  for (const n of byId.values()) measure(`node '${n.id}'`, n);
+  for (const l of byKey.values()) measure(`link ${l.source} -[${l.type}]-> ${l.target}`, l);
+  if (total > MAX_GRAPH_CHARS)
+    throw new GraphError(
+      "graph_too_large",
+      `The graph would take ${total} characters as JSON; the limit is ${MAX_GRAPH_CHARS}. Remove nodes or properties first.`,
+    );
 }
 
 /**

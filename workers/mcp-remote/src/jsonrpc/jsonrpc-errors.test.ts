@@ -64,4 +64,23 @@ describe("JSON-RPC faults get the codes JSON-RPC gives them", () => {
       expect(error.message, method).not.toContain("[");
     }
   });
+
+  it("answers a cursor on a list with -32602: it never issued one, and page one is not what was asked", async () => {
+    for (const method of [
+      "tools/list",
+      "prompts/list",
+      "resources/list",
+      "resources/templates/list",
+    ]) {
+      const { messages } = await send({ jsonrpc: "2.0", id: 3, method, params: { cursor: "abc" } });
+      expect(messages[0], method).toMatchObject({
+        id: 3,
+        error: { code: -32602, message: expect.stringMatching(/"cursor" names no page/) },
+      });
+    }
+    const { messages } = await send({ jsonrpc: "2.0", id: 4, method: "tools/list", params: {} });
+    expect((messages[0] as { result: { tools: unknown[] } }).result.tools.length).toBeGreaterThan(
+      0,
+    );
+  });
 });

@@ -74,6 +74,20 @@ describe("research resources", () => {
     expect(badId.message).toMatch(/A PMID is a number/);
   });
 
+  it("answers a URI it does not serve with -32002 too, without asking any outside service", async () => {
+    const before = (await outsideRequests()).length;
+    for (const uri of ["guide://other", "pubmed://nothing/1", "file:///etc/passwd"]) {
+      const r = await failure(uri);
+      expect(r, uri).toBeInstanceOf(McpError);
+      expect(r.code, uri).toBe(-32002);
+      expect(r.message, uri).toContain(`Resource not found: ${uri}.`);
+      expect(r.data, uri).toEqual({ uri });
+    }
+    expect(await outsideRequests(before)).toEqual([]);
+    // Our own URIs still reach their readers.
+    expect((await read("guide://pubmed-query-syntax")).contents).toHaveLength(1);
+  });
+
   it("answers an outside failure with an error that says what happened", async () => {
     const r = await failure("clinicaltrials://study/NCT42900000");
     expect(r).toBeInstanceOf(McpError);

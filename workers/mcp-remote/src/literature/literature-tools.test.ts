@@ -86,6 +86,30 @@ describe("PubMed", () => {
     expect(text(bad)).toMatch(/could not run the query: Invalid query/);
   });
 
+  it("refuses a blank query and a backwards date span without asking PubMed", async () => {
+    const before = (await outsideRequests()).length;
+    const blank = await call("pubmed_search", { query: "   " });
+    expect(blank.isError).toBe(true);
+    expect(text(blank)).toMatch(/the query is blank/);
+    const backwards = await call("pubmed_search", {
+      query: "brca1",
+      minDate: "2024",
+      maxDate: "2018/06",
+    });
+    expect(backwards.isError).toBe(true);
+    expect(text(backwards)).toBe(
+      "minDate 2024 is after maxDate 2018/06; the span must run forward.",
+    );
+    expect(await outsideRequests(before)).toEqual([]);
+    // One year, written both ways, is a span that runs forward.
+    const sameYear = await call("pubmed_search", {
+      query: "brca1",
+      minDate: "2020",
+      maxDate: "2020/05",
+    });
+    expect(sameYear.isError).toBeFalsy();
+  });
+
   it("turns rate limits, server errors, malformed and oversized bodies and timeouts into plain isError results", async () => {
     const cases: Array<[string, RegExp, string]> = [
       [

@@ -58,19 +58,26 @@ export function outside(env: McpEnv, ctx: ToolContext): Outside {
         headers: { accept: "application/json, text/xml;q=0.9, */*;q=0.5" },
       });
     } catch (err) {
-      if (timeout.aborted)
-        throw new OutsideApiError(
-          "timeout",
-          service,
-          null,
-          `${service} did not answer within ${timeoutMs / 1000} s.`,
-        );
-      throw new OutsideApiError(
-        "unreachable",
-        service,
-        null,
-        `${service} could not be reached (${err instanceof Error ? err.message : String(err)}).`,
-      );
+      const failure = timeout.aborted
+        ? new OutsideApiError(
+            "timeout",
+            service,
+            null,
+            `${service} did not answer within ${timeoutMs / 1000} s.`,
+          )
+        : new OutsideApiError(
+            "unreachable",
+            service,
+            null,
+            `${service} could not be reached (${err instanceof Error ? err.message : String(err)}).`,
+          );
+      // The calls that never got an answer are the ones a log reader most needs to see (a call
+      // the client cancelled has no one left to tell).
+      if (timeout.aborted || !ctx.signal.aborted)
+        await ctx.log("warning", `${service}: no answer (${failure.code}) from ${where}`, {
+          ms: Date.now() - started,
+        });
+      throw failure;
     }
     await ctx.log(res.ok ? "info" : "warning", `${service}: HTTP ${res.status} from ${where}`, {
       ms: Date.now() - started,

@@ -129,6 +129,24 @@ describe("PubMed", () => {
       expect(r._meta, query).toMatchObject({ error: { code, service: "PubMed" } });
     }
   });
+
+  it("logs a warning for a call that got no answer, as for one answered with an error", async () => {
+    const logsBefore = mcp.logs.length;
+    await call("pubmed_search", { query: "slowresponse" });
+    const lines = mcp.logs.slice(logsBefore);
+    expect(lines).toEqual([
+      {
+        level: "warning",
+        logger: "pubmed",
+        data: {
+          message: expect.stringMatching(
+            /^PubMed: no answer \(timeout\) from http:\/\/[^?]*esearch\.fcgi$/,
+          ),
+          ms: expect.any(Number),
+        },
+      },
+    ]);
+  });
 });
 
 describe("PubTator", () => {

@@ -133,6 +133,17 @@ describe("who may call", () => {
     expect((await worker.fetch(post({ authorization: `Basic ${TOKEN}` }))).status).toBe(401);
   });
 
+  it("tells a wrong token from a missing one in WWW-Authenticate (RFC 6750)", async () => {
+    const none = await worker.fetch(post({}));
+    expect(none.headers.get("www-authenticate")).toBe('Bearer realm="mcp"');
+    const basic = await worker.fetch(post({ authorization: `Basic ${TOKEN}` }));
+    expect(basic.headers.get("www-authenticate")).toBe('Bearer realm="mcp"');
+    const wrong = await worker.fetch(post({ authorization: "Bearer nope" }));
+    expect(wrong.headers.get("www-authenticate")).toMatch(
+      /^Bearer realm="mcp", error="invalid_token", error_description="[^"]+"$/,
+    );
+  });
+
   it("refuses a foreign Origin and accepts one listed in ALLOWED_ORIGINS", async () => {
     const auth = { authorization: `Bearer ${TOKEN}` };
     const foreign = await worker.fetch(post({ ...auth, origin: "https://evil.example" }));

@@ -167,6 +167,27 @@ describe("knowledge graph tools", () => {
     expect((self.structuredContent as unknown as G).nodes.map((n) => n.id)).toEqual(["bc"]);
   });
 
+  it("merges a node or link given twice in one call once, and counts it once", async () => {
+    const r = await call("graph_merge", {
+      databaseContext: await context("conv-c"),
+      nodes: [
+        { id: "dup", label: "First" },
+        { id: "dup", label: "Second" },
+        { id: "ü😀", label: "Ünïcode 😀" },
+      ],
+      links: [
+        { source: "dup", target: "dup" },
+        { source: "dup", target: "ü😀" },
+        { source: "dup", target: "ü😀" },
+      ],
+    });
+    expect(text(r).split("\n")[0]).toBe("Merged 2 nodes and 2 links.");
+    const g = r.structuredContent as unknown as G;
+    expect(g.nodes.find((n) => n.id === "dup")?.label).toBe("Second");
+    expect(g.nodes.find((n) => n.id === "ü😀")?.label).toBe("Ünïcode 😀");
+    expect(g.links.filter((l) => l.source === "dup")).toHaveLength(2);
+  });
+
   it("graph_remove's summary counts what was removed, not what was asked for", async () => {
     await call("graph_merge", { databaseContext: await context("conv-c"), ...sample });
     const nothing = await call("graph_remove", {

@@ -21,6 +21,10 @@ export interface Graph {
   links: GraphLink[];
 }
 
+/** A link's identity: its ends and type (JSON, so no id can forge another link's key). */
+const linkKey = (l: Pick<GraphLink, "source" | "target" | "type">) =>
+  JSON.stringify([l.source, l.target, l.type]);
+
 // D1 allows 100 bound parameters per statement: 5 per row, 20 rows a statement at most.
 const ROWS_PER_STATEMENT = 20;
 /** A conversation's graph stays small enough to read whole and to draw. */
@@ -88,9 +92,7 @@ export async function mergeGraph(
   const known = new Set([...current.nodes.map((n) => n.id), ...graph.nodes.map((n) => n.id)]);
   const links = graph.links.filter((l) => known.has(l.source) && known.has(l.target));
   const refused = graph.links.filter((l) => !links.includes(l));
-  const linkKeys = new Set(
-    [...current.links, ...links].map((l) => `${l.source}\u0000${l.target}\u0000${l.type}`),
-  );
+  const linkKeys = new Set([...current.links, ...links].map(linkKey));
   if (known.size > MAX_NODES || linkKeys.size > MAX_LINKS)
     throw new GraphError(
       "graph_too_large",
@@ -151,7 +153,12 @@ export async function mergeGraph(
       throw err;
     }
   }
-  return { nodes: graph.nodes.length, links: links.length, refused };
+  // The same node or link twice in one call is merged once, and counted once.
+  return {
+    nodes: new Set(graph.nodes.map((n) => n.id)).size,
+    links: new Set(links.map(linkKey)).size,
+    refused,
+  };
 }
 
 /** Refuses a merge that would leave a node's or link's properties, or the graph, too large. */
@@ -165,15 +172,14 @@ function checkSize(current: Graph, nodes: GraphNode[], links: GraphLink[]): void
     ) as GraphNode["properties"];
     byId.set(n.id, { ...n, properties });
   }
-  const key = (l: GraphLink) => `${l.source}\u0000${l.target}\u0000${l.type}`;
-  const byKey = new Map(current.links.map((l) => [key(l), l]));
+  const byKey = new Map(current.links.map((l) => [linkKey(l), l]));
   for (const l of links) {
-    const before = byKey.get(key(l));
+    const before = byKey.get(linkKey(l));
     const properties = mergePatch(
       before?.properties ?? {},
       l.properties,
     ) as GraphLink["properties"];
-    byKey.set(key(l), { ...l, properties });
+    byKey.set(linkKey(l), { ...l, properties });
   }
   let total = 0;
   const measure = (what: string, item: GraphNode | GraphLink) => {

@@ -46,7 +46,8 @@ function hostAllowed(host: string, env: McpEnv): boolean {
 
 let warned = false;
 
-export function checkRequest(request: Request, env: McpEnv): Response | null {
+/** The Host and Origin checks alone: what a CORS preflight, which carries no token, must pass. */
+export function checkHostAndOrigin(request: Request, env: McpEnv): Response | null {
   const url = new URL(request.url);
   const host = request.headers.get("host") ?? url.host;
   if (!hostAllowed(host, env))
@@ -54,6 +55,12 @@ export function checkRequest(request: Request, env: McpEnv): Response | null {
   const origin = request.headers.get("origin");
   if (origin && origin !== url.origin && !list(env.ALLOWED_ORIGINS).includes(origin.toLowerCase()))
     return refusal(403, "forbidden_origin", `Origin ${origin} may not call this server.`);
+  return null;
+}
+
+export function checkRequest(request: Request, env: McpEnv): Response | null {
+  const misplaced = checkHostAndOrigin(request, env);
+  if (misplaced) return misplaced;
 
   if (!env.MCP_REMOTE_TOKEN) {
     if (env.APP_ENV === "development") {

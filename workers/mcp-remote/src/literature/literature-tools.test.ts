@@ -84,6 +84,11 @@ describe("PubMed", () => {
     const bad = await call("pubmed_search", { query: "(brca1 AND badsyntax" });
     expect(bad.isError).toBe(true);
     expect(text(bad)).toMatch(/could not run the query: Invalid query/);
+    // NCBI's reason is passed on, but bounded like any other outside text.
+    const long = await call("pubmed_search", { query: "brca1 longerror" });
+    expect(long.isError).toBe(true);
+    expect(text(long)).toMatch(/^PubMed could not run the query: Term not understood .*…/);
+    expect(text(long).length).toBeLessThan(600);
   });
 
   it("refuses a blank query and a backwards date span without asking PubMed", async () => {

@@ -5,6 +5,7 @@ import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { applyCancellations, trackRequests, watchBody } from "./cancellation";
 import type { McpEnv } from "./env";
 import { refuseInvalidParams } from "./jsonrpc/invalid-params";
+import { plainErrorMessages } from "./jsonrpc/plain-errors";
 import { readMessages } from "./jsonrpc/read-messages";
 import { filterLogLines, thresholds } from "./logging/log-filter";
 import { createServer } from "./server";
@@ -25,6 +26,7 @@ export async function handlePost(request: Request, env: McpEnv): Promise<Respons
   });
   await server.connect(transport);
   refuseInvalidParams(transport);
+  plainErrorMessages(transport);
   filterLogLines(transport, thresholds(env, sessionId, messages));
 
   const stop = () => void server.close().catch(() => undefined);

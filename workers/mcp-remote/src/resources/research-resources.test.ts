@@ -71,7 +71,8 @@ describe("research resources", () => {
     expect(noTrial.message).toMatch(/ClinicalTrials\.gov has no study NCT00000000\./);
     const badId = await failure("pubmed://article/abc");
     expect(badId.code).toBe(-32602);
-    expect(badId.message).toMatch(/A PMID is a number/);
+    expect(badId.message).toBe('MCP error -32602: A PMID is a number such as 31452104, not "abc".');
+    expect(noArticle.message).toBe("MCP error -32002: PubMed has no article 123.");
   });
 
   it("answers a URI it does not serve with -32002 too, without asking any outside service", async () => {

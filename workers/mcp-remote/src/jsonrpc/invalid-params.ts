@@ -1,5 +1,6 @@
 // Requests whose params break the protocol's schema are answered -32602 with a sentence naming
-// the field and what it should be (the SDK would answer -32603 with a raw schema dump); a cursor
+// the field and what it should be (the SDK would answer -32603 with a raw schema dump); an
+// unknown tool -32602; a cursor
 // we never issued -32602, and a resource URI we do not serve -32002, as MCP asks.
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
@@ -75,10 +76,21 @@ interface Refusal {
 }
 
 /** Why `request` must be refused before any handler runs, or null. */
-export function refusalOf(request: JSONRPCRequest): Refusal | null {
+export function refusalOf(request: JSONRPCRequest, tools: ReadonlySet<string>): Refusal | null {
   const problem = paramsProblem(request);
   if (problem) return { code: ErrorCode.InvalidParams, message: problem };
   const params = request.params as Record<string, unknown> | undefined;
+  // MCP lists an unknown tool among protocol errors; the SDK would answer it as an isError
+  // result, which reads as if the tool had run and failed.
+  if (
+    request.method === "tools/call" &&
+    typeof params?.name === "string" &&
+    !tools.has(params.name)
+  )
+    return {
+      code: ErrorCode.InvalidParams,
+      message: `Unknown tool: ${params.name}. tools/list names the ${tools.size} tools this server has.`,
+    };
   // The specification asks for -32602 on an invalid cursor; ignoring it would answer page one.
   if (PAGED.has(request.method) && params?.cursor !== undefined)
     return {
@@ -100,11 +112,11 @@ export function refusalOf(request: JSONRPCRequest): Refusal | null {
 }
 
 /** Answers invalid requests at the transport, before the server's own handlers see them. */
-export function refuseInvalidParams(transport: Transport): void {
+export function refuseInvalidParams(transport: Transport, tools: ReadonlySet<string>): void {
   const deliver = transport.onmessage;
   transport.onmessage = ((message, extra) => {
     if (isJSONRPCRequest(message)) {
-      const refusal = refusalOf(message);
+      const refusal = refusalOf(message, tools);
       if (refusal) {
         void transport
           .send({ jsonrpc: "2.0", id: message.id, error: refusal })

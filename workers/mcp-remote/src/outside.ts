@@ -84,12 +84,12 @@ export function outside(env: McpEnv, ctx: ToolContext): Outside {
     });
     if (res.status === 429) {
       await res.body?.cancel();
-      const after = res.headers.get("retry-after");
+      const wait = retryAfterSeconds(res.headers.get("retry-after"));
       throw new OutsideApiError(
         "rate_limited",
         service,
         429,
-        `${service} is rate limiting us; try again ${after ? `in ${after} s` : "in a minute"}.`,
+        `${service} is rate limiting us; try again ${wait === null ? "in a minute" : `in ${wait} s`}.`,
       );
     }
     if (!res.ok) {
@@ -120,6 +120,14 @@ export function outside(env: McpEnv, ctx: ToolContext): Outside {
       }
     },
   };
+}
+
+/** Retry-After in seconds: a number of seconds or an HTTP date (RFC 9110 10.2.3), else null. */
+export function retryAfterSeconds(value: string | null, now = Date.now()): number | null {
+  if (!value) return null;
+  if (/^\s*\d+\s*$/.test(value)) return Number(value);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
 /** Reads at most `maxBytes`, stopping the download as soon as the bound is passed. */

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Connected, connect, outsideRequests, text } from "../../test/mcp-client";
+import { retryAfterSeconds } from "../outside";
 
 let mcp: Connected;
 beforeAll(async () => {
@@ -133,6 +134,16 @@ describe("PubMed", () => {
       expect(text(r), query).toMatch(pattern);
       expect(r._meta, query).toMatchObject({ error: { code, service: "PubMed" } });
     }
+  });
+
+  it("reads a Retry-After given as a date as the seconds left, and ignores one it cannot read", async () => {
+    const r = await call("pubmed_search", { query: "ratelimitdate" });
+    expect(r.isError).toBe(true);
+    const wait = Number(/try again in (\d+) s\./.exec(text(r))?.[1]);
+    expect(wait).toBeGreaterThan(100);
+    expect(wait).toBeLessThanOrEqual(120);
+    expect(retryAfterSeconds("soon")).toBeNull();
+    expect(retryAfterSeconds(" 7 ")).toBe(7);
   });
 
   it("logs a warning for a call that got no answer, as for one answered with an error", async () => {

@@ -3,13 +3,20 @@ import type { McpEnv } from "./env";
 
 export type RefusalCode = "forbidden_origin" | "forbidden_host" | "unauthorized" | "not_configured";
 
-function refusal(status: number, code: RefusalCode, message: string): Response {
+// RFC 6750 §3.1: a request that sent no token gets the bare challenge; one whose token is
+// wrong gets error="invalid_token", so a client can tell "log in" from "your token is bad".
+const CHALLENGE = 'Bearer realm="mcp"';
+const INVALID_TOKEN = `${CHALLENGE}, error="invalid_token", error_description="The bearer token is not this server's."`;
+
+function refusal(
+  status: number,
+  code: RefusalCode,
+  message: string,
+  challenge = CHALLENGE,
+): Response {
   return Response.json(
     { jsonrpc: "2.0", error: { code: -32001, message, data: { code } }, id: null },
-    {
-      status,
-      headers: status === 401 ? { "www-authenticate": 'Bearer realm="mcp"' } : {},
-    },
+    { status, headers: status === 401 ? { "www-authenticate": challenge } : {} },
   );
 }
 
@@ -39,7 +46,8 @@ function hostAllowed(host: string, env: McpEnv): boolean {
 
 let warned = false;
 
-export function checkRequest(request: Request, env: McpEnv): Response | null {
+/** The Host and Origin checks alone: what a CORS preflight, which carries no token, must pass. */
+export function checkHostAndOrigin(request: Request, env: McpEnv): Response | null {
   const url = new URL(request.url);
   const host = request.headers.get("host") ?? url.host;
   if (!hostAllowed(host, env))
@@ -47,6 +55,12 @@ export function checkRequest(request: Request, env: McpEnv): Response | null {
   const origin = request.headers.get("origin");
   if (origin && origin !== url.origin && !list(env.ALLOWED_ORIGINS).includes(origin.toLowerCase()))
     return refusal(403, "forbidden_origin", `Origin ${origin} may not call this server.`);
+  return null;
+}
+
+export function checkRequest(request: Request, env: McpEnv): Response | null {
+  const misplaced = checkHostAndOrigin(request, env);
+  if (misplaced) return misplaced;
 
   if (!env.MCP_REMOTE_TOKEN) {
     if (env.APP_ENV === "development") {
@@ -61,9 +75,15 @@ export function checkRequest(request: Request, env: McpEnv): Response | null {
       "The server has no MCP_REMOTE_TOKEN configured, so it refuses every caller.",
     );
   }
-  const token = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
+  const authorization = request.headers.get("authorization");
+  const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? "")?.[1];
   if (!token || !timingSafeEqual(token, env.MCP_REMOTE_TOKEN))
-    return refusal(401, "unauthorized", "Send Authorization: Bearer <MCP_REMOTE_TOKEN>.");
+    return refusal(
+      401,
+      "unauthorized",
+      "Send Authorization: Bearer <MCP_REMOTE_TOKEN>.",
+      token ? INVALID_TOKEN : CHALLENGE,
+    );
   return null;
 }
 

@@ -5,9 +5,10 @@ import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { applyCancellations, trackRequests, watchBody } from "./cancellation";
 import type { McpEnv } from "./env";
 import { refuseInvalidParams } from "./jsonrpc/invalid-params";
+import { plainErrorMessages } from "./jsonrpc/plain-errors";
 import { readMessages } from "./jsonrpc/read-messages";
 import { filterLogLines, thresholds } from "./logging/log-filter";
-import { createServer } from "./server";
+import { createServer, toolNamesOf } from "./server";
 import { newSessionId, SESSION_HEADER, sessionIdOf } from "./session";
 
 export async function handlePost(request: Request, env: McpEnv): Promise<Response> {
@@ -24,7 +25,8 @@ export async function handlePost(request: Request, env: McpEnv): Promise<Respons
     enableJsonResponse: false,
   });
   await server.connect(transport);
-  refuseInvalidParams(transport);
+  refuseInvalidParams(transport, toolNamesOf(server));
+  plainErrorMessages(transport);
   filterLogLines(transport, thresholds(env, sessionId, messages));
 
   const stop = () => void server.close().catch(() => undefined);

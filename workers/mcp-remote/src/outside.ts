@@ -58,31 +58,38 @@ export function outside(env: McpEnv, ctx: ToolContext): Outside {
         headers: { accept: "application/json, text/xml;q=0.9, */*;q=0.5" },
       });
     } catch (err) {
-      if (timeout.aborted)
-        throw new OutsideApiError(
-          "timeout",
-          service,
-          null,
-          `${service} did not answer within ${timeoutMs / 1000} s.`,
-        );
-      throw new OutsideApiError(
-        "unreachable",
-        service,
-        null,
-        `${service} could not be reached (${err instanceof Error ? err.message : String(err)}).`,
-      );
+      const failure = timeout.aborted
+        ? new OutsideApiError(
+            "timeout",
+            service,
+            null,
+            `${service} did not answer within ${timeoutMs / 1000} s.`,
+          )
+        : new OutsideApiError(
+            "unreachable",
+            service,
+            null,
+            `${service} could not be reached (${err instanceof Error ? err.message : String(err)}).`,
+          );
+      // The calls that never got an answer are the ones a log reader most needs to see (a call
+      // the client cancelled has no one left to tell).
+      if (timeout.aborted || !ctx.signal.aborted)
+        await ctx.log("warning", `${service}: no answer (${failure.code}) from ${where}`, {
+          ms: Date.now() - started,
+        });
+      throw failure;
     }
     await ctx.log(res.ok ? "info" : "warning", `${service}: HTTP ${res.status} from ${where}`, {
       ms: Date.now() - started,
     });
     if (res.status === 429) {
       await res.body?.cancel();
-      const after = res.headers.get("retry-after");
+      const wait = retryAfterSeconds(res.headers.get("retry-after"));
       throw new OutsideApiError(
         "rate_limited",
         service,
         429,
-        `${service} is rate limiting us; try again ${after ? `in ${after} s` : "in a minute"}.`,
+        `${service} is rate limiting us; try again ${wait === null ? "in a minute" : `in ${wait} s`}.`,
       );
     }
     if (!res.ok) {
@@ -113,6 +120,14 @@ export function outside(env: McpEnv, ctx: ToolContext): Outside {
       }
     },
   };
+}
+
+/** Retry-After in seconds: a number of seconds or an HTTP date (RFC 9110 10.2.3), else null. */
+export function retryAfterSeconds(value: string | null, now = Date.now()): number | null {
+  if (!value) return null;
+  if (/^\s*\d+\s*$/.test(value)) return Number(value);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
 /** Reads at most `maxBytes`, stopping the download as soon as the bound is passed. */

@@ -10,11 +10,25 @@ import { registerLiteratureReviewPrompt } from "./prompts/literature-review";
 import { registerResearchResources } from "./resources/research-resources";
 import { registerTrialTools } from "./trials/tools";
 
+const toolNames = new WeakMap<McpServer, ReadonlySet<string>>();
+
+/** The tools `server` offers: tools/call naming any other is a protocol error (-32602). */
+export const toolNamesOf = (server: McpServer): ReadonlySet<string> =>
+  toolNames.get(server) ?? new Set();
+
 export function createServer(env: McpEnv): McpServer {
   const server = new McpServer(
     { name: "thinking-chat-tools", version: "0.1.0" },
     { capabilities: { logging: {}, tools: {} } },
   );
+  // Noted as they are registered: the SDK keeps its list private.
+  const names = new Set<string>();
+  const register = server.registerTool.bind(server);
+  server.registerTool = ((name: string, ...rest: unknown[]) => {
+    names.add(name);
+    return (register as (...args: unknown[]) => unknown)(name, ...rest);
+  }) as typeof server.registerTool;
+  toolNames.set(server, names);
   registerGraphTools(server, env);
   registerLiteratureTools(server, env);
   registerTrialTools(server, env);

@@ -133,6 +133,17 @@ describe("who may call", () => {
     expect((await worker.fetch(post({ authorization: `Basic ${TOKEN}` }))).status).toBe(401);
   });
 
+  it("tells a wrong token from a missing one in WWW-Authenticate (RFC 6750)", async () => {
+    const none = await worker.fetch(post({}));
+    expect(none.headers.get("www-authenticate")).toBe('Bearer realm="mcp"');
+    const basic = await worker.fetch(post({ authorization: `Basic ${TOKEN}` }));
+    expect(basic.headers.get("www-authenticate")).toBe('Bearer realm="mcp"');
+    const wrong = await worker.fetch(post({ authorization: "Bearer nope" }));
+    expect(wrong.headers.get("www-authenticate")).toMatch(
+      /^Bearer realm="mcp", error="invalid_token", error_description="[^"]+"$/,
+    );
+  });
+
   it("refuses a foreign Origin and accepts one listed in ALLOWED_ORIGINS", async () => {
     const auth = { authorization: `Bearer ${TOKEN}` };
     const foreign = await worker.fetch(post({ ...auth, origin: "https://evil.example" }));
@@ -143,6 +154,60 @@ describe("who may call", () => {
       withEnv({ ALLOWED_ORIGINS: "http://localhost:6274" }),
     );
     expect(listed.status).toBe(200);
+  });
+
+  it("lets a page at an allowed origin through CORS: preflight without a token, readable answers", async () => {
+    const inspector = "http://localhost:6274";
+    const listed = withEnv({ ALLOWED_ORIGINS: inspector });
+    const preflight = (origin: string) =>
+      new Request(BASE, {
+        method: "OPTIONS",
+        headers: {
+          origin,
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "authorization, content-type, mcp-protocol-version",
+        },
+      });
+    const ok = await handler.fetch(preflight(inspector), listed);
+    expect(ok.status).toBe(204);
+    expect(ok.headers.get("access-control-allow-origin")).toBe(inspector);
+    expect(ok.headers.get("access-control-allow-methods")).toBe("POST");
+    for (const h of ["authorization", "content-type", "mcp-protocol-version", "mcp-session-id"])
+      expect(ok.headers.get("access-control-allow-headers")).toContain(h);
+    const foreign = await handler.fetch(preflight("https://evil.example"), listed);
+    expect(foreign.status).toBe(403);
+    expect(foreign.headers.get("access-control-allow-origin")).toBeNull();
+
+    const init = new Request(BASE, {
+      method: "POST",
+      headers: {
+        origin: inspector,
+        authorization: `Bearer ${TOKEN}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-11-25",
+          capabilities: {},
+          clientInfo: { name: "i", version: "1" },
+        },
+      }),
+    });
+    const answered = await handler.fetch(init, listed);
+    expect(answered.status).toBe(200);
+    expect(answered.headers.get("access-control-allow-origin")).toBe(inspector);
+    expect(answered.headers.get("access-control-expose-headers")).toContain("mcp-session-id");
+    expect(answered.headers.get("mcp-session-id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await answered.text()).toContain('"protocolVersion":"2025-11-25"');
+    // A wrong token is readable too, so the page can show why.
+    const unauthorised = await handler.fetch(post({ origin: inspector }), listed);
+    expect(unauthorised.status).toBe(401);
+    expect(unauthorised.headers.get("access-control-allow-origin")).toBe(inspector);
+    expect(unauthorised.headers.get("access-control-expose-headers")).toContain("www-authenticate");
   });
 
   it("refuses a rebinding Host in development and one not in ALLOWED_HOSTS", async () => {

@@ -1,6 +1,7 @@
 // Outside answers far larger than what was asked for, generated rather than recorded: more ids
 // than retmax, articles and annotations for PMIDs nobody asked about, fields of 50,000
-// characters. Inputs: a PubMed query containing "manyids", PMIDs starting with 8888 (PubMed) or
+// characters. Inputs: a PubMed query containing "manyids" (or "longerror", for an ERROR of
+// 50,000 characters), PMIDs starting with 8888 (PubMed) or
 // 7777 (PubTator), a trial search for "manytrials", trial NCT77777777.
 
 const long = (text: string, size: number) =>
@@ -38,6 +39,10 @@ export function oversized(url: URL): string | null {
         count: "20000",
         idlist: Array.from({ length: 20_000 }, (_, i) => String(10_000_000 + i)),
       },
+    });
+  if (path.endsWith("/esearch.fcgi") && url.searchParams.get("term")?.includes("longerror"))
+    return JSON.stringify({
+      esearchresult: { ERROR: long("Term not understood near the end of it. ", 50_000) },
     });
   const ids = idsOf(url);
   if (path.endsWith("/esummary.fcgi") && ids[0]?.startsWith("8888")) {

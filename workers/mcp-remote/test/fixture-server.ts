@@ -1,5 +1,6 @@
 // Serves recorded outside-API responses on 127.0.0.1 so tests never reach the internet.
-// Some inputs stand for failures: a query (or condition) containing "ratelimited", "servererror",
+// Some inputs stand for failures: a query (or condition) containing "ratelimited" (or
+// "ratelimitdate", with Retry-After as a date), "servererror",
 // "malformed", "slowresponse" or "hugeresponse", PubTator PMIDs 4290000 / 5000000 / 1111111 /
 // 2222222 (empty), and trial NCT00000000 (unknown); a query containing "hangs" is answered only
 // after a minute. GET /__requests lists the URLs asked for, GET /__abandoned those whose caller
@@ -13,7 +14,11 @@ const fixture = (name: string) =>
   readFileSync(fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url)));
 
 function failure(q: string, res: ServerResponse): boolean {
-  if (q.includes("ratelimited") || q.includes("4290000")) {
+  if (q.includes("ratelimitdate")) {
+    // Retry-After may also be an HTTP date (RFC 9110); this one is 2 minutes from now.
+    res.writeHead(429, { "retry-after": new Date(Date.now() + 120_000).toUTCString() });
+    res.end("Too Many Requests");
+  } else if (q.includes("ratelimited") || q.includes("4290000")) {
     res.writeHead(429, { "retry-after": "2", "content-type": "application/json" });
     res.end('{"error":"API rate limit exceeded","api-key":"127.0.0.1","count":"4","limit":"3"}');
   } else if (q.includes("servererror") || q.includes("5000000")) {

@@ -114,4 +114,28 @@ describe("render_chart", () => {
     expect(r.isError).toBe(true);
     expect(text(r)).toMatch(/values/);
   });
+
+  it("refuses data that would draw a blank or misleading chart, naming the field", async () => {
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [
+        { type: "pie", series: [{ values: [0, 0] }] },
+        /pie chart needs at least one value above zero/,
+      ],
+      [{ type: "pie", series: [{ values: [5, -2] }] }, /cannot be negative/],
+      [
+        { type: "line", series: [{ values: [1, 2, 3], xs: [0] }] },
+        /series\[0\]\.xs has 1 positions for 3 values/,
+      ],
+      [{ type: "scatter", series: [{ values: [1e308, -1e308] }] }, /range overflows/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await mcp.client.callTool({
+        name: "render_chart",
+        arguments: { ...args, format: "svg" },
+      });
+      expect(r.isError, JSON.stringify(args)).toBe(true);
+      expect(text(r)).toMatch(message);
+      expect((r.content as Array<{ type: string }>).some((c) => c.type === "image")).toBe(false);
+    }
+  });
 });

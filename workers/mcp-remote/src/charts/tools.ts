@@ -1,10 +1,11 @@
 // The chart tool: a small JSON spec in, an MCP image out (PNG drawn here, or SVG).
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { toolContext } from "../tool-context";
+import { refused } from "../tool-kit";
 import { layoutChart } from "./layout";
 import { encodePng } from "./png";
 import { rasterize } from "./raster";
-import { ChartSpec } from "./spec";
+import { ChartSpec, chartProblem } from "./spec";
 import { toSvg } from "./svg";
 
 function base64(bytes: Uint8Array): string {
@@ -33,6 +34,8 @@ export function registerChartTools(server: McpServer): void {
     async (args, extra) => {
       const ctx = toolContext(extra, "charts");
       const spec = ChartSpec.parse(args);
+      const problem = chartProblem(spec);
+      if (problem) return refused(problem);
       await ctx.progress(0, 3, "laying out");
       const layout = layoutChart(spec);
       let image: { data: string; mimeType: string };

@@ -38,7 +38,7 @@ const sample = {
 };
 
 beforeAll(async () => {
-  await seedConversations("conv-a", "conv-b", "conv-c", "conv-d");
+  await seedConversations("conv-a", "conv-b", "conv-c", "conv-d", "conv-big");
   mcp = await connect();
 });
 
@@ -140,6 +140,111 @@ describe("knowledge graph tools", () => {
       nodeId: "ghost",
     });
     expect(text(unknown)).toMatch(/no node 'ghost'/);
+  });
+
+  it("graph_path names an end that is not in the graph instead of drawing an empty path", async () => {
+    await call("graph_merge", { databaseContext: await context("conv-c"), ...sample });
+    const same = await call("graph_path", {
+      databaseContext: await context("conv-c"),
+      from: "ghost",
+      to: "ghost",
+    });
+    expect(same.isError).toBe(true);
+    expect(text(same)).toMatch(/no node 'ghost'/);
+    expect(same.structuredContent).toBeUndefined();
+    const oneEnd = await call("graph_path", {
+      databaseContext: await context("conv-c"),
+      from: "brca1",
+      to: "ghost",
+    });
+    expect(oneEnd.isError).toBe(true);
+    expect(text(oneEnd)).toMatch(/no node 'ghost'/);
+    const self = await call("graph_path", {
+      databaseContext: await context("conv-c"),
+      from: "bc",
+      to: "bc",
+    });
+    expect((self.structuredContent as unknown as G).nodes.map((n) => n.id)).toEqual(["bc"]);
+  });
+
+  it("merges a node or link given twice in one call once, and counts it once", async () => {
+    const r = await call("graph_merge", {
+      databaseContext: await context("conv-c"),
+      nodes: [
+        { id: "dup", label: "First" },
+        { id: "dup", label: "Second" },
+        { id: "ü😀", label: "Ünïcode 😀" },
+      ],
+      links: [
+        { source: "dup", target: "dup" },
+        { source: "dup", target: "ü😀" },
+        { source: "dup", target: "ü😀" },
+      ],
+    });
+    expect(text(r).split("\n")[0]).toBe("Merged 2 nodes and 2 links.");
+    const g = r.structuredContent as unknown as G;
+    expect(g.nodes.find((n) => n.id === "dup")?.label).toBe("Second");
+    expect(g.nodes.find((n) => n.id === "ü😀")?.label).toBe("Ünïcode 😀");
+    expect(g.links.filter((l) => l.source === "dup")).toHaveLength(2);
+  });
+
+  it("graph_remove's summary counts what was removed, not what was asked for", async () => {
+    await call("graph_merge", { databaseContext: await context("conv-c"), ...sample });
+    const nothing = await call("graph_remove", {
+      databaseContext: await context("conv-c"),
+      nodeIds: ["ghost", "phantom"],
+      links: [{ source: "ola", target: "brca1", type: "treats" }],
+    });
+    expect(text(nothing).split("\n")[0]).toBe("Removed 0 nodes and 0 links.");
+    const some = await call("graph_remove", {
+      databaseContext: await context("conv-c"),
+      nodeIds: ["bc", "ghost"],
+    });
+    // bc and the two links touching it.
+    expect(text(some).split("\n")[0]).toBe("Removed 1 nodes and 2 links.");
+  });
+
+  it("bounds properties and the whole graph, so a graph result cannot grow without end", async () => {
+    const ctx = await context("conv-big");
+    const long = await call("graph_merge", {
+      databaseContext: ctx,
+      nodes: [{ id: "n", label: "N", properties: { note: "x".repeat(5000) } }],
+    });
+    expect(long.isError).toBe(true);
+    expect(text(long)).toMatch(/properties of node 'n' .*limit is 4000.*properties_too_large/);
+    // Merges add keys: each call is small, but together they would pass the bound.
+    await call("graph_merge", {
+      databaseContext: ctx,
+      nodes: [{ id: "n", label: "N", properties: { a: "x".repeat(3000) } }],
+    });
+    const grown = await call("graph_merge", {
+      databaseContext: ctx,
+      nodes: [{ id: "n", label: "N", properties: { b: "x".repeat(3000) } }],
+    });
+    expect(grown.isError).toBe(true);
+    expect(text(grown)).toMatch(/properties_too_large/);
+    // Replacing a key keeps the size, so it is allowed.
+    const replaced = await call("graph_merge", {
+      databaseContext: ctx,
+      nodes: [{ id: "n", label: "N", properties: { a: "y".repeat(3000) } }],
+    });
+    expect(replaced.isError).toBeFalsy();
+    const batch = (from: number) =>
+      Array.from({ length: 400 }, (_, i) => ({
+        id: `big${from + i}`,
+        label: "B",
+        properties: { note: "z".repeat(3900) },
+      }));
+    for (const from of [0, 400])
+      expect(
+        (await call("graph_merge", { databaseContext: ctx, nodes: batch(from) })).isError,
+      ).toBeFalsy();
+    const tooMuch = await call("graph_merge", { databaseContext: ctx, nodes: batch(800) });
+    expect(tooMuch.isError).toBe(true);
+    expect(text(tooMuch)).toMatch(/limit is 4000000\b.*graph_too_large/);
+    const g = await graphOf("conv-big");
+    expect(g.nodes).toHaveLength(801);
+    expect(JSON.stringify(g).length).toBeLessThan(4_000_000);
   });
 
   it("removing a node removes its links; removing a link keeps its nodes", async () => {

@@ -1,5 +1,6 @@
 // Reading and changing one conversation's graph. Writes are upserts, so merging is idempotent.
 import { z } from "zod";
+import { mergePatch } from "./merge-patch";
 
 export const NodeInput = z.object({
   id: z.string().min(1).max(200),
@@ -20,13 +21,24 @@ export interface Graph {
   links: GraphLink[];
 }
 
+/** A link's identity: its ends and type (JSON, so no id can forge another link's key). */
+const linkKey = (l: Pick<GraphLink, "source" | "target" | "type">) =>
+  JSON.stringify([l.source, l.target, l.type]);
+
 // D1 allows 100 bound parameters per statement: 5 per row, 20 rows a statement at most.
 const ROWS_PER_STATEMENT = 20;
 /** A conversation's graph stays small enough to read whole and to draw. */
 export const MAX_NODES = 5000;
 export const MAX_LINKS = 20_000;
+/**
+ * Properties are free-form, so the counts alone do not bound a graph: each node's or link's
+ * properties, and the whole graph as JSON, have a size limit too (every graph tool returns the
+ * graph, and the Conversation DO keeps it as an artifact).
+ */
+export const MAX_PROPERTIES_CHARS = 4_000;
+export const MAX_GRAPH_CHARS = 4_000_000;
 
-export type GraphErrorCode = "graph_too_large" | "unknown_conversation";
+export type GraphErrorCode = "graph_too_large" | "properties_too_large" | "unknown_conversation";
 export class GraphError extends Error {
   override readonly name = "GraphError";
   constructor(
@@ -80,14 +92,13 @@ export async function mergeGraph(
   const known = new Set([...current.nodes.map((n) => n.id), ...graph.nodes.map((n) => n.id)]);
   const links = graph.links.filter((l) => known.has(l.source) && known.has(l.target));
   const refused = graph.links.filter((l) => !links.includes(l));
-  const linkKeys = new Set(
-    [...current.links, ...links].map((l) => `${l.source}\u0000${l.target}\u0000${l.type}`),
-  );
+  const linkKeys = new Set([...current.links, ...links].map(linkKey));
   if (known.size > MAX_NODES || linkKeys.size > MAX_LINKS)
     throw new GraphError(
       "graph_too_large",
       `The graph would hold ${known.size} nodes and ${linkKeys.size} links; the limit is ${MAX_NODES} nodes and ${MAX_LINKS} links. Remove some first.`,
     );
+  checkSize(current, graph.nodes, links);
   const statements: D1PreparedStatement[] = [];
   for (let i = 0; i < graph.nodes.length; i += ROWS_PER_STATEMENT) {
     const chunk = graph.nodes.slice(i, i + ROWS_PER_STATEMENT);
@@ -142,23 +153,72 @@ export async function mergeGraph(
       throw err;
     }
   }
-  return { nodes: graph.nodes.length, links: links.length, refused };
+  // The same node or link twice in one call is merged once, and counted once.
+  return {
+    nodes: new Set(graph.nodes.map((n) => n.id)).size,
+    links: new Set(links.map(linkKey)).size,
+    refused,
+  };
 }
 
-/** Removes nodes (with every link that touches them) and individual links. */
+/** Refuses a merge that would leave a node's or link's properties, or the graph, too large. */
+function checkSize(current: Graph, nodes: GraphNode[], links: GraphLink[]): void {
+  const byId = new Map(current.nodes.map((n) => [n.id, n]));
+  for (const n of nodes) {
+    const before = byId.get(n.id);
+    const properties = mergePatch(
+      before?.properties ?? {},
+      n.properties,
+    ) as GraphNode["properties"];
+    byId.set(n.id, { ...n, properties });
+  }
+  const byKey = new Map(current.links.map((l) => [linkKey(l), l]));
+  for (const l of links) {
+    const before = byKey.get(linkKey(l));
+    const properties = mergePatch(
+      before?.properties ?? {},
+      l.properties,
+    ) as GraphLink["properties"];
+    byKey.set(linkKey(l), { ...l, properties });
+  }
+  let total = 0;
+  const measure = (what: string, item: GraphNode | GraphLink) => {
+    const size = JSON.stringify(item.properties).length;
+    if (size > MAX_PROPERTIES_CHARS)
+      throw new GraphError(
+        "properties_too_large",
+        `The properties of ${what} would take ${size} characters; the limit is ${MAX_PROPERTIES_CHARS}. Keep properties short (ids, numbers, a sentence) or remove some with null.`,
+      );
+    total += JSON.stringify(item).length + 1;
+  };
+  for (const n of byId.values()) measure(`node '${n.id}'`, n);
+  for (const l of byKey.values()) measure(`link ${l.source} -[${l.type}]-> ${l.target}`, l);
+  if (total > MAX_GRAPH_CHARS)
+    throw new GraphError(
+      "graph_too_large",
+      `The graph would take ${total} characters as JSON; the limit is ${MAX_GRAPH_CHARS}. Remove nodes or properties first.`,
+    );
+}
+
+/**
+ * Removes nodes (with every link that touches them) and individual links, and counts what was
+ * really there: ids that name nothing remove nothing.
+ */
 export async function removeFromGraph(
   db: D1Database,
   conversationId: string,
   nodeIds: string[],
   links: Array<Pick<GraphLink, "source" | "target" | "type">>,
-): Promise<void> {
+): Promise<{ nodes: number; links: number }> {
   const statements: D1PreparedStatement[] = [];
+  const nodeStatements = new Set<number>();
   for (const id of nodeIds) {
     statements.push(
       db
         .prepare("DELETE FROM graph_links WHERE conversation_id = ? AND (source = ? OR target = ?)")
         .bind(conversationId, id, id),
     );
+    nodeStatements.add(statements.length);
     statements.push(
       db
         .prepare("DELETE FROM graph_nodes WHERE conversation_id = ? AND id = ?")
@@ -174,7 +234,13 @@ export async function removeFromGraph(
         .bind(conversationId, l.source, l.target, l.type),
     );
   }
-  if (statements.length > 0) await db.batch(statements);
+  const removed = { nodes: 0, links: 0 };
+  if (statements.length === 0) return removed;
+  const results = await db.batch(statements);
+  results.forEach((r, i) => {
+    removed[nodeStatements.has(i) ? "nodes" : "links"] += r.meta.changes;
+  });
+  return removed;
 }
 
 /** The nodes within `depth` links of a node, and the links among them. */

@@ -130,10 +130,10 @@ export function registerGraphTools(server: McpServer, env: McpEnv): void {
     async ({ databaseContext, nodeIds, links }) => {
       const cid = await scope(env, databaseContext);
       if (typeof cid !== "string") return refused(cid.refused);
-      await removeFromGraph(env.DB, cid, nodeIds, links);
+      const removed = await removeFromGraph(env.DB, cid, nodeIds, links);
       return asGraph(
         await readGraph(env.DB, cid),
-        `Removed ${nodeIds.length} nodes and ${links.length} links.`,
+        `Removed ${removed.nodes} nodes and ${removed.links} links.`,
       );
     },
   );
@@ -181,7 +181,11 @@ export function registerGraphTools(server: McpServer, env: McpEnv): void {
     async ({ databaseContext, from, to }) => {
       const cid = await scope(env, databaseContext);
       if (typeof cid !== "string") return refused(cid.refused);
-      const path = shortestPath(await readGraph(env.DB, cid), from, to);
+      const g = await readGraph(env.DB, cid);
+      // An unknown end is a different mistake from two nodes that are not connected.
+      const missing = [from, to].find((id) => !g.nodes.some((n) => n.id === id));
+      if (missing !== undefined) return refused(`There is no node '${missing}' in this graph.`);
+      const path = shortestPath(g, from, to);
       return path
         ? asGraph(path, `A path of ${path.links.length} links.`)
         : refused(`No path between '${from}' and '${to}'.`);

@@ -64,4 +64,50 @@ describe("JSON-RPC faults get the codes JSON-RPC gives them", () => {
       expect(error.message, method).not.toContain("[");
     }
   });
+
+  it("answers a cursor on a list with -32602: it never issued one, and page one is not what was asked", async () => {
+    for (const method of [
+      "tools/list",
+      "prompts/list",
+      "resources/list",
+      "resources/templates/list",
+    ]) {
+      const { messages } = await send({ jsonrpc: "2.0", id: 3, method, params: { cursor: "abc" } });
+      expect(messages[0], method).toMatchObject({
+        id: 3,
+        error: { code: -32602, message: expect.stringMatching(/"cursor" names no page/) },
+      });
+    }
+    const { messages } = await send({ jsonrpc: "2.0", id: 4, method: "tools/list", params: {} });
+    expect((messages[0] as { result: { tools: unknown[] } }).result.tools.length).toBeGreaterThan(
+      0,
+    );
+  });
+
+  it("answers a call to an unknown tool with -32602, as a protocol error rather than a tool result", async () => {
+    const { messages } = await send({
+      jsonrpc: "2.0",
+      id: 6,
+      method: "tools/call",
+      params: { name: "graph_delete", arguments: {} },
+    });
+    expect(messages).toEqual([
+      {
+        jsonrpc: "2.0",
+        id: 6,
+        error: {
+          code: -32602,
+          message: "Unknown tool: graph_delete. tools/list names the 11 tools this server has.",
+        },
+      },
+    ]);
+    // A known tool with bad arguments stays a tool result the model can correct.
+    const bad = await send({
+      jsonrpc: "2.0",
+      id: 7,
+      method: "tools/call",
+      params: { name: "render_chart", arguments: {} },
+    });
+    expect(bad.messages[0]).toMatchObject({ id: 7, result: { isError: true } });
+  });
 });

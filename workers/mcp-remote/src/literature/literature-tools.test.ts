@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Connected, connect, outsideRequests, text } from "../../test/mcp-client";
+import { retryAfterSeconds } from "../outside";
 
 let mcp: Connected;
 beforeAll(async () => {
@@ -84,6 +85,35 @@ describe("PubMed", () => {
     const bad = await call("pubmed_search", { query: "(brca1 AND badsyntax" });
     expect(bad.isError).toBe(true);
     expect(text(bad)).toMatch(/could not run the query: Invalid query/);
+    // NCBI's reason is passed on, but bounded like any other outside text.
+    const long = await call("pubmed_search", { query: "brca1 longerror" });
+    expect(long.isError).toBe(true);
+    expect(text(long)).toMatch(/^PubMed could not run the query: Term not understood .*…/);
+    expect(text(long).length).toBeLessThan(600);
+  });
+
+  it("refuses a blank query and a backwards date span without asking PubMed", async () => {
+    const before = (await outsideRequests()).length;
+    const blank = await call("pubmed_search", { query: "   " });
+    expect(blank.isError).toBe(true);
+    expect(text(blank)).toMatch(/the query is blank/);
+    const backwards = await call("pubmed_search", {
+      query: "brca1",
+      minDate: "2024",
+      maxDate: "2018/06",
+    });
+    expect(backwards.isError).toBe(true);
+    expect(text(backwards)).toBe(
+      "minDate 2024 is after maxDate 2018/06; the span must run forward.",
+    );
+    expect(await outsideRequests(before)).toEqual([]);
+    // One year, written both ways, is a span that runs forward.
+    const sameYear = await call("pubmed_search", {
+      query: "brca1",
+      minDate: "2020",
+      maxDate: "2020/05",
+    });
+    expect(sameYear.isError).toBeFalsy();
   });
 
   it("turns rate limits, server errors, malformed and oversized bodies and timeouts into plain isError results", async () => {
@@ -104,6 +134,34 @@ describe("PubMed", () => {
       expect(text(r), query).toMatch(pattern);
       expect(r._meta, query).toMatchObject({ error: { code, service: "PubMed" } });
     }
+  });
+
+  it("reads a Retry-After given as a date as the seconds left, and ignores one it cannot read", async () => {
+    const r = await call("pubmed_search", { query: "ratelimitdate" });
+    expect(r.isError).toBe(true);
+    const wait = Number(/try again in (\d+) s\./.exec(text(r))?.[1]);
+    expect(wait).toBeGreaterThan(100);
+    expect(wait).toBeLessThanOrEqual(120);
+    expect(retryAfterSeconds("soon")).toBeNull();
+    expect(retryAfterSeconds(" 7 ")).toBe(7);
+  });
+
+  it("logs a warning for a call that got no answer, as for one answered with an error", async () => {
+    const logsBefore = mcp.logs.length;
+    await call("pubmed_search", { query: "slowresponse" });
+    const lines = mcp.logs.slice(logsBefore);
+    expect(lines).toEqual([
+      {
+        level: "warning",
+        logger: "pubmed",
+        data: {
+          message: expect.stringMatching(
+            /^PubMed: no answer \(timeout\) from http:\/\/[^?]*esearch\.fcgi$/,
+          ),
+          ms: expect.any(Number),
+        },
+      },
+    ]);
   });
 });
 

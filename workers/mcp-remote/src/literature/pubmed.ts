@@ -27,6 +27,8 @@ function url(env: McpEnv, tool: string, params: Record<string, string>): string 
 }
 
 const PMID = /^\d{1,9}$/;
+/** NCBI's reason for refusing a query, as much of it as a person would read. */
+const MAX_ERROR = 500;
 
 /** Field bounds of a bibliography entry: enough for any real article. */
 export const ARTICLE_BOUNDS = {
@@ -84,7 +86,8 @@ export async function searchPubMed(
       "refused_query",
       "PubMed",
       200,
-      `PubMed could not run the query: ${r.ERROR}`,
+      // NCBI's text goes to the model as is, so it is bounded like every other field.
+      `PubMed could not run the query: ${clip(r.ERROR, MAX_ERROR)}`,
     );
   // NCBI may send more ids than retmax asked for; only what was asked goes on.
   const all = (r.idlist ?? []).filter((id) => PMID.test(id));

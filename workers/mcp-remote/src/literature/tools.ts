@@ -7,7 +7,7 @@ import { KnowledgeGraphOutput } from "../graph/output-schema";
 import { outside } from "../outside";
 import { toolContext } from "../tool-context";
 import { fitGraph, fitting, leftOut, MAX_RESULT_CHARS } from "../result-bounds";
-import { guarded, structured } from "../tool-kit";
+import { guarded, refused, structured } from "../tool-kit";
 import { articleDetails, searchPubMed } from "./pubmed";
 import { annotationsGraph } from "./pubtator";
 
@@ -16,6 +16,9 @@ const PubDate = z
   .string()
   .regex(/^\d{4}(\/\d{2}(\/\d{2})?)?$/, "use YYYY, YYYY/MM or YYYY/MM/DD")
   .optional();
+/** A YYYY[/MM[/DD]] date as a sortable string, missing parts filled with `fill`. */
+const dateKey = (date: string, fill: string) =>
+  [...date.split("/"), fill, fill].slice(0, 3).join("/");
 const openWorld = {
   readOnlyHint: true,
   destructiveHint: false,
@@ -41,7 +44,12 @@ export function registerLiteratureTools(server: McpServer, env: McpEnv): void {
       description:
         "Searches PubMed (NCBI E-utilities) and returns the total count and the matching PMIDs, best first. Use pubmed_fetch for titles, authors and abstracts.",
       inputSchema: {
-        query: z.string().min(1).max(500).describe("PubMed query syntax, e.g. brca1 AND parp"),
+        query: z
+          .string()
+          .trim()
+          .min(1, "the query is blank")
+          .max(500)
+          .describe("PubMed query syntax, e.g. brca1 AND parp"),
         maxResults: z.number().int().min(1).max(100).default(10),
         minDate: PubDate.describe("Earliest publication date, YYYY[/MM[/DD]]"),
         maxDate: PubDate.describe("Latest publication date, YYYY[/MM[/DD]]"),
@@ -52,6 +60,15 @@ export function registerLiteratureTools(server: McpServer, env: McpEnv): void {
     },
     (args, extra) =>
       guarded(async () => {
+        // PubMed answers a reversed span with no articles, which reads as "nothing published".
+        if (
+          args.minDate &&
+          args.maxDate &&
+          dateKey(args.minDate, "00") > dateKey(args.maxDate, "99")
+        )
+          return refused(
+            `minDate ${args.minDate} is after maxDate ${args.maxDate}; the span must run forward.`,
+          );
         const r = await searchPubMed(env, outside(env, toolContext(extra, "pubmed")), args);
         return structured(
           r,

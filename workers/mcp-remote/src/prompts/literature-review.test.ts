@@ -71,6 +71,8 @@ describe("the literature_review prompt", () => {
       expect(err, JSON.stringify(args)).toBeInstanceOf(McpError);
       expect((err as McpError).code).toBe(-32602);
       expect((err as McpError).message).toMatch(pattern);
+      // The client adds "MCP error -32602: " once; the server's message does not repeat it.
+      expect((err as McpError).message).toMatch(/^MCP error -32602: (?!MCP error)/);
     }
   });
 });

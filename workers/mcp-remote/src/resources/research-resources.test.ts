@@ -71,7 +71,22 @@ describe("research resources", () => {
     expect(noTrial.message).toMatch(/ClinicalTrials\.gov has no study NCT00000000\./);
     const badId = await failure("pubmed://article/abc");
     expect(badId.code).toBe(-32602);
-    expect(badId.message).toMatch(/A PMID is a number/);
+    expect(badId.message).toBe('MCP error -32602: A PMID is a number such as 31452104, not "abc".');
+    expect(noArticle.message).toBe("MCP error -32002: PubMed has no article 123.");
+  });
+
+  it("answers a URI it does not serve with -32002 too, without asking any outside service", async () => {
+    const before = (await outsideRequests()).length;
+    for (const uri of ["guide://other", "pubmed://nothing/1", "file:///etc/passwd"]) {
+      const r = await failure(uri);
+      expect(r, uri).toBeInstanceOf(McpError);
+      expect(r.code, uri).toBe(-32002);
+      expect(r.message, uri).toContain(`Resource not found: ${uri}.`);
+      expect(r.data, uri).toEqual({ uri });
+    }
+    expect(await outsideRequests(before)).toEqual([]);
+    // Our own URIs still reach their readers.
+    expect((await read("guide://pubmed-query-syntax")).contents).toHaveLength(1);
   });
 
   it("answers an outside failure with an error that says what happened", async () => {

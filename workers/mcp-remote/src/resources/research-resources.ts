@@ -3,6 +3,7 @@
 import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
 import type { McpEnv } from "../env";
 import { type Article, articleDetails } from "../literature/pubmed";
 import { outside, OutsideApiError } from "../outside";
@@ -11,7 +12,16 @@ import { getTrial, type Trial } from "../trials/clinicaltrials";
 import { PUBMED_QUERY_GUIDE } from "./pubmed-query-guide";
 
 /** MCP's code for a resource that does not exist. */
-const RESOURCE_NOT_FOUND = -32002;
+export const RESOURCE_NOT_FOUND = -32002;
+
+const ARTICLE_TEMPLATE = "pubmed://article/{pmid}";
+const TRIAL_TEMPLATE = "clinicaltrials://study/{nctId}";
+const GUIDE_URI = "guide://pubmed-query-syntax";
+const TEMPLATES = [ARTICLE_TEMPLATE, TRIAL_TEMPLATE].map((t) => new UriTemplate(t));
+
+/** Whether `uri` names one of our resources (a template's ids are checked when it is read). */
+export const isOurResource = (uri: string): boolean =>
+  uri === GUIDE_URI || TEMPLATES.some((t) => t.match(uri) !== null);
 
 const markdown = (uri: URL, text: string): ReadResourceResult => ({
   contents: [{ uri: uri.href, mimeType: "text/markdown", text }],
@@ -69,7 +79,7 @@ async function reading<T>(run: () => Promise<T>): Promise<T> {
 export function registerResearchResources(server: McpServer, env: McpEnv): void {
   server.registerResource(
     "pubmed_article",
-    new ResourceTemplate("pubmed://article/{pmid}", { list: undefined }),
+    new ResourceTemplate(ARTICLE_TEMPLATE, { list: undefined }),
     {
       title: "PubMed article",
       description: "Title, authors, journal, year, DOI and abstract of one article, by PMID.",
@@ -93,7 +103,7 @@ export function registerResearchResources(server: McpServer, env: McpEnv): void 
 
   server.registerResource(
     "clinical_trial",
-    new ResourceTemplate("clinicaltrials://study/{nctId}", { list: undefined }),
+    new ResourceTemplate(TRIAL_TEMPLATE, { list: undefined }),
     {
       title: "Clinical trial",
       description:
@@ -124,7 +134,7 @@ export function registerResearchResources(server: McpServer, env: McpEnv): void 
 
   server.registerResource(
     "pubmed_query_guide",
-    "guide://pubmed-query-syntax",
+    GUIDE_URI,
     {
       title: "PubMed query syntax",
       description:

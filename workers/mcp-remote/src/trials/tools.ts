@@ -34,8 +34,8 @@ export function registerTrialTools(server: McpServer, env: McpEnv): void {
       description:
         "Searches ClinicalTrials.gov by condition, intervention, status, phase and location.",
       inputSchema: {
-        condition: z.string().max(200).optional(),
-        intervention: z.string().max(200).optional(),
+        condition: z.string().trim().max(200).optional(),
+        intervention: z.string().trim().max(200).optional(),
         status: z
           .array(
             z.enum([
@@ -55,7 +55,7 @@ export function registerTrialTools(server: McpServer, env: McpEnv): void {
           .array(z.enum(["EARLY_PHASE1", "PHASE1", "PHASE2", "PHASE3", "PHASE4", "NA"]))
           .max(6)
           .optional(),
-        location: z.string().max(200).optional(),
+        location: z.string().trim().max(200).optional(),
         pageSize: z.number().int().min(1).max(50).default(10),
         pageToken: z
           .string()

@@ -87,4 +87,12 @@ describe("ClinicalTrials.gov", () => {
       expect(text(r), condition).toMatch(pattern);
     }
   });
+
+  it("treats blank criteria as none, so a search of spaces is refused without asking", async () => {
+    const before = (await outsideRequests()).length;
+    const r = await call("trials_search", { condition: "   ", location: " " });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toBe("Give at least one of condition, intervention or location.");
+    expect(await outsideRequests(before)).toEqual([]);
+  });
 });

@@ -123,6 +123,8 @@ const PendingRow = z.object({
   server_id: z.string(),
   user_id: z.string(),
   code_verifier: z.string().nullable(),
+  // Sealed registration the sign-in started with (null in rows from before it was kept).
+  client_info: z.string().nullish(),
   display: Display,
   created_at: z.number(),
 });
@@ -138,9 +140,17 @@ export async function insertPending(
     db.prepare("DELETE FROM mcp_oauth_pending WHERE created_at < ?").bind(now - PENDING_TTL_MS),
     db
       .prepare(
-        "INSERT INTO mcp_oauth_pending (state_hash, server_id, user_id, code_verifier, display, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT INTO mcp_oauth_pending (state_hash, server_id, user_id, code_verifier, client_info, display, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
       )
-      .bind(row.state_hash, row.server_id, row.user_id, row.code_verifier, row.display, now),
+      .bind(
+        row.state_hash,
+        row.server_id,
+        row.user_id,
+        row.code_verifier,
+        row.client_info ?? null,
+        row.display,
+        now,
+      ),
   ]);
 }
 

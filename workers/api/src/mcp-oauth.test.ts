@@ -180,3 +180,21 @@ it("serves the client metadata document", async () => {
     token_endpoint_auth_method: "none",
   });
 });
+
+it("Connect pressed in two tabs at once: the sign-in finished in either tab connects", async () => {
+  const user = await createUser();
+  const id = await addServer(user, "protected", url);
+  // Neither tab has a registration yet, so each registers its own client.
+  const [first, second] = await Promise.all([connect(user, id), connect(user, id)]);
+  if (first.kind !== "redirect" || second.kind !== "redirect")
+    throw new Error("expected redirects");
+  const clientOf = (u: string) => new URL(u).searchParams.get("client_id");
+  expect(clientOf(first.authorizationUrl)).not.toBe(clientOf(second.authorizationUrl));
+  for (const started of [first, second]) {
+    const page = await callback(await consent(started.authorizationUrl, { login: login() }));
+    expect(page.html).toContain("Connected to protected");
+    expect(page.status).toBe(200);
+    const tested = await probe(user, `/api/mcp-servers/${id}/test`);
+    expect(tested).toMatchObject({ ok: true });
+  }
+});

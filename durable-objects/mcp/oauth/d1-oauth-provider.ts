@@ -120,6 +120,9 @@ export class D1OAuthProvider implements OAuthClientProvider {
 
   async saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
     this.client = info;
+    // Tokens that work stay with the client they were issued to until this sign-in finishes
+    // (the callback then stores its client with its tokens); a cancelled one changes nothing.
+    if (this.mode.kind === "interactive" && (await this.row())?.tokens) return;
     await writeConnection(this.db, this.key, {
       client_info: await this.box.seal(JSON.stringify(info)),
       redirect_url: this.redirect,

@@ -9,6 +9,7 @@ import {
   callback,
   connect,
   consent,
+  control,
   seenBy,
   serverState,
   signIn,
@@ -197,4 +198,19 @@ it("Connect pressed in two tabs at once: the sign-in finished in either tab conn
     const tested = await probe(user, `/api/mcp-servers/${id}/test`);
     expect(tested).toMatchObject({ ok: true });
   }
+});
+
+it("a Connect with a typed client ID that is not finished keeps the sign-in that works", async () => {
+  const user = await createUser();
+  const id = await addServer(user, "protected", url);
+  const name = login();
+  await signIn(user, id, name);
+  // The user tries a client ID of their own, then closes the popup without signing in.
+  const started = await connect(user, id, { clientId: "typed-by-hand" });
+  expect(started.kind).toBe("redirect");
+  expect((await serverState(user, id)).signIn?.status).toBe("connected");
+  // The next refresh still comes from the client the tokens were issued to.
+  await control(issuer, "expire", name);
+  const tested = await probe(user, `/api/mcp-servers/${id}/test`);
+  expect(tested).toMatchObject({ ok: true });
 });

@@ -73,15 +73,30 @@ export async function writeConnection(db: D1Database, key: ConnectionKey, fields
     .run();
 }
 
-/** Updates an existing row only; a server we never signed in to gets no row from a turn. */
-export async function updateConnection(db: D1Database, key: ConnectionKey, fields: Writable) {
+/**
+ * Updates an existing row only; a server we never signed in to gets no row from a turn. With
+ * `sealedTokens`, only while the row still holds those tokens.
+ */
+export async function updateConnection(
+  db: D1Database,
+  key: ConnectionKey,
+  fields: Writable,
+  sealedTokens?: string,
+) {
   const cols = Object.keys(fields) as (keyof Writable)[];
   if (cols.length === 0) return;
+  const guard = sealedTokens === undefined ? "" : " AND tokens = ?";
   await db
     .prepare(
-      `UPDATE mcp_oauth_connections SET updated_at = ?${cols.map((c) => `, ${c} = ?`).join("")} WHERE server_id = ? AND user_id = ?`,
+      `UPDATE mcp_oauth_connections SET updated_at = ?${cols.map((c) => `, ${c} = ?`).join("")} WHERE server_id = ? AND user_id = ?${guard}`,
     )
-    .bind(Date.now(), ...cols.map((c) => fields[c] ?? null), key.serverId, key.userId)
+    .bind(
+      Date.now(),
+      ...cols.map((c) => fields[c] ?? null),
+      key.serverId,
+      key.userId,
+      ...(sealedTokens === undefined ? [] : [sealedTokens]),
+    )
     .run();
 }
 

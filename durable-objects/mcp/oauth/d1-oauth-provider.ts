@@ -150,9 +150,9 @@ export class D1OAuthProvider implements OAuthClientProvider {
         ? missingScopes(row.requested_scopes, tokens.scope).length > 0
         : refresh
       : false;
-    await writeConnection(this.db, this.key, {
+    const fields = {
       tokens: await this.box.seal(JSON.stringify(tokens)),
-      status: stillWanted ? "sign_in_again" : "connected",
+      status: stillWanted ? ("sign_in_again" as const) : ("connected" as const),
       error_code: stillWanted ? "insufficient_scope" : null,
       error_message: null,
       requested_scopes: stillWanted ? row?.requested_scopes : null,
@@ -161,7 +161,15 @@ export class D1OAuthProvider implements OAuthClientProvider {
       expires_at: tokens.expires_in ? Date.now() + tokens.expires_in * 1000 : null,
       redirect_url: this.redirect,
       ...(client && { client_info: await this.box.seal(JSON.stringify(client)) }),
-    });
+    };
+    // A refresh replaces only the tokens it refreshed: after a Disconnect (or a newer sign-in)
+    // in the meantime, what it got must not bring the old sign-in back.
+    if (refresh) {
+      if (this.sealedTokensRead)
+        await updateConnection(this.db, this.key, fields, this.sealedTokensRead);
+      return;
+    }
+    await writeConnection(this.db, this.key, fields);
   }
 
   async saveCodeVerifier(codeVerifier: string): Promise<void> {

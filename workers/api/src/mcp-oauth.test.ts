@@ -2,6 +2,8 @@
 // server on 127.0.0.1 (built from the MCP SDK's server-side auth; see test/oauth-protected-server).
 import { env } from "cloudflare:test";
 import { expect, inject, it } from "vitest";
+import { backgroundProvider } from "../../../durable-objects/mcp/oauth/background-provider";
+import { secretBox } from "../../../durable-objects/mcp/oauth/secret-box";
 import { McpServerTest } from "../../../durable-objects/protocol/rest";
 import { api, createUser } from "../../../tests/support/helpers";
 import {
@@ -213,4 +215,35 @@ it("a Connect with a typed client ID that is not finished keeps the sign-in that
   await control(issuer, "expire", name);
   const tested = await probe(user, `/api/mcp-servers/${id}/test`);
   expect(tested).toMatchObject({ ok: true });
+});
+
+it("Disconnect during a turn's token refresh: the refreshed tokens are not stored again", async () => {
+  const user = await createUser();
+  const id = await addServer(user, "protected", url);
+  await signIn(user, id, login());
+  // A turn's refresh has read the tokens and is waiting for the token endpoint...
+  const turn = backgroundProvider(
+    env.DB,
+    await secretBox(env),
+    user.id,
+    { id, name: "protected", headers: {} },
+    "http://localhost",
+  )!;
+  await turn.tokens();
+  // ...when the user presses Disconnect...
+  const res = await api(user, `/api/mcp-servers/${id}/disconnect`, { method: "POST" });
+  expect(res.status).toBe(200);
+  // ...and then the refresh answers.
+  await turn.saveTokens({
+    access_token: "at-late",
+    refresh_token: "rt-late",
+    token_type: "bearer",
+  });
+  const row = await env.DB.prepare(
+    "SELECT tokens FROM mcp_oauth_connections WHERE server_id = ? AND user_id = ?",
+  )
+    .bind(id, user.id)
+    .first<{ tokens: string | null }>();
+  expect(row?.tokens ?? null).toBeNull();
+  expect((await serverState(user, id)).signIn?.status ?? "needs_sign_in").not.toBe("connected");
 });

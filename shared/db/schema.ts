@@ -227,6 +227,9 @@ export const mcpOauthPending = sqliteTable(
       .references(() => users.id, { onDelete: "cascade" }),
     // Encrypted PKCE code verifier.
     codeVerifier: text("code_verifier"),
+    // Encrypted client registration this sign-in started with: two Connects at once may each
+    // register, and the code can only be exchanged by the client it was issued to.
+    clientInfo: text("client_info"),
     // "popup" closes the callback page; "redirect" sends the browser back to the app.
     display: text("display").notNull().default("popup"),
     createdAt: createdAt(),

@@ -73,15 +73,30 @@ export async function writeConnection(db: D1Database, key: ConnectionKey, fields
     .run();
 }
 
-/** Updates an existing row only; a server we never signed in to gets no row from a turn. */
-export async function updateConnection(db: D1Database, key: ConnectionKey, fields: Writable) {
+/**
+ * Updates an existing row only; a server we never signed in to gets no row from a turn. With
+ * `sealedTokens`, only while the row still holds those tokens.
+ */
+export async function updateConnection(
+  db: D1Database,
+  key: ConnectionKey,
+  fields: Writable,
+  sealedTokens?: string,
+) {
   const cols = Object.keys(fields) as (keyof Writable)[];
   if (cols.length === 0) return;
+  const guard = sealedTokens === undefined ? "" : " AND tokens = ?";
   await db
     .prepare(
-      `UPDATE mcp_oauth_connections SET updated_at = ?${cols.map((c) => `, ${c} = ?`).join("")} WHERE server_id = ? AND user_id = ?`,
+      `UPDATE mcp_oauth_connections SET updated_at = ?${cols.map((c) => `, ${c} = ?`).join("")} WHERE server_id = ? AND user_id = ?${guard}`,
     )
-    .bind(Date.now(), ...cols.map((c) => fields[c] ?? null), key.serverId, key.userId)
+    .bind(
+      Date.now(),
+      ...cols.map((c) => fields[c] ?? null),
+      key.serverId,
+      key.userId,
+      ...(sealedTokens === undefined ? [] : [sealedTokens]),
+    )
     .run();
 }
 
@@ -123,6 +138,8 @@ const PendingRow = z.object({
   server_id: z.string(),
   user_id: z.string(),
   code_verifier: z.string().nullable(),
+  // Sealed registration the sign-in started with (null in rows from before it was kept).
+  client_info: z.string().nullish(),
   display: Display,
   created_at: z.number(),
 });
@@ -138,9 +155,17 @@ export async function insertPending(
     db.prepare("DELETE FROM mcp_oauth_pending WHERE created_at < ?").bind(now - PENDING_TTL_MS),
     db
       .prepare(
-        "INSERT INTO mcp_oauth_pending (state_hash, server_id, user_id, code_verifier, display, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT INTO mcp_oauth_pending (state_hash, server_id, user_id, code_verifier, client_info, display, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
       )
-      .bind(row.state_hash, row.server_id, row.user_id, row.code_verifier, row.display, now),
+      .bind(
+        row.state_hash,
+        row.server_id,
+        row.user_id,
+        row.code_verifier,
+        row.client_info ?? null,
+        row.display,
+        now,
+      ),
   ]);
 }
 

@@ -54,7 +54,7 @@ const randomState = () =>
 
 export type ProviderMode =
   | { kind: "interactive"; display: Display }
-  | { kind: "callback"; codeVerifier: string }
+  | { kind: "callback"; codeVerifier: string; client?: OAuthClientInformationMixed }
   | { kind: "background"; serverName: string };
 
 export class D1OAuthProvider implements OAuthClientProvider {
@@ -62,6 +62,8 @@ export class D1OAuthProvider implements OAuthClientProvider {
   authorizationUrl: URL | undefined;
   private startedState: string | undefined;
   private verifier: string | undefined;
+  /** The registration this sign-in uses, kept with it: another Connect may register anew. */
+  private client: OAuthClientInformationMixed | undefined;
   private sealedTokensRead: string | null = null;
   private discovered: OAuthDiscoveryState | undefined;
   /** Scopes a 403 just asked for: the SDK's next auth() is a step-up, which needs the user. */
@@ -107,13 +109,20 @@ export class D1OAuthProvider implements OAuthClientProvider {
       this.stepUp = undefined;
       await this.needMoreAccess(asked);
     }
+    // The code can only be exchanged by the client it was issued to, whatever is stored now.
+    if (this.mode.kind === "callback" && this.mode.client) return this.mode.client;
     const info = await this.box.openJson((await this.row())?.client_info ?? null, ClientInfo);
+    if (this.mode.kind === "interactive") this.client = info ?? undefined;
     if (info || this.mode.kind !== "background") return info ?? undefined;
     // A turn never registers: with no registration this server was never signed in to.
     await this.needSignIn(false);
   }
 
   async saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
+    this.client = info;
+    // Tokens that work stay with the client they were issued to until this sign-in finishes
+    // (the callback then stores its client with its tokens); a cancelled one changes nothing.
+    if (this.mode.kind === "interactive" && (await this.row())?.tokens) return;
     await writeConnection(this.db, this.key, {
       client_info: await this.box.seal(JSON.stringify(info)),
       redirect_url: this.redirect,
@@ -131,6 +140,8 @@ export class D1OAuthProvider implements OAuthClientProvider {
   async saveTokens(tokens: OAuthTokens): Promise<void> {
     const row = await this.row();
     const refresh = this.mode.kind === "background";
+    // Refreshes must come from the client the tokens were issued to.
+    const client = this.mode.kind === "callback" ? this.mode.client : undefined;
     // Scopes a server asked for stay wanted until a grant covers them; a refresh never does
     // unless the server says so, a new sign-in asked for them (and a token without `scope`
     // means the server granted what was asked).
@@ -139,9 +150,9 @@ export class D1OAuthProvider implements OAuthClientProvider {
         ? missingScopes(row.requested_scopes, tokens.scope).length > 0
         : refresh
       : false;
-    await writeConnection(this.db, this.key, {
+    const fields = {
       tokens: await this.box.seal(JSON.stringify(tokens)),
-      status: stillWanted ? "sign_in_again" : "connected",
+      status: stillWanted ? ("sign_in_again" as const) : ("connected" as const),
       error_code: stillWanted ? "insufficient_scope" : null,
       error_message: null,
       requested_scopes: stillWanted ? row?.requested_scopes : null,
@@ -149,7 +160,16 @@ export class D1OAuthProvider implements OAuthClientProvider {
       account: accountOf(tokens.id_token),
       expires_at: tokens.expires_in ? Date.now() + tokens.expires_in * 1000 : null,
       redirect_url: this.redirect,
-    });
+      ...(client && { client_info: await this.box.seal(JSON.stringify(client)) }),
+    };
+    // A refresh replaces only the tokens it refreshed: after a Disconnect (or a newer sign-in)
+    // in the meantime, what it got must not bring the old sign-in back.
+    if (refresh) {
+      if (this.sealedTokensRead)
+        await updateConnection(this.db, this.key, fields, this.sealedTokensRead);
+      return;
+    }
+    await writeConnection(this.db, this.key, fields);
   }
 
   async saveCodeVerifier(codeVerifier: string): Promise<void> {
@@ -174,6 +194,7 @@ export class D1OAuthProvider implements OAuthClientProvider {
       server_id: this.key.serverId,
       user_id: this.key.userId,
       code_verifier: await this.box.seal(this.verifier),
+      client_info: this.client ? await this.box.seal(JSON.stringify(this.client)) : null,
       display: this.mode.display,
     });
     this.authorizationUrl = url;

@@ -158,6 +158,10 @@ export type FinishResult = {
   serverId?: string;
 };
 
+const PendingClient = z.looseObject({
+  client_id: z.string(),
+  client_secret: z.string().optional(),
+});
 const ServerRow = z.object({ id: z.string(), name: z.string(), url: z.string() });
 
 export async function finishSignIn(
@@ -209,12 +213,17 @@ export async function finishSignIn(
     );
   const where: FailureContext = {};
   const row = await readConnection(deps.db, key);
+  const client = await deps.box.openJson(pending.client_info ?? null, PendingClient);
   const provider = new D1OAuthProvider(
     deps.db,
     deps.box,
     key,
     row?.redirect_url ?? callbackUrl(deps.origin),
-    { kind: "callback", codeVerifier: await deps.box.open(pending.code_verifier ?? "") },
+    {
+      kind: "callback",
+      codeVerifier: await deps.box.open(pending.code_verifier ?? ""),
+      ...(client && { client }),
+    },
     clientMetadataUrl(deps.origin),
   );
   try {

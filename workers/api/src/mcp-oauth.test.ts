@@ -2,6 +2,8 @@
 // server on 127.0.0.1 (built from the MCP SDK's server-side auth; see test/oauth-protected-server).
 import { env } from "cloudflare:test";
 import { expect, inject, it } from "vitest";
+import { backgroundProvider } from "../../../durable-objects/mcp/oauth/background-provider";
+import { secretBox } from "../../../durable-objects/mcp/oauth/secret-box";
 import { McpServerTest } from "../../../durable-objects/protocol/rest";
 import { api, createUser } from "../../../tests/support/helpers";
 import {
@@ -9,6 +11,7 @@ import {
   callback,
   connect,
   consent,
+  control,
   seenBy,
   serverState,
   signIn,
@@ -179,4 +182,68 @@ it("serves the client metadata document", async () => {
     redirect_uris: ["http://app.test/api/mcp-oauth/callback"],
     token_endpoint_auth_method: "none",
   });
+});
+
+it("Connect pressed in two tabs at once: the sign-in finished in either tab connects", async () => {
+  const user = await createUser();
+  const id = await addServer(user, "protected", url);
+  // Neither tab has a registration yet, so each registers its own client.
+  const [first, second] = await Promise.all([connect(user, id), connect(user, id)]);
+  if (first.kind !== "redirect" || second.kind !== "redirect")
+    throw new Error("expected redirects");
+  const clientOf = (u: string) => new URL(u).searchParams.get("client_id");
+  expect(clientOf(first.authorizationUrl)).not.toBe(clientOf(second.authorizationUrl));
+  for (const started of [first, second]) {
+    const page = await callback(await consent(started.authorizationUrl, { login: login() }));
+    expect(page.html).toContain("Connected to protected");
+    expect(page.status).toBe(200);
+    const tested = await probe(user, `/api/mcp-servers/${id}/test`);
+    expect(tested).toMatchObject({ ok: true });
+  }
+});
+
+it("a Connect with a typed client ID that is not finished keeps the sign-in that works", async () => {
+  const user = await createUser();
+  const id = await addServer(user, "protected", url);
+  const name = login();
+  await signIn(user, id, name);
+  // The user tries a client ID of their own, then closes the popup without signing in.
+  const started = await connect(user, id, { clientId: "typed-by-hand" });
+  expect(started.kind).toBe("redirect");
+  expect((await serverState(user, id)).signIn?.status).toBe("connected");
+  // The next refresh still comes from the client the tokens were issued to.
+  await control(issuer, "expire", name);
+  const tested = await probe(user, `/api/mcp-servers/${id}/test`);
+  expect(tested).toMatchObject({ ok: true });
+});
+
+it("Disconnect during a turn's token refresh: the refreshed tokens are not stored again", async () => {
+  const user = await createUser();
+  const id = await addServer(user, "protected", url);
+  await signIn(user, id, login());
+  // A turn's refresh has read the tokens and is waiting for the token endpoint...
+  const turn = backgroundProvider(
+    env.DB,
+    await secretBox(env),
+    user.id,
+    { id, name: "protected", headers: {} },
+    "http://localhost",
+  )!;
+  await turn.tokens();
+  // ...when the user presses Disconnect...
+  const res = await api(user, `/api/mcp-servers/${id}/disconnect`, { method: "POST" });
+  expect(res.status).toBe(200);
+  // ...and then the refresh answers.
+  await turn.saveTokens({
+    access_token: "at-late",
+    refresh_token: "rt-late",
+    token_type: "bearer",
+  });
+  const row = await env.DB.prepare(
+    "SELECT tokens FROM mcp_oauth_connections WHERE server_id = ? AND user_id = ?",
+  )
+    .bind(id, user.id)
+    .first<{ tokens: string | null }>();
+  expect(row?.tokens ?? null).toBeNull();
+  expect((await serverState(user, id)).signIn?.status ?? "needs_sign_in").not.toBe("connected");
 });

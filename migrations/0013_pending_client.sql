@@ -1,0 +1,1 @@
+ALTER TABLE `mcp_oauth_pending` ADD `client_info` text;

@@ -10,7 +10,9 @@ it("renames each user's server saved as 'mcp-remote', so it is offered again", a
     await env.DB.prepare("INSERT INTO mcp_servers (id, user_id, name, url) VALUES (?, ?, ?, ?)")
       .bind(`abcd${i}234-0000-0000`, user.id, "mcp-remote", `https://tools${i}.example/mcp`)
       .run();
-  const migration = (env.TEST_MIGRATIONS ?? []).find((m) => m.name.startsWith("0014_saved_builtin_name"));
+  const migration = (env.TEST_MIGRATIONS ?? []).find((m) =>
+    m.name.startsWith("0014_saved_builtin_name"),
+  );
   expect(migration).toBeDefined();
   for (const query of migration!.queries) await env.DB.prepare(query).run();
 

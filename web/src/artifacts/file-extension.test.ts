@@ -36,6 +36,13 @@ describe("a downloaded piece of code", () => {
     expect(fileNameFor("../../etc/passwd", "txt")).toBe("etc_passwd.txt");
     expect(fileNameFor("???", "sql")).toBe("artifact.sql");
   });
+
+  it("keeps a title written in another script instead of falling back to 'artifact'", () => {
+    expect(fileNameFor("Анализ данных", "py")).toBe("Анализ_данных.py");
+    expect(fileNameFor("数据分析", "csv")).toBe("数据分析.csv");
+    expect(fileNameFor("Über Café", "md")).toBe("Über_Café.md");
+    expect(fileNameFor("x".repeat(79) + "_tail", "txt")).toBe("x".repeat(79) + ".txt");
+  });
 });
 
 describe("an artifact's type", () => {

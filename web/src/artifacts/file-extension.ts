@@ -53,12 +53,17 @@ export function extensionFor(language: string | null | undefined): string {
   return EXTENSIONS[(language ?? "").trim().toLowerCase()] ?? "txt";
 }
 
-/** A safe file name from a title: word characters only, with the extension added once. */
+/**
+ * A safe file name from a title: letters and digits of any script (so "Анализ" or "数据" keep
+ * their name), with the extension added once.
+ */
 export function fileNameFor(title: string, extension: string): string {
+  const cleaned = title.replace(/[^\p{L}\p{M}\p{N}_.-]+/gu, "_");
+  // Cut by code points so a long title never ends in half a character.
   const base =
-    title
-      .replace(/[^\w.-]+/g, "_")
-      .replace(/^[_.]+|[_.]+$/g, "")
-      .slice(0, 80) || "artifact";
+    Array.from(cleaned.replace(/^[_.]+/, ""))
+      .slice(0, 80)
+      .join("")
+      .replace(/[_.]+$/, "") || "artifact";
   return base.toLowerCase().endsWith(`.${extension}`) ? base : `${base}.${extension}`;
 }

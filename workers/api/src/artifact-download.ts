@@ -44,10 +44,10 @@ const LANGUAGE_EXTENSIONS: Record<string, string> = {
 
 export function fileNameFor(row: Pick<Row, "title" | "type" | "language" | "contentType">): string {
   const base =
-    row.title
-      .replace(/[^\w.-]+/g, "_")
-      .replace(/^_+|_+$/g, "")
-      .slice(0, 80) || "artifact";
+    Array.from(row.title.replace(/[^\p{L}\p{M}\p{N}_.-]+/gu, "_").replace(/^[_.]+/, ""))
+      .slice(0, 80)
+      .join("")
+      .replace(/[_.]+$/, "") || "artifact";
   const ext =
     (row.language && LANGUAGE_EXTENSIONS[row.language.toLowerCase()]) ||
     EXTENSIONS[row.type] ||
@@ -96,9 +96,12 @@ export async function downloadResponse(
   });
   const name = fileNameFor(row);
   const disposition = inline ? "inline" : "attachment";
+  // Browsers take the UTF-8 name (a title in any script); the plain one is for old clients, and
+  // a header value must be Latin-1 anyway.
+  const plain = name.replace(/[^\x20-\x7e]+/g, "_").replace(/"/g, "_");
   headers.set(
     "Content-Disposition",
-    `${disposition}; filename="${name}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+    `${disposition}; filename="${plain}"; filename*=UTF-8''${encodeURIComponent(name)}`,
   );
   if (row.r2Key) {
     const object = await bucket.get(row.r2Key);

@@ -1,0 +1,25 @@
+// The file name a browser saves a downloaded artifact under.
+import { describe, expect, it } from "vitest";
+import type { artifacts } from "../../../shared/db/schema";
+import { downloadResponse } from "./artifact-download";
+
+type Row = typeof artifacts.$inferSelect;
+
+async function savedName(title: string, language: string | null): Promise<string> {
+  const row = { title, type: "application/vnd.ant.code", language, content: "x = 1" } as Row;
+  // Inline content: the bucket is never read.
+  const res = await downloadResponse({} as R2Bucket, row, true);
+  const header = res.headers.get("Content-Disposition") ?? "";
+  return decodeURIComponent(/filename\*=UTF-8''([^;]+)/.exec(header)?.[1] ?? "");
+}
+
+describe("a downloaded artifact", () => {
+  it("keeps a title written in another script as its file name", async () => {
+    expect(await savedName("Анализ данных", "python")).toBe("Анализ_данных.py");
+    expect(await savedName("数据分析", null)).toBe("数据分析.txt");
+  });
+
+  it("still strips what a file system refuses", async () => {
+    expect(await savedName("../../etc/passwd", null)).toBe("etc_passwd.txt");
+  });
+});

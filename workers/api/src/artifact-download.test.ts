@@ -1,6 +1,7 @@
 // The file name a browser saves a downloaded artifact under.
 import { describe, expect, it } from "vitest";
 import type { artifacts } from "../../../shared/db/schema";
+import { extensionFor } from "../../../web/src/artifacts/file-extension";
 import { downloadResponse } from "./artifact-download";
 
 type Row = typeof artifacts.$inferSelect;
@@ -17,6 +18,12 @@ describe("a downloaded artifact", () => {
   it("keeps a title written in another script as its file name", async () => {
     expect(await savedName("Анализ данных", "python")).toBe("Анализ_данных.py");
     expect(await savedName("数据分析", null)).toBe("数据分析.txt");
+  });
+
+  it("gets the extension the pane's own Download gives, for every language it knows", async () => {
+    for (const language of ["kotlin", "swift", "toml", "c#", "typescript", "nonsense"])
+      expect(await savedName("Main", language)).toBe(`Main.${extensionFor(language)}`);
+    expect(await savedName("Main", "kotlin")).toBe("Main.kt");
   });
 
   it("still strips what a file system refuses", async () => {

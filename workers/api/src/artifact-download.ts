@@ -1,6 +1,7 @@
 // Serving artifact bytes so that a browser never runs them: attachment, nosniff, sandbox CSP.
 import { z } from "zod";
 import type { artifacts } from "../../../shared/db/schema";
+import { languageExtension, safeFileName } from "../../../durable-objects/protocol/file-names";
 import { notFound } from "./http/errors";
 
 type Row = typeof artifacts.$inferSelect;
@@ -22,38 +23,13 @@ const EXTENSIONS: Record<string, string> = {
   "audio/wav": "wav",
   "text/csv": "csv",
 };
-const LANGUAGE_EXTENSIONS: Record<string, string> = {
-  typescript: "ts",
-  javascript: "js",
-  python: "py",
-  rust: "rs",
-  go: "go",
-  java: "java",
-  json: "json",
-  bash: "sh",
-  shell: "sh",
-  sql: "sql",
-  html: "html",
-  css: "css",
-  c: "c",
-  cpp: "cpp",
-  ruby: "rb",
-  r: "r",
-  yaml: "yaml",
-};
-
 export function fileNameFor(row: Pick<Row, "title" | "type" | "language" | "contentType">): string {
-  const base =
-    Array.from(row.title.replace(/[^\p{L}\p{M}\p{N}_.-]+/gu, "_").replace(/^[_.]+/, ""))
-      .slice(0, 80)
-      .join("")
-      .replace(/[_.]+$/, "") || "artifact";
   const ext =
-    (row.language && LANGUAGE_EXTENSIONS[row.language.toLowerCase()]) ||
+    languageExtension(row.language) ||
     EXTENSIONS[row.type] ||
     (row.contentType && EXTENSIONS[row.contentType]) ||
     "txt";
-  return base.toLowerCase().endsWith(`.${ext}`) ? base : `${base}.${ext}`;
+  return safeFileName(row.title, ext);
 }
 
 // Types a browser may render inline from our origin; SVG is excluded (scripts), HTML too.

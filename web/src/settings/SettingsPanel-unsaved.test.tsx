@@ -75,6 +75,7 @@ it("closes at once when nothing was changed", async () => {
   expect(closed).toBe(1);
 });
 
+/** Sets the reasoning effort to high, not saved; answers the field. */
 const changeReasoning = async () => {
   const reasoning = [...host.querySelectorAll("label")]
     .find((l) => l.textContent?.startsWith("Reasoning"))!
@@ -83,6 +84,7 @@ const changeReasoning = async () => {
     reasoning.value = "high";
     reasoning.dispatchEvent(new Event("change", { bubbles: true }));
   });
+  return reasoning;
 };
 
 it("asks the same when the user leaves another way, and leaves only once confirmed", async () => {
@@ -107,13 +109,7 @@ it("asks the same when the user leaves another way, and leaves only once confirm
 });
 
 it("asks before dropping a change that was not saved, and stays open on Cancel", async () => {
-  const reasoning = [...host.querySelectorAll("label")]
-    .find((l) => l.textContent?.startsWith("Reasoning"))!
-    .querySelector("select")!;
-  await act(async () => {
-    reasoning.value = "high";
-    reasoning.dispatchEvent(new Event("change", { bubbles: true }));
-  });
+  const reasoning = await changeReasoning();
   await act(async () => button("Close").click());
   expect(closed).toBe(0);
   expect(asking()!.textContent).toContain("Changes in This conversation are not saved.");

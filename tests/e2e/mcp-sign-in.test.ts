@@ -186,7 +186,7 @@ it("a sign-in revoked at the provider: the turn goes on without the server and s
   expect(watch.dialogs).toEqual([]);
 });
 
-it("Connect in the timeline signs in again from the answer that skipped the server", async () => {
+it("Connect in the timeline signs in again from the answer that skipped the server, and asks again", async () => {
   const answer = page.getByTestId("message-assistant").first();
   const notice = answer.getByTestId("sign-in-notice");
   expect(await notice.textContent()).toContain("needs you to sign in again");
@@ -195,6 +195,17 @@ it("Connect in the timeline signs in again from the answer that skipped the serv
   await expect
     .poll(() => notice.getByRole("status").textContent(), { timeout: 15_000 })
     .toContain("Connected to protected");
+  // The question that went without the server can be asked again with it, in one press.
+  await notice.getByRole("button", { name: "Ask again with protected" }).click();
+  const questions = page.getByTestId("message-user");
+  await expect.poll(() => questions.count()).toBe(2);
+  expect(await questions.nth(1).textContent()).toContain("hello after the revocation");
+  await page
+    .getByTestId("message-assistant")
+    .nth(1)
+    .and(page.locator('[data-status="complete"]'))
+    .waitFor({ timeout: TURN_TIMEOUT });
+  expect(await notice.getByRole("status").textContent()).toContain("asked again below");
   const settings = await openSettings();
   await expect
     .poll(() => signInOf(settings).getByRole("status").textContent(), { timeout: 15_000 })

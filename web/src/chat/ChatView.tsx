@@ -8,6 +8,7 @@ import { Composer } from "../composer/Composer";
 import { LiveConversation, type LiveState } from "./live-conversation";
 import { MessageView } from "./MessageView";
 import { SignedOutBanner } from "./SignedOutBanner";
+import { questionBefore } from "./SignInNotice";
 import { sumUsage, usagePerAnswer } from "../usage/merge-usage";
 import { UsageMeter } from "../usage/UsageMeter";
 import { useConversationUsage } from "../usage/use-conversation-usage";
@@ -90,6 +91,16 @@ export function ChatView(props: {
     list.current?.scrollToEnd();
   };
   const transcript = state?.transcript;
+  // Read when Ask again is pressed, so the callback stays the same while an answer streams.
+  const messagesNow = useRef(transcript?.messages ?? NO_MESSAGES);
+  messagesNow.current = transcript?.messages ?? NO_MESSAGES;
+  const canSend = !(role === "viewer" || revoked || state?.connection === "not-created");
+  const askAgain = useCallback((answerId: string) => {
+    const question = questionBefore(messagesNow.current, answerId);
+    if (!question) return;
+    live.current?.send(question.text, question.attachments);
+    list.current?.scrollToEnd();
+  }, []);
   const storedUsage = useConversationUsage(conversationId, !!transcript?.busy);
   const usage = usagePerAnswer(
     storedUsage,
@@ -133,6 +144,7 @@ export function ChatView(props: {
         providers={providers}
         {...(onOpenConversation && { onOpenConversation, ...(owns && { onBranch: branch }) })}
         author={authorLabel(m, me, shared)}
+        {...(canSend && { onAskAgain: askAgain })}
       />
     ),
     [
@@ -147,6 +159,8 @@ export function ChatView(props: {
       me,
       shared,
       providers,
+      canSend,
+      askAgain,
     ],
   );
 

@@ -62,6 +62,8 @@ export const MessageView = memo(function MessageView(props: {
   author?: string | undefined;
   /** The providers Regenerate with… offers. */
   providers?: readonly ProviderInfo[] | undefined;
+  /** Sends the question of this answer again (after a sign-in it asked for); absent for viewers. */
+  onAskAgain?: ((answerId: string) => void) | undefined;
 }) {
   const { message, onBranch } = props;
   const activity = message.activity;
@@ -131,7 +133,12 @@ export const MessageView = memo(function MessageView(props: {
             />
           ))}
           {activity?.stepTimings && <StepTimingsList timings={activity.stepTimings} />}
-          {activity && <ActivityFooter activity={activity} />}
+          {activity && (
+            <ActivityFooter
+              activity={activity}
+              onAskAgain={props.onAskAgain && (() => props.onAskAgain?.(message.id))}
+            />
+          )}
           {props.usage && <UsageMeter usage={props.usage} label="This answer" live={streaming} />}
         </>
       )}
@@ -188,11 +195,17 @@ function Part(props: { part: MessagePart; onOpenArtifact: (id: string) => void }
   }
 }
 
-function ActivityFooter({ activity }: { activity: Activity }) {
+function ActivityFooter({
+  activity,
+  onAskAgain,
+}: {
+  activity: Activity;
+  onAskAgain: (() => void) | undefined;
+}) {
   return (
     <>
       <TurnNotices log={activity.log} />
-      <SignInNotices log={activity.log} />
+      <SignInNotices log={activity.log} onAskAgain={onAskAgain} />
       {activity.log.length > 0 && (
         <details className="tool-log">
           <summary className="muted small">Log ({activity.log.length})</summary>

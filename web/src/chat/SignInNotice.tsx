@@ -1,7 +1,12 @@
 // A turn skipped an MCP server until the user signs in: the notice says so in the answer, with a
-// Connect button that opens the same sign-in popup as Settings → MCP servers.
+// Connect button that opens the same sign-in popup as Settings → MCP servers. Once connected, it
+// offers to ask the answer's question again, so the user need not type it a second time.
 import { useCallback, useState } from "react";
-import type { Activity, NoticeAction } from "../../../durable-objects/protocol/transcript";
+import type {
+  Activity,
+  NoticeAction,
+  TranscriptMessage,
+} from "../../../durable-objects/protocol/transcript";
 import { ApiFailure } from "../api";
 import { type SignInResult, startSignIn, useSignInResults } from "../settings/mcp-sign-in";
 
@@ -35,13 +40,47 @@ export function signInNotices(log: Activity["log"]): ActionLine[] {
   return [...byServer.values()];
 }
 
-export function SignInNotices({ log }: { log: Activity["log"] }) {
-  return signInNotices(log).map((line) => <SignInNotice key={line.seq} line={line} />);
+/** A question to send again: its text and its attached files. */
+export type Question = { text: string; attachments: string[] };
+
+/** The user's message the answer `answerId` replied to, as it can be sent again. */
+export function questionBefore(
+  messages: readonly TranscriptMessage[],
+  answerId: string,
+): Question | null {
+  const at = messages.findIndex((m) => m.id === answerId);
+  const question = messages.slice(0, Math.max(at, 0)).findLast((m) => m.role === "user");
+  if (!question) return null;
+  const text = question.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n");
+  const attachments = question.content.flatMap((p) =>
+    p.type === "attachment" ? [p.artifactId] : [],
+  );
+  return text.trim() || attachments.length > 0 ? { text, attachments } : null;
 }
 
-function SignInNotice({ line }: { line: ActionLine }) {
+export function SignInNotices({
+  log,
+  onAskAgain,
+}: {
+  log: Activity["log"];
+  /** Sends the answer's question again; absent where this user cannot send. */
+  onAskAgain?: (() => void) | undefined;
+}) {
+  return signInNotices(log).map((line) => (
+    <SignInNotice key={line.seq} line={line} onAskAgain={onAskAgain} />
+  ));
+}
+
+function SignInNotice({
+  line,
+  onAskAgain,
+}: {
+  line: ActionLine;
+  onAskAgain: (() => void) | undefined;
+}) {
   const { serverId, serverName } = line.action;
   const [progress, setProgress] = useState<SignInProgress>({ kind: "idle" });
+  const [askedAgain, setAskedAgain] = useState(false);
   useSignInResults(
     useCallback(
       (result: SignInResult) => {
@@ -60,9 +99,13 @@ function SignInNotice({ line }: { line: ActionLine }) {
   return (
     <div className="banner warning sign-in-notice" data-testid="sign-in-notice">
       <p role="status">
-        {progress.kind === "connected"
-          ? `Connected to ${serverName}: your next message can use its tools.`
-          : line.text}
+        {progress.kind !== "connected"
+          ? line.text
+          : askedAgain
+            ? `Connected to ${serverName}: asked again below, with its tools.`
+            : onAskAgain
+              ? `Connected to ${serverName}. Ask again to have it answered with its tools.`
+              : `Connected to ${serverName}: your next message can use its tools.`}
       </p>
       {progress.kind === "waiting" && (
         <p className="muted small">Finish signing in in the window that opened.</p>
@@ -71,6 +114,19 @@ function SignInNotice({ line }: { line: ActionLine }) {
         <p role="alert" className="error small">
           {progress.message}
         </p>
+      )}
+      {progress.kind === "connected" && onAskAgain && !askedAgain && (
+        <button
+          type="button"
+          className="primary"
+          aria-label={`Ask again with ${serverName}`}
+          onClick={() => {
+            setAskedAgain(true);
+            onAskAgain();
+          }}
+        >
+          Ask again
+        </button>
       )}
       {progress.kind !== "connected" && (
         <button

@@ -8,6 +8,7 @@
 import { askAgainWithout } from "../ask-again";
 import { abortedError, missingSetting, truncatedError } from "../errors";
 import { withPromptTools } from "../prompt-tools/with-prompt-tools";
+import { splitThinkTags } from "../think-tags";
 import { imagesIfSeen } from "../without-images";
 import type { ModelProvider, ModelRequest, ProviderConfig, StreamEvent } from "../types";
 import { toOllamaRequest } from "./build-request";
@@ -47,7 +48,7 @@ export function createOllamaProvider(config: ProviderConfig): ModelProvider {
       async *stream(request) {
         const problem = missing(config);
         if (problem) yield { type: "error", error: problem };
-        else yield* thinkingIfTaken(config, request);
+        else yield* splitThinkTags(thinkingIfTaken(config, request));
       },
     },
     /does not support image/i,

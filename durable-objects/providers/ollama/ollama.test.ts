@@ -3,6 +3,7 @@ import { conformance } from "../test/conformance";
 import {
   callsOf,
   errorOf,
+  reasoningOf,
   recordingFetch,
   run,
   textOf,
@@ -286,6 +287,12 @@ describe("ollama: answers", () => {
     );
     const ids = [...first, ...second].map((c) => c.id);
     expect(new Set(ids).size).toBe(4);
+  });
+
+  it("splits the reasoning a model writes between <think> tags out of its answer", async () => {
+    const r = await run("ollama", { messages: userSays("case:think-tags") });
+    expect(textOf(r.events)).toBe("Hello! How can I help?");
+    expect(reasoningOf(r.events)).toBe("\nThe user greets me; greet back.\n");
   });
 
   it("reads Ollama's own lines, which aimock does not send: `thinking`, and done_reason `length`", () => {

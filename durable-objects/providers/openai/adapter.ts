@@ -15,6 +15,7 @@ import {
   REASONING_SUMMARIES,
 } from "./api-choice";
 import { streamChatCompletions } from "./chat-completions-stream";
+import { splitThinkTags } from "../think-tags";
 import { streamResponses } from "./responses-stream";
 
 export function createOpenAIProvider(config: ProviderConfig): ModelProvider {
@@ -45,7 +46,8 @@ export function createOpenAIProvider(config: ProviderConfig): ModelProvider {
           };
         else if (api === "responses") yield* streamResponses(client, official, request, summary);
         else if (api === "chat-completions")
-          yield* streamChatCompletions(client, official, request);
+          // Compatible servers may leave a local model's <think> reasoning in its text.
+          yield* splitThinkTags(streamChatCompletions(client, official, request));
         else
           yield {
             type: "error",

@@ -758,6 +758,14 @@ describe("openai: what the Responses API reports inside a stream", () => {
   });
 });
 
+describe("openai: a compatible server's local reasoning model", () => {
+  it("shows what it writes between <think> tags as reasoning, not as the answer", async () => {
+    const r = await run("openai", { messages: userSays("case:think-tags") });
+    expect(textOf(r.events)).toBe("Hello! How can I help?");
+    expect(reasoningOf(r.events)).toBe("\nThe user greets me; greet back.\n");
+  });
+});
+
 describe("openai: chat completions' refusal", () => {
   it("shows the model's refusal as its answer, ended as content_filter", async () => {
     const chunk = (delta: object, finish: string | null = null) => ({

@@ -40,6 +40,11 @@ export const ProviderInfo = z.object({
   configured: z.boolean(),
   defaultModel: z.string(),
   models: z.array(z.string()),
+  /**
+   * OpenAI only: OPENAI_BASE_URL points at an OpenAI-compatible server, not OpenAI's own API, and
+   * such a server is sent no reasoning effort.
+   */
+  compatibleServer: z.boolean().optional(),
 });
 export type ProviderInfo = z.infer<typeof ProviderInfo>;
 

@@ -22,3 +22,8 @@ it("names the models that act on a reasoning effort, and not those that ignore i
   expect(takes("ollama", ["qwen3:8b"])).toEqual(["qwen3:8b"]);
   expect(takes("unknown", ["x"])).toEqual([]);
 });
+
+it("offers no effort for OpenAI models behind a compatible server, which is never sent one", () => {
+  expect(takesReasoningEffort("openai", "gpt-6-luna", { compatibleServer: true })).toBe(false);
+  expect(takesReasoningEffort("openai", "gpt-6-luna", { compatibleServer: false })).toBe(true);
+});

@@ -5,13 +5,18 @@ import { thinkingForm } from "./anthropic/model-family";
 import { thinks } from "./gemini/model-family";
 import { reasons } from "./openai/sampling";
 
-export function takesReasoningEffort(provider: string, model: string): boolean {
+export function takesReasoningEffort(
+  provider: string,
+  model: string,
+  /** What GET /api/providers says of the provider (an OpenAI-compatible server). */
+  info?: { compatibleServer?: boolean | undefined },
+): boolean {
   switch (provider) {
     case "anthropic":
       return thinkingForm(model) !== null;
     case "openai":
       // OpenAI's own API; an OpenAI-compatible server (OPENAI_BASE_URL) is never sent one.
-      return reasons(model, true);
+      return reasons(model, !info?.compatibleServer);
     case "gemini":
       return thinks(model);
     case "ollama":

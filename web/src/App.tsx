@@ -418,7 +418,11 @@ export function App() {
             <span className="muted small">
               {conversation.provider} · {conversation.model}
               {conversation.settings.reasoningEffort &&
-                takesReasoningEffort(conversation.provider, conversation.model) &&
+                takesReasoningEffort(
+                  conversation.provider,
+                  conversation.model,
+                  providers.find((p) => p.id === conversation.provider),
+                ) &&
                 ` · ${conversation.settings.reasoningEffort} reasoning`}
               {conversation.mode !== "normal" && ` · ${conversation.mode} mode`}
             </span>

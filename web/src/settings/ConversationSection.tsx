@@ -68,7 +68,7 @@ export function ConversationSection(props: {
           }}
         />
         {/* A model that ignores the effort (gpt-4.1) is not offered one: it would change nothing. */}
-        {takesReasoningEffort(provider, model.trim()) && (
+        {takesReasoningEffort(provider, model.trim(), chosen) && (
           <>
             <label>
               Reasoning

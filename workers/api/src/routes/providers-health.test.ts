@@ -1,6 +1,9 @@
 // GET /api/providers/health against real endpoints: Anthropic is aimock, Ollama's
-// OLLAMA_BASE_URL a closed port on 127.0.0.1 (a tunnel that is down).
+// OLLAMA_BASE_URL a closed port on 127.0.0.1 (a tunnel that is down); and GET /api/providers.
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { ProviderInfo } from "../../../../durable-objects/protocol/rest";
+import { takesReasoningEffort } from "../../../../durable-objects/providers/effort-support";
 import { ProvidersHealth } from "../../../../durable-objects/protocol/provider-health";
 import { api, createUser } from "../../../../tests/support/helpers";
 
@@ -40,5 +43,18 @@ describe("the providers' health", () => {
   it("asks who is asking", async () => {
     const res = await api(null, "/api/providers/health");
     expect(res.status).toBe(401);
+  });
+});
+
+describe("the providers' list", () => {
+  it("says OpenAI's base URL is a compatible server, so no reasoning effort is offered for it", async () => {
+    const user = await createUser();
+    const res = await api(user, "/api/providers");
+    const { providers } = z.object({ providers: z.array(ProviderInfo) }).parse(await res.json());
+    const openai = providers.find((p) => p.id === "openai");
+    // OPENAI_BASE_URL is aimock in tests: not OpenAI's own API.
+    expect(openai?.compatibleServer).toBe(true);
+    expect(takesReasoningEffort("openai", "gpt-6-luna", openai)).toBe(false);
+    expect(providers.find((p) => p.id === "anthropic")?.compatibleServer).toBeUndefined();
   });
 });

@@ -13,6 +13,17 @@ import {
 import { recentChecks, recordCheck } from "../../../../shared/db/provider-checks";
 import type { ProviderId } from "../../../../durable-objects/providers/types";
 import type { AppEnv } from "../app-types";
+import { isOfficialOpenAI } from "../../../../durable-objects/providers/openai/api-choice";
+import type { ProviderConfig } from "../../../../durable-objects/providers/types";
+
+/** OpenAI's own API; a base URL that is not a URL is the adapter's to report, not this list's. */
+function officialOpenAI(config: ProviderConfig): boolean {
+  try {
+    return isOfficialOpenAI(config);
+  } catch {
+    return true;
+  }
+}
 
 export { ProviderIdSchema };
 // The protocol's list and the providers' own are the same, checked both ways.
@@ -26,11 +37,13 @@ export const NO_PROVIDER_HINT =
 export const providerRoutes = new Hono<AppEnv>()
   .get("/", (c) => {
     const configured = new Set(configuredProviders(c.env));
+    const openai = providerConfigFromEnv(c.env, "openai");
     const providers: ProviderInfo[] = PROVIDER_IDS.map((id) => ({
       id,
       configured: configured.has(id),
       defaultModel: DEFAULT_MODELS[id],
       models: MODELS[id],
+      ...(id === "openai" && openai && { compatibleServer: !officialOpenAI(openai) }),
     }));
     return c.json({ providers, ...(configured.size === 0 && { hint: NO_PROVIDER_HINT }) });
   })

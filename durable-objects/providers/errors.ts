@@ -23,11 +23,32 @@ export function parseRetryAfter(headers: Headers | undefined | null): number | u
   const ms = headers?.get("retry-after-ms");
   if (ms && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
   const after = headers?.get("retry-after");
-  if (!after) return undefined;
+  if (!after) return headers ? openAIRateLimitReset(headers) : undefined;
   const seconds = Number(after);
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
   const date = Date.parse(after);
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+/**
+ * OpenAI may answer a 429 without Retry-After, with the time each limit resets instead
+ * (`x-ratelimit-reset-requests: 1s`, `x-ratelimit-reset-tokens: 6m0s`): the requests' limit when
+ * none are left, otherwise the tokens'.
+ */
+function openAIRateLimitReset(headers: Headers): number | undefined {
+  const kind = headers.get("x-ratelimit-remaining-requests") === "0" ? "requests" : "tokens";
+  return durationMs(headers.get(`x-ratelimit-reset-${kind}`));
+}
+
+const DURATION =
+  /^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m(?!s))?(?:(\d+(?:\.\d+)?)s)?(?:(\d+(?:\.\d+)?)ms)?$/;
+
+/** A duration as OpenAI writes it ("1h2m3.5s", "6m0s", "120ms") in milliseconds. */
+function durationMs(text: string | null): number | undefined {
+  const parts = text ? DURATION.exec(text.trim()) : null;
+  if (!parts || !text?.trim()) return undefined;
+  const [h = 0, m = 0, s = 0, ms = 0] = parts.slice(1).map((p) => Number(p ?? 0));
+  return Math.round(((h * 60 + m) * 60 + s) * 1000 + ms);
 }
 
 export interface ErrorContext {

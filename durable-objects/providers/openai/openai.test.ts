@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { conformance } from "../test/conformance";
 import {
+  errorOf,
   mockUrl,
   reasoningOf,
   recordingFetch,
@@ -755,6 +756,35 @@ describe("openai: what the Responses API reports inside a stream", () => {
     const events = await streamOf([delta("An answer that")]);
     expect(events.at(-1)).toMatchObject({ type: "error", error: { code: "network" } });
     expect(events.some((e) => e.type === "finish")).toBe(false);
+  });
+});
+
+describe("openai: a 429 without Retry-After", () => {
+  const limited =
+    (headers: Record<string, string>): typeof fetch =>
+    async () =>
+      new Response(JSON.stringify({ error: { message: "Rate limit reached", type: "requests" } }), {
+        status: 429,
+        headers: { "content-type": "application/json", ...headers },
+      });
+  const waitFor = async (headers: Record<string, string>) =>
+    errorOf(
+      (await run("openai", { messages: userSays("hi") }, { config: { fetch: limited(headers) } }))
+        .events,
+    )?.retryAfterMs;
+
+  it("waits until the limit that ran out resets, as OpenAI's x-ratelimit headers say", async () => {
+    const both = { "x-ratelimit-reset-requests": "1.5s", "x-ratelimit-reset-tokens": "6m0s" };
+    expect(await waitFor({ ...both, "x-ratelimit-remaining-requests": "0" })).toBe(1500);
+    expect(await waitFor({ ...both, "x-ratelimit-remaining-requests": "12" })).toBe(360_000);
+    expect(await waitFor({ "x-ratelimit-reset-tokens": "1h2m3s20ms" })).toBe(3_723_020);
+    expect(await waitFor({ "x-ratelimit-reset-tokens": "120ms" })).toBe(120);
+  });
+
+  it("keeps Retry-After first, and ignores a reset it cannot read", async () => {
+    expect(await waitFor({ "retry-after": "3", "x-ratelimit-reset-tokens": "6m0s" })).toBe(3000);
+    expect(await waitFor({ "x-ratelimit-reset-tokens": "soon" })).toBeUndefined();
+    expect(await waitFor({ "x-ratelimit-reset-tokens": "" })).toBeUndefined();
   });
 });
 

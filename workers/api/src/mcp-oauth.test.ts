@@ -123,6 +123,29 @@ it("cancelling consent leaves a named state with a sentence, and nothing saved",
   expect(row?.tokens).toBeNull();
 });
 
+it("an authorization server's long error text, or a callback it garbled, still gets a page", async () => {
+  const user = await createUser();
+  const id = await addServer(user, "protected", url);
+  const started = await connect(user, id);
+  if (started.kind !== "redirect") throw new Error("expected a redirect");
+  const back = new URL(await consent(started.authorizationUrl, { deny: true }), "http://x");
+  back.searchParams.set("error", "server_error");
+  back.searchParams.set("error_description", `Upstream directory failed. ${"x".repeat(5000)}`);
+  const page = await callback(back.pathname + back.search);
+  expect(page.status).toBe(400);
+  expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+  expect(page.html).toMatch(
+    /could not sign you in \(server_error: Upstream directory failed\. x+\)/,
+  );
+  expect((await serverState(user, id)).signIn).toMatchObject({ errorCode: "sign_in_failed" });
+
+  back.searchParams.set("state", "s".repeat(500));
+  const garbled = await callback(back.pathname + back.search);
+  expect(garbled.status).toBe(400);
+  expect(garbled.headers.get("content-type")).toMatch(/^text\/html/);
+  expect(garbled.html).toMatch(/sign-in answer this app cannot read/);
+});
+
 it("each broken server leaves its own named state", async () => {
   const faults = inject("oauthFaults");
   const user = await createUser();

@@ -5,21 +5,35 @@
 import { Hono } from "hono";
 import { getCookie } from "hono/cookie";
 import { clientMetadataDocument } from "../../../../durable-objects/mcp/oauth/client-metadata";
-import { CallbackQuery } from "../../../../durable-objects/mcp/oauth/callback-query";
+import {
+  CallbackQuery,
+  readCallbackQuery,
+} from "../../../../durable-objects/mcp/oauth/callback-query";
+import type { FinishResult } from "../../../../durable-objects/mcp/oauth/sign-in-flow";
 import type { AppEnv } from "../app-types";
 import { readSession, SESSION_COOKIE } from "../auth/session";
-import { validQuery } from "../http/validated";
+import { documentedQuery } from "../http/validated";
 import { callbackPage } from "./mcp-oauth-callback-page";
 import { signInDeps, signInFlow } from "./mcp-server-sign-in";
 
+const UNREADABLE: FinishResult = {
+  ok: false,
+  display: "popup",
+  message:
+    "The authorization server sent back a sign-in answer this app cannot read. Start again with Connect in Settings → MCP servers.",
+};
+
 export const mcpOauthRoutes = new Hono<AppEnv>()
-  .get("/callback", validQuery(CallbackQuery), async (c) => {
-    const query = c.req.valid("query");
+  // Parsed here, not refused by a validator: whatever comes back, the popup shows a page.
+  .get("/callback", documentedQuery(CallbackQuery), async (c) => {
+    const query = readCallbackQuery(c.req.query());
     const cookie = getCookie(c, SESSION_COOKIE);
     const session = cookie ? await readSession(c.env, c.req.url, c.get("db"), cookie) : null;
     const sessionUser = session?.user.id ?? null;
     const { finishSignIn } = await signInFlow();
-    const result = await finishSignIn(await signInDeps(c.env, c.req.url), query, sessionUser);
+    const result = query
+      ? await finishSignIn(await signInDeps(c.env, c.req.url), query, sessionUser)
+      : UNREADABLE;
     const { html, nonce } = callbackPage(result);
     return c.html(html, result.ok ? 200 : 400, {
       "content-security-policy": `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'`,

@@ -30,6 +30,8 @@ function run(
   budgets: TurnBudgets,
   opts: {
     toolMs?: number;
+    /** How long each model call takes. */
+    modelMs?: number;
     model?: string;
     callTokens?: [number, number];
     /** The first call's estimated input, as the context fitter reports it. */
@@ -46,6 +48,7 @@ function run(
       id: "anthropic",
       async *stream(request: ModelRequest) {
         requests.push(request);
+        clock += opts.modelMs ?? 0;
         const forced = typeof request.toolChoice === "object";
         yield forced ? formatter : lookup(`c${requests.length}`);
         yield usage(...(opts.callTokens ?? [600, 100]));
@@ -91,7 +94,7 @@ function run(
     signal: new AbortController().signal,
     budgets,
   });
-  return { outcome, requests, events };
+  return { outcome, requests, events, clock: () => clock };
 }
 
 const steps = (events: NewServerEvent[]) => events.filter((e) => e.type === "step_started").length;
@@ -222,6 +225,18 @@ describe("per-turn budgets", () => {
     expect(content.at(-1)).toEqual({
       type: "text",
       text: "_Stopped early to stay within this turn's time budget (50 s of 60 s used before the final answer)._",
+    });
+  });
+
+  it("keeps room in the time budget for the wrap-up call, as long as the longest call yet", async () => {
+    const { outcome, events, clock } = run({ wallMs: 60_000 }, { toolMs: 20_000, modelMs: 8_000 });
+    const { content } = await outcome;
+    // 28 s after step one; a second step (56 s) and an 8 s wrap-up would end at 64 s.
+    expect(steps(events)).toBe(1);
+    expect(clock()).toBe(36_000);
+    expect(content.at(-1)).toEqual({
+      type: "text",
+      text: "_Stopped early to stay within this turn's time budget (28 s of 60 s used before the final answer)._",
     });
   });
 });

@@ -153,7 +153,7 @@ export function budgetStop(
   /**
    * What the turn would have spent after `steps` more like the last one. Tokens and cost count
    * two (one more step, then the wrap-up call a stopped turn makes); time counts one, since the
-   * last step's time is mostly its tools'.
+   * last step's time is mostly its tools', and then the wrap-up as long as the longest call yet.
    */
   const next = (used: number, before: number | undefined, steps: number) =>
     used + (before === undefined ? 0 : steps * Math.max(0, used - before));
@@ -171,7 +171,10 @@ export function budgetStop(
       used: now.costUsd,
       message: `Stopped early to stay within this turn's cost budget (${usd(now.costUsd)} of ${usd(budgets.costUsd)} spent so far).`,
     };
-  if (budgets.wallMs !== undefined && next(now.elapsedMs, last?.elapsedMs, 1) >= budgets.wallMs)
+  if (
+    budgets.wallMs !== undefined &&
+    next(now.elapsedMs, last?.elapsedMs, 1) + (state.longestCallMs ?? 0) >= budgets.wallMs
+  )
     return {
       budget: "time",
       limit: budgets.wallMs,

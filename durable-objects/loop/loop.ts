@@ -161,7 +161,10 @@ async function runLoop(
         step: state.step,
         maxSteps: input.maxSteps,
       });
+      const callStart = state.elapsedMs ?? 0;
       const result = await streamStep(deps, input, state, system, toolsForStep(), "auto");
+      clock.sync();
+      state.longestCallMs = Math.max(state.longestCallMs ?? 0, (state.elapsedMs ?? 0) - callStart);
       if (result.error)
         return result.error.code === "aborted" ? cancelled(state) : failed(state, result.error);
       // "Local first": the local model's answer is a draft; a cloud model writes the answer.

@@ -146,6 +146,11 @@ export interface LoopState {
   usage?: UsageTotals;
   /** How long the turn has run, waits for approvals excluded (see budgets.ts). */
   elapsedMs?: number;
+  /**
+   * The longest model call of the turn so far: the time budget keeps room for the wrap-up call a
+   * stopped turn makes, which it expects to take as long.
+   */
+  longestCallMs?: number;
   /** What was spent when the current step began: budgets project the next step from it. */
   stepStart?: { tokens: number; costUsd: number; elapsedMs: number };
   /** The budget that ended the loop; the answer says so. */

@@ -1,7 +1,8 @@
 // Several people in one conversation, in Debian's chromium against the real stack: the owner
 // shares through the Share dialog, three browsers (owner, participant, viewer) see each other,
 // authors and typing; owner and participant send at the same moment and both messages are kept
-// and answered in order; the viewer cannot send; removing the viewer closes their socket at once.
+// and answered in order; the viewer cannot send; removing the viewer closes their socket at once;
+// deleting the conversation tells the participant who still has it open.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { launchChromium } from "./browser";
@@ -135,4 +136,18 @@ it("two people write at once, a viewer follows, and removing the viewer closes t
       })
     ).status,
   ).toBe(404);
+
+  // The owner deletes the conversation while bo has it open: bo's page says so and takes no
+  // more messages (it used to stay as it was, the message box still there).
+  await owner.getByTestId("share-dialog").getByRole("button", { name: "Done" }).click();
+  const deleted = await fetch(`${stack.url}/api/conversations/${conversationId}`, {
+    method: "DELETE",
+    headers: { authorization: `Bearer ${stack.token}` },
+  });
+  expect(deleted.status).toBe(204);
+  await participant.getByTestId("conversation-deleted").waitFor(WAIT);
+  expect(await participant.getByTestId("conversation-deleted").textContent()).toMatch(
+    /Its owner deleted this conversation/,
+  );
+  expect(await participant.getByRole("textbox", { name: "Message" }).count()).toBe(0);
 }, 300_000);

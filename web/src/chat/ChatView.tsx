@@ -78,6 +78,7 @@ export function ChatView(props: {
   // The live role wins: the owner may change it while the conversation is open.
   const role = state?.presence?.you.role ?? props.membership?.role ?? "owner";
   const revoked = state?.connection === "access-revoked";
+  const deleted = state?.connection === "deleted";
   const shared = isShared(
     state?.transcript.messages ?? NO_MESSAGES,
     state?.presence?.people.length ?? 0,
@@ -164,6 +165,14 @@ export function ChatView(props: {
           nothing new arrives.
         </div>
       )}
+      {deleted && (
+        <div role="alert" className="banner warning" data-testid="conversation-deleted">
+          {role === "owner"
+            ? "This conversation was deleted."
+            : "Its owner deleted this conversation."}{" "}
+          What you saw stays on screen until you leave; nothing can be sent to it any more.
+        </div>
+      )}
       <PresenceBar presence={state?.presence ?? null} />
       <TurnAnnouncer messages={transcript?.messages} ready={state?.connection === "online"} />
       {transcript?.notices.map((n) => (
@@ -247,9 +256,9 @@ export function ChatView(props: {
         </p>
       )}
       {/* A conversation its socket could not create takes no messages; the alert says why. */}
-      {state?.connection === "not-created" ? null : role === "viewer" || revoked ? (
+      {state?.connection === "not-created" ? null : role === "viewer" || revoked || deleted ? (
         <ViewerNotice
-          reason={revoked ? "revoked" : "viewer"}
+          reason={deleted ? "deleted" : revoked ? "revoked" : "viewer"}
           owner={props.membership?.owner.name}
         />
       ) : (

@@ -20,6 +20,7 @@ import type { TemplateContext } from "../../../durable-objects/protocol/template
 import "./chat.css";
 import type { MemberList } from "../../../durable-objects/protocol/sharing";
 import { authorLabel, isShared } from "../sharing/author-label";
+import { useAnswerer } from "../sharing/answerer";
 import { PresenceBar } from "../sharing/PresenceBar";
 import { ViewerNotice } from "../sharing/ViewerNotice";
 import { useTyping } from "../sharing/use-typing";
@@ -85,6 +86,13 @@ export function ChatView(props: {
     (props.membership?.members.length ?? 0) > 0 || role !== "owner",
   );
   const me = props.me ?? null;
+  const answerer = useAnswerer({
+    role,
+    me,
+    shared,
+    membership: props.membership,
+    presence: state?.presence,
+  });
 
   const send = (text: string, attachments: string[]) => {
     live.current?.send(text, attachments);
@@ -134,6 +142,7 @@ export function ChatView(props: {
         providers={providers}
         {...(onOpenConversation && { onOpenConversation, ...(owns && { onBranch: branch }) })}
         author={authorLabel(m, me, shared)}
+        answerer={answerer}
       />
     ),
     [
@@ -148,6 +157,7 @@ export function ChatView(props: {
       me,
       shared,
       providers,
+      answerer,
     ],
   );
 

@@ -23,6 +23,7 @@ import { type BranchAction, MessageActions } from "./MessageActions";
 import { StepModels } from "./StepModels";
 import { TurnNotices } from "./TurnNotices";
 import { logLineText } from "./log-line";
+import type { Answerer } from "../sharing/answerer";
 
 type ToolCall = Extract<MessagePart, { type: "tool_call" }>;
 
@@ -62,6 +63,8 @@ export const MessageView = memo(function MessageView(props: {
   author?: string | undefined;
   /** The providers Regenerate with… offers. */
   providers?: readonly ProviderInfo[] | undefined;
+  /** Who answers approvals and questions here (shared conversations): their role, and names. */
+  answerer?: Answerer | undefined;
 }) {
   const { message, onBranch } = props;
   const activity = message.activity;
@@ -121,6 +124,7 @@ export const MessageView = memo(function MessageView(props: {
               key={a.approvalId}
               approval={a}
               {...(props.onAnswerApproval && { onAnswer: props.onAnswerApproval })}
+              {...(props.answerer && { answerer: props.answerer })}
             />
           ))}
           {Object.values(activity?.elicitations ?? {}).map((e) => (
@@ -128,6 +132,7 @@ export const MessageView = memo(function MessageView(props: {
               key={e.elicitationId}
               elicitation={e}
               {...(props.onAnswerElicitation && { onAnswer: props.onAnswerElicitation })}
+              {...(props.answerer && { answerer: props.answerer })}
             />
           ))}
           {activity?.stepTimings && <StepTimingsList timings={activity.stepTimings} />}

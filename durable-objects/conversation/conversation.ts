@@ -63,7 +63,7 @@ import type { ConversationRole } from "../protocol/roles";
 import { userName } from "../../shared/db/conversation-access";
 import { positiveSetting } from "../../shared/positive-setting";
 import { broadcastPresence, type MemberSocketState, nameFromHeader, stateOf } from "./presence";
-import { applyAccessChange, frameAccess, roleFromHeader } from "./member-access";
+import { applyAccessChange, DELETED_COMMENT, frameAccess, roleFromHeader } from "./member-access";
 import { credentialFromHeader } from "./socket-credential";
 import { resolveAttachments } from "./attachment-refs";
 import { ownerOverAllowance } from "./owner-allowance";
@@ -1134,7 +1134,7 @@ export class Conversation extends Agent<Env> {
   async wipe(): Promise<void> {
     this.cancelTurn();
     await this.endMcpSessions();
-    for (const s of this.#sse) s.close();
+    for (const s of this.#sse) s.close(DELETED_COMMENT);
     this.#sse.clear();
     for (const connection of this.getConnections()) {
       try {

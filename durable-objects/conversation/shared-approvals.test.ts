@@ -11,6 +11,9 @@ import {
   type TestUser,
 } from "../../tests/support/helpers";
 import { TestSocket, turnEnded } from "../../tests/support/ws-client";
+import { SseReader } from "../../tests/support/sse-client";
+import { CLOSE_CONVERSATION_GONE } from "../protocol/close-codes";
+import { DELETED_COMMENT } from "./member-access";
 import type { ServerEvent } from "../protocol/wire";
 
 let owner: TestUser;
@@ -93,4 +96,27 @@ it("a participant approves (the decision names them), a viewer cannot, and 'alwa
   a.close();
   b.close();
   c.close();
+}, 60_000);
+
+it("the owner deletes the conversation while members follow a waiting turn: each is told", async () => {
+  const participant = await createUser();
+  const conv = await createConversation(owner);
+  const shared = await api(owner, `/api/conversations/${conv.id}/members`, {
+    method: "PUT",
+    json: { user: participant.id, role: "participant" },
+  });
+  expect(shared.status).toBe(200);
+  const tab = await join(participant, conv.id);
+  tab.send({ type: "send", clientMessageId: "tidy-2", text: "tidy my notes" });
+  await tab.until(() => tab.events().some((e) => e.type === "approval_requested"), 30_000);
+  // The turn waits for an answer: the participant's stream follows it, and would not end.
+  const stream = new SseReader(await api(participant, `/api/conversations/${conv.id}/events`));
+  await stream.until((f) => f.some((x) => x.event === "approval_requested"));
+
+  const deleted = await api(owner, `/api/conversations/${conv.id}`, { method: "DELETE" });
+  expect(deleted.status).toBe(204);
+  await stream.done(10_000);
+  expect(stream.comments).toContain(DELETED_COMMENT);
+  await tab.until(() => tab.closed).catch(() => undefined);
+  expect(tab.closeCode).toBe(CLOSE_CONVERSATION_GONE);
 }, 60_000);

@@ -255,11 +255,14 @@ export function cancelParkedTurn(
   return open.length > 0;
 }
 
-/** Why an approval can no longer be answered: someone answered it, it expired, or was withdrawn. */
-function settledApproval(row: ApprovalRow): string {
+/**
+ * Why an approval can no longer be answered: someone answered it, it expired, or was withdrawn.
+ * `who`: the person who answered, in words (see answered-by.ts), when known.
+ */
+export function settledApproval(row: ApprovalRow, who?: string | null): string {
   if (row.decidedVia === "expiry")
     return "This approval expired: nobody answered in time, so the call was denied.";
   if (row.decidedVia === "cancel")
     return "This approval was withdrawn: the answer was stopped, so the call did not run.";
-  return `This approval was already answered: ${row.status}.`;
+  return `This approval was already answered: ${row.status}${who ? ` by ${who}` : ""}.`;
 }

@@ -43,11 +43,18 @@ import {
   cancelParkedTurn,
   decide,
   type DecideResult,
+  settledApproval,
 } from "./approvals";
+import { answeredBy } from "./answered-by";
 import { setUserToolPolicy } from "./user-tool-policies";
 import type { ElicitationAnswer } from "../protocol/elicitation";
 import { announcePromptTools } from "./prompt-tools-notice";
-import { type AnswerResult, elicitationTimeoutSeconds, Elicitations } from "./elicitations";
+import {
+  type AnswerResult,
+  elicitationTimeoutSeconds,
+  Elicitations,
+  settledQuestion,
+} from "./elicitations";
 import type { BranchRequest } from "../protocol/branches";
 import { BranchError, branchSource } from "./branching/branch-source";
 import { type BranchSeed, seedBranch } from "./branching/seed-branch";
@@ -56,7 +63,7 @@ import type { ConversationRole } from "../protocol/roles";
 import { userName } from "../../shared/db/conversation-access";
 import { positiveSetting } from "../../shared/positive-setting";
 import { broadcastPresence, type MemberSocketState, nameFromHeader, stateOf } from "./presence";
-import { applyAccessChange, frameAccess, roleFromHeader } from "./member-access";
+import { applyAccessChange, DELETED_COMMENT, frameAccess, roleFromHeader } from "./member-access";
 import { credentialFromHeader } from "./socket-credential";
 import { resolveAttachments } from "./attachment-refs";
 import { ownerOverAllowance } from "./owner-allowance";
@@ -277,7 +284,7 @@ export class Conversation extends Agent<Env> {
         return;
       }
       case "elicitation": {
-        const result = this.answerElicitation(frame.elicitationId, frame, {
+        const result = await this.answerElicitation(frame.elicitationId, frame, {
           via: "websocket",
           ...this.deciderOf(connection),
         });
@@ -670,7 +677,12 @@ export class Conversation extends Agent<Env> {
     const mayRemember = role === undefined || role === "owner";
     const effective = mayRemember || !answer.remember ? answer : { ...answer, remember: false };
     const result = decide(this.approvals, (e) => this.emit(e), approvalId, effective, decider);
-    if (!result.ok) return result;
+    if (!result.ok) {
+      const row = result.code === "already_decided" ? this.approvals.byId(approvalId) : null;
+      if (!row) return result;
+      const who = await answeredBy(this.env.DB, row.decidedBy, decider.userId);
+      return { ...result, message: settledApproval(row, who) };
+    }
     void this.dropExpiries([approvalId]);
     const { approval } = result;
     if (effective.remember && effective.decision === "approve") {
@@ -719,13 +731,22 @@ export class Conversation extends Agent<Env> {
   }
 
   /** A person's answer to a server's question (any tab, or REST); the waiting call continues. */
-  answerElicitation(
+  async answerElicitation(
     elicitationId: string,
     answer: ElicitationAnswer,
     by: { via: "websocket" | "rest"; userId?: string },
-  ): AnswerResult {
+  ): Promise<AnswerResult> {
     const { action, content } = answer;
-    return this.elicitations.answer(elicitationId, { action, ...(content && { content }) }, by);
+    const result = this.elicitations.answer(
+      elicitationId,
+      { action, ...(content && { content }) },
+      by,
+    );
+    if (result.ok || result.code !== "already_answered") return result;
+    const row = this.elicitations.byId(elicitationId);
+    if (!row) return result;
+    const who = await answeredBy(this.env.DB, row.answeredBy, by.userId);
+    return { ...result, message: settledQuestion(row, who) };
   }
 
   private elicitationBridge(turn: TurnRow, conversation: ConversationInfo) {
@@ -1113,7 +1134,7 @@ export class Conversation extends Agent<Env> {
   async wipe(): Promise<void> {
     this.cancelTurn();
     await this.endMcpSessions();
-    for (const s of this.#sse) s.close();
+    for (const s of this.#sse) s.close(DELETED_COMMENT);
     this.#sse.clear();
     for (const connection of this.getConnections()) {
       try {

@@ -156,7 +156,10 @@ describe("elicitation", () => {
     expect(answered(ws.events())).toMatchObject({ by: { via: "rest", userId: user.id } });
     const again = await api(user, url, { method: "POST", json: { action: "decline" } });
     expect(again.status).toBe(409);
-    expect((await errorOf(again)).message).toMatch(/already answered \(accept\)/);
+    // Told who answered: this user, from elsewhere.
+    expect((await errorOf(again)).message).toMatch(
+      /already answered \(accept\) by you \(in another tab or device/,
+    );
   }, 60_000);
 
   it("decline goes back to the server, which tells the model", async () => {

@@ -34,6 +34,7 @@ export interface ElicitationRow {
   serverElicitationId: string | null;
   status: "pending" | ElicitationAction;
   answeredVia: AnsweredVia | null;
+  answeredBy: string | null;
 }
 
 type RawRow = {
@@ -49,6 +50,7 @@ type RawRow = {
   server_elicitation_id: string | null;
   status: ElicitationRow["status"];
   answered_via: AnsweredVia | null;
+  answered_by: string | null;
 };
 
 /** Where a question comes from: the turn, and the call on whose behalf the server asks. */
@@ -284,6 +286,7 @@ export class Elicitations {
         serverElicitationId: r.server_elicitation_id,
         status: r.status,
         answeredVia: r.answered_via,
+        answeredBy: r.answered_by,
       }));
   }
 }
@@ -315,8 +318,11 @@ async function invalidParams(message: string): Promise<never> {
   throw new McpError(ErrorCode.InvalidParams, message);
 }
 
-/** Why a question can no longer be answered: someone answered it, it expired, or was withdrawn. */
-function settledQuestion(row: ElicitationRow): string {
+/**
+ * Why a question can no longer be answered: someone answered it, it expired, or was withdrawn.
+ * `who`: the person who answered, in words (see answered-by.ts), when known.
+ */
+export function settledQuestion(row: ElicitationRow, who?: string | null): string {
   switch (row.answeredVia) {
     case "timeout":
       return "This question expired: nobody answered in time.";
@@ -327,6 +333,6 @@ function settledQuestion(row: ElicitationRow): string {
     case "server":
       return "This question was already completed at the MCP server's own page.";
     default:
-      return `This question was already answered (${row.status}).`;
+      return `This question was already answered (${row.status})${who ? ` by ${who}` : ""}.`;
   }
 }

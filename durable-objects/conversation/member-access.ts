@@ -20,6 +20,9 @@ export const ROLE_HEADER = "x-thinking-chat-role";
 export const CLOSE_ACCESS_REVOKED = 4403;
 export const ACCESS_REVOKED_COMMENT =
   "access revoked: the owner no longer shares this conversation with you";
+/** The last line of an event stream whose conversation was deleted while it was open. */
+export const DELETED_COMMENT =
+  "deleted: the owner deleted this conversation; nothing more will come";
 
 /** The role the worker checked, or null when the header is missing or malformed. */
 export function roleFromHeader(headers: Headers): Role | null {

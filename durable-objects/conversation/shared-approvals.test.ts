@@ -1,8 +1,19 @@
 // Approvals in a shared conversation: a participant may answer one (their name is on the
 // decision), a viewer may not, and a participant's "always allow" never becomes the owner's policy.
+// The first answer is final: a later one, from another member or another tab, is told who gave it.
+import { env } from "cloudflare:test";
 import { beforeAll, expect, inject, it } from "vitest";
-import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
+import {
+  api,
+  createConversation,
+  createUser,
+  errorOf,
+  type TestUser,
+} from "../../tests/support/helpers";
 import { TestSocket, turnEnded } from "../../tests/support/ws-client";
+import { SseReader } from "../../tests/support/sse-client";
+import { CLOSE_CONVERSATION_GONE } from "../protocol/close-codes";
+import { DELETED_COMMENT } from "./member-access";
 import type { ServerEvent } from "../protocol/wire";
 
 let owner: TestUser;
@@ -26,7 +37,7 @@ async function join(user: TestUser, id: string): Promise<TestSocket> {
 }
 
 it("a participant approves (the decision names them), a viewer cannot, and 'always allow' stays the owner's", async () => {
-  const participant = await createUser();
+  const participant = await createUser(`bo-${crypto.randomUUID().slice(0, 8)}`);
   const viewer = await createUser();
   const conv = await createConversation(owner);
   for (const [user, role] of [
@@ -56,6 +67,56 @@ it("a participant approves (the decision names them), a viewer cannot, and 'alwa
   expect(decided.remembered).toBe(false);
   const policies = await api(owner, "/api/tool-policies");
   expect(await policies.json()).toEqual({ policies: {} });
+
+  // The owner answers too late, over REST and from their tab: each is told who answered first.
+  const late = await api(owner, `/api/conversations/${conv.id}/approvals/${request.approvalId}`, {
+    method: "POST",
+    json: { decision: "deny" },
+  });
+  expect(late.status).toBe(409);
+  const name = (await env.DB.prepare("SELECT name FROM users WHERE id = ?")
+    .bind(participant.id)
+    .first<{ name: string }>())!.name;
+  expect((await errorOf(late)).message).toBe(
+    `This approval was already answered: approved by ${name}.`,
+  );
+  const a = await join(owner, conv.id);
+  a.send({ type: "approval", approvalId: request.approvalId, decision: "deny" });
+  await a.until((f) => f.some((x) => x.type === "frame_error"));
+  expect(a.frames.find((x) => x.type === "frame_error")).toMatchObject({
+    error: { code: "already_decided", message: expect.stringContaining(`approved by ${name}`) },
+  });
+  // The participant's own second try (another tab) is told it was theirs.
+  const again = await api(
+    participant,
+    `/api/conversations/${conv.id}/approvals/${request.approvalId}`,
+    { method: "POST", json: { decision: "approve" } },
+  );
+  expect((await errorOf(again)).message).toMatch(/approved by you \(in another tab or device/);
+  a.close();
   b.close();
   c.close();
+}, 60_000);
+
+it("the owner deletes the conversation while members follow a waiting turn: each is told", async () => {
+  const participant = await createUser();
+  const conv = await createConversation(owner);
+  const shared = await api(owner, `/api/conversations/${conv.id}/members`, {
+    method: "PUT",
+    json: { user: participant.id, role: "participant" },
+  });
+  expect(shared.status).toBe(200);
+  const tab = await join(participant, conv.id);
+  tab.send({ type: "send", clientMessageId: "tidy-2", text: "tidy my notes" });
+  await tab.until(() => tab.events().some((e) => e.type === "approval_requested"), 30_000);
+  // The turn waits for an answer: the participant's stream follows it, and would not end.
+  const stream = new SseReader(await api(participant, `/api/conversations/${conv.id}/events`));
+  await stream.until((f) => f.some((x) => x.event === "approval_requested"));
+
+  const deleted = await api(owner, `/api/conversations/${conv.id}`, { method: "DELETE" });
+  expect(deleted.status).toBe(204);
+  await stream.done(10_000);
+  expect(stream.comments).toContain(DELETED_COMMENT);
+  await tab.until(() => tab.closed).catch(() => undefined);
+  expect(tab.closeCode).toBe(CLOSE_CONVERSATION_GONE);
 }, 60_000);

@@ -187,6 +187,42 @@ describe("approvals in the timeline", () => {
   });
 });
 
+describe("server questions in the timeline", () => {
+  it("keep how each was answered and by whom, so a shared conversation can name them", () => {
+    const t = fold([
+      user("u1", "sign me up", 1),
+      started("t1", "a1", 2),
+      {
+        type: "elicitation_requested",
+        turnId: "t1",
+        messageId: "a1",
+        elicitationId: "el1",
+        callId: "c1",
+        server: "forms",
+        tool: "register",
+        mode: "form",
+        message: "Your name?",
+        expiresAt: 99,
+      },
+      {
+        type: "elicitation_answered",
+        turnId: "t1",
+        messageId: "a1",
+        elicitationId: "el1",
+        callId: "c1",
+        action: "decline",
+        by: { via: "rest", userId: "u-bo" },
+      },
+    ]);
+    expect(t.messages[1]?.activity?.elicitations?.el1?.answered).toEqual({
+      action: "decline",
+      via: "rest",
+      userId: "u-bo",
+      at: 0,
+    });
+  });
+});
+
 describe("a branch's copied history", () => {
   it("shows the origin's messages in their order, with the step of each tool call", () => {
     const copied = (id: string, role: "user" | "assistant", seq: number): NewServerEvent => ({

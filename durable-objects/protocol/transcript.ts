@@ -49,6 +49,8 @@ export interface ElicitationView {
     action: ElicitationAction;
     content?: ElicitationContent;
     via: "websocket" | "rest" | "timeout" | "cancel" | "restart" | "server";
+    /** Who answered (a person's answer), so a shared conversation can name them. */
+    userId?: string;
     at: number;
   };
 }
@@ -361,6 +363,7 @@ function applyTo(draft: TranscriptDraft, e: ServerEvent): void {
           via: e.by.via,
           at: e.at,
           ...(e.content && { content: e.content }),
+          ...(e.by.userId !== undefined && { userId: e.by.userId }),
         };
         return {
           ...a,

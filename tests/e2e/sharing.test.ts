@@ -1,19 +1,31 @@
 // Several people in one conversation, in Debian's chromium against the real stack: the owner
 // shares through the Share dialog, three browsers (owner, participant, viewer) see each other,
 // authors and typing; owner and participant send at the same moment and both messages are kept
-// and answered in order; the viewer cannot send; removing the viewer closes their socket at once.
+// and answered in order; the viewer cannot send; removing the viewer closes their socket at once;
+// deleting the conversation tells the participant who still has it open.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { startApprovalServer } from "../support/approval-server";
 import { launchChromium } from "./browser";
 import { type Stack, startStack } from "./stack";
 
 let stack: Stack;
+let notes: Awaited<ReturnType<typeof startApprovalServer>>;
 let browser: Browser;
 let conversationId: string;
 beforeAll(async () => {
-  stack = await startStack((mock) => mock.onMessage(/.*/, { content: "Noted." }), {
-    moreUsers: ["bo", "cy"],
-  });
+  notes = await startApprovalServer();
+  stack = await startStack(
+    (mock) => {
+      // "delete note shared" asks for a tool call that waits for approval (support/approval-server).
+      mock.on({ toolResultContains: "Deleted note shared" }, { content: "Note shared is gone." });
+      mock.onMessage(/delete note shared/, {
+        toolCalls: [{ id: "d-shared", name: "notes__delete_note", arguments: '{"name":"shared"}' }],
+      });
+      mock.onMessage(/.*/, { content: "Noted." });
+    },
+    { moreUsers: ["bo", "cy"] },
+  );
   browser = await launchChromium();
   const created = await fetch(`${stack.url}/api/conversations`, {
     method: "POST",
@@ -25,15 +37,16 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await stack?.stop();
+  await notes?.stop();
 });
 
 /** A browser signed in with `token`, with the conversation open. */
-async function open(token: string): Promise<Page> {
+async function open(token: string, id = conversationId): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   const page = await context.newPage();
   await page.goto(`${stack.url}/#token=${token}`);
   await page.getByRole("button", { name: "New conversation", exact: true }).waitFor();
-  await page.goto(`${stack.url}/?c=${conversationId}`);
+  await page.goto(`${stack.url}/?c=${id}`);
   return page;
 }
 
@@ -135,4 +148,77 @@ it("two people write at once, a viewer follows, and removing the viewer closes t
       })
     ).status,
   ).toBe(404);
+
+  // The owner deletes the conversation while bo has it open: bo's page says so and takes no
+  // more messages (it used to stay as it was, the message box still there).
+  await owner.getByTestId("share-dialog").getByRole("button", { name: "Done" }).click();
+  const deleted = await fetch(`${stack.url}/api/conversations/${conversationId}`, {
+    method: "DELETE",
+    headers: { authorization: `Bearer ${stack.token}` },
+  });
+  expect(deleted.status).toBe(204);
+  await participant.getByTestId("conversation-deleted").waitFor(WAIT);
+  expect(await participant.getByTestId("conversation-deleted").textContent()).toMatch(
+    /Its owner deleted this conversation/,
+  );
+  expect(await participant.getByRole("textbox", { name: "Message" }).count()).toBe(0);
+}, 300_000);
+
+it("an approval in a shared conversation: a viewer cannot answer, a participant is not offered 'always allow', and every card names who decided", async () => {
+  const [bo, cy] = stack.users;
+  const owner = { authorization: `Bearer ${stack.token}`, "content-type": "application/json" };
+  const server = await fetch(`${stack.url}/api/mcp-servers`, {
+    method: "POST",
+    headers: owner,
+    body: JSON.stringify({ name: "notes", url: notes.url }),
+  });
+  expect(server.status).toBe(201);
+  const created = await fetch(`${stack.url}/api/conversations`, {
+    method: "POST",
+    headers: owner,
+    body: JSON.stringify({ title: "Tidy up", settings: { approvalTimeoutSeconds: 3600 } }),
+  });
+  const { id } = (await created.json()) as { id: string };
+  for (const [user, role] of [
+    ["bo", "participant"],
+    ["cy", "viewer"],
+  ] as const) {
+    const shared = await fetch(`${stack.url}/api/conversations/${id}/members`, {
+      method: "PUT",
+      headers: owner,
+      body: JSON.stringify({ user, role }),
+    });
+    expect(shared.status).toBe(200);
+  }
+  const [ownerPage, boPage, cyPage] = await Promise.all([
+    open(stack.token, id),
+    open(bo!.token, id),
+    open(cy!.token, id),
+  ]);
+  const box = boPage.getByRole("textbox", { name: "Message" });
+  await box.fill("delete note shared");
+  await box.press("Enter");
+  const card = (page: Page) => page.getByRole("region", { name: "Approval for delete_note" });
+  for (const page of [ownerPage, boPage, cyPage]) await card(page).waitFor(WAIT);
+
+  // The viewer sees the question without buttons; bo may answer but not for good.
+  expect(await card(cyPage).getByRole("button").count()).toBe(0);
+  expect(await card(cyPage).textContent()).toContain("as a viewer you cannot answer");
+  await card(boPage).getByRole("button", { name: "Approve" }).waitFor(WAIT);
+  expect(await card(boPage).getByText("Always allow this tool").count()).toBe(0);
+  expect(await card(ownerPage).getByText("Always allow this tool").count()).toBe(1);
+
+  await card(boPage).getByRole("button", { name: "Approve" }).click();
+  for (const [page, who] of [
+    [boPage, "you"],
+    [ownerPage, "bo"],
+    [cyPage, "bo"],
+  ] as const)
+    await expect
+      .poll(() => card(page).getByRole("status").textContent(), WAIT)
+      .toMatch(new RegExp(`^Approved by ${who} \\(app,`));
+  await boPage.locator('[data-testid="message-assistant"][data-status="complete"]').waitFor(WAIT);
+  expect(await boPage.getByTestId("message-assistant").textContent()).toContain(
+    "Note shared is gone.",
+  );
 }, 300_000);

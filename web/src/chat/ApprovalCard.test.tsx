@@ -2,6 +2,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import type { ApprovalView } from "../../../durable-objects/protocol/transcript";
 import { ApprovalCard, FOLD_CHARS } from "./ApprovalCard";
+import { answererOf } from "../sharing/answerer";
 
 const pending: ApprovalView = {
   approvalId: "ap1",
@@ -46,5 +47,63 @@ describe("the approval card", () => {
       />,
     );
     expect(expired).toContain("Denied: nobody answered in time");
+  });
+
+  describe("in a shared conversation", () => {
+    const as = (role: "owner" | "participant" | "viewer") =>
+      answererOf({
+        role,
+        me: "u-me",
+        shared: true,
+        names: [
+          ["u-me", "ada"],
+          ["u-bo", "bo"],
+        ],
+      });
+
+    it("names who decided: another member by name, your own answer as you", () => {
+      const byBo = renderToStaticMarkup(
+        <ApprovalCard
+          approval={{
+            ...pending,
+            decided: { decision: "approve", via: "websocket", userId: "u-bo", at: 0 },
+          }}
+          answerer={as("owner")}
+        />,
+      );
+      expect(byBo).toContain("Approved by bo (app,");
+      const byMe = renderToStaticMarkup(
+        <ApprovalCard
+          approval={{
+            ...pending,
+            decided: { decision: "deny", via: "rest", userId: "u-me", at: 0 },
+          }}
+          answerer={as("participant")}
+        />,
+      );
+      expect(byMe).toContain("Denied by you (API,");
+    });
+
+    it("a viewer sees the question but no buttons, and why", () => {
+      const html = renderToStaticMarkup(
+        <ApprovalCard approval={pending} answerer={as("viewer")} onAnswer={() => true} />,
+      );
+      expect(html).toContain("delete_note");
+      expect(html).not.toContain("<button");
+      expect(html).toContain("as a viewer you cannot answer");
+    });
+
+    it("a participant may approve or deny, but is not offered “always allow” (the owner's)", () => {
+      const html = renderToStaticMarkup(
+        <ApprovalCard approval={pending} answerer={as("participant")} onAnswer={() => true} />,
+      );
+      expect(html).toContain(">Approve</button>");
+      expect(html).not.toContain("Always allow this tool");
+      expect(html).toContain("only the owner can always allow a tool");
+      const owner = renderToStaticMarkup(
+        <ApprovalCard approval={pending} answerer={as("owner")} onAnswer={() => true} />,
+      );
+      expect(owner).toContain("Always allow this tool");
+    });
   });
 });

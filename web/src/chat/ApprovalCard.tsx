@@ -1,9 +1,12 @@
 // A tool call waiting for the user: server, tool and readable arguments (long values folded),
 // Approve / Deny with an optional note for the model, and "always allow this tool". Once
-// answered (here, in another tab, over REST, or by expiry) it shows who decided what, and when.
+// answered (here, in another tab, by another member, over REST, or by expiry) it shows who
+// decided what, and when. A viewer sees the question but no buttons; "always allow" sets the
+// owner's tool policy, so only the owner is offered it.
 import { useRef, useState } from "react";
 import type { ApprovalView } from "../../../durable-objects/protocol/transcript";
 import type { ApprovalAnswer } from "../../../durable-objects/protocol/wire";
+import { type Answerer, SOLE_OWNER } from "../sharing/answerer";
 
 /** Argument values longer than this are folded. */
 export const FOLD_CHARS = 200;
@@ -12,8 +15,11 @@ export function ApprovalCard(props: {
   approval: ApprovalView;
   /** False when the answer could not be sent (offline): the buttons stay usable. */
   onAnswer?: (approvalId: string, answer: ApprovalAnswer) => boolean | undefined;
+  /** Who looks at the card (shared conversations); the owner alone when left out. */
+  answerer?: Answerer;
 }) {
   const { approval, onAnswer } = props;
+  const answerer = props.answerer ?? SOLE_OWNER;
   const [note, setNote] = useState("");
   const [remember, setRemember] = useState(false);
   const [sent, setSent] = useState(false);
@@ -44,7 +50,12 @@ export function ApprovalCard(props: {
       <Arguments value={approval.arguments} />
       {decided ? (
         <p className="muted small" role="status">
-          {decisionWords(decided)}
+          {decisionWords(decided, answerer)}
+        </p>
+      ) : answerer.role === "viewer" ? (
+        <p className="muted small" role="status">
+          Waiting for the owner or a participant to approve or deny: as a viewer you cannot answer.
+          Waits until {new Date(approval.expiresAt).toLocaleString()}, then counts as denied.
         </p>
       ) : (
         <>
@@ -57,14 +68,20 @@ export function ApprovalCard(props: {
               onChange={(e) => setNote(e.target.value)}
             />
           </label>
-          <label className="small">
-            <input
-              type="checkbox"
-              checked={remember}
-              onChange={(e) => setRemember(e.target.checked)}
-            />{" "}
-            Always allow this tool
-          </label>
+          {answerer.role === "owner" ? (
+            <label className="small">
+              <input
+                type="checkbox"
+                checked={remember}
+                onChange={(e) => setRemember(e.target.checked)}
+              />{" "}
+              Always allow this tool
+            </label>
+          ) : (
+            <p className="muted small">
+              Your answer counts for this call only: only the owner can always allow a tool.
+            </p>
+          )}
           <div className="approval-buttons">
             <button type="button" disabled={sent} onClick={() => answer("approve")}>
               Approve
@@ -112,7 +129,7 @@ function Arguments({ value }: { value: unknown }) {
   );
 }
 
-function decisionWords(d: NonNullable<ApprovalView["decided"]>): string {
+function decisionWords(d: NonNullable<ApprovalView["decided"]>, answerer: Answerer): string {
   const when = new Date(d.at).toLocaleString();
   const note = d.note ? ` — “${d.note}”` : "";
   switch (d.via) {
@@ -121,6 +138,6 @@ function decisionWords(d: NonNullable<ApprovalView["decided"]>): string {
     case "cancel":
       return `Withdrawn: the answer was cancelled (${when}).`;
     default:
-      return `${d.decision === "approve" ? "Approved" : "Denied"} by you (${d.via === "rest" ? "API" : "app"}, ${when})${note}.`;
+      return `${d.decision === "approve" ? "Approved" : "Denied"} by ${answerer.nameOf(d.userId)} (${d.via === "rest" ? "API" : "app"}, ${when})${note}.`;
   }
 }

@@ -21,6 +21,7 @@ import type { TemplateContext } from "../../../durable-objects/protocol/template
 import "./chat.css";
 import type { MemberList } from "../../../durable-objects/protocol/sharing";
 import { authorLabel, isShared } from "../sharing/author-label";
+import { useAnswerer } from "../sharing/answerer";
 import { PresenceBar } from "../sharing/PresenceBar";
 import { ViewerNotice } from "../sharing/ViewerNotice";
 import { useTyping } from "../sharing/use-typing";
@@ -79,12 +80,20 @@ export function ChatView(props: {
   // The live role wins: the owner may change it while the conversation is open.
   const role = state?.presence?.you.role ?? props.membership?.role ?? "owner";
   const revoked = state?.connection === "access-revoked";
+  const deleted = state?.connection === "deleted";
   const shared = isShared(
     state?.transcript.messages ?? NO_MESSAGES,
     state?.presence?.people.length ?? 0,
     (props.membership?.members.length ?? 0) > 0 || role !== "owner",
   );
   const me = props.me ?? null;
+  const answerer = useAnswerer({
+    role,
+    me,
+    shared,
+    membership: props.membership,
+    presence: state?.presence,
+  });
 
   const send = (text: string, attachments: string[]) => {
     live.current?.send(text, attachments);
@@ -94,7 +103,7 @@ export function ChatView(props: {
   // Read when Ask again is pressed, so the callback stays the same while an answer streams.
   const messagesNow = useRef(transcript?.messages ?? NO_MESSAGES);
   messagesNow.current = transcript?.messages ?? NO_MESSAGES;
-  const canSend = !(role === "viewer" || revoked || state?.connection === "not-created");
+  const canSend = !(role === "viewer" || revoked || deleted || state?.connection === "not-created");
   const askAgain = useCallback((answerId: string) => {
     const question = questionBefore(messagesNow.current, answerId);
     if (!question) return;
@@ -145,6 +154,7 @@ export function ChatView(props: {
         {...(onOpenConversation && { onOpenConversation, ...(owns && { onBranch: branch }) })}
         author={authorLabel(m, me, shared)}
         {...(canSend && { onAskAgain: askAgain })}
+        answerer={answerer}
       />
     ),
     [
@@ -161,6 +171,7 @@ export function ChatView(props: {
       providers,
       canSend,
       askAgain,
+      answerer,
     ],
   );
 
@@ -176,6 +187,14 @@ export function ChatView(props: {
         <div role="alert" className="banner warning" data-testid="access-revoked">
           The owner stopped sharing this conversation with you. What you saw stays on screen;
           nothing new arrives.
+        </div>
+      )}
+      {deleted && (
+        <div role="alert" className="banner warning" data-testid="conversation-deleted">
+          {role === "owner"
+            ? "This conversation was deleted."
+            : "Its owner deleted this conversation."}{" "}
+          What you saw stays on screen until you leave; nothing can be sent to it any more.
         </div>
       )}
       <PresenceBar presence={state?.presence ?? null} />
@@ -261,9 +280,9 @@ export function ChatView(props: {
         </p>
       )}
       {/* A conversation its socket could not create takes no messages; the alert says why. */}
-      {state?.connection === "not-created" ? null : role === "viewer" || revoked ? (
+      {state?.connection === "not-created" ? null : role === "viewer" || revoked || deleted ? (
         <ViewerNotice
-          reason={revoked ? "revoked" : "viewer"}
+          reason={deleted ? "deleted" : revoked ? "revoked" : "viewer"}
           owner={props.membership?.owner.name}
         />
       ) : (

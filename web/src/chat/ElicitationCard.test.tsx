@@ -5,6 +5,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ElicitationAnswer } from "../../../durable-objects/protocol/elicitation";
 import type { ElicitationView } from "../../../durable-objects/protocol/transcript";
 import { ElicitationCard } from "./ElicitationCard";
+import { type Answerer, answererOf } from "../sharing/answerer";
 import { typeInto } from "../ui/type-into";
 
 beforeAll(() => {
@@ -19,11 +20,23 @@ afterEach(() => {
   root = null;
 });
 
-function show(elicitation: ElicitationView, onAnswer = vi.fn(() => true as boolean | undefined)) {
+function show(
+  elicitation: ElicitationView,
+  onAnswer = vi.fn(() => true as boolean | undefined),
+  answerer?: Answerer,
+) {
   host = document.createElement("div");
   document.body.appendChild(host);
   root = createRoot(host);
-  act(() => root!.render(<ElicitationCard elicitation={elicitation} onAnswer={onAnswer} />));
+  act(() =>
+    root!.render(
+      <ElicitationCard
+        elicitation={elicitation}
+        onAnswer={onAnswer}
+        {...(answerer && { answerer })}
+      />,
+    ),
+  );
   return onAnswer as unknown as ReturnType<
     typeof vi.fn<(id: string, a: ElicitationAnswer) => boolean | undefined>
   >;
@@ -186,6 +199,22 @@ describe("the elicitation card", () => {
     act(() => root!.unmount());
     show({ ...form, answered: { action: "cancel", via: "timeout", at: 0 } });
     expect(host.textContent).toContain("Nobody answered in time");
+  });
+
+  it("in a shared conversation it names who answered, and shows a viewer no form", () => {
+    const as = (role: "owner" | "viewer") =>
+      answererOf({ role, me: "u-me", shared: true, names: [["u-bo", "bo"]] });
+    show(
+      { ...form, answered: { action: "decline", via: "websocket", userId: "u-bo", at: 0 } },
+      undefined,
+      as("owner"),
+    );
+    expect(host.querySelector('[role="status"]')?.textContent).toMatch(/^Declined by bo \(app,/);
+    act(() => root!.unmount());
+    show(form, undefined, as("viewer"));
+    expect(host.querySelector("form")).toBeNull();
+    expect(host.querySelector("button")).toBeNull();
+    expect(host.textContent).toContain("as a viewer you cannot");
   });
 
   const link: ElicitationView = {

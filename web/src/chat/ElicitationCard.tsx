@@ -2,13 +2,14 @@
 // requested schema, checked here before it is sent (the server side checks again), with Accept /
 // Decline / Cancel. URL mode: the page's address with its host set apart (so a look-alike link is
 // easy to spot), Open, then Done / Decline / Cancel. Shown in every tab; once answered anywhere
-// (or timed out, or withdrawn) it says how.
+// (or timed out, or withdrawn) it says how, and by whom. A viewer sees the question, not the form.
 import { useMemo, useRef, useState } from "react";
 import {
   checkContent,
   type ElicitationAnswer,
 } from "../../../durable-objects/protocol/elicitation";
 import type { ElicitationView } from "../../../durable-objects/protocol/transcript";
+import { type Answerer, SOLE_OWNER } from "../sharing/answerer";
 import {
   fieldsOf,
   type FormField,
@@ -21,8 +22,11 @@ export function ElicitationCard(props: {
   elicitation: ElicitationView;
   /** False when the answer could not be sent (offline): the buttons stay usable. */
   onAnswer?: (elicitationId: string, answer: ElicitationAnswer) => boolean | undefined;
+  /** Who looks at the card (shared conversations); the owner alone when left out. */
+  answerer?: Answerer;
 }) {
   const { elicitation: e, onAnswer } = props;
+  const answerer = props.answerer ?? SOLE_OWNER;
   const [sent, setSent] = useState(false);
   const card = useRef<HTMLElement>(null);
   const send = (answer: ElicitationAnswer) => {
@@ -45,7 +49,11 @@ export function ElicitationCard(props: {
       <p>{e.message}</p>
       {e.answered ? (
         <p className="muted small" role="status">
-          {answerWords(e.answered)}
+          {answerWords(e.answered, answerer)}
+        </p>
+      ) : answerer.role === "viewer" ? (
+        <p className="muted small" role="status">
+          Waiting for the owner or a participant to answer: as a viewer you cannot.
         </p>
       ) : e.mode === "url" ? (
         <LinkQuestion url={e.url ?? ""} disabled={sent} onAnswer={send} />
@@ -259,7 +267,7 @@ export function webAddress(url: string): URL | null {
   return parsed.protocol === "https:" || parsed.protocol === "http:" ? parsed : null;
 }
 
-function answerWords(a: NonNullable<ElicitationView["answered"]>): string {
+function answerWords(a: NonNullable<ElicitationView["answered"]>, answerer: Answerer): string {
   const when = new Date(a.at).toLocaleString();
   switch (a.via) {
     case "timeout":
@@ -273,7 +281,7 @@ function answerWords(a: NonNullable<ElicitationView["answered"]>): string {
     default: {
       const how = a.via === "rest" ? "API" : "app";
       const what = { accept: "Answered", decline: "Declined", cancel: "Cancelled" }[a.action];
-      return `${what} by you (${how}, ${when}).`;
+      return `${what} by ${answerer.nameOf(a.userId)} (${how}, ${when}).`;
     }
   }
 }

@@ -23,6 +23,7 @@ import { type BranchAction, MessageActions } from "./MessageActions";
 import { StepModels } from "./StepModels";
 import { TurnNotices } from "./TurnNotices";
 import { logLineText } from "./log-line";
+import type { Answerer } from "../sharing/answerer";
 
 type ToolCall = Extract<MessagePart, { type: "tool_call" }>;
 
@@ -64,6 +65,8 @@ export const MessageView = memo(function MessageView(props: {
   providers?: readonly ProviderInfo[] | undefined;
   /** Sends the question of this answer again (after a sign-in it asked for); absent for viewers. */
   onAskAgain?: ((answerId: string) => void) | undefined;
+  /** Who answers approvals and questions here (shared conversations): their role, and names. */
+  answerer?: Answerer | undefined;
 }) {
   const { message, onBranch } = props;
   const activity = message.activity;
@@ -123,6 +126,7 @@ export const MessageView = memo(function MessageView(props: {
               key={a.approvalId}
               approval={a}
               {...(props.onAnswerApproval && { onAnswer: props.onAnswerApproval })}
+              {...(props.answerer && { answerer: props.answerer })}
             />
           ))}
           {Object.values(activity?.elicitations ?? {}).map((e) => (
@@ -130,6 +134,7 @@ export const MessageView = memo(function MessageView(props: {
               key={e.elicitationId}
               elicitation={e}
               {...(props.onAnswerElicitation && { onAnswer: props.onAnswerElicitation })}
+              {...(props.answerer && { answerer: props.answerer })}
             />
           ))}
           {activity?.stepTimings && <StepTimingsList timings={activity.stepTimings} />}

@@ -52,11 +52,12 @@ describe("LiveConversation", () => {
     expect(server!.connections()).toBe(1);
   });
 
-  it("stops when the conversation is gone (4404), as before", async () => {
+  it("stops when the conversation is deleted (4404) while open, and says so", async () => {
     const states = await connect([4404]);
-    await vi.waitFor(() => expect(server!.connections()).toBe(1));
+    await vi.waitFor(() => expect(states.at(-1)?.connection).toBe("deleted"), { timeout: 5000 });
     await settle(1000);
     expect(server!.connections()).toBe(1);
+    expect(states.at(-1)?.connection).toBe("deleted");
     expect(states.every((s) => s.connection !== "signed-out")).toBe(true);
   });
 

@@ -33,6 +33,8 @@ export type Connection =
   | "offline"
   | "signed-out"
   | "access-revoked"
+  /** The conversation was deleted (by its owner, here or elsewhere) while it was open. */
+  | "deleted"
   /** A new conversation its socket could not create; the error says why. */
   | "not-created";
 export type Presence = Extract<ServerFrame, { type: "presence" }>;
@@ -232,7 +234,10 @@ export class LiveConversation {
         this.stop();
         return this.set({ connection: "not-created" });
       }
-      if (e.code === CLOSE_CONVERSATION_GONE) return;
+      if (e.code === CLOSE_CONVERSATION_GONE) {
+        this.stop();
+        return this.set({ connection: "deleted", presence: null });
+      }
       if (e.code === CREDENTIAL_REVOKED) return this.signedOut();
       if (e.code === ACCESS_REVOKED) {
         this.stop();

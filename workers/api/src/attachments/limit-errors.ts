@@ -12,14 +12,24 @@ export function tooLarge(size: number | null, maxBytes: number): ApiError {
   );
 }
 
-export function overQuota(size: number, used: number, quotaBytes: number): ApiError {
+/** `whose`: the quota is the conversation owner's, which is the uploader's own or not. */
+export function overQuota(
+  size: number,
+  used: number,
+  quotaBytes: number,
+  whose: "yours" | "owner's" = "yours",
+): ApiError {
   const left = Math.max(0, quotaBytes - used);
+  const status = `${formatBytes(left)} is left and this file is ${formatBytes(size)}.`;
   return new ApiError(
     413,
     "quota_exceeded",
-    `Your attachments would pass your quota of ${formatBytes(quotaBytes)}: ${formatBytes(left)} ` +
-      `is left and this file is ${formatBytes(size)}. Delete attachments you no longer need ` +
-      "(or whole conversations) to make room.",
+    whose === "yours"
+      ? `Your attachments would pass your quota of ${formatBytes(quotaBytes)}: ${status} ` +
+          "Delete attachments you no longer need (or whole conversations) to make room."
+      : `This conversation's attachments count against its owner's quota of ` +
+          `${formatBytes(quotaBytes)}, which this file would pass: ${status} Ask the owner to ` +
+          "make room, or attach a smaller file.",
     { limit: "quota", quotaBytes, usedBytes: used, remainingBytes: left, size },
   );
 }

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { Artifact } from "../../../../durable-objects/protocol/rest";
 import { notFound } from "../http/errors";
 import type { Db } from "../../../../shared/db/client";
-import { artifacts, conversations } from "../../../../shared/db/schema";
+import { artifacts } from "../../../../shared/db/schema";
 
 type Row = typeof artifacts.$inferSelect;
 const Metadata = z.record(z.string(), z.unknown());
@@ -29,16 +29,19 @@ export function toArtifact(row: Row, withContent = false): Artifact {
   };
 }
 
-export async function getOwnedArtifact(db: Db, userId: string, id: string): Promise<Row> {
-  const rows = await db
-    .select({ artifact: artifacts })
+/** An artifact of a conversation the caller's access was already checked for. */
+export async function artifactOfConversation(
+  db: Db,
+  conversationId: string,
+  id: string,
+): Promise<Row> {
+  const [row] = await db
+    .select()
     .from(artifacts)
-    .innerJoin(conversations, eq(conversations.id, artifacts.conversationId))
-    .where(and(eq(artifacts.id, id), eq(conversations.userId, userId)))
+    .where(and(eq(artifacts.id, id), eq(artifacts.conversationId, conversationId)))
     .limit(1);
-  const row = rows[0];
   if (!row) throw notFound("Artifact");
-  return row.artifact;
+  return row;
 }
 
 export async function listArtifacts(db: Db, conversationId: string) {

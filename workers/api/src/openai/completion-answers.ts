@@ -3,6 +3,7 @@
 import type { ServerEvent } from "../../../../durable-objects/protocol/wire";
 import type { UsageTotals } from "../../../../durable-objects/protocol/usage";
 import { ApiError } from "../http/errors";
+import { openAiErrorFields } from "./error-shape";
 import { finishReasonOf, type TurnEnd } from "./turn-endings";
 import { DO_NOT_RETRY, turnFailure } from "./turn-failures";
 import { type OpenAiDelta, TurnToOpenAi } from "./turn-to-openai";
@@ -121,7 +122,22 @@ export function streamCompletion(
     // One event at a time, as the client reads: a slow client holds the conversation's stream.
     async pull(controller) {
       for (;;) {
-        const next = await iterator.next();
+        const next = await iterator.next().catch((err: unknown) => {
+          if (err instanceof ApiError) return err;
+          throw err;
+        });
+        // The conversation ended the stream saying why (the reader lost access, say).
+        if (next instanceof ApiError)
+          return end(
+            controller,
+            sse({
+              error: {
+                message: next.message,
+                code: next.code,
+                ...openAiErrorFields(next.status, undefined),
+              },
+            }),
+          );
         if (next.done)
           return end(
             controller,

@@ -5,6 +5,7 @@
 import type { UsageTotals } from "../../../../durable-objects/protocol/usage";
 import type { ServerEvent } from "../../../../durable-objects/protocol/wire";
 import { CUT_SHORT, wholeAnswer } from "./completion-answers";
+import { ApiError } from "../http/errors";
 import { type ResponseEnding, responseEndingOf } from "./turn-endings";
 import { TurnToOpenAi } from "./turn-to-openai";
 
@@ -236,7 +237,13 @@ export function streamResponse(
     // One event at a time, as the client reads: a slow client holds the conversation's stream.
     async pull(controller) {
       for (;;) {
-        const next = await iterator.next();
+        const next = await iterator.next().catch((err: unknown) => {
+          if (err instanceof ApiError) return err;
+          throw err;
+        });
+        // The conversation ended the stream saying why (the reader lost access, say).
+        if (next instanceof ApiError)
+          return end(controller, { error: { code: next.code, message: next.message } });
         if (next.done)
           return end(controller, { error: { code: "upstream_failed", message: CUT_SHORT } });
         const step = turn.step(next.value);

@@ -150,6 +150,37 @@ describe("POST /api/conversations/:id/attachments", () => {
     expect((await upload(user, second.id, "now-it-fits.txt", "c".repeat(100))).status).toBe(201);
   });
 
+  it("a participant attaches to a shared conversation; the file counts against the owner's quota", async () => {
+    const suffix = crypto.randomUUID().slice(0, 8);
+    const owner = await createUser(`owner-${suffix}`);
+    const bo = await createUser(`bo-${suffix}`);
+    const { id } = await createConversation(owner);
+    const shared = await api(owner, `/api/conversations/${id}/members`, {
+      method: "PUT",
+      json: { user: bo.id, role: "participant" },
+    });
+    expect(shared.status).toBe(200);
+
+    const res = await upload(bo, id, "minutes.md", "# Minutes");
+    expect(res.status).toBe(201);
+    const { artifact } = (await res.json()) as { artifact: UploadedArtifact };
+    expect(artifact).toMatchObject({ type: "attachment", title: "minutes.md" });
+    const download = await api(bo, `/api/artifacts/${artifact.id}/download`);
+    expect(await download.text()).toBe("# Minutes");
+
+    // The owner's attachments fill their quota (3 MiB here): bo's next file does not fit, and
+    // the refusal says whose quota it is, not bo's own (bo has stored nothing of theirs).
+    for (const n of [1, 2])
+      expect((await upload(owner, id, `p${n}.txt`, "a".repeat(MiB))).status).toBe(201);
+    const full = await upload(bo, id, "more.txt", "b".repeat(MiB - 8));
+    expect(full.status).toBe(413);
+    const error = await errorOf(full);
+    expect(error.code).toBe("quota_exceeded");
+    expect(error.message).toMatch(/owner's quota of 3 MiB/);
+    expect(error.message).toMatch(/Ask the owner to make room/);
+    expect(await stored(id)).toEqual({ rows: 3, objects: 3 });
+  });
+
   it("answers 404 for another user's conversation, and 415 for a body that is not a form", async () => {
     const bob = await createUser();
     const { id } = await createConversation(alice);

@@ -1,7 +1,8 @@
 // POST /api/conversations/:id/attachments: a file for the next message, kept as an artifact of
 // the conversation (type `attachment`). Its type is found in its bytes (attachments/sniff.ts);
-// a file over the size limit, past the user's quota or of another type is refused, and then
-// nothing is stored.
+// a file over the size limit, past the quota or of another type is refused, and then nothing is
+// stored. A participant may attach as they may send: the file is the conversation's, so it counts
+// against its owner's quota, as the owner's usage does.
 import { Hono } from "hono";
 import type { AttachmentInfo } from "../../../../durable-objects/protocol/attachments";
 import type { AppEnv } from "../app-types";
@@ -10,7 +11,7 @@ import { overQuota, tooLarge } from "../attachments/limit-errors";
 import { readUploadedFile } from "../attachments/read-upload";
 import { sniffAttachment } from "../attachments/sniff";
 import { attachmentBytesOf, storeAttachment } from "../attachments/store-attachment";
-import { getOwnedArtifact, toArtifact } from "../db/artifacts";
+import { artifactOfConversation, toArtifact } from "../db/artifacts";
 import { conversationFor } from "../db/conversation-access";
 import { ApiError } from "../http/errors";
 import { parseParam } from "../http/validate";
@@ -23,7 +24,14 @@ export const attachmentRoutes = new Hono<AppEnv>().post("/:id/attachments", asyn
   const conversationId = parseParam(c, "id", IdParam);
   const user = c.get("user");
   // A participant may attach files as they may send; a viewer may not.
-  await conversationFor(c.get("db"), user.id, conversationId, "write");
+  const { row: conversation } = await conversationFor(
+    c.get("db"),
+    user.id,
+    conversationId,
+    "write",
+  );
+  const owner = conversation.userId;
+  const whose = owner === user.id ? "yours" : "owner's";
   const limits = attachmentLimits(c.env);
   const { name, bytes } = await readUploadedFile(c, limits.maxBytes);
   if (bytes.length > limits.maxBytes) throw tooLarge(bytes.length, limits.maxBytes);
@@ -35,9 +43,9 @@ export const attachmentRoutes = new Hono<AppEnv>().post("/:id/attachments", asyn
       `"${name}" is ${sniffed.detected}, which cannot be attached. Attach ${ACCEPTED}.`,
       { detected: sniffed.detected },
     );
-  const used = await attachmentBytesOf(c.env.DB, user.id);
+  const used = await attachmentBytesOf(c.env.DB, owner);
   if (used + bytes.length > limits.quotaBytes)
-    throw overQuota(bytes.length, used, limits.quotaBytes);
+    throw overQuota(bytes.length, used, limits.quotaBytes, whose);
   const info: AttachmentInfo = {
     name,
     contentType: sniffed.contentType,
@@ -47,7 +55,7 @@ export const attachmentRoutes = new Hono<AppEnv>().post("/:id/attachments", asyn
   const id = await storeAttachment({
     d1: c.env.DB,
     bucket: c.env.ARTIFACTS,
-    userId: user.id,
+    userId: owner,
     conversationId,
     info,
     bytes,
@@ -55,9 +63,9 @@ export const attachmentRoutes = new Hono<AppEnv>().post("/:id/attachments", asyn
   });
   // Another upload took the room between the check and the insert.
   if (!id) {
-    const now = await attachmentBytesOf(c.env.DB, user.id);
-    throw overQuota(bytes.length, now, limits.quotaBytes);
+    const now = await attachmentBytesOf(c.env.DB, owner);
+    throw overQuota(bytes.length, now, limits.quotaBytes, whose);
   }
-  const row = await getOwnedArtifact(c.get("db"), user.id, id);
+  const row = await artifactOfConversation(c.get("db"), conversationId, id);
   return c.json({ artifact: toArtifact(row) }, 201);
 });

@@ -10,6 +10,7 @@ import {
   insertArtifact,
   type TestUser,
 } from "../../../../tests/support/helpers";
+import { upload } from "../../../../tests/support/attachment-fixtures";
 import type {
   MemberList,
   SharedSnapshot,
@@ -57,6 +58,7 @@ function routes(c: Cast): Array<{
   const read = { owner: 200, participant: 200, viewer: 200, stranger: 404 };
   const write = { owner: 200, participant: 200, viewer: 403, stranger: 404 };
   const manage = { owner: 200, participant: 403, viewer: 403, stranger: 404 };
+  const creates = { owner: 201, participant: 201, viewer: 403, stranger: 404 };
   return [
     { name: "GET conversation", call: (u) => api(u, `/api/conversations/${id}`), expect: read },
     {
@@ -85,7 +87,13 @@ function routes(c: Cast): Array<{
       call: (u) => api(u, `/api/conversations/${id}/ws-ticket`, { method: "POST" }),
       expect: read,
     },
+    { name: "export", call: (u) => api(u, `/api/conversations/${id}/export`), expect: read },
     { name: "GET usage", call: (u) => api(u, `/api/conversations/${id}/usage`), expect: write },
+    {
+      name: "attach a file",
+      call: (u) => upload(u, id, "notes.txt", "for the next message"),
+      expect: creates,
+    },
     {
       name: "POST approval (unknown id: 404 once allowed)",
       call: (u) =>
@@ -116,6 +124,22 @@ function routes(c: Cast): Array<{
     {
       name: "pin artifact",
       call: (u) => api(u, `/api/artifacts/${c.artifactId}/pin`, { method: "PUT" }),
+      expect: manage,
+    },
+    {
+      name: "unpin artifact",
+      call: (u) => api(u, `/api/artifacts/${c.artifactId}/pin`, { method: "DELETE" }),
+      expect: manage,
+    },
+    {
+      name: "save an edited artifact",
+      call: (u) =>
+        api(u, `/api/artifacts/${c.artifactId}`, { method: "PATCH", json: { content: "# v2" } }),
+      expect: manage,
+    },
+    {
+      name: "MCP prompts",
+      call: (u) => api(u, `/api/conversations/${id}/mcp/prompts`),
       expect: manage,
     },
   ];

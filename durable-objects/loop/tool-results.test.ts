@@ -42,7 +42,10 @@ describe("tool results become model input, a summary and artifacts", () => {
       },
       { type: "image", mediaType: "image/png", data: PNG },
     ]);
-    expect(r.artifacts.map((a) => a.contentType)).toEqual(["image/png", "image/png"]);
+    expect(r.artifacts.map((a) => a.contentType)).toEqual([
+      "application/octet-stream",
+      "image/png",
+    ]);
   });
 
   it("a mimeType that is no media type is not repeated (it would end up in a header)", () => {

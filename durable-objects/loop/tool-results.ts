@@ -163,7 +163,9 @@ export function processToolResult(raw: unknown, toolName: string): ProcessedResu
           item.mimeType ?? (item.type === "image" ? "image/png" : "audio/wav"),
           "application/octet-stream",
         );
-        const mime = raster ?? declared;
+        // Said to be a raster image but not one: plain bytes, downloaded, never shown as an image.
+        const claimsRaster = /^image\/(png|jpeg|gif|webp)$/.test(declared);
+        const mime = raster ?? (claimsRaster ? "application/octet-stream" : declared);
         artifacts.push({
           type: mime,
           title: `${item.type === "image" ? "Image" : "Audio"} from ${toolName}`,
@@ -175,7 +177,7 @@ export function processToolResult(raw: unknown, toolName: string): ProcessedResu
           forModel.push({ type: "image", mediaType: raster, data: item.data! });
         } else {
           const what =
-            item.type === "image" && !raster && /^image\/(png|jpeg|gif|webp)$/.test(declared)
+            item.type === "image" && claimsRaster && !raster
               ? `${item.type} said to be ${declared} but not one`
               : `${item.type} ${mime}`;
           addText(`[${what}, ${bytes.length} bytes, shown to the user as an artifact]`);

@@ -24,6 +24,8 @@ const ANSWER = [
   "$$\\htmlClass{x}{y} \\includegraphics{https://evil.example/k.png}$$",
   "$$\\rule{100000em}{100000em} \\kern-100000em x$$",
   "$$\\def\\a{\\a\\a}\\a$$",
+  // Typeset, this took seconds of the page's time at every delta.
+  `$$${"x+".repeat(6_000)}x$$ and inline $${"y+".repeat(6_000)}y$`,
   '```"><img src=x onerror="alert(\'fence\')">\nconst x = 1;\n```',
   "```javascript:alert('fence language')\ncode\n```",
   LONG_WORD,

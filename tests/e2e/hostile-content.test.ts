@@ -207,4 +207,17 @@ it("a title renamed with a bidi override reads in order in the list, and leaves 
   expect(order.year).toBeLessThan(order.ext);
   expect(await heading.textContent()).toBe("Budget 2026 fdp.exe");
   await context.close();
+
+  // A title of one endless word wraps in the list and the header, on a phone too.
+  const word = "Unbreakable".repeat(18);
+  await rest(`/api/conversations/${id}`, { title: word }, "PATCH");
+  for (const width of [1400, 390]) {
+    const { context: narrow, page: phone } = await signedIn(width);
+    await phone.goto(`${stack.url}/?c=${id}`);
+    await expect.poll(() => phone.locator(".conversation-header h1").textContent()).toBe(word);
+    expect(
+      await phone.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1),
+    ).toBe(false);
+    await narrow.close();
+  }
 });

@@ -43,6 +43,8 @@ export async function startHostileMcpServer(): Promise<RunningMcpServer> {
               type: "resource_link",
               uri: "http://169.254.169.254/latest/meta-data/",
               name: "metadata",
+              // A title of one endless word: the list and the pane must wrap it.
+              title: "Metadata".repeat(40),
             },
             {
               type: "resource",

@@ -2,6 +2,7 @@
 import type { ArtifactRef, ArtifactSource } from "../loop/types";
 import type { DraftArtifact } from "../loop/tool-results";
 import type { NewServerEvent } from "../protocol/wire";
+import { withoutBidiControls } from "../protocol/display-text";
 import { enqueue } from "./outbox";
 import type { ConversationStore } from "./store";
 
@@ -22,6 +23,8 @@ export function artifactSaver(opts: {
   return {
     async save(draft, source) {
       const id = crypto.randomUUID();
+      // A tool names its images and links: never with controls that reorder the list around it.
+      const title = withoutBidiControls(draft.title).slice(0, 200);
       let r2Key: string | null = null;
       let size: number | null =
         draft.content !== undefined ? new TextEncoder().encode(draft.content).length : null;
@@ -42,7 +45,7 @@ export function artifactSaver(opts: {
           conversationId: opts.conversationId,
           messageId: null,
           type: draft.type,
-          title: draft.title.slice(0, 200),
+          title,
           content: draft.bytes ? null : (draft.content ?? ""),
           r2Key,
           contentType: draft.contentType ?? null,
@@ -56,9 +59,9 @@ export function artifactSaver(opts: {
       opts.emit({
         type: "artifact_created",
         messageId: opts.messageId,
-        artifact: { id, type: draft.type, title: draft.title, language: draft.language ?? null },
+        artifact: { id, type: draft.type, title, language: draft.language ?? null },
       });
-      return { id, type: draft.type, title: draft.title };
+      return { id, type: draft.type, title };
     },
   };
 }

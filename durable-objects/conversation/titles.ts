@@ -2,6 +2,7 @@
 // language). The title is written only over the placeholder or the first-message title, so a
 // title the user set is never overwritten, and every open tab hears of it at once.
 import type { Env } from "../../shared/env";
+import { withoutBidiControls } from "../protocol/display-text";
 import { messageText, type ChatMessage } from "../protocol/messages";
 import type { NewServerEvent } from "../protocol/wire";
 import { streamWithRetries } from "../providers/retry";
@@ -26,7 +27,7 @@ export const TITLE_INSTRUCTION =
 /** What a model wrote, made a title: its first line, without quotes or a "Title:" label. */
 export function cleanTitle(raw: string): string {
   const line =
-    raw
+    withoutBidiControls(raw)
       .split("\n")
       .map((l) => l.trim())
       .find((l) => l.length > 0) ?? "";

@@ -22,6 +22,52 @@ describe("tool results become model input, a summary and artifacts", () => {
     expect(r.artifacts[0]?.bytes?.[1]).toBe(0x50); // "P" of PNG
   });
 
+  it("an image whose bytes are not what its mimeType says never reaches the model as an image", () => {
+    const svg = btoa('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+    const r = processToolResult(
+      {
+        content: [
+          { type: "image", data: svg, mimeType: "image/png" },
+          { type: "image", data: PNG, mimeType: "image/jpeg" },
+        ],
+      },
+      "render",
+    );
+    // A provider answers 400 to an image that is not what it says, and the answer fails: the
+    // SVG is a note for the model, the PNG goes as the PNG it is.
+    expect(r.forModel).toEqual([
+      {
+        type: "text",
+        text: "[image said to be image/png but not one, 71 bytes, shown to the user as an artifact]",
+      },
+      { type: "image", mediaType: "image/png", data: PNG },
+    ]);
+    expect(r.artifacts.map((a) => a.contentType)).toEqual([
+      "application/octet-stream",
+      "image/png",
+    ]);
+  });
+
+  it("a mimeType that is no media type is not repeated (it would end up in a header)", () => {
+    const r = processToolResult(
+      {
+        content: [
+          { type: "image", data: btoa("not an image"), mimeType: "text/html\r\nSet-Cookie: a=b" },
+          {
+            type: "resource",
+            resource: { uri: "x://blob", blob: btoa("bytes"), mimeType: "a b/c" },
+          },
+        ],
+      },
+      "render",
+    );
+    expect(r.artifacts.map((a) => [a.type, a.contentType])).toEqual([
+      ["application/octet-stream", "application/octet-stream"],
+      ["application/octet-stream", "application/octet-stream"],
+    ]);
+    expect(() => new Headers({ "content-type": r.artifacts[0]!.contentType! })).not.toThrow();
+  });
+
   it("structuredContent with nodes and links is a knowledge graph; other structured data a JSON artifact", () => {
     const graph = processToolResult(
       { content: [], structuredContent: { nodes: [{ id: "a" }], links: [] } },

@@ -1,6 +1,7 @@
 // Turns an MCP tool result into what the model sees, what the user is told, and artifacts.
 import { z } from "zod";
 import { fromBase64 } from "../../shared/base64";
+import { mediaTypeOr, rasterImageType } from "../../shared/media-type";
 import type { NeutralPart } from "../providers/types";
 import { BIBLIOGRAPHY, KNOWLEDGE_GRAPH, normalizeArtifactType } from "./artifact-types";
 import { asKnowledgeGraph, type KnowledgeGraph } from "./knowledge-graph";
@@ -155,23 +156,31 @@ export function processToolResult(raw: unknown, toolName: string): ProcessedResu
       case "audio": {
         const bytes = item.data ? base64Bytes(item.data) : null;
         if (!bytes) break;
-        const mime = item.mimeType ?? (item.type === "image" ? "image/png" : "audio/wav");
+        // The server's mimeType is a claim: an image is what its bytes are, and a type that is
+        // not one (junk, a header injection) is not repeated anywhere.
+        const raster = item.type === "image" ? rasterImageType(bytes) : null;
+        const declared = mediaTypeOr(
+          item.mimeType ?? (item.type === "image" ? "image/png" : "audio/wav"),
+          "application/octet-stream",
+        );
+        // Said to be a raster image but not one: plain bytes, downloaded, never shown as an image.
+        const claimsRaster = /^image\/(png|jpeg|gif|webp)$/.test(declared);
+        const mime = raster ?? (claimsRaster ? "application/octet-stream" : declared);
         artifacts.push({
           type: mime,
           title: `${item.type === "image" ? "Image" : "Audio"} from ${toolName}`,
           bytes,
           contentType: mime,
         });
-        if (
-          item.type === "image" &&
-          bytes.length <= MODEL_IMAGE_BYTES &&
-          /^image\/(png|jpeg|gif|webp)$/.test(mime)
-        ) {
-          forModel.push({ type: "image", mediaType: mime, data: item.data! });
+        // Providers refuse a request whose image is not what it says (the answer would fail).
+        if (raster && bytes.length <= MODEL_IMAGE_BYTES) {
+          forModel.push({ type: "image", mediaType: raster, data: item.data! });
         } else {
-          addText(
-            `[${item.type} ${mime}, ${bytes.length} bytes, shown to the user as an artifact]`,
-          );
+          const what =
+            item.type === "image" && claimsRaster && !raster
+              ? `${item.type} said to be ${declared} but not one`
+              : `${item.type} ${mime}`;
+          addText(`[${what}, ${bytes.length} bytes, shown to the user as an artifact]`);
         }
         break;
       }
@@ -189,7 +198,7 @@ export function processToolResult(raw: unknown, toolName: string): ProcessedResu
           });
         } else if (r.blob) {
           const bytes = base64Bytes(r.blob);
-          const mime = r.mimeType ?? "application/octet-stream";
+          const mime = mediaTypeOr(r.mimeType, "application/octet-stream");
           if (bytes)
             artifacts.push({
               type: mime,

@@ -2,6 +2,7 @@
 // message. Shared by the worker and the web client; imports nothing of ours but its siblings.
 import { z } from "zod";
 import { ConversationMode, ConversationSettings, RouteModel } from "./conversation-settings";
+import { TitleInput } from "./display-text";
 
 /**
  * Where to branch and what the branch does first:
@@ -20,7 +21,7 @@ export const BranchRequest = z
     messageId: z.string().min(1).max(100),
     step: z.number().int().min(0).max(100).optional(),
     text: z.string().trim().min(1).max(MAX_TEXT_CHARS).optional(),
-    title: z.string().trim().min(1).max(200).optional(),
+    title: TitleInput.optional(),
     provider: RouteModel.shape.provider.optional(),
     model: z.string().min(1).max(200).optional(),
     mode: ConversationMode.optional(),

@@ -30,7 +30,13 @@ declare module "vitest" {
     changingUrl: string;
     /** OAuth-protected MCP servers: a working one, and ones that fail in one way each. */
     oauth: { url: string; issuer: string };
-    oauthFaults: { token500: string; registrationRefused: string; badMetadata: string };
+    oauthFaults: {
+      token500: string;
+      registrationRefused: string;
+      badMetadata: string;
+      /** Its issuer takes POST /test/authorization-endpoint {url}: the page its metadata names. */
+      oddAuthorization: { url: string; issuer: string };
+    };
     approvalUrl: string;
     /** A URL on 127.0.0.1 where nothing listens: a provider that is down (OLLAMA_BASE_URL). */
     closedPortUrl: string;
@@ -92,12 +98,14 @@ export default async function setup(project: TestProject) {
     startProtectedServer("token_500"),
     startProtectedServer("registration_refused"),
     startProtectedServer("bad_metadata"),
+    startProtectedServer("odd_authorization"),
   ]);
   project.provide("oauth", { url: oauth[0].url, issuer: oauth[0].issuer });
   project.provide("oauthFaults", {
     token500: oauth[1].url,
     registrationRefused: oauth[2].url,
     badMetadata: oauth[3].url,
+    oddAuthorization: { url: oauth[4].url, issuer: oauth[4].issuer },
   });
   project.provide("changingUrl", changing.url);
   const approval = await startApprovalServer();

@@ -33,7 +33,13 @@ import type {
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 import express from "express";
 
-export type Fault = "none" | "token_500" | "registration_refused" | "bad_metadata";
+export type Fault =
+  | "none"
+  | "token_500"
+  | "registration_refused"
+  | "bad_metadata"
+  /** Its metadata names the authorization page set by POST /test/authorization-endpoint. */
+  | "odd_authorization";
 
 interface Grant {
   login: string;
@@ -239,6 +245,21 @@ export async function startProtectedServer(fault: Fault = "none"): Promise<Prote
       "/.well-known/oauth-authorization-server",
       (_req, res) => void res.json({ issuer: "nonsense", authorization_endpoint: 42 }),
     );
+  if (fault === "odd_authorization") {
+    let page = "https://127.0.0.1/authorize";
+    as.post("/test/authorization-endpoint", (req, res) => {
+      page = String(req.body.url);
+      res.json({ ok: true });
+    });
+    as.get(
+      "/.well-known/oauth-authorization-server",
+      (_req, res) =>
+        void res.json({
+          ...createOAuthMetadata({ provider, issuerUrl, scopesSupported: ["mcp:tools"] }),
+          authorization_endpoint: page,
+        }),
+    );
+  }
   const off = { rateLimit: false as const };
   as.use(
     mcpAuthRouter({

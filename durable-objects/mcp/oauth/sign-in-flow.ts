@@ -3,6 +3,7 @@
 // `resource` and `state`; we give it a D1-backed provider and a fetch that passes the SSRF guard.
 import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
 import { z } from "zod";
+import { authorizationPageProblem } from "./authorization-page";
 import type { CallbackQuery } from "./callback-query";
 import { fetchFor, internetRoute } from "../mcp-route";
 import { callbackUrl, clientMetadataUrl } from "./client-metadata";
@@ -140,8 +141,13 @@ export async function startSignIn(
       ...(scope && { scope }),
       fetchFn,
     });
-    if (result === "REDIRECT" && provider.authorizationUrl)
-      return { kind: "redirect", authorizationUrl: provider.authorizationUrl.href };
+    if (result === "REDIRECT" && provider.authorizationUrl) {
+      const page = provider.authorizationUrl;
+      const problem = authorizationPageProblem(page, hostOf(server.url), deps.allowLocal);
+      if (!problem) return { kind: "redirect", authorizationUrl: page.href };
+      await recordFailure(deps.db, key, problem);
+      return { kind: "failed", problem };
+    }
     return { kind: "connected" };
   } catch (err) {
     learnEndpoints(provider, where);

@@ -29,6 +29,15 @@ describe("the approval card", () => {
     expect(html).toContain("Note for the model");
   });
 
+  it("names a tool as it reads, without the bidi override that would disguise it", () => {
+    // "delete_all\u202Eweiver_" would read "delete_all_review" on the card.
+    const html = renderToStaticMarkup(
+      <ApprovalCard approval={{ ...pending, tool: "delete_all\u202Eweiver_" }} />,
+    );
+    expect(html).toContain("<strong>delete_allweiver_</strong>");
+    expect(html).toContain('aria-label="Approval for delete_allweiver_"');
+  });
+
   it("once answered, says who decided what and drops the buttons", () => {
     const html = renderToStaticMarkup(
       <ApprovalCard

@@ -4,6 +4,7 @@
 // decided what, and when. A viewer sees the question but no buttons; "always allow" sets the
 // owner's tool policy, so only the owner is offered it.
 import { useRef, useState } from "react";
+import { withoutBidiControls } from "../../../durable-objects/protocol/display-text";
 import type { ApprovalView } from "../../../durable-objects/protocol/transcript";
 import type { ApprovalAnswer } from "../../../durable-objects/protocol/wire";
 import { type Answerer, SOLE_OWNER } from "../sharing/answerer";
@@ -35,17 +36,19 @@ export function ApprovalCard(props: {
     if (delivered !== false) card.current?.focus();
   };
   const decided = approval.decided;
+  // The server names its tools: an override in a name could make the call read as another one.
+  const tool = withoutBidiControls(approval.tool);
   return (
     <section
       ref={card}
       tabIndex={-1}
       className={`approval-card ${decided ? decided.decision : "pending"}`}
       data-testid="approval-card"
-      aria-label={`Approval for ${approval.tool}`}
+      aria-label={`Approval for ${tool}`}
     >
       <p>
         <strong>{decided ? "Tool call" : "Approve this tool call?"}</strong>{" "}
-        <span className="tool-server">{approval.server}</span> · <strong>{approval.tool}</strong>
+        <span className="tool-server">{approval.server}</span> · <strong>{tool}</strong>
       </p>
       <Arguments value={approval.arguments} />
       {decided ? (

@@ -246,6 +246,12 @@ describe("the elicitation card", () => {
     expect(host.querySelector("button")).toBeNull();
     expect(host.textContent).toContain("cannot be opened");
   });
+
+  it("a start link, which would sign the user in as someone else, is never offered", () => {
+    show({ ...link, url: `${location.origin}/#token=tc_someone_else` });
+    expect(host.querySelector("a")).toBeNull();
+    expect(host.textContent).toContain("cannot be opened");
+  });
 });
 
 describe("the focus after answering", () => {

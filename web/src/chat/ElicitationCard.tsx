@@ -4,6 +4,7 @@
 // easy to spot), Open, then Done / Decline / Cancel. Shown in every tab; once answered anywhere
 // (or timed out, or withdrawn) it says how, and by whom. A viewer sees the question, not the form.
 import { useMemo, useRef, useState } from "react";
+import { startLinkToken } from "../start-link";
 import {
   checkContent,
   type ElicitationAnswer,
@@ -264,6 +265,8 @@ function Buttons(props: {
 export function webAddress(url: string): URL | null {
   if (!URL.canParse(url)) return null;
   const parsed = new URL(url);
+  // A start link would sign the user in to the account of the token it carries.
+  if (startLinkToken(parsed.hash)) return null;
   return parsed.protocol === "https:" || parsed.protocol === "http:" ? parsed : null;
 }
 

@@ -1,6 +1,7 @@
 // One step's tool calls in the timeline: per call a line a person can read (what it found, or
 // why it failed) and how long it took; expanded, the arguments (long ones folded) and the raw
 // result.
+import { withoutBidiControls } from "../../../durable-objects/protocol/display-text";
 import type { MessagePart } from "../../../durable-objects/protocol/messages";
 import type { Activity } from "../../../durable-objects/protocol/transcript";
 import { formatDuration, spanOf } from "./durations";
@@ -71,7 +72,9 @@ function ToolCallItem(props: {
       <details>
         <summary>
           <span aria-hidden="true">{awaitingApproval ? "✋" : STATUS_ICON[call.status]}</span>{" "}
-          <span className="tool-server">{call.server}</span> · <strong>{call.tool}</strong>{" "}
+          {/* The server names its tools: no override may reorder the line. */}
+          <span className="tool-server">{call.server}</span> ·{" "}
+          <strong>{withoutBidiControls(call.tool)}</strong>{" "}
           <span className="visually-hidden">
             ({awaitingApproval ? "waiting for your approval" : STATUS_LABEL[call.status]})
           </span>

@@ -16,6 +16,10 @@ import { rehypeGuardUrls } from "./rehype-guard-urls";
 const KATEX_OPTIONS = { trust: false, strict: "ignore", maxSize: 20, maxExpand: 1000 } as const;
 
 const typesetTree = rehypeKatex(KATEX_OPTIONS);
+// Typesetting grows faster than the formula (10,000 characters take about a second, and a
+// streamed formula is typeset again at every delta): a longer one, which no reader could take
+// in as a formula anyway, is shown as its TeX.
+export const MAX_TEX_CHARS = 3_000;
 const MAX_CACHED = 500;
 const cache = new Map<string, ReactNode>();
 
@@ -28,11 +32,24 @@ export function typeset(tex: string, display: boolean): ReactNode {
   const key = `${display ? "display" : "inline"}\n${tex}`;
   let elements = cache.get(key);
   if (elements === undefined) {
-    elements = render(tex, display);
+    elements = tex.length > MAX_TEX_CHARS ? source(tex, display) : render(tex, display);
     if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
     cache.set(key, elements);
   }
   return elements;
+}
+
+function source(tex: string, display: boolean): ReactNode {
+  const note = `A formula too long to typeset (${tex.length.toLocaleString("en")} characters), as TeX`;
+  return display ? (
+    <pre className="math-source" title={note}>
+      <code>{tex}</code>
+    </pre>
+  ) : (
+    <code className="math-source" title={note}>
+      {tex}
+    </code>
+  );
 }
 
 // rehype-katex on a tree of just this formula, as remark-math hands it over: it knows KaTeX's

@@ -133,6 +133,7 @@ const HOSTILE = [
   "$\\htmlClass{x}{y}\\htmlStyle{background:url(https://evil.example/p)}{z}$",
   '<iframe src="https://evil.example">',
   "[ref]\n\n[ref]: javascript:alert(1)",
+  "[Open the report](/#token=tc_someone_else)",
   "![ref][img]\n\n[img]: https://evil.example/q.png",
 ];
 
@@ -146,6 +147,8 @@ function expectInert(html: string) {
   // An image only from a path on our origin, never from another host.
   expect(html).not.toMatch(/<img(?![^>]*src="\/(?![/\\])[^"]*")[^>]*>/);
   expect(html).not.toMatch(/style="[^"]*url\(/i);
+  // No start link: following it would sign the reader in as the token's user.
+  expect(html).not.toMatch(/href="[^"]*#[^"]*token=/i);
 }
 
 describe("hostile input", () => {

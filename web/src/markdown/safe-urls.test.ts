@@ -26,6 +26,10 @@ describe("linkKind", () => {
       "https://evil.example/\nx",
       "https:evil.example",
       "relative/path",
+      // Start links: they would sign the reader in as someone else.
+      "/#token=tc_someone_else",
+      "#token=tc_someone_else",
+      "http://127.0.0.1:8787/?c=x#a=1&token=tc_someone_else",
       "",
       null,
       undefined,

@@ -10,12 +10,18 @@ const SAME_ORIGIN_PATH = /^\/(?![/\\])[^\s\\\p{Cc}]*$/u;
 const FRAGMENT = /^#[^\s\\\p{Cc}]*$/u;
 const WEB_OR_MAIL = /^(?:https?:\/\/|mailto:)[^\s\\\p{Cc}]+$/iu;
 
+import { startLinkToken } from "../start-link";
+
 export type LinkKind = "web" | "mail" | "same-origin" | "fragment";
 
 // What a link's URL leads to, or null when it must not be a link (javascript:, data:, vbscript:,
 // protocol-relative, anything else).
 export function linkKind(url: string | null | undefined): LinkKind | null {
   if (!url) return null;
+  // A start link (`/#token=…`, or our full address with it) signs the browser in as the token's
+  // user: one in an answer would sign the reader in to someone else's account.
+  const hash = url.indexOf("#");
+  if (hash >= 0 && startLinkToken(url.slice(hash))) return null;
   if (WEB_OR_MAIL.test(url)) return /^mailto:/i.test(url) ? "mail" : "web";
   if (SAME_ORIGIN_PATH.test(url)) return "same-origin";
   if (FRAGMENT.test(url)) return "fragment";

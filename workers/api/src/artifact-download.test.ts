@@ -29,4 +29,19 @@ describe("a downloaded artifact", () => {
   it("still strips what a file system refuses", async () => {
     expect(await savedName("../../etc/passwd", null)).toBe("etc_passwd.txt");
   });
+
+  it("answers a stored content type a header cannot carry with plain bytes, not an error", async () => {
+    const row = {
+      title: "Image from render",
+      type: "image/png",
+      language: null,
+      content: "<script>alert(1)</script>",
+      contentType: "text/html\r\nSet-Cookie: session=stolen",
+    } as Row;
+    const res = await downloadResponse({} as R2Bucket, row, false);
+    expect(res.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    expect(res.headers.get("set-cookie")).toBeNull();
+    expect(res.headers.get("content-disposition")).toMatch(/^attachment;/);
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+  });
 });

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import type { artifacts } from "../../../shared/db/schema";
 import { languageExtension, safeFileName } from "../../../durable-objects/protocol/file-names";
+import { mediaTypeOr } from "../../../shared/media-type";
 import { notFound } from "./http/errors";
 
 type Row = typeof artifacts.$inferSelect;
@@ -57,8 +58,11 @@ export async function downloadResponse(
   asAttachment: boolean,
   inlineRequested = false,
 ): Promise<Response> {
-  const contentType =
-    row.contentType ?? (row.r2Key ? "application/octet-stream" : "text/plain; charset=utf-8");
+  // A stored type came from a tool or an upload: one a header cannot carry is not repeated.
+  const contentType = mediaTypeOr(
+    row.contentType,
+    row.r2Key ? "application/octet-stream" : "text/plain; charset=utf-8",
+  );
   const mediaType = contentType.split(";")[0]!.trim().toLowerCase();
   const inline =
     !asAttachment &&

@@ -175,6 +175,38 @@ it("each broken server leaves its own named state", async () => {
   });
 });
 
+it("a sign-in page that is not https (file:, ms-msdt:, plain http elsewhere) is never opened", async () => {
+  const { url: oddUrl, issuer: oddIssuer } = inject("oauthFaults").oddAuthorization;
+  const user = await createUser();
+  // A server of its own for each page: a connection keeps the metadata it discovered.
+  let n = 0;
+  const pointAt = (page: string) =>
+    fetch(new URL("/test/authorization-endpoint", oddIssuer), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ url: page }),
+    });
+  for (const [page, said] of [
+    ["ms-msdt:/id PCWDiagnostic", "a ms-msdt: address"],
+    ["file:///etc/passwd", "a file: address"],
+    ["http://sso.example.com/authorize", "http://sso.example.com"],
+  ]) {
+    await pointAt(page!);
+    const id = await addServer(user, `odd-page-${++n}`, oddUrl);
+    const started = await connect(user, id);
+    expect(started).toMatchObject({ kind: "failed", problem: { code: "metadata_invalid" } });
+    if (started.kind === "failed") {
+      expect(started.problem.message).toContain(said);
+      expect(started.problem.message).toContain("authorization_endpoint");
+    }
+    expect((await serverState(user, id)).signIn).toMatchObject({ errorCode: "metadata_invalid" });
+  }
+  // An https page, or plain http on this machine in local development, still opens.
+  await pointAt(new URL("/authorize", oddIssuer).href);
+  const fine = await addServer(user, "odd-page-fixed", oddUrl);
+  expect(await connect(user, fine)).toMatchObject({ kind: "redirect" });
+});
+
 it("Disconnect revokes at the server and forgets; removing a server does the same", async () => {
   const user = await createUser();
   const id = await addServer(user, "protected", url);

@@ -234,6 +234,25 @@ describe("conversations", () => {
   });
 });
 
+describe("titles another member or client writes", () => {
+  it("lose the bidi controls that would reverse them and the text after them in the list", async () => {
+    // U+202E reverses the rest of the title and whatever follows it on the line.
+    const made = await createConversation(alice, { title: "Budget \u202E2026 fdp.exe" });
+    expect(made.title).toBe("Budget 2026 fdp.exe");
+    const renamed = await api(alice, `/api/conversations/${made.id}`, {
+      method: "PATCH",
+      json: { title: "\u2067مرحبا\u2069 notes\u202D" },
+    });
+    expect(await renamed.json()).toMatchObject({ title: "مرحبا notes" });
+    const onlyControls = await api(alice, `/api/conversations/${made.id}`, {
+      method: "PATCH",
+      json: { title: "\u202E\u202E" },
+    });
+    expect(onlyControls.status).toBe(400);
+    expect((await errorOf(onlyControls)).message).toContain("title");
+  });
+});
+
 describe("the conversation list's cursor", () => {
   it("refuses a cursor it did not give out instead of starting over (a client would loop)", async () => {
     await createConversation(alice, { title: "One" });

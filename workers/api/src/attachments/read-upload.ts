@@ -1,6 +1,7 @@
 // Reading the one file of a multipart/form-data upload. A body whose declared length is already
 // over the limit is refused before it is read.
 import type { Context } from "hono";
+import { withoutBidiControls } from "../../../../durable-objects/protocol/display-text";
 import { ApiError } from "../http/errors";
 import { tooLarge } from "./limit-errors";
 
@@ -49,10 +50,13 @@ export async function readUploadedFile(c: Context, maxBytes: number): Promise<Up
   return { name, bytes: new Uint8Array(await file.arrayBuffer()) };
 }
 
-/** The last path segment, without control characters, at most 200 characters. */
+/**
+ * The last path segment, without control characters or the bidi controls that make
+ * "invoice\u202Efdp.exe" read as "invoiceexe.pdf", at most 200 characters.
+ */
 export function displayName(raw: string): string {
   const base = raw.split(/[/\\]/).pop() ?? "";
   // eslint-disable-next-line no-control-regex -- removing exactly these characters
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, "").trim();
+  const clean = withoutBidiControls(base.replace(/[\u0000-\u001f\u007f]/g, "")).trim();
   return clean.slice(0, MAX_NAME_CHARS) || "attachment";
 }

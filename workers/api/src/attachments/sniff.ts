@@ -2,6 +2,7 @@
 // text, which its name and a parse make Markdown, CSV/TSV or JSON. The name alone never decides:
 // a PNG named `paper.pdf` is an image, and a `data.json` that does not parse is plain text.
 import type { AttachmentKind } from "../../../../durable-objects/protocol/attachments";
+import { rasterImageType } from "../../../../shared/media-type";
 
 export type Sniffed =
   | { accepted: true; contentType: string; kind: AttachmentKind }
@@ -11,22 +12,6 @@ export type Sniffed =
 const startsWith = (bytes: Uint8Array, signature: readonly number[], at = 0) =>
   signature.every((b, i) => bytes[at + i] === b);
 const ascii = (text: string) => [...text].map((ch) => ch.charCodeAt(0));
-
-const IMAGES: Array<{ contentType: string; matches: (b: Uint8Array) => boolean }> = [
-  {
-    contentType: "image/png",
-    matches: (b) => startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-  },
-  { contentType: "image/jpeg", matches: (b) => startsWith(b, [0xff, 0xd8, 0xff]) },
-  {
-    contentType: "image/gif",
-    matches: (b) => startsWith(b, ascii("GIF87a")) || startsWith(b, ascii("GIF89a")),
-  },
-  {
-    contentType: "image/webp",
-    matches: (b) => startsWith(b, ascii("RIFF")) && startsWith(b, ascii("WEBP"), 8),
-  },
-];
 
 // Formats we refuse, recognised so the refusal can say what the file is.
 const REFUSED: Array<{ detected: string; matches: (b: Uint8Array) => boolean }> = [
@@ -61,8 +46,8 @@ function isPdf(bytes: Uint8Array): boolean {
 }
 
 export function sniffAttachment(bytes: Uint8Array, name: string): Sniffed {
-  const image = IMAGES.find((i) => i.matches(bytes));
-  if (image) return { accepted: true, contentType: image.contentType, kind: "image" };
+  const image = rasterImageType(bytes);
+  if (image) return { accepted: true, contentType: image, kind: "image" };
   if (isPdf(bytes)) return { accepted: true, contentType: "application/pdf", kind: "pdf" };
   const refused = REFUSED.find((r) => r.matches(bytes));
   if (refused) return { accepted: false, detected: refused.detected };

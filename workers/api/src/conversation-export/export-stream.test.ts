@@ -3,6 +3,10 @@ import type { ChatMessage } from "../../../../durable-objects/protocol/messages"
 import type { Artifact, Conversation } from "../../../../durable-objects/protocol/rest";
 import { type ExportSource, jsonExport, markdownExport } from "./export-stream";
 import { exportFileName } from "./markdown";
+import type { Nodes } from "mdast";
+import { fromMarkdown } from "mdast-util-from-markdown";
+import { gfmFromMarkdown } from "mdast-util-gfm";
+import { gfm } from "micromark-extension-gfm";
 
 /** A conversation held in memory, read as the route reads D1; `reads` counts each read. */
 function source(messages: ChatMessage[], artifacts: Artifact[]) {
@@ -213,6 +217,89 @@ describe("a conversation exported", () => {
         "",
       ].join("\n"),
     );
+  });
+
+  it("keeps hostile text inert for a viewer that renders HTML: no tag, image or script link", async () => {
+    const hostile = [
+      "<script>alert('script')</script>",
+      "Inline <img src=x onerror=\"alert('img')\"> and <b onclick=alert(1)>bold</b>.",
+      "![pixel](https://evil.example/p.png?leak=1) ![data](data:image/svg+xml,<svg onload=alert(1)>)",
+      "[js](javascript:alert('js')) [ref][r] <javascript:alert('auto')> [ok](https://example.com)",
+      "[r]: javascript:alert('ref')",
+      "</details><img src=x onerror=alert('breakout')>",
+      "`<img src=x>` in code stays code.",
+      // What looks like code to a careless reader but is not to a Markdown parser.
+      "\\`<img src=x onerror=alert('escaped tick')>`",
+      "| `a | <img src=x onerror=alert('cell')> | b` |\n| - | - | - |",
+      "``` a`b\n<img src=x onerror=alert('not a fence')>\n```",
+      "[a\nb]: javascript:alert('two-line label')\n\n[x][a b] [^1]\n\n[^1]: A footnote.",
+    ].join("\n\n");
+    const notes = artifact({
+      id: "m1",
+      type: "text/markdown",
+      title: "<img src=x onerror=alert('title')>",
+      content: hostile,
+    });
+    const messages = [
+      message({
+        role: "user",
+        author: { id: "u2", name: "<svg onload=alert('name')>" },
+        content: [
+          { type: "text", text: hostile },
+          {
+            type: "attachment",
+            artifactId: "f9",
+            name: "<img src=x onerror=alert('file')>.txt",
+            contentType: "text/plain",
+            size: 3,
+            kind: "text",
+          },
+        ],
+      }),
+      message({
+        seq: 2,
+        role: "assistant",
+        content: [
+          { type: "reasoning", text: hostile },
+          {
+            type: "tool_call",
+            callId: "t9",
+            server: "evil",
+            tool: "render",
+            arguments: {},
+            status: "done",
+            summary: "<iframe src=https://evil.example></iframe> ![x](https://evil.example/x.png)",
+          },
+          { type: "text", text: hostile },
+          { type: "artifact", artifactId: "m1", artifactType: "text/markdown", title: notes.title },
+        ],
+      }),
+    ];
+    const exported = await collect(markdownExport(source(messages, [notes]).from));
+    const tree = fromMarkdown(exported, {
+      extensions: [gfm()],
+      mdastExtensions: [gfmFromMarkdown()],
+    });
+    const live: string[] = [];
+    const visit = (node: Nodes) => {
+      // Our own folding of the reasoning is the only HTML.
+      if (node.type === "html" && /<(?!\/?(details|summary)>)/.test(node.value))
+        live.push(node.value);
+      if (node.type === "image" || node.type === "imageReference") live.push(`image ${node.alt}`);
+      if (node.type === "link" && !/^(https:|mailto:)/.test(node.url) && node.url !== "")
+        live.push(`link ${node.url}`);
+      if (node.type === "definition" && !/^https:/.test(node.url))
+        live.push(`definition ${node.url}`);
+      if ("children" in node) node.children.forEach(visit);
+    };
+    visit(tree);
+    expect(live).toEqual([]);
+    // What was written is still there to read, and code stays code.
+    expect(exported).toContain("alert('script')");
+    expect(exported).toContain("https://evil.example/p.png?leak=1");
+    expect(exported).toContain("`<img src=x>` in code stays code.");
+    expect(exported).toContain("[ok](https://example.com)");
+    expect(exported).toContain("[^1]: A footnote.");
   });
 
   it("as JSON is one document with every message and every artifact's text, however many pages", async () => {

@@ -4,6 +4,10 @@
 // are put together as they are read by export-stream.ts.
 import type { ChatMessage, MessagePart } from "../../../../durable-objects/protocol/messages";
 import type { Artifact, Conversation } from "../../../../durable-objects/protocol/rest";
+import { inertMarkdown } from "./inert-markdown";
+
+/** A name or title on one line, its Markdown and HTML characters shown as they are. */
+const plain = (text: string) => text.replace(/\s+/g, " ").replace(/[\\`*_[\]<>!#|~&$]/g, "\\$&");
 
 const STATUS_NOTES: Record<ChatMessage["status"], string | null> = {
   complete: null,
@@ -37,11 +41,12 @@ export function artifactMarkdown(
   ref: { title: string; artifactType: string },
   artifact: Artifact | undefined,
 ): string {
-  const heading = `**Artifact: ${ref.title}** (${ref.artifactType})`;
+  const heading = `**Artifact: ${plain(ref.title)}** (${plain(ref.artifactType)})`;
   if (!artifact) return `${heading}: deleted since.`;
   if (artifact.content == null)
     return `${heading}: ${artifact.contentType ?? "binary"}, download it from the app (\`GET /api/artifacts/${artifact.id}/download\`).`;
-  if (artifact.type === "text/markdown") return `${heading}\n\n${artifact.content.trim()}`;
+  if (artifact.type === "text/markdown")
+    return `${heading}\n\n${inertMarkdown(artifact.content.trim())}`;
   const language = artifact.language ?? FENCE_LANGUAGE[artifact.type] ?? "";
   return `${heading}\n\n${fenced(artifact.content, language)}`;
 }
@@ -56,26 +61,26 @@ const size = (bytes: number) =>
 function partBlock(part: MessagePart, artifacts: Map<string, Artifact>): string {
   switch (part.type) {
     case "text":
-      return part.text.trim();
+      return inertMarkdown(part.text.trim());
     case "reasoning":
-      return `<details><summary>Reasoning</summary>\n\n${part.text.trim()}\n\n</details>`;
+      return `<details><summary>Reasoning</summary>\n\n${inertMarkdown(part.text.trim())}\n\n</details>`;
     case "tool_call":
-      return `- Tool \`${part.server}.${part.tool}\` (${part.status})${part.summary ? `: ${part.summary.trim()}` : ""}`;
+      return `- Tool \`${part.server}.${part.tool}\` (${part.status})${part.summary ? `: ${plain(part.summary.trim())}` : ""}`;
     case "artifact":
       return artifactMarkdown(part, artifacts.get(part.artifactId));
     case "attachment":
-      return `- Attached: ${part.name} (${part.contentType}, ${size(part.size)})`;
+      return `- Attached: ${plain(part.name)} (${part.contentType}, ${size(part.size)})`;
   }
 }
 
 function speaker(message: ChatMessage): string {
   if (message.role === "assistant") return "Assistant";
-  return message.author?.name ?? "User";
+  return plain(message.author?.name ?? "User");
 }
 
 /** The document's title and what it is. */
 export function markdownHeader(c: Conversation, exportedAt: Date): string {
-  const title = c.title.trim() || "Untitled conversation";
+  const title = plain(c.title.trim()) || "Untitled conversation";
   return `# ${title}\n\n_${c.provider} · ${c.model} · started ${utc(c.createdAt)} · exported ${utc(exportedAt.getTime())}_\n`;
 }
 

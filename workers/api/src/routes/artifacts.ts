@@ -15,11 +15,12 @@ import { validQuery } from "../http/validated";
 import { IdParam } from "./conversations";
 import { conversationStub } from "../conversation-lifecycle";
 import { ATTACHMENT_ARTIFACT_TYPE } from "../../../../durable-objects/protocol/attachments";
+import { TitleInput } from "../../../../durable-objects/protocol/display-text";
 
 export const PatchBody = z
   .object({
     content: z.string().max(1_000_000).optional(),
-    title: z.string().trim().min(1).max(200).optional(),
+    title: TitleInput.optional(),
   })
   .strict()
   .refine((b) => b.content !== undefined || b.title !== undefined, {

@@ -82,6 +82,15 @@ describe("POST /api/conversations/:id/attachments", () => {
     expect(artifact.metadata.attachment).toMatchObject({ name, contentType, kind });
   });
 
+  it("drops the bidi override that would show invoice\u202Efdp.exe as invoiceexe.pdf", async () => {
+    const { id } = await createConversation(alice);
+    const res = await upload(alice, id, "invoice\u202Efdp.exe", "plain words");
+    expect(res.status).toBe(201);
+    const { artifact } = (await res.json()) as { artifact: UploadedArtifact };
+    expect(artifact.title).toBe("invoicefdp.exe");
+    expect(artifact.metadata.attachment.name).toBe("invoicefdp.exe");
+  });
+
   it("refuses a type not on the list, naming the type it found, and stores nothing", async () => {
     const { id } = await createConversation(alice);
     const zip = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00]);

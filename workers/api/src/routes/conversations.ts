@@ -26,11 +26,13 @@ import { applyTemplate } from "../templates/conversation-from-template";
 import { findTemplate } from "../templates/find-template";
 import { firstSocketOf } from "./first-socket";
 
+import { TitleInput } from "../../../../durable-objects/protocol/display-text";
+
 export const IdParam = z.string().min(1).max(100);
 
 const CreateBody = z
   .object({
-    title: z.string().trim().min(1).max(200).optional(),
+    title: TitleInput.optional(),
     provider: ProviderIdSchema.optional(),
     model: z.string().min(1).max(200).optional(),
     mode: ConversationMode.optional(),

@@ -28,6 +28,7 @@ import { enforceRateLimit } from "../rate-limit/middleware";
 import { applyTemplate, type ConversationChoices } from "../templates/conversation-from-template";
 import { findTemplate } from "../templates/find-template";
 import { ProviderIdSchema } from "./providers";
+import { TitleInput } from "../../../../durable-objects/protocol/display-text";
 
 export const NewSocketQuery = z.object({
   new: z.literal("1"),
@@ -35,7 +36,7 @@ export const NewSocketQuery = z.object({
   provider: ProviderIdSchema.optional(),
   model: z.string().min(1).max(200).optional(),
   mode: ConversationMode.optional(),
-  title: z.string().trim().min(1).max(200).optional(),
+  title: TitleInput.optional(),
   // A template's defaults fill what the query leaves out, as in POST /api/conversations.
   templateId: z.string().min(1).max(100).optional(),
 });

@@ -93,6 +93,9 @@ describe("MCP server URLs are checked before any request", () => {
   it("says why a URL was refused", () => {
     const r = checkServerUrl("https://169.254.169.254/latest", { allowLocal: false });
     expect(r).toMatchObject({ ok: false, reason: expect.stringContaining("metadata") });
+    expect(checkServerUrl("https://0.0.0.0/mcp", { allowLocal: false })).toMatchObject({
+      reason: "0.0.0.0 is an unspecified address",
+    });
   });
 
   it("re-checks every redirect and never requests a refused target", async () => {

@@ -164,7 +164,10 @@ export function checkServerUrl(raw: string, opts: { allowLocal: boolean }): UrlC
   }
   const loopbackOnly = problem === "loopback address";
   if (problem && !(opts.allowLocal && loopbackOnly))
-    return { ok: false, reason: `${url.hostname} is a ${problem}` };
+    return {
+      ok: false,
+      reason: `${url.hostname} is ${/^[aeiou]/.test(problem) ? "an" : "a"} ${problem}`,
+    };
   if (url.protocol === "http:" && !(opts.allowLocal && loopbackOnly))
     return {
       ok: false,

@@ -1,5 +1,7 @@
 // What "test the connection" found: the server, its protocol version and its tools, or the
 // problem in words. With `choose`, each tool gets a checkbox (which tools this conversation uses).
+// What the server names is shown without bidi controls: a name must not read as another.
+import { withoutBidiControls as shown } from "../../../durable-objects/protocol/display-text";
 import type { McpServerTest } from "../../../durable-objects/protocol/rest";
 
 export function TestResult(props: {
@@ -17,7 +19,7 @@ export function TestResult(props: {
   return (
     <div className="test-result">
       <p role="status" className="small">
-        Connected to {serverInfo.name || "the server"}
+        Connected to {shown(serverInfo.name) || "the server"}
         {serverInfo.version && ` ${serverInfo.version}`}
         {protocolVersion && ` (MCP ${protocolVersion})`}: {tools.length}{" "}
         {tools.length === 1 ? "tool" : "tools"}.
@@ -27,8 +29,8 @@ export function TestResult(props: {
           {tools.map((t) => {
             const names = (
               <>
-                <span className="tool-name">{t.title ?? t.name}</span>
-                {t.title && t.title !== t.name && <code className="small">{t.name}</code>}
+                <span className="tool-name">{shown(t.title ?? t.name)}</span>
+                {t.title && t.title !== t.name && <code className="small">{shown(t.name)}</code>}
               </>
             );
             return (
@@ -46,7 +48,7 @@ export function TestResult(props: {
                 ) : (
                   <span>{names}</span>
                 )}
-                {t.description && <p className="muted small">{t.description}</p>}
+                {t.description && <p className="muted small">{shown(t.description)}</p>}
               </li>
             );
           })}

@@ -1,6 +1,7 @@
 // Approval policies of one MCP server: for all its tools and per tool, allow / ask / never, kept
 // for this conversation or for all the user's conversations. Each choice shows what it falls
 // back to when left unset, and each tool the default its MCP annotations give it.
+import { withoutBidiControls } from "../../../durable-objects/protocol/display-text";
 import { useId, useState } from "react";
 import type { McpToolInfo } from "../../../durable-objects/protocol/rest";
 import { defaultPolicy, ToolPolicy } from "../../../durable-objects/protocol/tool-policy";
@@ -111,7 +112,7 @@ function PolicyRow(props: {
   return (
     <li>
       <label className="small">
-        <span className="tool-name">{props.label}</span>{" "}
+        <span className="tool-name">{withoutBidiControls(props.label)}</span>{" "}
         <select
           value={props.value ?? ""}
           onChange={(e) => {

@@ -312,6 +312,8 @@ export class Conversation extends Agent<Env> {
         );
       }
       case "typing":
+        // A viewer cannot write: "is typing" would promise a message that cannot come.
+        if (access.role === "viewer") return;
         return this.setTyping(connection, frame.typing);
     }
   }

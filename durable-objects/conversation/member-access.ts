@@ -100,6 +100,8 @@ export function applyAccessChange(
         ...s,
         synced: s?.synced ?? false,
         role,
+        // Made a viewer mid-sentence: what they typed can no longer be sent.
+        ...(role === "viewer" && { typing: false }),
       }));
   }
   if (role === null) {

@@ -191,6 +191,42 @@ describe("several people in one conversation", () => {
     b.close();
   });
 
+  it("a viewer's typing is not shown; a participant made a viewer while typing stops showing as typing", async () => {
+    const { owner, participant, viewer, id } = await people();
+    const a = await join(owner, id);
+    const b = await join(participant, id);
+    const c = await join(viewer, id);
+    /** Every frame the server sent `ws` before now has arrived (frames come in order). */
+    const caughtUp = async (ws: TestSocket) => {
+      const pongs = ws.frames.filter((f) => f.type === "pong").length;
+      ws.send({ type: "ping" });
+      await ws.until((f) => f.filter((x) => x.type === "pong").length > pongs);
+    };
+    const typing = (userId: string) =>
+      lastPresence(a)?.people.some((p) => p.userId === userId && p.typing) ?? false;
+
+    c.send({ type: "typing", typing: true });
+    await caughtUp(c);
+    await caughtUp(a);
+    expect(typing(viewer.id)).toBe(false);
+    expect(c.frames.some((f) => f.type === "frame_error")).toBe(false);
+
+    b.send({ type: "typing", typing: true });
+    await a.until(() => typing(participant.id));
+    const demoted = await api(owner, `/api/conversations/${id}/members`, {
+      method: "PUT",
+      json: { user: participant.id, role: "viewer" },
+    });
+    expect(demoted.status).toBe(200);
+    await a.until(
+      presenceShows(a, (p) =>
+        p.people.some((x) => x.userId === participant.id && x.role === "viewer"),
+      ),
+    );
+    expect(typing(participant.id)).toBe(false);
+    for (const ws of [a, b, c]) ws.close();
+  });
+
   it("removing a member ends their open event stream at once, with a comment saying why", async () => {
     const { owner, viewer, id } = await people();
     // A slow answer (about 4 s) keeps the stream following live events.

@@ -221,4 +221,16 @@ it("an approval in a shared conversation: a viewer cannot answer, a participant 
   expect(await boPage.getByTestId("message-assistant").textContent()).toContain(
     "Note shared is gone.",
   );
+
+  // Made a viewer while the page is open: the message box goes, and the header says so too.
+  const demoted = await fetch(`${stack.url}/api/conversations/${id}/members`, {
+    method: "PUT",
+    headers: owner,
+    body: JSON.stringify({ user: "bo", role: "viewer" }),
+  });
+  expect(demoted.status).toBe(200);
+  await boPage.getByTestId("viewer-notice").waitFor(WAIT);
+  await expect
+    .poll(() => boPage.getByTestId("shared-by").textContent(), WAIT)
+    .toMatch(/you are a viewer/);
 }, 300_000);

@@ -27,7 +27,7 @@ import { PaneResizer } from "./layout/PaneResizer";
 import { usePaneWidth } from "./layout/use-pane-width";
 import { DESKTOP_QUERY, PHONE_QUERY, useMediaQuery } from "./layout/use-media-query";
 import "./layout/layout.css";
-import type { MemberList } from "../../durable-objects/protocol/sharing";
+import type { ConversationRole, MemberList } from "../../durable-objects/protocol/sharing";
 import { sharingApi } from "./sharing/sharing-api";
 import { SharedWithMe } from "./sharing/SharedWithMe";
 import type { LeaveSettings } from "./settings/SettingsPanel";
@@ -235,6 +235,11 @@ export function App() {
     };
   }, [selected, confirmed]);
   const isOwner = membership?.role === "owner";
+  // The owner made this user a viewer (or a participant) while the conversation is open.
+  const followRole = useCallback(
+    (role: ConversationRole) => setMembership((m) => (m && m.role !== role ? { ...m, role } : m)),
+    [],
+  );
 
   // The model named the conversation: the header and the list show it at once.
   const [liveTitle, setLiveTitle] = useState<{ id: string; title: string } | null>(null);
@@ -504,6 +509,7 @@ export function App() {
                 onOpenConversation={openConversation}
                 me={auth.user.id}
                 membership={membership}
+                onRoleChange={followRole}
                 template={
                   conversation?.id === selected ? conversation.settings.template : undefined
                 }

@@ -19,7 +19,7 @@ import type { BranchAction } from "./MessageActions";
 import { TemplateStart } from "./TemplateStart";
 import type { TemplateContext } from "../../../durable-objects/protocol/template-context";
 import "./chat.css";
-import type { MemberList } from "../../../durable-objects/protocol/sharing";
+import type { ConversationRole, MemberList } from "../../../durable-objects/protocol/sharing";
 import { authorLabel, isShared } from "../sharing/author-label";
 import { useAnswerer } from "../sharing/answerer";
 import { PresenceBar } from "../sharing/PresenceBar";
@@ -46,6 +46,8 @@ export function ChatView(props: {
   template?: TemplateContext | undefined;
   /** The providers an answer can be regenerated with. */
   providers?: readonly ProviderInfo[];
+  /** The owner changed this user's role while the conversation is open (presence says so). */
+  onRoleChange?: (role: ConversationRole) => void;
 }) {
   const { conversationId, onArtifactCount, onTitle } = props;
   const [state, setState] = useState<LiveState | null>(null);
@@ -78,7 +80,14 @@ export function ChatView(props: {
   const reportTyping = useCallback((typing: boolean) => live.current?.typing(typing), []);
   const onTyping = useTyping(reportTyping);
   // The live role wins: the owner may change it while the conversation is open.
-  const role = state?.presence?.you.role ?? props.membership?.role ?? "owner";
+  const liveRole = state?.presence?.you.role;
+  const role = liveRole ?? props.membership?.role ?? "owner";
+  const { onRoleChange } = props;
+  const loadedRole = props.membership?.role;
+  // The page around the chat (its header: "you are a participant") follows a live change too.
+  useEffect(() => {
+    if (liveRole && loadedRole && liveRole !== loadedRole) onRoleChange?.(liveRole);
+  }, [liveRole, loadedRole, onRoleChange]);
   const revoked = state?.connection === "access-revoked";
   const deleted = state?.connection === "deleted";
   const shared = isShared(

@@ -70,6 +70,7 @@ import { ownerOverAllowance } from "./owner-allowance";
 import { MessageAuthors, withAuthorNames } from "./message-authors";
 import { checkSend, reusedClientMessageId, type SendChecks } from "./send-checks";
 import { EarlyTurnReads } from "./early-turn-reads";
+import { connectedMembers, MemberRecheck } from "./member-recheck";
 import { readTurnContext } from "./turn-reads";
 import { sendBatch } from "./send-batch";
 import { CONVERSATION_ROW_SQL, conversationFromRow, TurnSetupError } from "./conversation-row";
@@ -143,6 +144,16 @@ export class Conversation extends Agent<Env> {
     return (this.#authors ??= new MessageAuthors(this.store.sql));
   }
 
+  #memberRecheck: MemberRecheck | undefined;
+  /** Members' roles read again while events stream to them (member-recheck.ts). */
+  private get memberRecheck(): MemberRecheck {
+    return (this.#memberRecheck ??= new MemberRecheck({
+      db: this.env.DB,
+      conversationId: this.name,
+      members: () => connectedMembers(this.#open.list(), this.#sse),
+      apply: (userId, role) => this.accessChanged(userId, role),
+    }));
+  }
   #sseGate: SseGate | undefined;
   get sseGate(): SseGate {
     return (this.#sseGate ??= new SseGate(this.env.DB, this.#sse));
@@ -630,6 +641,7 @@ export class Conversation extends Agent<Env> {
     }
     for (const s of this.#sse) if (s.push(full)) this.#sse.delete(s);
     this.sseGate.revalidateIfDue();
+    this.memberRecheck.dueNow();
     return full;
   }
 

@@ -2,7 +2,8 @@
 // a socket or stream over, and tells the object its role in ROLE_HEADER. Every frame that writes
 // re-reads the role from D1 (a member removed or made a viewer is refused at once, even if the
 // worker's notice was lost), and `applyAccessChange` (called by the worker when the owner
-// changes someone's access) updates the open sockets, or closes them for a removed member.
+// changes someone's access, or by member-recheck.ts when a re-read finds a change the worker's
+// call did not bring) updates the open sockets, or closes them for a removed member.
 import type { Connection } from "agents";
 import {
   ConversationRole,

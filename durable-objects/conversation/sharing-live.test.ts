@@ -191,6 +191,25 @@ describe("several people in one conversation", () => {
     b.close();
   });
 
+  it("a removal the object was never told of still closes the member's socket as events go out", async () => {
+    const { owner, participant, id } = await people();
+    const a = await join(owner, id);
+    const b = await join(participant, id);
+    // The worker wrote the removal, and its call to the object was lost.
+    await env.DB.prepare(
+      "DELETE FROM conversation_members WHERE conversation_id = ? AND user_id = ?",
+    )
+      .bind(id, participant.id)
+      .run();
+    a.send({ type: "send", clientMessageId: "after-removal", text: "hello" });
+    await b.until(() => b.closed).catch(() => undefined);
+    expect(b.closed).toBe(true);
+    // As with a revoked credential, the events of that moment may still have reached it.
+    expect(b.closeCode).toBe(CLOSE_ACCESS_REVOKED);
+    await a.until((f) => f.some((x) => x.type === "turn_ended"));
+    a.close();
+  });
+
   it("a viewer's typing is not shown; a participant made a viewer while typing stops showing as typing", async () => {
     const { owner, participant, viewer, id } = await people();
     const a = await join(owner, id);

@@ -51,8 +51,15 @@ export interface LiveState {
   error: string | null;
   /** Who has the conversation open, and this user's own role in it (shared conversations). */
   presence: Presence | null;
-  /** The last send the server refused (a limit, say): its text goes back in the message box. */
-  refused: { clientMessageId: string; text: string } | null;
+  /** The last send the server refused (a limit, say): its text and files go back in the composer. */
+  refused: RefusedSend | null;
+}
+
+/** A send the server refused: its text, and the artifact ids of the files it carried. */
+export interface RefusedSend {
+  clientMessageId: string;
+  text: string;
+  attachments: readonly string[];
 }
 
 export class LiveConversation {
@@ -209,14 +216,20 @@ export class LiveConversation {
       else if (frame.type === "frame_error") {
         // A refused send (a viewer's) is not resent on the next connection.
         if (frame.error.code === "forbidden") this.unacked.clear();
-        // Nor is one refused by name: the user gets its text back to send when they choose.
+        // Nor is one refused by name: the user gets its text and files back to send when they choose.
         const id = frame.clientMessageId;
         const refused = id === undefined ? undefined : this.unacked.get(id);
         if (id !== undefined) this.unacked.delete(id);
         this.set({
           error: frame.error.message,
           ...(id !== undefined &&
-            refused?.type === "send" && { refused: { clientMessageId: id, text: refused.text } }),
+            refused?.type === "send" && {
+              refused: {
+                clientMessageId: id,
+                text: refused.text,
+                attachments: refused.attachments ?? [],
+              },
+            }),
         });
       }
     });

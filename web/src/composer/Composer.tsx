@@ -68,8 +68,8 @@ export function Composer(props: {
   onTyping?: (typing: boolean) => void;
   /** False for members of a shared conversation: its MCP prompts and resources are the owner's. */
   canUseMcpCatalog?: boolean;
-  /** A sent message the server refused: its text comes back into the box. */
-  returned?: { clientMessageId: string; text: string } | null;
+  /** A sent message the server refused: its text comes back into the box, its files as chips. */
+  returned?: { clientMessageId: string; text: string; attachments?: readonly string[] } | null;
 }) {
   const catalogAllowed = props.canUseMcpCatalog ?? true;
   const api = useMemo(
@@ -92,10 +92,12 @@ export function Composer(props: {
   const [draft, setDraft] = useState("");
   // A send the server refused comes back, ahead of anything typed since.
   const { returned } = props;
+  const { giveBack } = files;
   useEffect(() => {
     if (!returned) return;
     setDraft((typed) => (typed.trim() ? `${returned.text}\n\n${typed}` : returned.text));
-  }, [returned]);
+    giveBack(returned.attachments ?? []);
+  }, [returned, giveBack]);
   const [attachments, setAttachments] = useState<McpAttachment[]>([]);
   const [prompts, setPrompts] = useState<McpPromptList | "loading" | { error: string } | null>(
     null,

@@ -55,14 +55,9 @@ const uploader: AttachmentUploader = (file, progress, signal) =>
 
 const noCatalog = {} as CatalogApi;
 
-beforeEach(async () => {
-  uploads = [];
-  discarded = [];
-  sent = [];
-  host = document.createElement("div");
-  document.body.appendChild(host);
-  root = createRoot(host);
-  await act(async () =>
+/** The composer of conversation c1, as the chat renders it (with a refused send, if any). */
+const render = (returned: Parameters<typeof Composer>[0]["returned"] = null) =>
+  act(async () =>
     root.render(
       <Composer
         conversationId="c1"
@@ -72,9 +67,19 @@ beforeEach(async () => {
         api={noCatalog}
         uploader={uploader}
         discardUpload={async (id) => discarded.push(id)}
+        returned={returned}
       />,
     ),
   );
+
+beforeEach(async () => {
+  uploads = [];
+  discarded = [];
+  sent = [];
+  host = document.createElement("div");
+  document.body.appendChild(host);
+  root = createRoot(host);
+  await render();
 });
 afterEach(async () => {
   await act(async () => root.unmount());
@@ -271,4 +276,38 @@ it("an answer that is not the API's JSON still gives words a person can act on",
   expect(typeRefused).toBeInstanceOf(ApiFailure);
   expect(typeRefused.code).toBe("unsupported_media_type");
   expect(typeRefused.message).toBe('"a.exe" is a program, which cannot be attached.');
+});
+
+it("a message the server refused gives back its files with its text, ready to send again", async () => {
+  await pick(png("plot.png"), png("table.png"));
+  await act(async () => uploads.forEach((u) => u.store()));
+  await settle();
+  await type("Compare them");
+  await click(sendButton());
+  expect(chips()).toHaveLength(0);
+
+  // Attached meanwhile: it stays, after the files given back.
+  await pick(png("later.png"));
+  await render({
+    clientMessageId: "m1",
+    text: "Compare them",
+    attachments: ["art-plot.png", "art-table.png"],
+  });
+  await settle();
+  expect(box().value).toBe("Compare them");
+  expect(chips().map((c) => c.querySelector(".attachment-chip-name")!.textContent)).toEqual([
+    "plot.png",
+    "table.png",
+    "later.png",
+  ]);
+  expect(chips()[0]!.textContent).toContain("attached");
+  expect(discarded).toEqual([]);
+
+  await act(async () => uploads[2]!.store());
+  await settle();
+  await click(sendButton());
+  expect(sent.at(-1)).toEqual({
+    text: "Compare them",
+    attachments: ["art-plot.png", "art-table.png", "art-later.png"],
+  });
 });

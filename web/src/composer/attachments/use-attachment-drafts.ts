@@ -9,8 +9,16 @@ import { type AttachmentUploader, UPLOAD_ABORTED } from "./upload-attachment";
 
 export type AttachmentDraft =
   | { key: string; name: string; size: number; status: "uploading"; progress: number }
-  | { key: string; name: string; size: number; status: "ready"; artifact: Artifact }
+  | ReadyDraft
   | { key: string; name: string; size: number; status: "failed"; error: string };
+
+export type ReadyDraft = {
+  key: string;
+  name: string;
+  size: number;
+  status: "ready";
+  artifact: Artifact;
+};
 
 export interface AttachmentDrafts {
   drafts: readonly AttachmentDraft[];
@@ -20,6 +28,11 @@ export interface AttachmentDrafts {
   remove: (key: string) => void;
   /** The stored files' artifact ids, for the message being sent; the chips are cleared. */
   take: () => string[];
+  /**
+   * Puts back the chips of files taken for a message the server refused (those of `artifactIds`
+   * this composer sent), ahead of any attached since.
+   */
+  giveBack: (artifactIds: readonly string[]) => void;
 }
 
 let nextKey = 0;
@@ -32,6 +45,8 @@ export function useAttachmentDrafts(
   const current = useRef(drafts);
   current.current = drafts;
   const uploads = useRef(new Map<string, AbortController>());
+  // The chips of files already sent, by artifact id: a refused message gives them back.
+  const taken = useRef(new Map<string, ReadyDraft>());
 
   // Leaving the conversation stops what is still uploading.
   useEffect(() => {
@@ -98,12 +113,23 @@ export function useAttachmentDrafts(
   );
 
   const take = useCallback(() => {
-    const ids = current.current.flatMap((d) => (d.status === "ready" ? [d.artifact.id] : []));
+    const ready = current.current.filter((d): d is ReadyDraft => d.status === "ready");
+    for (const d of ready) taken.current.set(d.artifact.id, d);
     setDrafts([]);
-    return ids;
+    return ready.map((d) => d.artifact.id);
   }, []);
 
-  return { drafts, add, remove, take };
+  const giveBack = useCallback((artifactIds: readonly string[]) => {
+    const back = artifactIds.flatMap((id) => {
+      const draft = taken.current.get(id);
+      taken.current.delete(id);
+      return draft ? [draft] : [];
+    });
+    if (back.length === 0) return;
+    setDrafts((all) => [...back, ...all.filter((d) => !back.some((b) => b.key === d.key))]);
+  }, []);
+
+  return { drafts, add, remove, take, giveBack };
 }
 
 function refusalWords(err: unknown): string {

@@ -1,5 +1,6 @@
 // Reading the one file of a multipart/form-data upload. A body whose declared length is already
-// over the limit is refused before it is read.
+// over the limit is refused before it is read; one that declares none (chunked) or understates it
+// is read only up to the limit, and refused there: an oversized file is never taken in whole.
 import type { Context } from "hono";
 import { ApiError } from "../http/errors";
 import { tooLarge } from "./limit-errors";
@@ -24,9 +25,11 @@ export async function readUploadedFile(c: Context, maxBytes: number): Promise<Up
     );
   const declared = Number(c.req.header("content-length") ?? "0");
   if (declared > maxBytes + MULTIPART_OVERHEAD_BYTES) throw tooLarge(null, maxBytes);
+  const body = await bodyWithin(c.req.raw, maxBytes + MULTIPART_OVERHEAD_BYTES);
+  if (body === null) throw tooLarge(null, maxBytes);
   let form: FormData;
   try {
-    form = await c.req.raw.formData();
+    form = await new Response(body, { headers: { "content-type": type } }).formData();
   } catch {
     throw new ApiError(400, "bad_request", "The multipart body could not be read.");
   }
@@ -47,6 +50,31 @@ export async function readUploadedFile(c: Context, maxBytes: number): Promise<Up
       `'${name}' is empty: attach a file with something in it.`,
     );
   return { name, bytes: new Uint8Array(await file.arrayBuffer()) };
+}
+
+/** The body's bytes, or null as soon as it passes `limit` (the rest is never read). */
+async function bodyWithin(request: Request, limit: number): Promise<Uint8Array | null> {
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    length += value.byteLength;
+    if (length > limit) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes;
 }
 
 /** The last path segment, without control characters, at most 200 characters. */

@@ -119,6 +119,43 @@ describe("POST /api/conversations/:id/attachments", () => {
     expect(await stored(id)).toEqual({ rows: 0, objects: 0 });
   });
 
+  it("refuses an oversized file that declares no length once the limit is passed, without reading the rest", async () => {
+    const user = await createUser();
+    const { id } = await createConversation(user);
+    const boundary = "----limit-test";
+    const head = new TextEncoder().encode(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="endless.txt"\r\n` +
+        "Content-Type: text/plain\r\n\r\n",
+    );
+    const chunk = new Uint8Array(64 * 1024).fill(0x78);
+    // 8 MiB of file, sent as it is read (chunked: no Content-Length to refuse it by).
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent === 0) controller.enqueue(head);
+        if (sent >= 8 * MiB) {
+          controller.enqueue(new TextEncoder().encode(`\r\n--${boundary}--\r\n`));
+          return controller.close();
+        }
+        sent += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    const res = await api(user, `/api/conversations/${id}/attachments`, {
+      method: "POST",
+      headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+      body,
+    });
+    expect(res.status).toBe(413);
+    expect(await errorOf(res)).toMatchObject({
+      code: "payload_too_large",
+      message: expect.stringContaining("larger than the 1 MiB an attachment may be"),
+    });
+    // Read up to the limit and the room for the form around it, not a chunk more than that.
+    expect(sent).toBeLessThanOrEqual(MiB + 64 * 1024 + 2 * chunk.length);
+    expect(await stored(id)).toEqual({ rows: 0, objects: 0 });
+  });
+
   it("refuses a file past the user's quota, says how much is left, and stores nothing", async () => {
     const user = await createUser();
     const first = await createConversation(user);

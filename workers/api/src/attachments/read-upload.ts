@@ -53,7 +53,10 @@ export async function readUploadedFile(c: Context, maxBytes: number): Promise<Up
 }
 
 /** The body's bytes, or null as soon as it passes `limit` (the rest is never read). */
-async function bodyWithin(request: Request, limit: number): Promise<Uint8Array | null> {
+async function bodyWithin(
+  request: Request,
+  limit: number,
+): Promise<Uint8Array<ArrayBuffer> | null> {
   if (!request.body) return new Uint8Array();
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -156,6 +156,16 @@ describe("POST /api/conversations/:id/attachments", () => {
     expect(await stored(id)).toEqual({ rows: 0, objects: 0 });
   });
 
+  it("tells the browser the largest file it takes (so it refuses one before sending it all)", async () => {
+    const user = await createUser();
+    const { id } = await createConversation(user);
+    const res = await api(user, `/api/conversations/${id}/attachments/limits`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ maxBytes: MiB, maxFilesPerMessage: 10 });
+    const other = await api(alice, `/api/conversations/${id}/attachments/limits`);
+    expect(other.status).toBe(404);
+  });
+
   it("refuses a file past the user's quota, says how much is left, and stores nothing", async () => {
     const user = await createUser();
     const first = await createConversation(user);

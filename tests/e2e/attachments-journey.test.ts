@@ -1,0 +1,137 @@
+// Attaching files as a user does it, in Chromium against the real stack: what happens to files
+// that cannot go (too large, refused with their message), and to files waiting in the composer
+// when the message is refused or the user moves to another conversation.
+import type { Browser, BrowserContextOptions, Page } from "playwright-core";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { launchChromium } from "./browser";
+import { type Stack, startStack } from "./stack";
+
+const TURN_TIMEOUT = 60_000;
+const MAX_BYTES = 64 * 1024;
+const DESKTOP: BrowserContextOptions = { viewport: { width: 1400, height: 900 } };
+
+vi.setConfig({ testTimeout: 240_000, hookTimeout: 240_000 });
+
+let stack: Stack;
+let browser: Browser;
+beforeAll(async () => {
+  stack = await startStack(
+    (mock) => {
+      mock.onMessage(/a costly question/, {
+        content: "A costly answer.",
+        usage: { input_tokens: 1000, output_tokens: 200 },
+      });
+      mock.onMessage(/.*/, { content: "I read the files." });
+    },
+    {
+      // After the costly answer, "frugal" is past the day's allowance.
+      vars: { ATTACHMENT_MAX_BYTES: String(MAX_BYTES), DAILY_TOKEN_ALLOWANCE: "500" },
+      moreUsers: ["frugal"],
+    },
+  );
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+async function create(token = stack.token): Promise<string> {
+  const res = await fetch(`${stack.url}/api/conversations`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify({ title: "Files", provider: "anthropic" }),
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { id: string }).id;
+}
+
+async function open(id: string, token = stack.token, options = DESKTOP): Promise<Page> {
+  const page = await (await browser.newContext(options)).newPage();
+  await page.goto(`${stack.url}/?c=${id}#token=${token}`);
+  await page.getByRole("textbox", { name: "Message" }).waitFor();
+  return page;
+}
+
+type PickedFile = { name: string; mimeType: string; buffer: Buffer };
+const text = (name: string, body: string | Buffer): PickedFile => ({
+  name,
+  mimeType: "text/plain",
+  buffer: Buffer.from(body),
+});
+
+async function pickFiles(page: Page, files: PickedFile[]) {
+  const chooser = page.waitForEvent("filechooser");
+  await page.getByRole("button", { name: "Attach files" }).click();
+  await (await chooser).setFiles(files);
+}
+
+const chipList = (page: Page) => page.getByRole("list", { name: "Files for the next message" });
+const chip = (page: Page, name: string) =>
+  chipList(page).getByRole("listitem").filter({ hasText: name });
+const chipNames = (page: Page) => chipList(page).locator(".attachment-chip-name").allTextContents();
+
+async function attached(page: Page, ...names: string[]) {
+  for (const name of names)
+    await expect
+      .poll(() => chip(page, name).textContent(), { timeout: 30_000 })
+      .toContain("attached");
+}
+
+/** The titles of the conversation's stored files. */
+async function storedFiles(page: Page, conversationId: string): Promise<string[]> {
+  return page.evaluate(
+    async (url) =>
+      ((await (await fetch(url)).json()) as { items: { title: string }[] }).items.map(
+        (i) => i.title,
+      ),
+    `/api/conversations/${conversationId}/artifacts`,
+  );
+}
+
+it("a file far over the limit is refused at once, before its bytes are sent", async () => {
+  const id = await create();
+  const page = await open(id);
+  const uploads: string[] = [];
+  page.on("request", (r) => {
+    if (r.method() === "POST" && r.url().endsWith("/attachments")) uploads.push(r.url());
+  });
+  await pickFiles(page, [text("scan.txt", Buffer.alloc(20 * 1024 * 1024, "x"))]);
+  await expect
+    .poll(() => chip(page, "scan.txt").getByRole("alert").textContent(), { timeout: 30_000 })
+    .toBe(
+      "This file (20 MiB) is larger than the 64 KiB an attachment may be. Attach a smaller file, or split it.",
+    );
+  // A file within the limit still uploads.
+  await pickFiles(page, [text("notes.txt", "a few notes")]);
+  await attached(page, "notes.txt");
+  expect(uploads).toHaveLength(1);
+  expect(await storedFiles(page, id)).toEqual(["notes.txt"]);
+  await page.context().close();
+});
+
+it("a message refused for the allowance gives back its text and its files, ready to send again", async () => {
+  const { token } = stack.users.find((u) => u.name === "frugal")!;
+  const id = await create(token);
+  const page = await open(id, token);
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill("a costly question");
+  await box.press("Enter");
+  await page
+    .getByTestId("message-assistant")
+    .and(page.locator('[data-status="complete"]'))
+    .waitFor({ timeout: TURN_TIMEOUT });
+  await page.locator(".conversation-usage .usage-meter").waitFor({ timeout: TURN_TIMEOUT });
+
+  await pickFiles(page, [text("minutes.txt", "minutes"), text("budget.csv", "a,b\n1,2\n")]);
+  await attached(page, "minutes.txt", "budget.csv");
+  await box.fill("Summarise these two files");
+  await box.press("Enter");
+  await page.locator(".composer-error").waitFor();
+  expect(await page.locator(".composer-error").textContent()).toMatch(/allowance/i);
+  await expect.poll(() => box.inputValue()).toBe("Summarise these two files");
+  await expect.poll(() => chipNames(page)).toEqual(["minutes.txt", "budget.csv"]);
+  await attached(page, "minutes.txt", "budget.csv");
+  expect(await page.getByTestId("message-user").count()).toBe(1);
+  await page.context().close();
+});

@@ -36,11 +36,11 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function create(token = stack.token): Promise<string> {
+async function create(token = stack.token, title = "Files"): Promise<string> {
   const res = await fetch(`${stack.url}/api/conversations`, {
     method: "POST",
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-    body: JSON.stringify({ title: "Files", provider: "anthropic" }),
+    body: JSON.stringify({ title, provider: "anthropic" }),
   });
   expect(res.status).toBe(201);
   return ((await res.json()) as { id: string }).id;
@@ -133,5 +133,33 @@ it("a message refused for the allowance gives back its text and its files, ready
   await expect.poll(() => chipNames(page)).toEqual(["minutes.txt", "budget.csv"]);
   await attached(page, "minutes.txt", "budget.csv");
   expect(await page.getByTestId("message-user").count()).toBe(1);
+  await page.context().close();
+});
+
+it("files attached but not sent wait in their conversation while the user reads another", async () => {
+  const first = await create(stack.token, "Report draft");
+  await create(stack.token, "Elsewhere");
+  const page = await open(first);
+  await pickFiles(page, [text("chapter.md", "# Chapter one\n")]);
+  await attached(page, "chapter.md");
+  const list = page.getByRole("navigation", { name: "Conversations" });
+  await list.getByText("Elsewhere", { exact: true }).click();
+  await page.waitForURL((url) => url.searchParams.get("c") !== first);
+  await page.getByRole("textbox", { name: "Message" }).waitFor();
+  expect(await chipList(page).count()).toBe(0);
+
+  await list.getByText("Report draft", { exact: true }).click();
+  await page.waitForURL((url) => url.searchParams.get("c") === first);
+  await expect.poll(() => chipNames(page)).toEqual(["chapter.md"]);
+  await attached(page, "chapter.md");
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill("Read the chapter");
+  await box.press("Enter");
+  await page
+    .getByTestId("message-user")
+    .getByTestId("message-attachment")
+    .filter({ hasText: "chapter.md" })
+    .waitFor({ timeout: TURN_TIMEOUT });
+  expect(await storedFiles(page, first)).toEqual(["chapter.md"]);
   await page.context().close();
 });

@@ -80,7 +80,11 @@ export function Composer(props: {
     () => props.uploader ?? attachmentUploader(props.conversationId),
     [props.uploader, props.conversationId],
   );
-  const files = useAttachmentDrafts(uploader, props.discardUpload ?? artifactApi.remove);
+  const files = useAttachmentDrafts(
+    props.conversationId,
+    uploader,
+    props.discardUpload ?? artifactApi.remove,
+  );
   const fileInput = useRef<HTMLInputElement>(null);
   const messageBox = useRef<HTMLTextAreaElement>(null);
   usePageDropGuard();

@@ -55,12 +55,19 @@ const uploader: AttachmentUploader = (file, progress, signal) =>
 
 const noCatalog = {} as CatalogApi;
 
-/** The composer of conversation c1, as the chat renders it (with a refused send, if any). */
-const render = (returned: Parameters<typeof Composer>[0]["returned"] = null) =>
+/** Each test's own conversation: chips left in one wait there for the user's return. */
+let conversation: string;
+
+/** The composer of the test's conversation, as the chat renders it (with a refused send, if any). */
+const render = (
+  returned: Parameters<typeof Composer>[0]["returned"] = null,
+  conversationId = conversation,
+) =>
   act(async () =>
     root.render(
       <Composer
-        conversationId="c1"
+        key={conversationId}
+        conversationId={conversationId}
         busy={false}
         onSend={(text, attachments) => sent.push({ text, attachments })}
         onCancel={() => undefined}
@@ -73,6 +80,7 @@ const render = (returned: Parameters<typeof Composer>[0]["returned"] = null) =>
   );
 
 beforeEach(async () => {
+  conversation = `c-${crypto.randomUUID()}`;
   uploads = [];
   discarded = [];
   sent = [];
@@ -310,4 +318,26 @@ it("a message the server refused gives back its files with its text, ready to se
     text: "Compare them",
     attachments: ["art-plot.png", "art-table.png", "art-later.png"],
   });
+});
+
+it("files attached but not sent wait in their conversation while the user is in another", async () => {
+  await pick(png("draft.png"), png("slow.png"));
+  await act(async () => uploads[0]!.store());
+  await settle();
+  await render(null, "another");
+  expect(chips()).toHaveLength(0);
+  // Leaving stopped the upload on its way: its chip says so.
+  expect(uploads[1]!.signal.aborted).toBe(true);
+
+  await render(null, conversation);
+  expect(chips().map((c) => c.querySelector(".attachment-chip-name")!.textContent)).toEqual([
+    "draft.png",
+    "slow.png",
+  ]);
+  expect(chips()[0]!.textContent).toContain("attached");
+  expect(chips()[1]!.querySelector('[role="alert"]')!.textContent).toMatch(/attach the file again/);
+  expect(discarded).toEqual([]);
+  await type("Here is the draft");
+  await click(sendButton());
+  expect(sent).toEqual([{ text: "Here is the draft", attachments: ["art-draft.png"] }]);
 });

@@ -1,6 +1,7 @@
 // The files attached to the next message, each uploading, ready or refused. A file uploads as
 // soon as it is attached, so Send only waits for what is still on its way; removing a chip stops
 // its upload or deletes the stored file (it was never sent, and it counts toward the quota).
+// Leaving the conversation keeps its chips for when the user comes back (in this page).
 import { useCallback, useEffect, useRef, useState } from "react";
 import { MAX_ATTACHMENTS_PER_MESSAGE } from "../../../../durable-objects/protocol/attachments";
 import type { Artifact } from "../../../../durable-objects/protocol/rest";
@@ -37,22 +38,42 @@ export interface AttachmentDrafts {
 
 let nextKey = 0;
 
+/** The chips of conversations the user left with files not sent, by conversation id. */
+const leftBehind = new Map<string, readonly AttachmentDraft[]>();
+
 export function useAttachmentDrafts(
+  conversationId: string,
   upload: AttachmentUploader,
   discard: (artifactId: string) => Promise<unknown>,
 ): AttachmentDrafts {
-  const [drafts, setDrafts] = useState<readonly AttachmentDraft[]>([]);
+  const [drafts, setDrafts] = useState<readonly AttachmentDraft[]>(
+    () => leftBehind.get(conversationId) ?? [],
+  );
   const current = useRef(drafts);
   current.current = drafts;
   const uploads = useRef(new Map<string, AbortController>());
   // The chips of files already sent, by artifact id: a refused message gives them back.
   const taken = useRef(new Map<string, ReadyDraft>());
 
-  // Leaving the conversation stops what is still uploading.
+  // Leaving the conversation stops what is still uploading (its chip says so) and keeps the
+  // chips for a return: the stored files are the user's, waiting for a message.
   useEffect(() => {
+    leftBehind.delete(conversationId);
     const running = uploads.current;
-    return () => running.forEach((c) => c.abort());
-  }, []);
+    return () => {
+      running.forEach((c) => c.abort());
+      const kept = current.current.map((d): AttachmentDraft =>
+        d.status === "uploading"
+          ? {
+              ...base(d),
+              status: "failed",
+              error: "The upload stopped when you left; attach the file again.",
+            }
+          : d,
+      );
+      if (kept.length > 0) leftBehind.set(conversationId, kept);
+    };
+  }, [conversationId]);
 
   const update = useCallback((key: string, next: AttachmentDraft) => {
     setDrafts((all) => all.map((d) => (d.key === key ? next : d)));
@@ -131,6 +152,8 @@ export function useAttachmentDrafts(
 
   return { drafts, add, remove, take, giveBack };
 }
+
+const base = (d: AttachmentDraft) => ({ key: d.key, name: d.name, size: d.size });
 
 function refusalWords(err: unknown): string {
   if (err instanceof Error) return err.message;

@@ -71,6 +71,18 @@ const chip = (page: Page, name: string) =>
   chipList(page).getByRole("listitem").filter({ hasText: name });
 const chipNames = (page: Page) => chipList(page).locator(".attachment-chip-name").allTextContents();
 
+/** Drags files over an element and drops them there, as from the desktop. */
+async function dropOn(page: Page, selector: string, files: { name: string; text: string }[]) {
+  await page.locator(selector).evaluate((target, dropped) => {
+    const data = new DataTransfer();
+    for (const f of dropped) data.items.add(new File([f.text], f.name, { type: "text/plain" }));
+    for (const type of ["dragenter", "dragover", "drop"])
+      target.dispatchEvent(
+        new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }),
+      );
+  }, files);
+}
+
 async function attached(page: Page, ...names: string[]) {
   for (const name of names)
     await expect
@@ -161,5 +173,19 @@ it("files attached but not sent wait in their conversation while the user reads 
     .filter({ hasText: "chapter.md" })
     .waitFor({ timeout: TURN_TIMEOUT });
   expect(await storedFiles(page, first)).toEqual(["chapter.md"]);
+  await page.context().close();
+});
+
+it("files dropped on the conversation are attached like those dropped on the message box, once each", async () => {
+  const id = await create();
+  const page = await open(id);
+  await dropOn(page, '[data-testid="messages"]', [
+    { name: "one.txt", text: "first" },
+    { name: "two.txt", text: "second" },
+  ]);
+  await dropOn(page, ".composer-area", [{ name: "three.txt", text: "third" }]);
+  await attached(page, "one.txt", "two.txt", "three.txt");
+  expect(await chipNames(page)).toEqual(["one.txt", "two.txt", "three.txt"]);
+  expect((await storedFiles(page, id)).sort()).toEqual(["one.txt", "three.txt", "two.txt"]);
   await page.context().close();
 });

@@ -49,6 +49,7 @@ export function ChatView(props: {
   const [state, setState] = useState<LiveState | null>(null);
   const live = useRef<LiveConversation | null>(null);
   const list = useRef<VirtualListHandle>(null);
+  const section = useRef<HTMLElement>(null);
 
   useEffect(() => {
     const conversation = new LiveConversation(conversationId, setState);
@@ -151,7 +152,7 @@ export function ChatView(props: {
   );
 
   return (
-    <section className="chat" aria-label="Conversation">
+    <section ref={section} className="chat" aria-label="Conversation">
       {state?.connection === "offline" && (
         <div role="status" className="banner warning" data-testid="offline">
           Offline — reconnecting by itself; nothing you saw is lost.
@@ -257,6 +258,7 @@ export function ChatView(props: {
           conversationId={conversationId}
           busy={!!transcript?.busy}
           onSend={send}
+          dropZone={section}
           returned={state?.refused ?? null}
           onCancel={() => live.current?.cancel()}
           onArtifactsAttached={(n) => setAttachedArtifacts((count) => count + n)}

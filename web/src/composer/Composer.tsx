@@ -3,8 +3,8 @@
 // sent is exactly what the composer shows.
 import {
   type ClipboardEvent,
-  type DragEvent,
   type KeyboardEvent,
+  type RefObject,
   useEffect,
   useMemo,
   useRef,
@@ -68,6 +68,8 @@ export function Composer(props: {
   onTyping?: (typing: boolean) => void;
   /** False for members of a shared conversation: its MCP prompts and resources are the owner's. */
   canUseMcpCatalog?: boolean;
+  /** Where dropped files are attached besides the composer itself: the whole conversation. */
+  dropZone?: RefObject<HTMLElement | null>;
   /** A sent message the server refused: its text comes back into the box, its files as chips. */
   returned?: { clientMessageId: string; text: string; attachments?: readonly string[] } | null;
 }) {
@@ -207,19 +209,39 @@ export function Composer(props: {
             : `No prompt matches “${query}”.`
           : null;
 
-  const onDragOver = (e: DragEvent) => {
-    if (!carriesFiles(e.dataTransfer)) return;
-    e.preventDefault();
-    e.dataTransfer.dropEffect = "copy";
-    setDragging(true);
-  };
-  const onDrop = (e: DragEvent) => {
-    setDragging(false);
-    const dropped = droppedFiles(e.dataTransfer);
-    if (dropped.length === 0) return;
-    e.preventDefault();
-    files.add(dropped);
-  };
+  // Files dropped on the composer, or anywhere on the conversation, are attached; the outline
+  // around the message box shows where they go while they are dragged over.
+  const area = useRef<HTMLDivElement>(null);
+  const { dropZone } = props;
+  const { add } = files;
+  useEffect(() => {
+    const zone = dropZone?.current ?? area.current;
+    if (!zone) return;
+    const over = (e: DragEvent) => {
+      if (!carriesFiles(e.dataTransfer)) return;
+      e.preventDefault();
+      e.dataTransfer!.dropEffect = "copy";
+      setDragging(true);
+    };
+    const leave = (e: DragEvent) => {
+      if (!zone.contains(e.relatedTarget as Node | null)) setDragging(false);
+    };
+    const drop = (e: DragEvent) => {
+      setDragging(false);
+      const dropped = droppedFiles(e.dataTransfer);
+      if (dropped.length === 0) return;
+      e.preventDefault();
+      add(dropped);
+    };
+    zone.addEventListener("dragover", over);
+    zone.addEventListener("dragleave", leave);
+    zone.addEventListener("drop", drop);
+    return () => {
+      zone.removeEventListener("dragover", over);
+      zone.removeEventListener("dragleave", leave);
+      zone.removeEventListener("drop", drop);
+    };
+  }, [dropZone, add]);
   const onPaste = (e: ClipboardEvent) => {
     const pasted = pastedFiles(e.clipboardData);
     if (pasted.length === 0) return;
@@ -228,14 +250,7 @@ export function Composer(props: {
   };
 
   return (
-    <div
-      className={`composer-area ${dragging ? "dragging" : ""}`}
-      onDragOver={onDragOver}
-      onDragLeave={(e) => {
-        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
-      }}
-      onDrop={onDrop}
-    >
+    <div ref={area} className={`composer-area ${dragging ? "dragging" : ""}`}>
       {pickerOpen && (
         <PromptPicker
           items={items}

@@ -3,7 +3,7 @@
 // size and upload progress, or the server's reason for refusing it; Send waits for uploads and
 // sends the stored files' ids with the text. The uploads are in memory here (the route itself is
 // tested in workers/api, the whole path in Chromium in tests/e2e/attachments.test.ts).
-import { act } from "react";
+import { act, useRef } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { ApiFailure } from "../../api";
@@ -340,4 +340,40 @@ it("files attached but not sent wait in their conversation while the user is in 
   await type("Here is the draft");
   await click(sendButton());
   expect(sent).toEqual([{ text: "Here is the draft", attachments: ["art-draft.png"] }]);
+});
+
+it("files dropped anywhere on the conversation are attached, once each", async () => {
+  function Conversation() {
+    const zone = useRef<HTMLElement>(null);
+    return (
+      <section ref={zone}>
+        <div className="messages" />
+        <Composer
+          conversationId={conversation}
+          busy={false}
+          onSend={(text, attachments) => sent.push({ text, attachments })}
+          onCancel={() => undefined}
+          api={noCatalog}
+          uploader={uploader}
+          discardUpload={async (id) => discarded.push(id)}
+          dropZone={zone}
+        />
+      </section>
+    );
+  }
+  await act(async () => root.render(<Conversation />));
+  const messages = host.querySelector(".messages")!;
+  const over = await fire(messages, "dragover", "dataTransfer", transfer([png("chart.png")]));
+  expect(over.defaultPrevented).toBe(true);
+  // The message box shows where the files will go.
+  expect(host.querySelector(".composer-area")!.classList.contains("dragging")).toBe(true);
+  await fire(messages, "drop", "dataTransfer", transfer([png("chart.png")]));
+  await fire(
+    host.querySelector(".composer-area")!,
+    "drop",
+    "dataTransfer",
+    transfer([png("b.png")]),
+  );
+  expect(uploads.map((u) => u.file.name)).toEqual(["chart.png", "b.png"]);
+  expect(chips()).toHaveLength(2);
 });

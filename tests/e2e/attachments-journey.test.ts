@@ -1,6 +1,9 @@
 // Attaching files as a user does it, in Chromium against the real stack: what happens to files
 // that cannot go (too large, refused with their message), and to files waiting in the composer
 // when the message is refused or the user moves to another conversation.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { launchChromium } from "./browser";
@@ -188,4 +191,50 @@ it("files dropped on the conversation are attached like those dropped on the mes
   expect(await chipNames(page)).toEqual(["one.txt", "two.txt", "three.txt"]);
   expect((await storedFiles(page, id)).sort()).toEqual(["one.txt", "three.txt", "two.txt"]);
   await page.context().close();
+});
+
+it("attaches and removes files with the keyboard alone; the same file twice goes once", async () => {
+  const id = await create();
+  const page = await open(id);
+  const focused = () =>
+    page.evaluate(() => {
+      const el = document.activeElement!;
+      return el.getAttribute("aria-label") ?? el.textContent?.trim() ?? "";
+    });
+  await page.getByRole("textbox", { name: "Message" }).focus();
+  await page.keyboard.press("Tab");
+  expect(await focused()).toBe("Attach files");
+  const chooser = page.waitForEvent("filechooser");
+  await page.keyboard.press("Enter");
+  // Files on disk, as a user chooses them: the same one twice has the same name, size and date.
+  const folder = mkdtempSync(join(tmpdir(), "attach-"));
+  const files = ["first.txt", "second.txt"].map((name) => join(folder, name));
+  files.forEach((path, i) => writeFileSync(path, `file ${i}`));
+  await (await chooser).setFiles(files);
+  await attached(page, "first.txt", "second.txt");
+
+  // The same file chosen again is left out, and says so.
+  expect(await focused()).toBe("Attach files");
+  const again = page.waitForEvent("filechooser");
+  await page.keyboard.press("Enter");
+  await (await again).setFiles([files[1]!]);
+  await expect
+    .poll(() => chip(page, "second.txt").nth(1).getByRole("alert").textContent())
+    .toBe("second.txt is attached already; this copy is left out.");
+  expect(await storedFiles(page, id)).toHaveLength(2);
+
+  // Back from the message box to the chips' ×: each removal leaves the focus on the next one.
+  await page.getByRole("textbox", { name: "Message" }).focus();
+  await page.keyboard.press("Shift+Tab");
+  expect(await focused()).toBe("Remove second.txt");
+  await page.keyboard.press("Enter");
+  expect(await focused()).toBe("Remove second.txt");
+  await page.keyboard.press("Enter");
+  expect(await focused()).toBe("Remove first.txt");
+  await page.keyboard.press("Enter");
+  expect(await focused()).toBe("Message");
+  expect(await chipList(page).count()).toBe(0);
+  await expect.poll(() => storedFiles(page, id)).toEqual([]);
+  await page.context().close();
+  rmSync(folder, { recursive: true });
 });

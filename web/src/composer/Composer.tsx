@@ -5,6 +5,7 @@ import {
   type ClipboardEvent,
   type KeyboardEvent,
   type RefObject,
+  useCallback,
   useEffect,
   useMemo,
   useRef,
@@ -89,6 +90,7 @@ export function Composer(props: {
   );
   const fileInput = useRef<HTMLInputElement>(null);
   const messageBox = useRef<HTMLTextAreaElement>(null);
+  const focusMessageBox = useCallback(() => messageBox.current?.focus(), []);
   usePageDropGuard();
   const [dragging, setDragging] = useState(false);
   const uploading = files.drafts.some((d) => d.status === "uploading");
@@ -295,7 +297,7 @@ export function Composer(props: {
           ))}
         </ul>
       )}
-      <AttachmentChips drafts={files.drafts} onRemove={files.remove} />
+      <AttachmentChips drafts={files.drafts} onRemove={files.remove} onEmptied={focusMessageBox} />
       <div className="composer">
         <textarea
           ref={messageBox}

@@ -377,3 +377,30 @@ it("files dropped anywhere on the conversation are attached, once each", async (
   expect(uploads.map((u) => u.file.name)).toEqual(["chart.png", "b.png"]);
   expect(chips()).toHaveLength(2);
 });
+
+it("removing chips from the keyboard keeps the focus on the next ×, then the message box", async () => {
+  await pick(png("a.png"), png("b.png"), png("c.png"));
+  const remove = (name: string) =>
+    host.querySelector<HTMLButtonElement>(`button[aria-label="Remove ${name}"]`)!;
+  remove("b.png").focus();
+  await click(remove("b.png"));
+  expect(document.activeElement).toBe(remove("c.png"));
+  await click(remove("c.png"));
+  expect(document.activeElement).toBe(remove("a.png"));
+  await click(remove("a.png"));
+  expect(chips()).toHaveLength(0);
+  expect(document.activeElement).toBe(box());
+});
+
+it("the same file attached twice is uploaded once; the copy's chip says so", async () => {
+  const file = png("scan.png");
+  await pick(file);
+  await pick(file);
+  expect(uploads).toHaveLength(1);
+  expect(chips()[1]!.querySelector('[role="alert"]')!.textContent).toBe(
+    "scan.png is attached already; this copy is left out.",
+  );
+  // Another file of the same name is another file.
+  await pick(new File([new Uint8Array(2048)], "scan.png", { type: "image/png", lastModified: 1 }));
+  expect(uploads).toHaveLength(2);
+});

@@ -8,18 +8,15 @@ import type { Artifact } from "../../../../durable-objects/protocol/rest";
 import { ApiFailure } from "../../api";
 import { type AttachmentUploader, UPLOAD_ABORTED } from "./upload-attachment";
 
-export type AttachmentDraft =
-  | { key: string; name: string; size: number; status: "uploading"; progress: number }
-  | ReadyDraft
-  | { key: string; name: string; size: number; status: "failed"; error: string };
+/** A chip's file: `source` tells the same file attached twice (name, size, last change). */
+type DraftFile = { key: string; name: string; size: number; source: string };
 
-export type ReadyDraft = {
-  key: string;
-  name: string;
-  size: number;
-  status: "ready";
-  artifact: Artifact;
-};
+export type AttachmentDraft =
+  | (DraftFile & { status: "uploading"; progress: number })
+  | ReadyDraft
+  | (DraftFile & { status: "failed"; error: string });
+
+export type ReadyDraft = DraftFile & { status: "ready"; artifact: Artifact };
 
 export interface AttachmentDrafts {
   drafts: readonly AttachmentDraft[];
@@ -85,11 +82,24 @@ export function useAttachmentDrafts(
         MAX_ATTACHMENTS_PER_MESSAGE - current.current.filter((d) => d.status !== "failed").length;
       const added: AttachmentDraft[] = [];
       for (const file of files) {
-        const base = {
+        const base: DraftFile = {
           key: `attachment-${++nextKey}`,
           name: file.name || "pasted file",
           size: file.size,
+          source: `${file.name}\u0000${file.size}\u0000${file.lastModified}`,
         };
+        // The same file twice would be stored, counted and sent to the model twice.
+        const twin = [...current.current, ...added].find(
+          (d) => d.source === base.source && d.status !== "failed",
+        );
+        if (twin) {
+          added.push({
+            ...base,
+            status: "failed",
+            error: `${base.name} is attached already; this copy is left out.`,
+          });
+          continue;
+        }
         if (room-- <= 0) {
           added.push({
             ...base,
@@ -153,7 +163,12 @@ export function useAttachmentDrafts(
   return { drafts, add, remove, take, giveBack };
 }
 
-const base = (d: AttachmentDraft) => ({ key: d.key, name: d.name, size: d.size });
+const base = (d: AttachmentDraft): DraftFile => ({
+  key: d.key,
+  name: d.name,
+  size: d.size,
+  source: d.source,
+});
 
 function refusalWords(err: unknown): string {
   if (err instanceof Error) return err.message;

@@ -238,3 +238,58 @@ it("attaches and removes files with the keyboard alone; the same file twice goes
   await page.context().close();
   rmSync(folder, { recursive: true });
 });
+
+it("a message with files sent while offline goes once, with its files, when the network is back", async () => {
+  const id = await create();
+  const page = await open(id);
+  await pickFiles(page, [text("offline.txt", "written on a train")]);
+  await attached(page, "offline.txt");
+  await page.context().setOffline(true);
+  await page.getByTestId("offline").waitFor();
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill("Read this when you can");
+  await box.press("Enter");
+  await page.context().setOffline(false);
+  await page
+    .getByTestId("message-assistant")
+    .and(page.locator('[data-status="complete"]'))
+    .waitFor({ timeout: TURN_TIMEOUT });
+  const sent = page.getByTestId("message-user");
+  expect(await sent.count()).toBe(1);
+  expect(await sent.getByTestId("message-attachment").allTextContents()).toEqual([
+    expect.stringContaining("offline.txt"),
+  ]);
+  // Reloaded, the conversation holds that one message, once.
+  await page.reload();
+  await page.getByTestId("message-assistant").waitFor();
+  expect(await page.getByTestId("message-user").count()).toBe(1);
+  await page.context().close();
+});
+
+it("on a phone, chips with long names stay on the screen and the files go with the message", async () => {
+  const phone: BrowserContextOptions = {
+    viewport: { width: 390, height: 844 },
+    hasTouch: true,
+    isMobile: true,
+  };
+  const page = await open(await create(), stack.token, phone);
+  const long = "a-quarterly-report-with-a-name-far-longer-than-the-phone-is-wide.txt";
+  await pickFiles(page, [text(long, "figures"), text("b.txt", "b")]);
+  await attached(page, long, "b.txt");
+  const width = await page.evaluate(() => document.documentElement.clientWidth);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(width);
+  const remove = await chip(page, long)
+    .getByRole("button", { name: `Remove ${long}` })
+    .boundingBox();
+  expect(remove!.x + remove!.width).toBeLessThanOrEqual(width);
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill("Compare the two");
+  await page.getByRole("button", { name: "Send" }).tap();
+  await page
+    .getByTestId("message-user")
+    .getByTestId("message-attachment")
+    .nth(1)
+    .waitFor({ timeout: TURN_TIMEOUT });
+  expect(await chipList(page).count()).toBe(0);
+  await page.context().close();
+});

@@ -2,7 +2,7 @@
 // the file picker go with a message, and the model request carries each provider's own parts for
 // them (as sent, through recording pass-throughs: aimock's journal keeps only the text of an
 // Anthropic request and of a Responses API one); the message shows them, the artifact pane lists
-// them and they pin from the message; a file over the size limit, dropped on the composer, gets the server's
+// them and they pin from the message; a file over the size limit, dropped on the composer, gets a
 // clear refusal and nothing is stored.
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
@@ -262,7 +262,7 @@ it("a model that cannot see gets the image's name and the PDF's text, and the an
   await page.context().close();
 });
 
-it("a file over the size limit, dropped on the composer, gets the server's words and is not stored", async () => {
+it("a file over the size limit, dropped on the composer, gets words naming the limit and is not stored", async () => {
   const page = await signedIn();
   const id = await newConversation(page, "anthropic");
   await dropFile(page, "oversized.txt", "x".repeat(100 * 1024));

@@ -1,9 +1,10 @@
 // Attachments in Chromium against the real stack (issue 16): an image pasted and a PDF chosen in
 // the file picker go with a message, and the model request (Anthropic, OpenAI, Gemini, Ollama)
-// carries each provider's own parts for them, and tables, JSON and Markdown as text (as sent, through recording pass-throughs: aimock's journal keeps only the text of an
-// Anthropic request and of a Responses API one); the message shows them, the artifact pane lists
-// them and they pin from the message; a file over the size limit, dropped on the composer, gets a
-// clear refusal and nothing is stored.
+// carries each provider's own parts for them, and tables, JSON and Markdown as text (as sent,
+// through recording pass-throughs: aimock's journal keeps only the text of an Anthropic request
+// and of a Responses API one); the message shows them, the artifact pane lists them and they pin
+// from the message; a file over the size limit, dropped on the composer, gets a clear refusal
+// and nothing is stored.
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";

@@ -197,6 +197,37 @@ describe("POST /api/conversations/:id/attachments", () => {
     expect((await upload(user, second.id, "now-it-fits.txt", "c".repeat(100))).status).toBe(201);
   });
 
+  it("counts a participant's files toward the owner's quota, and says so when it is full", async () => {
+    const owner = await createUser();
+    const member = await createUser();
+    const theirs = await createConversation(owner);
+    const shared = await api(owner, `/api/conversations/${theirs.id}/members`, {
+      method: "PUT",
+      json: { user: member.id, role: "participant" },
+    });
+    expect(shared.status).toBe(200);
+    for (const n of [1, 2, 3]) {
+      const res = await upload(member, theirs.id, `part${n}.txt`, "a".repeat(MiB - 10));
+      expect(res.status).toBe(201);
+    }
+    // The owner's quota (3 MiB) is full: neither of them can add a file of 100 bytes.
+    const mine = await createConversation(owner);
+    const ownerRefused = await upload(owner, mine.id, "mine.txt", "b".repeat(100));
+    expect(ownerRefused.status).toBe(413);
+    expect((await errorOf(ownerRefused)).message).toContain("30 bytes is left");
+    const memberRefused = await upload(member, theirs.id, "more.txt", "c".repeat(100));
+    expect(memberRefused.status).toBe(413);
+    expect((await errorOf(memberRefused)).message).toBe(
+      "Files in this conversation count toward its owner's attachment quota of 3 MiB, which this " +
+        "file would pass: 30 bytes is left and this file is 100 bytes. Attach a smaller file, or " +
+        "ask the owner to make room.",
+    );
+    expect(await stored(theirs.id)).toEqual({ rows: 3, objects: 3 });
+    // The participant's own quota is untouched.
+    const own = await createConversation(member);
+    expect((await upload(member, own.id, "own.txt", "d".repeat(100))).status).toBe(201);
+  });
+
   it("answers 404 for another user's conversation, and 415 for a body that is not a form", async () => {
     const bob = await createUser();
     const { id } = await createConversation(alice);

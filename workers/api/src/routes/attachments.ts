@@ -38,7 +38,11 @@ export const attachmentRoutes = new Hono<AppEnv>()
     const conversationId = parseParam(c, "id", IdParam);
     const user = c.get("user");
     // A participant may attach files as they may send; a viewer may not.
-    await conversationFor(c.get("db"), user.id, conversationId, "write");
+    const { row } = await conversationFor(c.get("db"), user.id, conversationId, "write");
+    // Files count toward the quota of whoever owns the conversation (deleting it makes room
+    // again), a participant's too.
+    const owner = row.userId;
+    const whose = owner === user.id ? "yours" : "owner";
     const limits = attachmentLimits(c.env);
     const { name, bytes } = await readUploadedFile(c, limits.maxBytes);
     if (bytes.length > limits.maxBytes) throw tooLarge(bytes.length, limits.maxBytes);
@@ -50,9 +54,9 @@ export const attachmentRoutes = new Hono<AppEnv>()
         `"${name}" is ${sniffed.detected}, which cannot be attached. Attach ${ACCEPTED}.`,
         { detected: sniffed.detected },
       );
-    const used = await attachmentBytesOf(c.env.DB, user.id);
+    const used = await attachmentBytesOf(c.env.DB, owner);
     if (used + bytes.length > limits.quotaBytes)
-      throw overQuota(bytes.length, used, limits.quotaBytes);
+      throw overQuota(bytes.length, used, limits.quotaBytes, whose);
     const info: AttachmentInfo = {
       name,
       contentType: sniffed.contentType,
@@ -62,7 +66,7 @@ export const attachmentRoutes = new Hono<AppEnv>()
     const id = await storeAttachment({
       d1: c.env.DB,
       bucket: c.env.ARTIFACTS,
-      userId: user.id,
+      userId: owner,
       conversationId,
       info,
       bytes,
@@ -70,9 +74,9 @@ export const attachmentRoutes = new Hono<AppEnv>()
     });
     // Another upload took the room between the check and the insert.
     if (!id) {
-      const now = await attachmentBytesOf(c.env.DB, user.id);
-      throw overQuota(bytes.length, now, limits.quotaBytes);
+      const now = await attachmentBytesOf(c.env.DB, owner);
+      throw overQuota(bytes.length, now, limits.quotaBytes, whose);
     }
-    const row = await getOwnedArtifact(c.get("db"), user.id, id);
-    return c.json({ artifact: toArtifact(row) }, 201);
+    const stored = await getOwnedArtifact(c.get("db"), owner, id);
+    return c.json({ artifact: toArtifact(stored) }, 201);
   });

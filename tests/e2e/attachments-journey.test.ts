@@ -293,3 +293,19 @@ it("on a phone, chips with long names stay on the screen and the files go with t
   expect(await chipList(page).count()).toBe(0);
   await page.context().close();
 });
+
+it("a file copied in the file manager and pasted is attached, not pasted as its name", async () => {
+  const page = await open(await create());
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.evaluate((el) => {
+    const data = new DataTransfer();
+    data.items.add(new File(["a,b\n1,2\n"], "figures.csv", { type: "text/csv" }));
+    data.setData("text/plain", "figures.csv");
+    el.dispatchEvent(
+      new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }),
+    );
+  });
+  await attached(page, "figures.csv");
+  expect(await box.inputValue()).toBe("");
+  await page.context().close();
+});

@@ -251,6 +251,23 @@ it("a pasted image is attached; a paste with text pastes the text", async () => 
   expect(uploads).toHaveLength(1);
 });
 
+it("a file copied in a file manager and pasted is attached, not pasted as its name", async () => {
+  const pdf = new File(["%PDF-1.4"], "report.pdf", { type: "application/pdf" });
+  const pasted = await fire(box(), "paste", "clipboardData", transfer([pdf], "report.pdf"));
+  expect(pasted.defaultPrevented).toBe(true);
+  expect(uploads.map((u) => u.file.name)).toEqual(["report.pdf"]);
+  // An image file copied the same way comes with its path as text: it is attached too.
+  const image = await fire(
+    box(),
+    "paste",
+    "clipboardData",
+    transfer([png("chart.png")], "/home/me/chart.png"),
+  );
+  expect(image.defaultPrevented).toBe(true);
+  expect(uploads.map((u) => u.file.name)).toEqual(["report.pdf", "chart.png"]);
+  expect(box().value).toBe("");
+});
+
 it("a message carries at most ten files: the eleventh gets a chip saying so", async () => {
   await pick(...Array.from({ length: 11 }, (_, i) => png(`f${i}.png`)));
   expect(uploads).toHaveLength(10);

@@ -309,3 +309,13 @@ it("a file copied in the file manager and pasted is attached, not pasted as its 
   expect(await box.inputValue()).toBe("");
   await page.context().close();
 });
+
+it("a file name with quotes, accents and emoji is kept as the user named it", async () => {
+  const id = await create();
+  const page = await open(id);
+  const name = 'Le "bilan" – été 🌞.md';
+  await pickFiles(page, [text(name, "# Bilan")]);
+  await attached(page, name);
+  expect(await storedFiles(page, id)).toEqual([name]);
+  await page.context().close();
+});

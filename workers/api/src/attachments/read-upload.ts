@@ -80,10 +80,19 @@ async function bodyWithin(
   return bytes;
 }
 
-/** The last path segment, without control characters, at most 200 characters. */
+/**
+ * The last path segment, without control characters or bidirectional overrides (which could
+ * show a name backwards), at most 200 characters. Browsers send a name's `"`, CR and LF as %22,
+ * %0D and %0A (the HTML form encoding): they are read back.
+ */
 export function displayName(raw: string): string {
-  const base = raw.split(/[/\\]/).pop() ?? "";
-  // eslint-disable-next-line no-control-regex -- removing exactly these characters
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, "").trim();
+  const unescaped = raw.replace(/%(22|0D|0A)/gi, (code) =>
+    String.fromCharCode(parseInt(code.slice(1), 16)),
+  );
+  const base = unescaped.split(/[/\\]/).pop() ?? "";
+  const clean = base
+    // eslint-disable-next-line no-control-regex -- removing exactly these characters
+    .replace(/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, "")
+    .trim();
   return clean.slice(0, MAX_NAME_CHARS) || "attachment";
 }

@@ -66,6 +66,21 @@ describe("POST /api/conversations/:id/attachments", () => {
   });
 
   it.each([
+    ["Résumé – 2024 (final) 🚀 #1.md", "Résumé – 2024 (final) 🚀 #1.md"],
+    ["line\nbreak\tand\u0007bell.txt", "linebreakandbell.txt"],
+    // A right-to-left override would show "exe.txt" for this name in the message and the pane.
+    ["report\u202etxt.exe", "reporttxt.exe"],
+    ["\u2067isolated\u2069.md", "isolated.md"],
+    ['the "final" report.md', 'the "final" report.md'],
+  ])("keeps the name %j as %j", async (name, shown) => {
+    const { id } = await createConversation(alice);
+    const res = await upload(alice, id, name, "some words");
+    expect(res.status).toBe(201);
+    const { artifact } = (await res.json()) as { artifact: UploadedArtifact };
+    expect([artifact.title, artifact.metadata.attachment.name]).toEqual([shown, shown]);
+  });
+
+  it.each([
     ["notes.md", "# Results\n\nIt worked.", "text/markdown", "text"],
     ["table.csv", 'name,dose\n"aspirin, low",81\nibuprofen,200\n', "text/csv", "table"],
     ["table.tsv", "name\tdose\naspirin\t81\n", "text/tab-separated-values", "table"],

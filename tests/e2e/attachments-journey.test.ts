@@ -249,6 +249,13 @@ it("a message with files sent while offline goes once, with its files, when the 
   const box = page.getByRole("textbox", { name: "Message" });
   await box.fill("Read this when you can");
   await box.press("Enter");
+  // While offline the message is not lost from sight: it says it waits, with its file.
+  const waiting = page.getByRole("list", { name: "Waiting to be sent" });
+  await expect
+    .poll(() => waiting.textContent())
+    .toBe(
+      "Waiting for the connection to send “Read this when you can” with 1 file: it goes as soon as the connection is back.",
+    );
   await page.context().setOffline(false);
   await page
     .getByTestId("message-assistant")
@@ -256,6 +263,7 @@ it("a message with files sent while offline goes once, with its files, when the 
     .waitFor({ timeout: TURN_TIMEOUT });
   const sent = page.getByTestId("message-user");
   expect(await sent.count()).toBe(1);
+  expect(await waiting.count()).toBe(0);
   expect(await sent.getByTestId("message-attachment").allTextContents()).toEqual([
     expect.stringContaining("offline.txt"),
   ]);

@@ -203,6 +203,17 @@ export function ChatView(props: {
           )
         }
       />
+      {state && state.connection !== "online" && state.pending.length > 0 && (
+        <ul className="muted small pending-sends" aria-label="Waiting to be sent">
+          {state.pending.map((p) => (
+            <li key={p.clientMessageId}>
+              Waiting for the connection to send “{excerpt(p.text)}”
+              {p.files > 0 && ` with ${p.files === 1 ? "1 file" : `${p.files} files`}`}: it goes as
+              soon as the connection is back.
+            </li>
+          ))}
+        </ul>
+      )}
       {state?.error && (
         <p role="alert" className="error composer-error">
           {state.error}
@@ -272,4 +283,5 @@ export function ChatView(props: {
 }
 
 const NO_MESSAGES: readonly TranscriptMessage[] = [];
+const excerpt = (text: string) => (text.length > 80 ? `${text.slice(0, 79)}…` : text);
 const messageKey = (m: TranscriptMessage) => m.id;

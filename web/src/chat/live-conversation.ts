@@ -53,6 +53,15 @@ export interface LiveState {
   presence: Presence | null;
   /** The last send the server refused (a limit, say): its text and files go back in the composer. */
   refused: RefusedSend | null;
+  /** Sends the server has not acknowledged yet (sent again on reconnect), oldest first. */
+  pending: readonly PendingSend[];
+}
+
+/** A send on its way: shown while offline, so a message sent then does not seem lost. */
+export interface PendingSend {
+  clientMessageId: string;
+  text: string;
+  files: number;
 }
 
 /** A send the server refused: its text, and the artifact ids of the files it carried. */
@@ -70,6 +79,7 @@ export class LiveConversation {
     error: null,
     presence: null,
     refused: null,
+    pending: [],
   };
   private typingNow = false;
   private unacked = new Map<string, ClientFrame>();
@@ -99,7 +109,16 @@ export class LiveConversation {
       ...(attachments.length > 0 && { attachments: [...attachments] }),
     };
     this.unacked.set(frame.clientMessageId, frame);
+    this.set({ pending: this.pendingSends() });
     this.write(frame);
+  }
+
+  private pendingSends(): PendingSend[] {
+    return [...this.unacked.values()].flatMap((f) =>
+      f.type === "send"
+        ? [{ clientMessageId: f.clientMessageId, text: f.text, files: f.attachments?.length ?? 0 }]
+        : [],
+    );
   }
 
   cancel(): void {
@@ -211,8 +230,10 @@ export class LiveConversation {
         conversationCreated(this.conversationId);
         this.events.holdMs = null;
         this.set({ connection: "online", error: null });
-      } else if (frame.type === "ack") this.unacked.delete(frame.clientMessageId);
-      else if (frame.type === "presence") this.set({ presence: frame });
+      } else if (frame.type === "ack") {
+        this.unacked.delete(frame.clientMessageId);
+        this.set({ pending: this.pendingSends() });
+      } else if (frame.type === "presence") this.set({ presence: frame });
       else if (frame.type === "frame_error") {
         // A refused send (a viewer's) is not resent on the next connection.
         if (frame.error.code === "forbidden") this.unacked.clear();
@@ -222,6 +243,7 @@ export class LiveConversation {
         if (id !== undefined) this.unacked.delete(id);
         this.set({
           error: frame.error.message,
+          pending: this.pendingSends(),
           ...(id !== undefined &&
             refused?.type === "send" && {
               refused: {

@@ -327,3 +327,35 @@ it("a file name with quotes, accents and emoji is kept as the user named it", as
   expect(await storedFiles(page, id)).toEqual([name]);
   await page.context().close();
 });
+
+it("a file deleted in the artifact pane before sending: the refused message's chip says which", async () => {
+  const id = await create();
+  const page = await open(id);
+  await pickFiles(page, [text("keep.txt", "kept"), text("drop.txt", "dropped")]);
+  await attached(page, "keep.txt", "drop.txt");
+  await page.getByRole("button", { name: /^Artifacts/ }).click();
+  const pane = page.getByRole("complementary", { name: "Artifacts" });
+  await pane.locator(".artifact-item").filter({ hasText: "drop.txt" }).click();
+  await pane.getByRole("button", { name: "Delete", exact: true }).click();
+  await pane.getByRole("button", { name: "Yes, delete" }).click();
+  await expect.poll(() => storedFiles(page, id)).toEqual(["keep.txt"]);
+
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill("Read both");
+  await box.press("Enter");
+  await page.locator(".composer-error").waitFor();
+  await expect.poll(() => box.inputValue()).toBe("Read both");
+  await expect
+    .poll(() => chip(page, "drop.txt").getByRole("alert").textContent())
+    .toBe("drop.txt was deleted before the message went: remove it, or attach it again.");
+  await attached(page, "keep.txt");
+  // Sent again, the message goes with the file that is still there.
+  await box.press("Enter");
+  await page
+    .getByTestId("message-user")
+    .getByTestId("message-attachment")
+    .filter({ hasText: "keep.txt" })
+    .waitFor({ timeout: TURN_TIMEOUT });
+  expect(await page.getByTestId("message-user").getByTestId("message-attachment").count()).toBe(1);
+  await page.context().close();
+});

@@ -19,6 +19,7 @@ import {
   type McpPromptResult,
 } from "../../../durable-objects/protocol/rest";
 import { MAX_MESSAGE_CHARS } from "../../../durable-objects/protocol/wire";
+import { ApiFailure } from "../api";
 import { artifactApi } from "../artifacts/artifact-api";
 import { AttachmentChips } from "./attachments/AttachmentChips";
 import {
@@ -47,6 +48,13 @@ export function messageText(draft: string, attachments: readonly McpAttachment[]
   return [draft.trim(), ...attachments.map((a) => a.text)].filter(Boolean).join("\n\n");
 }
 
+/** False once the file's artifact answers 404; other failures leave the chip as it is. */
+const storedFileExists = (artifactId: string) =>
+  artifactApi.get(artifactId).then(
+    () => true,
+    (err: unknown) => !(err instanceof ApiFailure && err.status === 404),
+  );
+
 export const MEMBER_CATALOG_REASON =
   "Only the owner of this conversation can use its MCP servers' prompts and resources.";
 
@@ -71,6 +79,8 @@ export function Composer(props: {
   canUseMcpCatalog?: boolean;
   /** Where dropped files are attached besides the composer itself: the whole conversation. */
   dropZone?: RefObject<HTMLElement | null>;
+  /** Whether an uploaded file is still stored (tests pass their own). */
+  fileExists?: (artifactId: string) => Promise<boolean>;
   /** A sent message the server refused: its text comes back into the box, its files as chips. */
   returned?: { clientMessageId: string; text: string; attachments?: readonly string[] } | null;
 }) {
@@ -100,12 +110,20 @@ export function Composer(props: {
   const [draft, setDraft] = useState("");
   // A send the server refused comes back, ahead of anything typed since.
   const { returned } = props;
-  const { giveBack } = files;
+  const { giveBack, gone } = files;
+  const fileExists = props.fileExists ?? storedFileExists;
   useEffect(() => {
     if (!returned) return;
     setDraft((typed) => (typed.trim() ? `${returned.text}\n\n${typed}` : returned.text));
-    giveBack(returned.attachments ?? []);
-  }, [returned, giveBack]);
+    const ids = returned.attachments ?? [];
+    giveBack(ids);
+    // A file deleted meanwhile (in the artifact pane) is why such a send is refused: say which.
+    for (const id of ids)
+      void fileExists(id).then(
+        (exists) => exists || gone(id),
+        () => undefined,
+      );
+  }, [returned, giveBack, gone, fileExists]);
   const [attachments, setAttachments] = useState<McpAttachment[]>([]);
   const [prompts, setPrompts] = useState<McpPromptList | "loading" | { error: string } | null>(
     null,

@@ -29,6 +29,8 @@ interface PendingUpload {
 
 let uploads: PendingUpload[];
 let discarded: string[];
+/** Stored files deleted behind the composer's back (in the artifact pane). */
+let deleted: Set<string>;
 let sent: { text: string; attachments: string[] }[];
 let root: Root;
 let host: HTMLDivElement;
@@ -74,6 +76,7 @@ const render = (
         api={noCatalog}
         uploader={uploader}
         discardUpload={async (id) => discarded.push(id)}
+        fileExists={async (id) => !deleted.has(id)}
         returned={returned}
       />,
     ),
@@ -83,6 +86,7 @@ beforeEach(async () => {
   conversation = `c-${crypto.randomUUID()}`;
   uploads = [];
   discarded = [];
+  deleted = new Set();
   sent = [];
   host = document.createElement("div");
   document.body.appendChild(host);
@@ -420,4 +424,25 @@ it("the same file attached twice is uploaded once; the copy's chip says so", asy
   // Another file of the same name is another file.
   await pick(new File([new Uint8Array(2048)], "scan.png", { type: "image/png", lastModified: 1 }));
   expect(uploads).toHaveLength(2);
+});
+
+it("a file deleted before its refused message went back is named on its chip", async () => {
+  await pick(png("kept.png"), png("deleted.png"));
+  await act(async () => uploads.forEach((u) => u.store()));
+  await settle();
+  await type("Compare them");
+  await click(sendButton());
+  deleted.add("art-deleted.png");
+  await render({
+    clientMessageId: "m1",
+    text: "Compare them",
+    attachments: ["art-kept.png", "art-deleted.png"],
+  });
+  await settle();
+  expect(chips()[0]!.textContent).toContain("attached");
+  expect(chips()[1]!.querySelector('[role="alert"]')!.textContent).toBe(
+    "deleted.png was deleted before the message went: remove it, or attach it again.",
+  );
+  await click(sendButton());
+  expect(sent.at(-1)).toEqual({ text: "Compare them", attachments: ["art-kept.png"] });
 });

@@ -31,6 +31,8 @@ export interface AttachmentDrafts {
    * this composer sent), ahead of any attached since.
    */
   giveBack: (artifactIds: readonly string[]) => void;
+  /** The stored file of a ready chip is gone (deleted meanwhile): its chip says so. */
+  gone: (artifactId: string) => void;
 }
 
 let nextKey = 0;
@@ -160,7 +162,21 @@ export function useAttachmentDrafts(
     setDrafts((all) => [...back, ...all.filter((d) => !back.some((b) => b.key === d.key))]);
   }, []);
 
-  return { drafts, add, remove, take, giveBack };
+  const gone = useCallback((artifactId: string) => {
+    setDrafts((all) =>
+      all.map((d) =>
+        d.status === "ready" && d.artifact.id === artifactId
+          ? {
+              ...base(d),
+              status: "failed",
+              error: `${d.name} was deleted before the message went: remove it, or attach it again.`,
+            }
+          : d,
+      ),
+    );
+  }, []);
+
+  return { drafts, add, remove, take, giveBack, gone };
 }
 
 const base = (d: AttachmentDraft): DraftFile => ({

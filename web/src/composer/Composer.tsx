@@ -22,14 +22,10 @@ import { MAX_MESSAGE_CHARS } from "../../../durable-objects/protocol/wire";
 import { ApiFailure } from "../api";
 import { artifactApi } from "../artifacts/artifact-api";
 import { AttachmentChips } from "./attachments/AttachmentChips";
-import {
-  ACCEPTED_FILES,
-  carriesFiles,
-  droppedFiles,
-  pastedFiles,
-} from "./attachments/dropped-files";
+import { ACCEPTED_FILES, pastedFiles } from "./attachments/dropped-files";
 import { type AttachmentUploader, attachmentUploader } from "./attachments/upload-attachment";
 import { useAttachmentDrafts } from "./attachments/use-attachment-drafts";
+import { useFileDrop } from "./attachments/use-file-drop";
 import { usePageDropGuard } from "./attachments/use-page-drop-guard";
 import { type CatalogApi, catalogApi } from "./catalog-api";
 import { PromptForm } from "./PromptForm";
@@ -102,7 +98,6 @@ export function Composer(props: {
   const messageBox = useRef<HTMLTextAreaElement>(null);
   const focusMessageBox = useCallback(() => messageBox.current?.focus(), []);
   usePageDropGuard();
-  const [dragging, setDragging] = useState(false);
   const uploading = files.drafts.some((d) => d.status === "uploading");
   const readyFiles = files.drafts.filter((d) => d.status === "ready").length;
   const { onUploadsChanged } = props;
@@ -229,39 +224,8 @@ export function Composer(props: {
             : `No prompt matches “${query}”.`
           : null;
 
-  // Files dropped on the composer, or anywhere on the conversation, are attached; the outline
-  // around the message box shows where they go while they are dragged over.
   const area = useRef<HTMLDivElement>(null);
-  const { dropZone } = props;
-  const { add } = files;
-  useEffect(() => {
-    const zone = dropZone?.current ?? area.current;
-    if (!zone) return;
-    const over = (e: DragEvent) => {
-      if (!carriesFiles(e.dataTransfer)) return;
-      e.preventDefault();
-      e.dataTransfer!.dropEffect = "copy";
-      setDragging(true);
-    };
-    const leave = (e: DragEvent) => {
-      if (!zone.contains(e.relatedTarget as Node | null)) setDragging(false);
-    };
-    const drop = (e: DragEvent) => {
-      setDragging(false);
-      const dropped = droppedFiles(e.dataTransfer);
-      if (dropped.length === 0) return;
-      e.preventDefault();
-      add(dropped);
-    };
-    zone.addEventListener("dragover", over);
-    zone.addEventListener("dragleave", leave);
-    zone.addEventListener("drop", drop);
-    return () => {
-      zone.removeEventListener("dragover", over);
-      zone.removeEventListener("dragleave", leave);
-      zone.removeEventListener("drop", drop);
-    };
-  }, [dropZone, add]);
+  const dragging = useFileDrop(props.dropZone, area, files.add);
   const onPaste = (e: ClipboardEvent) => {
     const pasted = pastedFiles(e.clipboardData);
     if (pasted.length === 0) return;

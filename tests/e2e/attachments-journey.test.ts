@@ -344,6 +344,9 @@ it("a file deleted in the artifact pane before sending: the refused message's ch
   await box.fill("Read both");
   await box.press("Enter");
   await page.locator(".composer-error").waitFor();
+  expect(await page.locator(".composer-error").textContent()).toBe(
+    "A file of this message was deleted before it went: its chip says which. Remove it, or attach it again, and send.",
+  );
   await expect.poll(() => box.inputValue()).toBe("Read both");
   await expect
     .poll(() => chip(page, "drop.txt").getByRole("alert").textContent())

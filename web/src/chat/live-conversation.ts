@@ -45,6 +45,10 @@ const ACCESS_REVOKED = 4403;
 /** While catching up, events are shown once the catch-up is complete, or this often until then. */
 const CATCH_UP_SHOWN_EVERY_MS = 500;
 
+const DELETED_FILE =
+  "A file of this message was deleted before it went: its chip says which. Remove it, or " +
+  "attach it again, and send.";
+
 export interface LiveState {
   transcript: Transcript;
   connection: Connection;
@@ -242,7 +246,12 @@ export class LiveConversation {
         const refused = id === undefined ? undefined : this.unacked.get(id);
         if (id !== undefined) this.unacked.delete(id);
         this.set({
-          error: frame.error.message,
+          // The API's words for a file id that is not there speak to API clients, not to someone
+          // who deleted an attached file in the artifact pane before sending.
+          error:
+            frame.error.code === "invalid_attachment" && refused?.type === "send"
+              ? DELETED_FILE
+              : frame.error.message,
           pending: this.pendingSends(),
           ...(id !== undefined &&
             refused?.type === "send" && {

@@ -7,6 +7,16 @@ export const ATTACHMENT_ARTIFACT_TYPE = "attachment";
 /** Attachments one message may carry. */
 export const MAX_ATTACHMENTS_PER_MESSAGE = 10;
 
+/**
+ * What the server takes (GET /api/conversations/:id/attachments/limits): the browser refuses a
+ * file over `maxBytes` before uploading it, instead of sending it all to hear so.
+ */
+export const AttachmentLimits = z.object({
+  maxBytes: z.number().int().positive(),
+  maxFilesPerMessage: z.number().int().positive(),
+});
+export type AttachmentLimits = z.infer<typeof AttachmentLimits>;
+
 /** How a model is given the file: image, PDF document, plain text, a table, or JSON. */
 export const AttachmentKind = z.enum(["image", "pdf", "text", "table", "json"]);
 export type AttachmentKind = z.infer<typeof AttachmentKind>;

@@ -1,9 +1,10 @@
 // Attachments in Chromium against the real stack (issue 16): an image pasted and a PDF chosen in
-// the file picker go with a message, and the model request carries each provider's own parts for
-// them (as sent, through recording pass-throughs: aimock's journal keeps only the text of an
-// Anthropic request and of a Responses API one); the message shows them, the artifact pane lists
-// them and they pin from the message; a file over the size limit, dropped on the composer, gets the server's
-// clear refusal and nothing is stored.
+// the file picker go with a message, and the model request (Anthropic, OpenAI, Gemini, Ollama)
+// carries each provider's own parts for them, and tables, JSON and Markdown as text (as sent,
+// through recording pass-throughs: aimock's journal keeps only the text of an Anthropic request
+// and of a Responses API one); the message shows them, the artifact pane lists them and they pin
+// from the message; a file over the size limit, dropped on the composer, gets a clear refusal
+// and nothing is stored.
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
@@ -25,9 +26,13 @@ let stack: Stack;
 let browser: Browser;
 let anthropicWire: RecordingProxy;
 let openaiWire: RecordingProxy;
+let geminiWire: RecordingProxy;
+let ollamaWire: RecordingProxy;
 beforeAll(async () => {
   anthropicWire = await startRecordingProxy();
   openaiWire = await startRecordingProxy();
+  geminiWire = await startRecordingProxy();
+  ollamaWire = await startRecordingProxy();
   stack = await startStack((mock) => mock.onMessage(/.*/, { content: "I read both files." }), {
     vars: {
       ATTACHMENT_MAX_BYTES: String(MAX_BYTES),
@@ -35,10 +40,13 @@ beforeAll(async () => {
       // OpenAI as the app calls OpenAI itself: through the Responses API.
       OPENAI_BASE_URL: `${openaiWire.url}/v1`,
       OPENAI_API: "responses",
+      GEMINI_API_KEY: "e2e-key",
+      GEMINI_BASE_URL: geminiWire.url,
+      OLLAMA_BASE_URL: ollamaWire.url,
     },
   });
-  anthropicWire.forwardTo(stack.mock.url);
-  openaiWire.forwardTo(stack.mock.url);
+  for (const wire of [anthropicWire, openaiWire, geminiWire, ollamaWire])
+    wire.forwardTo(stack.mock.url);
   browser = await launchChromium();
   mkdirSync(SCREENSHOTS, { recursive: true });
 });
@@ -47,6 +55,8 @@ afterAll(async () => {
   await stack?.stop();
   await anthropicWire?.stop();
   await openaiWire?.stop();
+  await geminiWire?.stop();
+  await ollamaWire?.stop();
 });
 
 async function signedIn(): Promise<Page> {
@@ -120,6 +130,8 @@ function answerRequests(bodies: unknown[]): string[] {
 }
 const anthropicSent = () => answerRequests(anthropicWire.requests().map((r) => r.body));
 const openaiSent = () => answerRequests(openaiWire.requests().map((r) => r.body));
+const geminiSent = () => answerRequests(geminiWire.requests().map((r) => r.body));
+const ollamaSent = () => answerRequests(ollamaWire.requests().map((r) => r.body));
 
 async function attachAndSend(page: Page, screenshots = false): Promise<void> {
   await pasteImage(page, "plot.png", PNG_BASE64);
@@ -262,7 +274,65 @@ it("a model that cannot see gets the image's name and the PDF's text, and the an
   await page.context().close();
 });
 
-it("a file over the size limit, dropped on the composer, gets the server's words and is not stored", async () => {
+/** A table, JSON and Markdown, which every model reads as text. */
+const TEXT_FILES = [
+  { name: "doses.csv", mimeType: "text/csv", buffer: Buffer.from("dose,n\n10,4\n") },
+  { name: "arms.json", mimeType: "application/json", buffer: Buffer.from('{"arms":2}') },
+  { name: "notes.md", mimeType: "text/markdown", buffer: Buffer.from("# Notes\nblinded") },
+];
+
+/** The image, the PDF and the text files go with one message; its answer is complete. */
+async function attachEveryKindAndSend(page: Page): Promise<void> {
+  await pickFiles(page, TEXT_FILES);
+  for (const { name } of TEXT_FILES)
+    await expect
+      .poll(() => chip(page, name).textContent(), { timeout: 30_000 })
+      .toContain("attached");
+  await attachAndSend(page);
+}
+
+function expectTextFilesInline(sent: string): void {
+  for (const piece of ["doses.csv (text/csv", "dose,n\\n10,4", "arms.json (application/json"])
+    expect(sent).toContain(piece);
+  expect(sent).toContain('{\\"arms\\":2}');
+  expect(sent).toContain("# Notes\\nblinded");
+}
+
+it("Gemini gets the image and the PDF as inline data, and tables, JSON and Markdown as text", async () => {
+  const page = await signedIn();
+  await newConversation(page, "gemini");
+  const before = geminiSent().length;
+  await attachEveryKindAndSend(page);
+  const sent = geminiSent().slice(before).at(-1)!;
+  const request = JSON.parse(sent) as { contents: { parts: unknown[] }[] };
+  const parts = request.contents.flatMap((c) => c.parts);
+  expect(parts).toContainEqual({ inlineData: { mimeType: "image/png", data: PNG_BASE64 } });
+  expect(parts).toContainEqual({
+    inlineData: { mimeType: "application/pdf", data: expect.any(String) },
+  });
+  expect(sent).not.toContain(PDF_TEXT);
+  expectTextFilesInline(sent);
+  await page.context().close();
+});
+
+it("an Ollama vision model gets the image and the PDF's text; tables, JSON and Markdown as text", async () => {
+  const page = await signedIn();
+  await newConversation(page, "ollama", "llava");
+  const before = ollamaSent().length;
+  await attachEveryKindAndSend(page);
+  const sent = ollamaSent().slice(before).at(-1)!;
+  const request = JSON.parse(sent) as { messages: { role: string; images?: string[] }[] };
+  expect(request.messages.flatMap((m) => m.images ?? [])).toEqual([PNG_BASE64]);
+  expect(sent).toContain(PDF_TEXT);
+  expectTextFilesInline(sent);
+  await page
+    .getByTestId("turn-notice")
+    .filter({ hasText: "llava does not read PDF files: it was given their extracted text" })
+    .waitFor();
+  await page.context().close();
+});
+
+it("a file over the size limit, dropped on the composer, gets words naming the limit and is not stored", async () => {
   const page = await signedIn();
   const id = await newConversation(page, "anthropic");
   await dropFile(page, "oversized.txt", "x".repeat(100 * 1024));

@@ -53,6 +53,7 @@ export function ChatView(props: {
   const [state, setState] = useState<LiveState | null>(null);
   const live = useRef<LiveConversation | null>(null);
   const list = useRef<VirtualListHandle>(null);
+  const section = useRef<HTMLElement>(null);
 
   useEffect(() => {
     const conversation = new LiveConversation(conversationId, setState);
@@ -185,7 +186,7 @@ export function ChatView(props: {
   );
 
   return (
-    <section className="chat" aria-label="Conversation">
+    <section ref={section} className="chat" aria-label="Conversation">
       {state?.connection === "offline" && (
         <div role="status" className="banner warning" data-testid="offline">
           Offline — reconnecting by itself; nothing you saw is lost.
@@ -244,6 +245,17 @@ export function ChatView(props: {
           )
         }
       />
+      {state && state.connection !== "online" && state.pending.length > 0 && (
+        <ul className="muted small pending-sends" aria-label="Waiting to be sent">
+          {state.pending.map((p) => (
+            <li key={p.clientMessageId}>
+              Waiting for the connection to send “{excerpt(p.text)}”
+              {p.files > 0 && ` with ${p.files === 1 ? "1 file" : `${p.files} files`}`}: it goes as
+              soon as the connection is back.
+            </li>
+          ))}
+        </ul>
+      )}
       {state?.error && (
         <p role="alert" className="error composer-error">
           {state.error}
@@ -299,6 +311,7 @@ export function ChatView(props: {
           conversationId={conversationId}
           busy={!!transcript?.busy}
           onSend={send}
+          dropZone={section}
           returned={state?.refused ?? null}
           onCancel={() => live.current?.cancel()}
           onArtifactsAttached={(n) => setAttachedArtifacts((count) => count + n)}
@@ -312,4 +325,5 @@ export function ChatView(props: {
 }
 
 const NO_MESSAGES: readonly TranscriptMessage[] = [];
+const excerpt = (text: string) => (text.length > 80 ? `${text.slice(0, 79)}…` : text);
 const messageKey = (m: TranscriptMessage) => m.id;

@@ -103,4 +103,21 @@ describe("LiveConversation", () => {
     expect(server!.connections()).toBe(1);
     expect(states.some((s) => s.connection === "not-created")).toBe(false);
   });
+
+  it("a send the server refuses by name comes back with its text and the files it carried", async () => {
+    vi.spyOn(crypto, "randomUUID").mockReturnValueOnce("11111111-1111-4111-8111-111111111111");
+    const refusal = {
+      type: "frame_error",
+      clientMessageId: "11111111-1111-4111-8111-111111111111",
+      error: { code: "rate_limited", message: "You have used today's allowance." },
+    };
+    const states = await connect([1000], { frames: [JSON.stringify(refusal)] });
+    live!.send("Compare these", ["art-1", "art-2"]);
+    await vi.waitFor(() => expect(states.at(-1)?.refused).not.toBeNull(), { timeout: 5000 });
+    expect(states.at(-1)?.refused).toEqual({
+      clientMessageId: refusal.clientMessageId,
+      text: "Compare these",
+      attachments: ["art-1", "art-2"],
+    });
+  });
 });

@@ -47,14 +47,34 @@ const ACCESS_REVOKED = 4403;
 /** While catching up, events are shown once the catch-up is complete, or this often until then. */
 const CATCH_UP_SHOWN_EVERY_MS = 500;
 
+const DELETED_FILE =
+  "A file of this message was deleted before it went: its chip says which. Remove it, or " +
+  "attach it again, and send.";
+
 export interface LiveState {
   transcript: Transcript;
   connection: Connection;
   error: string | null;
   /** Who has the conversation open, and this user's own role in it (shared conversations). */
   presence: Presence | null;
-  /** The last send the server refused (a limit, say): its text goes back in the message box. */
-  refused: { clientMessageId: string; text: string } | null;
+  /** The last send the server refused (a limit, say): its text and files go back in the composer. */
+  refused: RefusedSend | null;
+  /** Sends the server has not acknowledged yet (sent again on reconnect), oldest first. */
+  pending: readonly PendingSend[];
+}
+
+/** A send on its way: shown while offline, so a message sent then does not seem lost. */
+export interface PendingSend {
+  clientMessageId: string;
+  text: string;
+  files: number;
+}
+
+/** A send the server refused: its text, and the artifact ids of the files it carried. */
+export interface RefusedSend {
+  clientMessageId: string;
+  text: string;
+  attachments: readonly string[];
 }
 
 export class LiveConversation {
@@ -65,6 +85,7 @@ export class LiveConversation {
     error: null,
     presence: null,
     refused: null,
+    pending: [],
   };
   private typingNow = false;
   private unacked = new Map<string, ClientFrame>();
@@ -94,7 +115,16 @@ export class LiveConversation {
       ...(attachments.length > 0 && { attachments: [...attachments] }),
     };
     this.unacked.set(frame.clientMessageId, frame);
+    this.set({ pending: this.pendingSends() });
     this.write(frame);
+  }
+
+  private pendingSends(): PendingSend[] {
+    return [...this.unacked.values()].flatMap((f) =>
+      f.type === "send"
+        ? [{ clientMessageId: f.clientMessageId, text: f.text, files: f.attachments?.length ?? 0 }]
+        : [],
+    );
   }
 
   cancel(): void {
@@ -206,19 +236,33 @@ export class LiveConversation {
         conversationCreated(this.conversationId);
         this.events.holdMs = null;
         this.set({ connection: "online", error: null });
-      } else if (frame.type === "ack") this.unacked.delete(frame.clientMessageId);
-      else if (frame.type === "presence") this.set({ presence: frame });
+      } else if (frame.type === "ack") {
+        this.unacked.delete(frame.clientMessageId);
+        this.set({ pending: this.pendingSends() });
+      } else if (frame.type === "presence") this.set({ presence: frame });
       else if (frame.type === "frame_error") {
         // A refused send (a viewer's) is not resent on the next connection.
         if (frame.error.code === "forbidden") this.unacked.clear();
-        // Nor is one refused by name: the user gets its text back to send when they choose.
+        // Nor is one refused by name: the user gets its text and files back to send when they choose.
         const id = frame.clientMessageId;
         const refused = id === undefined ? undefined : this.unacked.get(id);
         if (id !== undefined) this.unacked.delete(id);
         this.set({
-          error: frame.error.message,
+          // The API's words for a file id that is not there speak to API clients, not to someone
+          // who deleted an attached file in the artifact pane before sending.
+          error:
+            frame.error.code === "invalid_attachment" && refused?.type === "send"
+              ? DELETED_FILE
+              : frame.error.message,
+          pending: this.pendingSends(),
           ...(id !== undefined &&
-            refused?.type === "send" && { refused: { clientMessageId: id, text: refused.text } }),
+            refused?.type === "send" && {
+              refused: {
+                clientMessageId: id,
+                text: refused.text,
+                attachments: refused.attachments ?? [],
+              },
+            }),
         });
       }
     });

@@ -3,8 +3,9 @@
 // sent is exactly what the composer shows.
 import {
   type ClipboardEvent,
-  type DragEvent,
   type KeyboardEvent,
+  type RefObject,
+  useCallback,
   useEffect,
   useMemo,
   useRef,
@@ -18,16 +19,13 @@ import {
   type McpPromptResult,
 } from "../../../durable-objects/protocol/rest";
 import { MAX_MESSAGE_CHARS } from "../../../durable-objects/protocol/wire";
+import { ApiFailure } from "../api";
 import { artifactApi } from "../artifacts/artifact-api";
 import { AttachmentChips } from "./attachments/AttachmentChips";
-import {
-  ACCEPTED_FILES,
-  carriesFiles,
-  droppedFiles,
-  pastedFiles,
-} from "./attachments/dropped-files";
+import { ACCEPTED_FILES, pastedFiles } from "./attachments/dropped-files";
 import { type AttachmentUploader, attachmentUploader } from "./attachments/upload-attachment";
 import { useAttachmentDrafts } from "./attachments/use-attachment-drafts";
+import { useFileDrop } from "./attachments/use-file-drop";
 import { usePageDropGuard } from "./attachments/use-page-drop-guard";
 import { type CatalogApi, catalogApi } from "./catalog-api";
 import { PromptForm } from "./PromptForm";
@@ -45,6 +43,13 @@ import "./composer.css";
 export function messageText(draft: string, attachments: readonly McpAttachment[]): string {
   return [draft.trim(), ...attachments.map((a) => a.text)].filter(Boolean).join("\n\n");
 }
+
+/** False once the file's artifact answers 404; other failures leave the chip as it is. */
+const storedFileExists = (artifactId: string) =>
+  artifactApi.get(artifactId).then(
+    () => true,
+    (err: unknown) => !(err instanceof ApiFailure && err.status === 404),
+  );
 
 export const MEMBER_CATALOG_REASON =
   "Only the owner of this conversation can use its MCP servers' prompts and resources.";
@@ -68,8 +73,12 @@ export function Composer(props: {
   onTyping?: (typing: boolean) => void;
   /** False for members of a shared conversation: its MCP prompts and resources are the owner's. */
   canUseMcpCatalog?: boolean;
-  /** A sent message the server refused: its text comes back into the box. */
-  returned?: { clientMessageId: string; text: string } | null;
+  /** Where dropped files are attached besides the composer itself: the whole conversation. */
+  dropZone?: RefObject<HTMLElement | null>;
+  /** Whether an uploaded file is still stored (tests pass their own). */
+  fileExists?: (artifactId: string) => Promise<boolean>;
+  /** A sent message the server refused: its text comes back into the box, its files as chips. */
+  returned?: { clientMessageId: string; text: string; attachments?: readonly string[] } | null;
 }) {
   const catalogAllowed = props.canUseMcpCatalog ?? true;
   const api = useMemo(
@@ -80,11 +89,15 @@ export function Composer(props: {
     () => props.uploader ?? attachmentUploader(props.conversationId),
     [props.uploader, props.conversationId],
   );
-  const files = useAttachmentDrafts(uploader, props.discardUpload ?? artifactApi.remove);
+  const files = useAttachmentDrafts(
+    props.conversationId,
+    uploader,
+    props.discardUpload ?? artifactApi.remove,
+  );
   const fileInput = useRef<HTMLInputElement>(null);
   const messageBox = useRef<HTMLTextAreaElement>(null);
+  const focusMessageBox = useCallback(() => messageBox.current?.focus(), []);
   usePageDropGuard();
-  const [dragging, setDragging] = useState(false);
   const uploading = files.drafts.some((d) => d.status === "uploading");
   const readyFiles = files.drafts.filter((d) => d.status === "ready").length;
   const { onUploadsChanged } = props;
@@ -92,10 +105,20 @@ export function Composer(props: {
   const [draft, setDraft] = useState("");
   // A send the server refused comes back, ahead of anything typed since.
   const { returned } = props;
+  const { giveBack, gone } = files;
+  const fileExists = props.fileExists ?? storedFileExists;
   useEffect(() => {
     if (!returned) return;
     setDraft((typed) => (typed.trim() ? `${returned.text}\n\n${typed}` : returned.text));
-  }, [returned]);
+    const ids = returned.attachments ?? [];
+    giveBack(ids);
+    // A file deleted meanwhile (in the artifact pane) is why such a send is refused: say which.
+    for (const id of ids)
+      void fileExists(id).then(
+        (exists) => exists || gone(id),
+        () => undefined,
+      );
+  }, [returned, giveBack, gone, fileExists]);
   const [attachments, setAttachments] = useState<McpAttachment[]>([]);
   const [prompts, setPrompts] = useState<McpPromptList | "loading" | { error: string } | null>(
     null,
@@ -201,19 +224,8 @@ export function Composer(props: {
             : `No prompt matches “${query}”.`
           : null;
 
-  const onDragOver = (e: DragEvent) => {
-    if (!carriesFiles(e.dataTransfer)) return;
-    e.preventDefault();
-    e.dataTransfer.dropEffect = "copy";
-    setDragging(true);
-  };
-  const onDrop = (e: DragEvent) => {
-    setDragging(false);
-    const dropped = droppedFiles(e.dataTransfer);
-    if (dropped.length === 0) return;
-    e.preventDefault();
-    files.add(dropped);
-  };
+  const area = useRef<HTMLDivElement>(null);
+  const dragging = useFileDrop(props.dropZone, area, files.add);
   const onPaste = (e: ClipboardEvent) => {
     const pasted = pastedFiles(e.clipboardData);
     if (pasted.length === 0) return;
@@ -222,14 +234,7 @@ export function Composer(props: {
   };
 
   return (
-    <div
-      className={`composer-area ${dragging ? "dragging" : ""}`}
-      onDragOver={onDragOver}
-      onDragLeave={(e) => {
-        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
-      }}
-      onDrop={onDrop}
-    >
+    <div ref={area} className={`composer-area ${dragging ? "dragging" : ""}`}>
       {pickerOpen && (
         <PromptPicker
           items={items}
@@ -274,7 +279,7 @@ export function Composer(props: {
           ))}
         </ul>
       )}
-      <AttachmentChips drafts={files.drafts} onRemove={files.remove} />
+      <AttachmentChips drafts={files.drafts} onRemove={files.remove} onEmptied={focusMessageBox} />
       <div className="composer">
         <textarea
           ref={messageBox}

@@ -1,5 +1,6 @@
 // The files going with the next message: name, size, upload progress or why the server refused
 // it, and a button to remove each.
+import { useEffect, useRef } from "react";
 import "./attachment-chips.css";
 import { formatSize } from "./format-size";
 import type { AttachmentDraft } from "./use-attachment-drafts";
@@ -7,12 +8,41 @@ import type { AttachmentDraft } from "./use-attachment-drafts";
 export function AttachmentChips(props: {
   drafts: readonly AttachmentDraft[];
   onRemove: (key: string) => void;
+  /** The last chip was removed: where the focus goes instead of the page's start. */
+  onEmptied: () => void;
 }) {
-  if (props.drafts.length === 0) return null;
+  const list = useRef<HTMLUListElement>(null);
+  // After a removal the focus goes to the next chip's ×, else the previous one's, else onEmptied:
+  // a keyboard user removing files one after another stays where they were.
+  const focusAfter = useRef<string | null | undefined>(undefined);
+  const { drafts, onRemove, onEmptied } = props;
+  useEffect(() => {
+    const target = focusAfter.current;
+    if (target === undefined) return;
+    focusAfter.current = undefined;
+    const button = target
+      ? list.current?.querySelector<HTMLButtonElement>(
+          `[data-key="${target}"] .attachment-chip-remove`,
+        )
+      : null;
+    if (button) button.focus();
+    else onEmptied();
+  }, [drafts, onEmptied]);
+  const remove = (key: string) => {
+    const at = drafts.findIndex((d) => d.key === key);
+    focusAfter.current = (drafts[at + 1] ?? drafts[at - 1])?.key ?? null;
+    onRemove(key);
+  };
+  if (drafts.length === 0) return null;
   return (
-    <ul className="attachment-chips" aria-label="Files for the next message">
-      {props.drafts.map((d) => (
-        <li key={d.key} className={`attachment-chip ${d.status}`} data-status={d.status}>
+    <ul ref={list} className="attachment-chips" aria-label="Files for the next message">
+      {drafts.map((d) => (
+        <li
+          key={d.key}
+          className={`attachment-chip ${d.status}`}
+          data-status={d.status}
+          data-key={d.key}
+        >
           <span className="attachment-chip-name">{d.name}</span>{" "}
           <span className="muted small">{formatSize(d.size)}</span>
           {d.status === "uploading" && (
@@ -28,7 +58,7 @@ export function AttachmentChips(props: {
             type="button"
             className="attachment-chip-remove"
             aria-label={`Remove ${d.name}`}
-            onClick={() => props.onRemove(d.key)}
+            onClick={() => remove(d.key)}
           >
             ×
           </button>

@@ -3,7 +3,7 @@
 // size and upload progress, or the server's reason for refusing it; Send waits for uploads and
 // sends the stored files' ids with the text. The uploads are in memory here (the route itself is
 // tested in workers/api, the whole path in Chromium in tests/e2e/attachments.test.ts).
-import { act } from "react";
+import { act, useRef } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { ApiFailure } from "../../api";
@@ -29,6 +29,8 @@ interface PendingUpload {
 
 let uploads: PendingUpload[];
 let discarded: string[];
+/** Stored files deleted behind the composer's back (in the artifact pane). */
+let deleted: Set<string>;
 let sent: { text: string; attachments: string[] }[];
 let root: Root;
 let host: HTMLDivElement;
@@ -55,26 +57,41 @@ const uploader: AttachmentUploader = (file, progress, signal) =>
 
 const noCatalog = {} as CatalogApi;
 
-beforeEach(async () => {
-  uploads = [];
-  discarded = [];
-  sent = [];
-  host = document.createElement("div");
-  document.body.appendChild(host);
-  root = createRoot(host);
-  await act(async () =>
+/** Each test's own conversation: chips left in one wait there for the user's return. */
+let conversation: string;
+
+/** The composer of the test's conversation, as the chat renders it (with a refused send, if any). */
+const render = (
+  returned: Parameters<typeof Composer>[0]["returned"] = null,
+  conversationId = conversation,
+) =>
+  act(async () =>
     root.render(
       <Composer
-        conversationId="c1"
+        key={conversationId}
+        conversationId={conversationId}
         busy={false}
         onSend={(text, attachments) => sent.push({ text, attachments })}
         onCancel={() => undefined}
         api={noCatalog}
         uploader={uploader}
         discardUpload={async (id) => discarded.push(id)}
+        fileExists={async (id) => !deleted.has(id)}
+        returned={returned}
       />,
     ),
   );
+
+beforeEach(async () => {
+  conversation = `c-${crypto.randomUUID()}`;
+  uploads = [];
+  discarded = [];
+  deleted = new Set();
+  sent = [];
+  host = document.createElement("div");
+  document.body.appendChild(host);
+  root = createRoot(host);
+  await render();
 });
 afterEach(async () => {
   await act(async () => root.unmount());
@@ -238,6 +255,23 @@ it("a pasted image is attached; a paste with text pastes the text", async () => 
   expect(uploads).toHaveLength(1);
 });
 
+it("a file copied in a file manager and pasted is attached, not pasted as its name", async () => {
+  const pdf = new File(["%PDF-1.4"], "report.pdf", { type: "application/pdf" });
+  const pasted = await fire(box(), "paste", "clipboardData", transfer([pdf], "report.pdf"));
+  expect(pasted.defaultPrevented).toBe(true);
+  expect(uploads.map((u) => u.file.name)).toEqual(["report.pdf"]);
+  // An image file copied the same way comes with its path as text: it is attached too.
+  const image = await fire(
+    box(),
+    "paste",
+    "clipboardData",
+    transfer([png("chart.png")], "/home/me/chart.png"),
+  );
+  expect(image.defaultPrevented).toBe(true);
+  expect(uploads.map((u) => u.file.name)).toEqual(["report.pdf", "chart.png"]);
+  expect(box().value).toBe("");
+});
+
 it("a message carries at most ten files: the eleventh gets a chip saying so", async () => {
   await pick(...Array.from({ length: 11 }, (_, i) => png(`f${i}.png`)));
   expect(uploads).toHaveLength(10);
@@ -271,4 +305,144 @@ it("an answer that is not the API's JSON still gives words a person can act on",
   expect(typeRefused).toBeInstanceOf(ApiFailure);
   expect(typeRefused.code).toBe("unsupported_media_type");
   expect(typeRefused.message).toBe('"a.exe" is a program, which cannot be attached.');
+});
+
+it("a message the server refused gives back its files with its text, ready to send again", async () => {
+  await pick(png("plot.png"), png("table.png"));
+  await act(async () => uploads.forEach((u) => u.store()));
+  await settle();
+  await type("Compare them");
+  await click(sendButton());
+  expect(chips()).toHaveLength(0);
+
+  // Attached meanwhile: it stays, after the files given back.
+  await pick(png("later.png"));
+  await render({
+    clientMessageId: "m1",
+    text: "Compare them",
+    attachments: ["art-plot.png", "art-table.png"],
+  });
+  await settle();
+  expect(box().value).toBe("Compare them");
+  expect(chips().map((c) => c.querySelector(".attachment-chip-name")!.textContent)).toEqual([
+    "plot.png",
+    "table.png",
+    "later.png",
+  ]);
+  expect(chips()[0]!.textContent).toContain("attached");
+  expect(discarded).toEqual([]);
+
+  await act(async () => uploads[2]!.store());
+  await settle();
+  await click(sendButton());
+  expect(sent.at(-1)).toEqual({
+    text: "Compare them",
+    attachments: ["art-plot.png", "art-table.png", "art-later.png"],
+  });
+});
+
+it("files attached but not sent wait in their conversation while the user is in another", async () => {
+  await pick(png("draft.png"), png("slow.png"));
+  await act(async () => uploads[0]!.store());
+  await settle();
+  await render(null, "another");
+  expect(chips()).toHaveLength(0);
+  // Leaving stopped the upload on its way: its chip says so.
+  expect(uploads[1]!.signal.aborted).toBe(true);
+
+  await render(null, conversation);
+  expect(chips().map((c) => c.querySelector(".attachment-chip-name")!.textContent)).toEqual([
+    "draft.png",
+    "slow.png",
+  ]);
+  expect(chips()[0]!.textContent).toContain("attached");
+  expect(chips()[1]!.querySelector('[role="alert"]')!.textContent).toMatch(/attach the file again/);
+  expect(discarded).toEqual([]);
+  await type("Here is the draft");
+  await click(sendButton());
+  expect(sent).toEqual([{ text: "Here is the draft", attachments: ["art-draft.png"] }]);
+});
+
+it("files dropped anywhere on the conversation are attached, once each", async () => {
+  function Conversation() {
+    const zone = useRef<HTMLElement>(null);
+    return (
+      <section ref={zone}>
+        <div className="messages" />
+        <Composer
+          conversationId={conversation}
+          busy={false}
+          onSend={(text, attachments) => sent.push({ text, attachments })}
+          onCancel={() => undefined}
+          api={noCatalog}
+          uploader={uploader}
+          discardUpload={async (id) => discarded.push(id)}
+          dropZone={zone}
+        />
+      </section>
+    );
+  }
+  await act(async () => root.render(<Conversation />));
+  const messages = host.querySelector(".messages")!;
+  const over = await fire(messages, "dragover", "dataTransfer", transfer([png("chart.png")]));
+  expect(over.defaultPrevented).toBe(true);
+  // The message box shows where the files will go.
+  expect(host.querySelector(".composer-area")!.classList.contains("dragging")).toBe(true);
+  await fire(messages, "drop", "dataTransfer", transfer([png("chart.png")]));
+  await fire(
+    host.querySelector(".composer-area")!,
+    "drop",
+    "dataTransfer",
+    transfer([png("b.png")]),
+  );
+  expect(uploads.map((u) => u.file.name)).toEqual(["chart.png", "b.png"]);
+  expect(chips()).toHaveLength(2);
+});
+
+it("removing chips from the keyboard keeps the focus on the next ×, then the message box", async () => {
+  await pick(png("a.png"), png("b.png"), png("c.png"));
+  const remove = (name: string) =>
+    host.querySelector<HTMLButtonElement>(`button[aria-label="Remove ${name}"]`)!;
+  remove("b.png").focus();
+  await click(remove("b.png"));
+  expect(document.activeElement).toBe(remove("c.png"));
+  await click(remove("c.png"));
+  expect(document.activeElement).toBe(remove("a.png"));
+  await click(remove("a.png"));
+  expect(chips()).toHaveLength(0);
+  expect(document.activeElement).toBe(box());
+});
+
+it("the same file attached twice is uploaded once; the copy's chip says so", async () => {
+  const file = png("scan.png");
+  await pick(file);
+  await pick(file);
+  expect(uploads).toHaveLength(1);
+  expect(chips()[1]!.querySelector('[role="alert"]')!.textContent).toBe(
+    "scan.png is attached already; this copy is left out.",
+  );
+  // Another file of the same name is another file.
+  await pick(new File([new Uint8Array(2048)], "scan.png", { type: "image/png", lastModified: 1 }));
+  expect(uploads).toHaveLength(2);
+});
+
+it("a file deleted before its refused message went back is named on its chip", async () => {
+  await pick(png("kept.png"), png("deleted.png"));
+  await act(async () => uploads.forEach((u) => u.store()));
+  await settle();
+  await type("Compare them");
+  await click(sendButton());
+  deleted.add("art-deleted.png");
+  await render({
+    clientMessageId: "m1",
+    text: "Compare them",
+    attachments: ["art-kept.png", "art-deleted.png"],
+  });
+  await settle();
+  expect(chips()[0]!.textContent).toContain("attached");
+  expect(chips()[1]!.querySelector('[role="alert"]')!.textContent).toBe(
+    "deleted.png was deleted before the message went: remove it, or attach it again.",
+  );
+  await click(sendButton());
+  expect(sent.at(-1)).toEqual({ text: "Compare them", attachments: ["art-kept.png"] });
 });

@@ -11,12 +11,18 @@ export function droppedFiles(data: DataTransfer | null): File[] {
 
 /**
  * Files to attach from a paste: images copied to the clipboard (a screenshot, an image copied in
- * a browser). A paste that also has text (cells copied from a spreadsheet come with a picture of
- * themselves) pastes the text, as a text box should.
+ * a browser) and files copied in a file manager. A paste of images that also has text (cells
+ * copied from a spreadsheet come with a picture of themselves) pastes the text, as a text box
+ * should; a copied file comes with its name as text, which is not what the user meant to paste.
  */
 export function pastedFiles(data: DataTransfer | null): File[] {
-  if (!data || data.getData("text/plain")) return [];
-  return Array.from(data.files);
+  if (!data) return [];
+  const files = Array.from(data.files);
+  const text = data.getData("text/plain");
+  if (!text || files.length === 0) return files;
+  const onlyImages = files.every((f) => f.type.startsWith("image/"));
+  const onlyNames = text.split(/\r?\n/).every((line) => files.some((f) => line.endsWith(f.name)));
+  return onlyImages && !onlyNames ? [] : files;
 }
 
 /** What the picker offers: the types the server accepts. */

@@ -1,8 +1,10 @@
 // Uploads one file for the next message (POST /api/conversations/:id/attachments). Through
 // XMLHttpRequest, not fetch: only it reports upload progress, which the file's chip shows.
 import { z } from "zod";
+import { AttachmentLimits } from "../../../../durable-objects/protocol/attachments";
 import { Artifact } from "../../../../durable-objects/protocol/rest";
-import { ApiFailure, conversationCreatedOrMissing } from "../../api";
+import { ApiFailure, apiRequest, conversationCreatedOrMissing } from "../../api";
+import { formatSize } from "./format-size";
 
 /** Called with the share of the file sent so far, 0 to 1. */
 export type UploadProgress = (fraction: number) => void;
@@ -89,7 +91,38 @@ export function attachmentUploader(conversationId: string): AttachmentUploader {
       form.set("file", file, file.name);
       xhr.send(form);
     });
-  // A conversation still being created by its socket takes files once it exists.
-  return (file, onProgress, signal) =>
-    conversationCreatedOrMissing(conversationId).then(() => upload(file, onProgress, signal));
+  // A conversation still being created by its socket takes files once it exists. A file over
+  // the limit is refused here: the browser would send all of it before hearing the server's 413.
+  return async (file, onProgress, signal) => {
+    await conversationCreatedOrMissing(conversationId);
+    const limits = await limitsOf(conversationId);
+    if (limits && file.size > limits.maxBytes) throw tooLarge(file.size, limits.maxBytes);
+    return upload(file, onProgress, signal);
+  };
+}
+
+/** The refusal of a file over the limit, in the server's words. */
+export const tooLarge = (size: number, maxBytes: number) =>
+  new ApiFailure(
+    413,
+    "payload_too_large",
+    `This file (${formatSize(size)}) is larger than the ${formatSize(maxBytes)} an attachment may be. Attach a smaller file, or split it.`,
+  );
+
+const limits = new Map<string, Promise<AttachmentLimits | null>>();
+
+/** The server's limits, asked once per conversation; null when unknown (the server decides). */
+function limitsOf(conversationId: string): Promise<AttachmentLimits | null> {
+  let known = limits.get(conversationId);
+  if (!known) {
+    known = apiRequest(
+      AttachmentLimits,
+      `/api/conversations/${encodeURIComponent(conversationId)}/attachments/limits`,
+    ).catch(() => {
+      limits.delete(conversationId);
+      return null;
+    });
+    limits.set(conversationId, known);
+  }
+  return known;
 }

@@ -12,24 +12,24 @@ export function tooLarge(size: number | null, maxBytes: number): ApiError {
   );
 }
 
-/** `whose`: the quota is the conversation owner's, which is the uploader's own or not. */
+/** `whose`: the uploader's own quota, or (a participant's upload) the conversation owner's. */
 export function overQuota(
   size: number,
   used: number,
   quotaBytes: number,
-  whose: "yours" | "owner's" = "yours",
+  whose: "yours" | "owner" = "yours",
 ): ApiError {
   const left = Math.max(0, quotaBytes - used);
-  const status = `${formatBytes(left)} is left and this file is ${formatBytes(size)}.`;
+  const room = `${formatBytes(left)} is left and this file is ${formatBytes(size)}.`;
   return new ApiError(
     413,
     "quota_exceeded",
     whose === "yours"
-      ? `Your attachments would pass your quota of ${formatBytes(quotaBytes)}: ${status} ` +
+      ? `Your attachments would pass your quota of ${formatBytes(quotaBytes)}: ${room} ` +
           "Delete attachments you no longer need (or whole conversations) to make room."
-      : `This conversation's attachments count against its owner's quota of ` +
-          `${formatBytes(quotaBytes)}, which this file would pass: ${status} Ask the owner to ` +
-          "make room, or attach a smaller file.",
+      : "Files in this conversation count toward its owner's attachment quota of " +
+          `${formatBytes(quotaBytes)}, which this file would pass: ${room} Attach a smaller ` +
+          "file, or ask the owner to make room.",
     { limit: "quota", quotaBytes, usedBytes: used, remainingBytes: left, size },
   );
 }

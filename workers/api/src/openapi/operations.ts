@@ -39,6 +39,7 @@ import {
   ShareLink,
   UserRef,
 } from "../../../../durable-objects/protocol/sharing";
+import { AttachmentLimits } from "../../../../durable-objects/protocol/attachments";
 import { ConversationTimings } from "../../../../durable-objects/protocol/timings";
 import { ConversationUsage, UserUsage } from "../../../../durable-objects/protocol/usage";
 import { ProvidersHealth } from "../../../../durable-objects/protocol/provider-health";
@@ -405,6 +406,11 @@ const DESCRIBED: Record<string, Operation> = {
     "templates",
     "Delete one of your templates (built-ins answer 409)",
     { 204: noContent, ...conflict("A built-in template cannot be deleted") },
+  ),
+  "GET /api/conversations/:id/attachments/limits": op(
+    "artifacts",
+    "What an attachment may be: the largest file in bytes and the files one message carries",
+    { 200: json(AttachmentLimits) },
   ),
   "POST /api/conversations/:id/attachments": op(
     "artifacts",

@@ -66,6 +66,21 @@ describe("POST /api/conversations/:id/attachments", () => {
   });
 
   it.each([
+    ["Résumé – 2024 (final) 🚀 #1.md", "Résumé – 2024 (final) 🚀 #1.md"],
+    ["line\nbreak\tand\u0007bell.txt", "linebreakandbell.txt"],
+    // A right-to-left override would show "exe.txt" for this name in the message and the pane.
+    ["report\u202etxt.exe", "reporttxt.exe"],
+    ["\u2067isolated\u2069.md", "isolated.md"],
+    ['the "final" report.md', 'the "final" report.md'],
+  ])("keeps the name %j as %j", async (name, shown) => {
+    const { id } = await createConversation(alice);
+    const res = await upload(alice, id, name, "some words");
+    expect(res.status).toBe(201);
+    const { artifact } = (await res.json()) as { artifact: UploadedArtifact };
+    expect([artifact.title, artifact.metadata.attachment.name]).toEqual([shown, shown]);
+  });
+
+  it.each([
     ["notes.md", "# Results\n\nIt worked.", "text/markdown", "text"],
     ["table.csv", 'name,dose\n"aspirin, low",81\nibuprofen,200\n', "text/csv", "table"],
     ["table.tsv", "name\tdose\naspirin\t81\n", "text/tab-separated-values", "table"],
@@ -128,6 +143,53 @@ describe("POST /api/conversations/:id/attachments", () => {
     expect(await stored(id)).toEqual({ rows: 0, objects: 0 });
   });
 
+  it("refuses an oversized file that declares no length once the limit is passed, without reading the rest", async () => {
+    const user = await createUser();
+    const { id } = await createConversation(user);
+    const boundary = "----limit-test";
+    const head = new TextEncoder().encode(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="endless.txt"\r\n` +
+        "Content-Type: text/plain\r\n\r\n",
+    );
+    const chunk = new Uint8Array(64 * 1024).fill(0x78);
+    // 8 MiB of file, sent as it is read (chunked: no Content-Length to refuse it by).
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent === 0) controller.enqueue(head);
+        if (sent >= 8 * MiB) {
+          controller.enqueue(new TextEncoder().encode(`\r\n--${boundary}--\r\n`));
+          return controller.close();
+        }
+        sent += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    const res = await api(user, `/api/conversations/${id}/attachments`, {
+      method: "POST",
+      headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+      body,
+    });
+    expect(res.status).toBe(413);
+    expect(await errorOf(res)).toMatchObject({
+      code: "payload_too_large",
+      message: expect.stringContaining("larger than the 1 MiB an attachment may be"),
+    });
+    // Read up to the limit and the room for the form around it, not a chunk more than that.
+    expect(sent).toBeLessThanOrEqual(MiB + 64 * 1024 + 2 * chunk.length);
+    expect(await stored(id)).toEqual({ rows: 0, objects: 0 });
+  });
+
+  it("tells the browser the largest file it takes (so it refuses one before sending it all)", async () => {
+    const user = await createUser();
+    const { id } = await createConversation(user);
+    const res = await api(user, `/api/conversations/${id}/attachments/limits`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ maxBytes: MiB, maxFilesPerMessage: 10 });
+    const other = await api(alice, `/api/conversations/${id}/attachments/limits`);
+    expect(other.status).toBe(404);
+  });
+
   it("refuses a file past the user's quota, says how much is left, and stores nothing", async () => {
     const user = await createUser();
     const first = await createConversation(user);
@@ -185,9 +247,40 @@ describe("POST /api/conversations/:id/attachments", () => {
     expect(full.status).toBe(413);
     const error = await errorOf(full);
     expect(error.code).toBe("quota_exceeded");
-    expect(error.message).toMatch(/owner's quota of 3 MiB/);
-    expect(error.message).toMatch(/Ask the owner to make room/);
+    expect(error.message).toMatch(/owner's attachment quota of 3 MiB/);
+    expect(error.message).toMatch(/ask the owner to make room/);
     expect(await stored(id)).toEqual({ rows: 3, objects: 3 });
+  });
+
+  it("counts a participant's files toward the owner's quota, and says so when it is full", async () => {
+    const owner = await createUser();
+    const member = await createUser();
+    const theirs = await createConversation(owner);
+    const shared = await api(owner, `/api/conversations/${theirs.id}/members`, {
+      method: "PUT",
+      json: { user: member.id, role: "participant" },
+    });
+    expect(shared.status).toBe(200);
+    for (const n of [1, 2, 3]) {
+      const res = await upload(member, theirs.id, `part${n}.txt`, "a".repeat(MiB - 10));
+      expect(res.status).toBe(201);
+    }
+    // The owner's quota (3 MiB) is full: neither of them can add a file of 100 bytes.
+    const mine = await createConversation(owner);
+    const ownerRefused = await upload(owner, mine.id, "mine.txt", "b".repeat(100));
+    expect(ownerRefused.status).toBe(413);
+    expect((await errorOf(ownerRefused)).message).toContain("30 bytes is left");
+    const memberRefused = await upload(member, theirs.id, "more.txt", "c".repeat(100));
+    expect(memberRefused.status).toBe(413);
+    expect((await errorOf(memberRefused)).message).toBe(
+      "Files in this conversation count toward its owner's attachment quota of 3 MiB, which this " +
+        "file would pass: 30 bytes is left and this file is 100 bytes. Attach a smaller file, or " +
+        "ask the owner to make room.",
+    );
+    expect(await stored(theirs.id)).toEqual({ rows: 3, objects: 3 });
+    // The participant's own quota is untouched.
+    const own = await createConversation(member);
+    expect((await upload(member, own.id, "own.txt", "d".repeat(100))).status).toBe(201);
   });
 
   it("answers 404 for another user's conversation, and 415 for a body that is not a form", async () => {

@@ -28,6 +28,7 @@ import { describeCallError } from "../mcp/call-errors";
 import { internetRoute, type McpRoute, newMcpClient, newMcpTransport } from "../mcp/mcp-client";
 import { unsupportedVersion } from "../mcp/probe-server";
 import { forgetSharedCatalog, shareCatalog, sharedCatalog } from "../mcp/shared-catalog";
+import { listAllTools, outputSchemaProblem } from "../mcp/tool-list";
 import {
   CachedSession,
   type ConnectionPool,
@@ -169,6 +170,8 @@ export async function createToolRunner(opts: {
         backgroundProvider(env.DB, box, conversation.userId, { ...s, id: s.id }, apiOrigin)
       : undefined;
   const schemas = new Map<string, Record<string, unknown>>();
+  /** The catalog's tools, whose output schemas each result is checked against. */
+  const listed = new Map<string, Tool>();
 
   const cacheKey = sessionKey;
   const readCache = (s: ServerConfig): CachedSession => {
@@ -259,15 +262,7 @@ export async function createToolRunner(opts: {
     }
     return withSession(s, async (live) => {
       if (opts.counters) opts.counters.toolsList++;
-      const tools: Tool[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await live.client.listTools(cursor ? { cursor } : undefined, {
-          timeout: s.timeoutMs,
-        });
-        tools.push(...page.tools);
-        cursor = page.nextCursor;
-      } while (cursor);
+      const tools = await listAllTools(live.client, s.timeoutMs);
       writeCache(s, { ...readCache(s), tools });
       if (!authProviderFor(s)) shareCatalog(catalogSource(s), tools);
       return tools;
@@ -291,6 +286,7 @@ export async function createToolRunner(opts: {
               if (allowed && !allowed.includes(t.name)) continue;
               const inputSchema = withoutContextField(t.inputSchema as Record<string, unknown>);
               schemas.set(`${s.name}\u0000${t.name}`, t.inputSchema as Record<string, unknown>);
+              listed.set(`${s.name}\u0000${t.name}`, t);
               tools.push({
                 server: s.name,
                 tool: t.name,
@@ -385,26 +381,35 @@ export async function createToolRunner(opts: {
             live.logListener = undefined;
           }
         });
+        // Checked here on every call: the SDK would check only tools its own list saw.
+        const problem = outputSchemaProblem(listed.get(`${serverName}\u0000${tool}`), result);
+        if (problem) {
+          failed(s);
+          const message = `${serverName}: the server sent a malformed result: ${problem}.`;
+          return { ok: false, error: { code: "malformed_result", message } };
+        }
         succeeded(s);
         return { ok: true, result };
       } catch (err) {
         // A call that needs more access (step-up) is the user's to grant, not a server fault.
         if (err instanceof SignInRequiredError)
           return { ok: false, error: { code: "needs_sign_in", message: err.message } };
-        if (!hooks.signal.aborted) failed(s);
+        // The user stopped the answer: the SDK has told the server (notifications/cancelled).
+        if (hooks.signal.aborted)
+          return {
+            ok: false,
+            error: {
+              code: "aborted",
+              message: `${serverName}: stopped with the answer; the server was asked to cancel ${tool}, which may have done part of its work.`,
+            },
+          };
+        failed(s);
         const { failure, message } = describeCallError(err);
         const timedOut =
           failure === "other" &&
           ((err instanceof McpError && err.code === ErrorCode.RequestTimeout) ||
             /timed out|timeout/i.test(message));
-        const code =
-          failure !== "other"
-            ? failure
-            : timedOut
-              ? "timeout"
-              : hooks.signal.aborted
-                ? "aborted"
-                : "unavailable";
+        const code = failure !== "other" ? failure : timedOut ? "timeout" : "unavailable";
         return { ok: false, error: { code, message: `${serverName}: ${message}` } };
       }
     },

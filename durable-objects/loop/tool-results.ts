@@ -89,13 +89,19 @@ export function processToolResult(raw: unknown, toolName: string): ProcessedResu
   const artifacts: DraftArtifact[] = [];
   const graphs: KnowledgeGraph[] = [];
   let modelChars = 0;
+  /** Characters the model is not shown: the user still gets them, as artifacts. */
+  let leftOut = 0;
   const addText = (text: string) => {
     const room = MODEL_TEXT_CHARS - modelChars;
-    if (room <= 0) return;
+    if (room <= 0) return void (leftOut += text.length);
+    if (text.length > room) leftOut += text.length - room;
     const piece = text.length > room ? `${text.slice(0, room)}\n… (truncated)` : text;
     modelChars += piece.length;
     forModel.push({ type: "text", text: piece });
   };
+  // The tool's text, kept whole for the artifact that holds what the model was not shown.
+  const outputTexts: string[] = [];
+  const textArtifacts = new Set<DraftArtifact>();
   const addExtras = (value: unknown) => {
     const extras = z
       .object({
@@ -147,8 +153,12 @@ export function processToolResult(raw: unknown, toolName: string): ProcessedResu
         const graph = asKnowledgeGraph(json);
         if (graph) graphs.push(graph);
         else if (json && typeof json === "object") addExtras(json);
-        if (!graph && text.length > LONG_TEXT)
-          artifacts.push({ type: "text/markdown", title: `Output of ${toolName}`, content: text });
+        if (!graph) outputTexts.push(text);
+        if (!graph && text.length > LONG_TEXT) {
+          const artifact = { type: "text/markdown", title: `Output of ${toolName}`, content: text };
+          textArtifacts.add(artifact);
+          artifacts.push(artifact);
+        }
         break;
       }
       case "image":
@@ -246,6 +256,22 @@ export function processToolResult(raw: unknown, toolName: string): ProcessedResu
         });
     }
     if (result.content.length === 0) addText(JSON.stringify(result.structuredContent));
+  }
+  if (leftOut > 0) {
+    // Text the model was not shown is never lost: all of the tool's text goes to one artifact
+    // (pieces short enough to have none of their own included), and the model is told.
+    if (outputTexts.length > 0) {
+      const kept = artifacts.filter((a) => !textArtifacts.has(a));
+      artifacts.splice(0, artifacts.length, ...kept, {
+        type: "text/markdown",
+        title: `Output of ${toolName}`,
+        content: outputTexts.join("\n\n"),
+      });
+    }
+    forModel.push({
+      type: "text",
+      text: `[${leftOut} characters of this result are not shown here: results are cut at ${MODEL_TEXT_CHARS} characters. The user has the whole output as an artifact.]`,
+    });
   }
   if (forModel.length === 0)
     forModel.push({

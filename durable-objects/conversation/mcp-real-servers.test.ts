@@ -1,0 +1,150 @@
+// What a user sees of MCP servers that page their tools, declare output schemas, answer in many
+// pieces, ask for capabilities we never declared, or are cancelled mid-call, over streamable HTTP
+// against tests/support/quirky-server.ts.
+import { describe, expect, inject, it } from "vitest";
+import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
+import {
+  piece,
+  PIECE_CHARS,
+  PIECES,
+  type QuirkyServerState,
+} from "../../tests/support/quirky-server";
+import { fold, TestSocket, turnEnded, turnInNewConversation } from "../../tests/support/ws-client";
+import type { ServerEvent } from "../protocol/wire";
+
+/** A user with the quirky server (its own channel) as `quirky`. */
+async function userWithQuirky(path = "mcp", timeoutMs = 10_000) {
+  const channel = crypto.randomUUID().slice(0, 8);
+  const user = await createUser();
+  const res = await api(user, "/api/mcp-servers", {
+    method: "POST",
+    json: { name: "quirky", url: `${inject("quirkyUrl")}/${channel}/${path}`, timeoutMs },
+  });
+  expect(res.status).toBe(201);
+  const state = async () =>
+    (await (await fetch(`${inject("quirkyUrl")}/${channel}/state`)).json()) as QuirkyServerState;
+  return { user, state };
+}
+
+const settings = { settings: { blockedServers: ["mcp-remote"] } };
+const turn = (user: TestUser, text: string) => turnInNewConversation(user, text, settings);
+
+const resultOf = (events: ServerEvent[], callId: string) =>
+  events.find(
+    (e): e is Extract<ServerEvent, { type: "tool_result" }> =>
+      e.type === "tool_result" && e.callId === callId,
+  );
+
+const noticesOf = (events: ServerEvent[]) =>
+  events.flatMap((e) => (e.type === "notice" ? [e.message] : []));
+
+/** What the model was sent, from aimock's request journal, for requests that name `marker`. */
+async function sentToModel(marker: string): Promise<string[]> {
+  const journal = (await (
+    await fetch(`${inject("aimockUrl")}/__aimock/journal?limit=1000`)
+  ).json()) as unknown;
+  const entries = Array.isArray(journal)
+    ? journal
+    : ((journal as { entries?: unknown[] }).entries ?? []);
+  return entries.map((e) => JSON.stringify(e)).filter((e) => e.includes(marker));
+}
+
+describe("tool lists in pages", () => {
+  it("are read to the last page: a tool listed on the third page is offered and runs", async () => {
+    const { user, state } = await userWithQuirky();
+    const events = await turn(user, "quirky pieces please");
+    expect(resultOf(events, "qp1")?.isError).toBe(false);
+    expect((await state()).listPages).toBe(3);
+  });
+
+  it("that never end are reported as the server's fault, and the turn still answers", async () => {
+    const { user, state } = await userWithQuirky("mcp-endless");
+    const events = await turn(user, "quirky weather please");
+    expect(noticesOf(events).join(" ")).toMatch(
+      /The MCP server 'quirky' is unavailable \(its tool list never ends: page 3 would be a page it already sent \(cursor "again"\)/,
+    );
+    expect(fold(events).messages[1]?.status).toBe("complete");
+    expect((await state()).listPages).toBe(2);
+  });
+});
+
+describe("tools with an output schema", () => {
+  it("a result that fits its schema is used, its data kept as an artifact", async () => {
+    const { user } = await userWithQuirky();
+    const events = await turn(user, "quirky weather please");
+    expect(resultOf(events, "qw1")).toMatchObject({
+      isError: false,
+      summary: '{"temperature":21.5,"city":"Oslo"} (1 artifact)',
+    });
+  });
+
+  it("a result that does not fit is refused with what is wrong, whichever page listed the tool", async () => {
+    const { user } = await userWithQuirky();
+    const events = await turn(user, "quirky bad weather please");
+    expect(resultOf(events, "qb1")).toMatchObject({
+      isError: true,
+      summary:
+        "quirky: the server sent a malformed result: its structured content does not match the tool's output schema (`temperature` must be a number (it was a string)).",
+    });
+    expect(events.some((e) => e.type === "artifact_created")).toBe(false);
+    expect(fold(events).messages[1]?.status).toBe("complete");
+  });
+});
+
+it("a result longer than the model is shown loses nothing: the user gets all of it as an artifact, and the model is told", async () => {
+  const { user } = await userWithQuirky();
+  const events = await turn(user, "quirky pieces please");
+  const created = events.flatMap((e) => (e.type === "artifact_created" ? [e.artifact] : []));
+  expect(created).toHaveLength(1);
+  expect(created[0]?.title).toBe("Output of many_pieces");
+  const res = await api(user, `/api/artifacts/${created[0]!.id}`);
+  const artifact = (await res.json()) as { content: string };
+  expect(artifact.content).toBe(Array.from({ length: PIECES }, (_, i) => piece(i)).join("\n\n"));
+  const shown = PIECES * PIECE_CHARS - 60_000;
+  const sent = await sentToModel(piece(PIECES - 3).slice(0, 12));
+  expect(sent.at(-1)).toContain(
+    `[${shown} characters of this result are not shown here: results are cut at 60000 characters. The user has the whole output as an artifact.]`,
+  );
+});
+
+it("a server's sampling and roots requests are refused as not offered, and its call still ends", async () => {
+  const { user, state } = await userWithQuirky();
+  const events = await turn(user, "quirky ask client please");
+  expect(resultOf(events, "qa1")?.isError).toBe(false);
+  expect((await state()).clientAnswers).toEqual([
+    "sampling/createMessage: MCP error -32601: Method not found",
+    "roots/list: MCP error -32601: Method not found",
+  ]);
+});
+
+it("stopping the answer during a long call tells the server, which stops; the call ends saying so", async () => {
+  const { user, state } = await userWithQuirky();
+  const conv = await createConversation(user, settings);
+  const ws = await TestSocket.open(user, conv.id);
+  ws.send({ type: "resume", lastSeq: 0 });
+  ws.send({ type: "send", clientMessageId: "stop-1", text: "quirky slow work please" });
+  // The user sees the call's progress before stopping it.
+  await ws.until((f) => f.some((x) => x.type === "tool_progress"), 15_000);
+  expect(ws.events().find((e) => e.type === "tool_progress")).toMatchObject({
+    callId: "qs1",
+    progress: 1,
+    total: 40,
+    message: "step 1",
+  });
+  ws.send({ type: "cancel" });
+  await ws.until(turnEnded, 5_000);
+  ws.close();
+  const answer = fold(ws.events()).messages[1];
+  expect(answer?.status).toBe("cancelled");
+  expect(answer?.content[0]).toMatchObject({
+    type: "tool_call",
+    status: "failed",
+    summary:
+      "quirky: stopped with the answer; the server was asked to cancel slow_work, which may have done part of its work.",
+  });
+  // The server heard of it (notifications/cancelled) and stopped, well before its 20 s.
+  const deadline = Date.now() + 3_000;
+  while (!(await state()).cancelled.length && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 100));
+  expect(await state()).toMatchObject({ cancelled: ["slow_work"], finished: [] });
+});

@@ -1,0 +1,230 @@
+// An MCP server on 127.0.0.1 that does what real servers do and our other test servers do not:
+// it pages its tool list (two tools a page), declares output schemas, answers in many pieces, asks
+// the client for sampling and roots it never declared, and honours a cancelled request.
+// `/<channel>/mcp` is its own server per channel; `/<channel>/mcp-endless` pages forever (every
+// page names a next cursor). `GET /<channel>/state` tells a test what the server saw.
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage } from "node:http";
+import type { LLMock } from "@copilotkit/aimock";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+
+export interface QuirkyServerState {
+  /** tools/list requests, one per page. */
+  listPages: number;
+  /** Calls the server saw cancelled (notifications/cancelled), by tool. */
+  cancelled: string[];
+  /** Calls that ran to their end, by tool. */
+  finished: string[];
+  /** How the client answered the requests the server sent it: `method: outcome`. */
+  clientAnswers: string[];
+}
+
+/** One piece of `many_pieces`: 20 of them are 70,000 characters, over what a model is shown. */
+export const PIECE_CHARS = 3_500;
+export const PIECES = 20;
+export const piece = (i: number) => `[piece ${i}]`.padEnd(PIECE_CHARS, String.fromCharCode(97 + i));
+
+const harmless = { readOnlyHint: true, destructiveHint: false, openWorldHint: false };
+const noArgs = { type: "object" as const, properties: {} };
+const weatherSchema = {
+  type: "object" as const,
+  properties: { temperature: { type: "number" }, city: { type: "string" } },
+  required: ["temperature", "city"],
+};
+
+const TOOLS: Tool[] = [
+  {
+    name: "weather",
+    description: "The weather in Oslo, as data.",
+    inputSchema: noArgs,
+    outputSchema: weatherSchema,
+    annotations: harmless,
+  },
+  {
+    name: "bad_weather",
+    description: "The weather, with data that does not fit its own output schema.",
+    inputSchema: noArgs,
+    outputSchema: weatherSchema,
+    annotations: harmless,
+  },
+  {
+    name: "slow_work",
+    description: "Works for 20 s, reporting progress every half second.",
+    inputSchema: noArgs,
+    annotations: harmless,
+  },
+  {
+    name: "many_pieces",
+    description: `Answers with ${PIECES} text pieces of ${PIECE_CHARS} characters.`,
+    inputSchema: noArgs,
+    annotations: harmless,
+  },
+  {
+    name: "ask_client",
+    description: "Asks the client for sampling and for its roots.",
+    inputSchema: noArgs,
+    annotations: harmless,
+  },
+];
+const PAGE = 2;
+
+function newServer(state: QuirkyServerState, endless: boolean): Server {
+  const server = new Server(
+    { name: "quirky", version: "1.0.0" },
+    { capabilities: { tools: { listChanged: true } } },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+    state.listPages++;
+    const from = Number(request.params?.cursor ?? "0");
+    if (endless) return { tools: TOOLS.slice(0, PAGE), nextCursor: "again" };
+    const next = from + PAGE;
+    return {
+      tools: TOOLS.slice(from, next),
+      ...(next < TOOLS.length && { nextCursor: String(next) }),
+    };
+  });
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const name = request.params.name;
+    const done = (result: CallToolResult) => {
+      state.finished.push(name);
+      return result;
+    };
+    if (name === "weather" || name === "bad_weather") {
+      const data = { temperature: name === "weather" ? 21.5 : "warm", city: "Oslo" };
+      return done({
+        content: [{ type: "text", text: JSON.stringify(data) }],
+        structuredContent: data,
+      });
+    }
+    if (name === "slow_work") {
+      const token = request.params._meta?.progressToken;
+      for (let i = 1; i <= 40; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        if (extra.signal.aborted) {
+          state.cancelled.push(name);
+          return { content: [{ type: "text", text: "stopped" }] };
+        }
+        if (token !== undefined)
+          await extra.sendNotification({
+            method: "notifications/progress",
+            params: { progressToken: token, progress: i, total: 40, message: `step ${i}` },
+          });
+      }
+      return done({ content: [{ type: "text", text: "slow work finished" }] });
+    }
+    if (name === "many_pieces") {
+      const content = Array.from({ length: PIECES }, (_, i) => ({
+        type: "text" as const,
+        text: piece(i),
+      }));
+      return done({ content });
+    }
+    if (name === "ask_client") {
+      const outcomes: string[] = [];
+      const ask = async (method: string, params: Record<string, unknown>) => {
+        try {
+          await extra.sendRequest({ method, params } as never, z.object({}).passthrough(), {
+            timeout: 5_000,
+          });
+          outcomes.push(`${method}: answered`);
+        } catch (err) {
+          outcomes.push(`${method}: ${err instanceof Error ? err.message : String(err)}`);
+        }
+      };
+      await ask("sampling/createMessage", {
+        messages: [{ role: "user", content: { type: "text", text: "Say hi" } }],
+        maxTokens: 10,
+      });
+      await ask("roots/list", {});
+      state.clientAnswers.push(...outcomes);
+      return done({ content: [{ type: "text", text: `The client said: ${outcomes.join("; ")}` }] });
+    }
+    throw new Error(`no tool ${name}`);
+  });
+  return server;
+}
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const raw = Buffer.concat(chunks).toString();
+  return raw ? (JSON.parse(raw) as unknown) : undefined;
+}
+
+export async function startQuirkyServer(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const channels = new Map<
+    string,
+    { state: QuirkyServerState; sessions: Map<string, StreamableHTTPServerTransport> }
+  >();
+  const channelOf = (name: string) => {
+    let c = channels.get(name);
+    if (!c) {
+      c = {
+        state: { listPages: 0, cancelled: [], finished: [], clientAnswers: [] },
+        sessions: new Map(),
+      };
+      channels.set(name, c);
+    }
+    return c;
+  };
+  const http = createServer((req, res) => {
+    const path = new URL(req.url ?? "/", "http://x").pathname;
+    const match = /^\/([\w-]+)\/(mcp|mcp-endless|state)$/.exec(path);
+    if (!match) return void res.writeHead(404).end();
+    const channel = channelOf(match[1]!);
+    if (match[2] === "state") {
+      res.writeHead(200, { "content-type": "application/json" });
+      return void res.end(JSON.stringify(channel.state));
+    }
+    void (async () => {
+      const body = req.method === "POST" ? await readBody(req) : undefined;
+      const sid = req.headers["mcp-session-id"] as string | undefined;
+      let transport = sid ? channel.sessions.get(sid) : undefined;
+      if (sid && !transport) return void res.writeHead(404).end();
+      if (!transport) {
+        const t: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+          sessionIdGenerator: () => randomUUID(),
+          onsessioninitialized: (id) => void channel.sessions.set(id, t),
+        });
+        transport = t;
+        await newServer(channel.state, match[2] === "mcp-endless").connect(t);
+      }
+      await transport.handleRequest(req, res, body);
+    })().catch(() => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  const address = http.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
+
+/** The model's side: each question calls one tool of the quirky server, then answers. */
+export function addQuirkyServerFixtures(mock: LLMock): void {
+  mock.on(
+    { userMessage: /^quirky .* please$/, hasToolResult: true },
+    { content: "Done with the quirky server." },
+  );
+  const call = (id: string, name: string) => ({ toolCalls: [{ id, name, arguments: "{}" }] });
+  mock.onMessage(/^quirky weather please$/, call("qw1", "quirky__weather"));
+  mock.onMessage(/^quirky bad weather please$/, call("qb1", "quirky__bad_weather"));
+  mock.onMessage(/^quirky slow work please$/, call("qs1", "quirky__slow_work"));
+  mock.onMessage(/^quirky pieces please$/, call("qp1", "quirky__many_pieces"));
+  mock.onMessage(/^quirky ask client please$/, call("qa1", "quirky__ask_client"));
+}

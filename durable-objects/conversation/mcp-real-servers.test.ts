@@ -50,11 +50,11 @@ async function sentToModel(marker: string): Promise<string[]> {
 }
 
 describe("tool lists in pages", () => {
-  it("are read to the last page: a tool listed on the third page is offered and runs", async () => {
+  it("are read to the last page: a tool listed on the fourth and last page is offered and runs", async () => {
     const { user, state } = await userWithQuirky();
     const events = await turn(user, "quirky pieces please");
     expect(resultOf(events, "qp1")?.isError).toBe(false);
-    expect((await state()).listPages).toBe(3);
+    expect((await state()).listPages).toBe(4);
   });
 
   it("that never end are reported as the server's fault, and the turn still answers", async () => {
@@ -147,4 +147,38 @@ it("stopping the answer during a long call tells the server, which stops; the ca
   while (!(await state()).cancelled.length && Date.now() < deadline)
     await new Promise((r) => setTimeout(r, 100));
   expect(await state()).toMatchObject({ cancelled: ["slow_work"], finished: [] });
+});
+
+describe("an answer the transport cannot read fails its call at once, saying what came instead", () => {
+  // Long enough that waiting for the timeout would fail the test.
+  const timeoutMs = 15_000;
+  const cases = [
+    {
+      question: "quirky json in sse please",
+      callId: "qj1",
+      said: 'it was sent as an event stream but holds no events: `{"jsonrpc":"2.0","id":',
+    },
+    {
+      question: "quirky sse in json please",
+      callId: "qe1",
+      said: "it was sent as JSON but is not (Unexpected token 'e', \"event: mes\"... is not valid JSON)",
+    },
+    {
+      question: "quirky not json rpc please",
+      callId: "qn1",
+      said: "an event that is not JSON: `<html>Internal error</html>`",
+    },
+  ];
+  for (const { question, callId, said } of cases)
+    it(question.replace(/^quirky (.*) please$/, "$1"), async () => {
+      const { user } = await userWithQuirky("mcp", timeoutMs);
+      const events = await turn(user, question);
+      const result = resultOf(events, callId);
+      const asked = events.find((e) => e.type === "tool_call" && e.callId === callId);
+      expect(result!.at - asked!.at).toBeLessThan(5_000);
+      expect(result?.isError).toBe(true);
+      expect(result?.summary).toContain(`quirky: the server's answer could not be read: ${said}`);
+      expect(result?.summary).toMatch(/The call was not repeated/);
+      expect(fold(events).messages[1]?.status).toBe("complete");
+    });
 });

@@ -1,5 +1,5 @@
 // An MCP server on 127.0.0.1 that does what real servers do and our other test servers do not:
-// it pages its tool list (two tools a page), declares output schemas, answers in many pieces, asks
+// it pages its tool list (two tools a page, `many_pieces` last), declares output schemas, answers in many pieces, asks
 // the client for sampling and roots it never declared, and honours a cancelled request.
 // `/<channel>/mcp` is its own server per channel; `/<channel>/mcp-endless` pages forever (every
 // page names a next cursor). `GET /<channel>/state` tells a test what the server saw.
@@ -62,19 +62,46 @@ const TOOLS: Tool[] = [
     annotations: harmless,
   },
   {
-    name: "many_pieces",
-    description: `Answers with ${PIECES} text pieces of ${PIECE_CHARS} characters.`,
-    inputSchema: noArgs,
-    annotations: harmless,
-  },
-  {
     name: "ask_client",
     description: "Asks the client for sampling and for its roots.",
     inputSchema: noArgs,
     annotations: harmless,
   },
+  ...["json_in_sse", "sse_in_json", "not_json_rpc"].map((name) => ({
+    name,
+    description: "Answers in a form the transport does not allow.",
+    inputSchema: noArgs,
+    annotations: harmless,
+  })),
+  {
+    name: "many_pieces",
+    description: `Answers with ${PIECES} text pieces of ${PIECE_CHARS} characters.`,
+    inputSchema: noArgs,
+    annotations: harmless,
+  },
 ];
 const PAGE = 2;
+
+/**
+ * The answers of the tools that break the transport, written by hand: a JSON body labelled as an
+ * event stream, an event stream labelled as JSON, and an event stream whose event is not JSON-RPC
+ * (left open, as a server that carries on does).
+ */
+const BROKEN: Record<string, (id: unknown) => { type: string; body: string; open?: boolean }> = {
+  json_in_sse: (id) => ({
+    type: "text/event-stream",
+    body: JSON.stringify({ jsonrpc: "2.0", id, result: { content: [] } }),
+  }),
+  sse_in_json: (id) => ({
+    type: "application/json",
+    body: `event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", id, result: { content: [] } })}\n\n`,
+  }),
+  not_json_rpc: () => ({
+    type: "text/event-stream",
+    body: "event: message\ndata: <html>Internal error</html>\n\n",
+    open: true,
+  }),
+};
 
 function newServer(state: QuirkyServerState, endless: boolean): Server {
   const server = new Server(
@@ -186,6 +213,15 @@ export async function startQuirkyServer(): Promise<{ url: string; stop: () => Pr
     }
     void (async () => {
       const body = req.method === "POST" ? await readBody(req) : undefined;
+      const call = body as { method?: string; id?: unknown; params?: { name?: string } };
+      const broken = call?.method === "tools/call" && BROKEN[call.params?.name ?? ""];
+      if (broken) {
+        const answer = broken(call.id);
+        res.writeHead(200, { "content-type": answer.type });
+        res.write(answer.body);
+        if (!answer.open) res.end();
+        return;
+      }
       const sid = req.headers["mcp-session-id"] as string | undefined;
       let transport = sid ? channel.sessions.get(sid) : undefined;
       if (sid && !transport) return void res.writeHead(404).end();
@@ -227,4 +263,7 @@ export function addQuirkyServerFixtures(mock: LLMock): void {
   mock.onMessage(/^quirky slow work please$/, call("qs1", "quirky__slow_work"));
   mock.onMessage(/^quirky pieces please$/, call("qp1", "quirky__many_pieces"));
   mock.onMessage(/^quirky ask client please$/, call("qa1", "quirky__ask_client"));
+  mock.onMessage(/^quirky json in sse please$/, call("qj1", "quirky__json_in_sse"));
+  mock.onMessage(/^quirky sse in json please$/, call("qe1", "quirky__sse_in_json"));
+  mock.onMessage(/^quirky not json rpc please$/, call("qn1", "quirky__not_json_rpc"));
 }

@@ -50,11 +50,11 @@ async function sentToModel(marker: string): Promise<string[]> {
 }
 
 describe("tool lists in pages", () => {
-  it("are read to the last page: a tool listed on the fourth and last page is offered and runs", async () => {
+  it("are read to the last page: a tool listed on the fifth and last page is offered and runs", async () => {
     const { user, state } = await userWithQuirky();
     const events = await turn(user, "quirky pieces please");
     expect(resultOf(events, "qp1")?.isError).toBe(false);
-    expect((await state()).listPages).toBe(4);
+    expect((await state()).listPages).toBe(5);
   });
 
   it("that never end are reported as the server's fault, and the turn still answers", async () => {
@@ -181,4 +181,13 @@ describe("an answer the transport cannot read fails its call at once, saying wha
       expect(result?.summary).toMatch(/The call was not repeated/);
       expect(fold(events).messages[1]?.status).toBe("complete");
     });
+});
+
+it("a server's log lines during a call all reach the timeline, though a call beside it ends first", async () => {
+  const { user } = await userWithQuirky();
+  const events = await turn(user, "quirky chatty and quick please");
+  expect(resultOf(events, "qq1")?.summary).toBe("quick finished");
+  expect(resultOf(events, "qc1")?.summary).toBe("chatty finished");
+  const lines = events.flatMap((e) => (e.type === "tool_log" ? [e.data] : []));
+  expect(lines).toEqual(Array.from({ length: 10 }, (_, i) => `chatty line ${i + 1}`));
 });

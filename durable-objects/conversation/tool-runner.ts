@@ -208,7 +208,7 @@ export async function createToolRunner(opts: {
       writeCache(s, { ...readCache(s), tools: null });
     });
     client.setNotificationHandler(LoggingMessageNotificationSchema, async (n) =>
-      live.logListener?.({ level: n.params.level, data: n.params.data }),
+      [...(live.logListeners ?? [])].at(-1)?.({ level: n.params.level, data: n.params.data }),
     );
     await client.connect(transport, { timeout: s.timeoutMs });
     // Counted once the handshake succeeded (a resumed session sends none).
@@ -339,7 +339,9 @@ export async function createToolRunner(opts: {
       }
       try {
         const result = await withSession(s, async (live) => {
-          live.logListener = hooks.onLog;
+          // A listener of its own: a call beside it that ends first must not take it away.
+          const onLog = (l: { level: string; data: unknown }) => hooks.onLog(l);
+          (live.logListeners ??= new Set()).add(onLog);
           // Progress resets the per-call timeout; the ceiling bounds the whole call; both wait
           // while the user answers a question the server asked.
           const clock = callClock(hooks.signal, {
@@ -378,7 +380,7 @@ export async function createToolRunner(opts: {
           } finally {
             clock.dispose();
             untrack();
-            live.logListener = undefined;
+            live.logListeners.delete(onLog);
           }
         });
         // Checked here on every call: the SDK would check only tools its own list saw.

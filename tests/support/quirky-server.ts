@@ -74,6 +74,18 @@ const TOOLS: Tool[] = [
     annotations: harmless,
   })),
   {
+    name: "chatty",
+    description: "Works for 1.5 s, logging a line every 150 ms.",
+    inputSchema: noArgs,
+    annotations: harmless,
+  },
+  {
+    name: "quick",
+    description: "Answers at once.",
+    inputSchema: noArgs,
+    annotations: harmless,
+  },
+  {
     name: "many_pieces",
     description: `Answers with ${PIECES} text pieces of ${PIECE_CHARS} characters.`,
     inputSchema: noArgs,
@@ -106,7 +118,7 @@ const BROKEN: Record<string, (id: unknown) => { type: string; body: string; open
 function newServer(state: QuirkyServerState, endless: boolean): Server {
   const server = new Server(
     { name: "quirky", version: "1.0.0" },
-    { capabilities: { tools: { listChanged: true } } },
+    { capabilities: { tools: { listChanged: true }, logging: {} } },
   );
   server.setRequestHandler(ListToolsRequestSchema, async (request) => {
     state.listPages++;
@@ -147,6 +159,17 @@ function newServer(state: QuirkyServerState, endless: boolean): Server {
       }
       return done({ content: [{ type: "text", text: "slow work finished" }] });
     }
+    if (name === "chatty") {
+      for (let i = 1; i <= 10; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        await extra.sendNotification({
+          method: "notifications/message",
+          params: { level: "info", logger: "chatty", data: `chatty line ${i}` },
+        });
+      }
+      return done({ content: [{ type: "text", text: "chatty finished" }] });
+    }
+    if (name === "quick") return done({ content: [{ type: "text", text: "quick finished" }] });
     if (name === "many_pieces") {
       const content = Array.from({ length: PIECES }, (_, i) => ({
         type: "text" as const,
@@ -261,6 +284,12 @@ export function addQuirkyServerFixtures(mock: LLMock): void {
   mock.onMessage(/^quirky weather please$/, call("qw1", "quirky__weather"));
   mock.onMessage(/^quirky bad weather please$/, call("qb1", "quirky__bad_weather"));
   mock.onMessage(/^quirky slow work please$/, call("qs1", "quirky__slow_work"));
+  mock.onMessage(/^quirky chatty and quick please$/, {
+    toolCalls: [
+      { id: "qc1", name: "quirky__chatty", arguments: "{}" },
+      { id: "qq1", name: "quirky__quick", arguments: "{}" },
+    ],
+  });
   mock.onMessage(/^quirky pieces please$/, call("qp1", "quirky__many_pieces"));
   mock.onMessage(/^quirky ask client please$/, call("qa1", "quirky__ask_client"));
   mock.onMessage(/^quirky json in sse please$/, call("qj1", "quirky__json_in_sse"));

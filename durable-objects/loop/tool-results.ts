@@ -189,12 +189,14 @@ export function processToolResult(raw: unknown, toolName: string): ProcessedResu
         const r = item.resource;
         if (!r) break;
         const title = r.uri.split("/").pop() || r.uri;
-        if (r.text !== undefined) {
-          addText(r.text);
+        // A text file sent as a blob is still text: the model reads it and the user sees it.
+        const text = r.text ?? (r.blob ? textOfBlob(r.blob, r.mimeType) : undefined);
+        if (text !== undefined) {
+          addText(text);
           artifacts.push({
             type: normalizeArtifactType(r.mimeType ?? "text/plain"),
             title,
-            content: r.text,
+            content: text,
             metadata: { uri: r.uri },
           });
         } else if (r.blob) {
@@ -309,5 +311,19 @@ function base64Bytes(b64: string): Uint8Array | null {
     return fromBase64(b64);
   } catch {
     return null;
+  }
+}
+
+const TEXTUAL = /^(text\/|application\/(json|xml|javascript|x-ndjson|yaml)\b)|\+(json|xml)$/i;
+
+/** A blob's text when its MIME type is textual and its bytes are UTF-8; otherwise undefined. */
+function textOfBlob(blob: string, mimeType: string | undefined): string | undefined {
+  if (!mimeType || !TEXTUAL.test(mimeType.split(";")[0]!.trim())) return undefined;
+  const bytes = base64Bytes(blob);
+  if (!bytes) return undefined;
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
   }
 }

@@ -5,7 +5,7 @@ import { LLMock } from "@copilotkit/aimock";
 import type { TestProject } from "vitest/node";
 import { startApprovalServer } from "./approval-server";
 import { startChangingServer } from "./changing-server";
-import { startEverythingServer } from "./everything-server";
+import { addEverythingContentFixtures, startEverythingServer } from "./everything-server";
 import { addFaultyServerFixtures, startFaultyServer } from "./faulty-server";
 import { addQuirkyServerFixtures, startQuirkyServer } from "./quirky-server";
 import { addAuditFixtures } from "./audit-fixtures";
@@ -65,6 +65,7 @@ export default async function setup(project: TestProject) {
   addTitleFixtures(mock);
   addFaultyServerFixtures(mock);
   addQuirkyServerFixtures(mock);
+  addEverythingContentFixtures(mock);
   // Before the loop's: a branch's reused call must not meet their generic repeat fixtures.
   addBranchFixtures(mock);
   mock.onMessage(/long answer/, { content: LONG_REPLY }, { chunkSize: 12, latency: 25 });

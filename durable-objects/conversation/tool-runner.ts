@@ -170,6 +170,8 @@ export async function createToolRunner(opts: {
         backgroundProvider(env.DB, box, conversation.userId, { ...s, id: s.id }, apiOrigin)
       : undefined;
   const schemas = new Map<string, Record<string, unknown>>();
+  /** The servers the latest catalog() listed: one whose cached list was dropped since changed. */
+  const listedServers = new Set<ServerConfig>();
   /** The catalog's tools, whose output schemas each result is checked against. */
   const listed = new Map<string, Tool>();
 
@@ -270,7 +272,10 @@ export async function createToolRunner(opts: {
   };
 
   return {
+    changed: () => [...listedServers].some((s) => readCache(s).tools === null),
+
     async catalog() {
+      listedServers.clear();
       const tools: CatalogTool[] = [];
       const warnings: string[] = [];
       const signIns: SignInNeeded[] = [];
@@ -295,6 +300,7 @@ export async function createToolRunner(opts: {
                 ...(t.annotations && { annotations: t.annotations }),
               });
             }
+            listedServers.add(s);
             succeeded(s);
           } catch (err) {
             // Not a fault of the server: skipped until the user signs in.

@@ -50,11 +50,11 @@ async function sentToModel(marker: string): Promise<string[]> {
 }
 
 describe("tool lists in pages", () => {
-  it("are read to the last page: a tool listed on the fifth and last page is offered and runs", async () => {
+  it("are read to the last page: a tool listed on the sixth and last page is offered and runs", async () => {
     const { user, state } = await userWithQuirky();
     const events = await turn(user, "quirky pieces please");
     expect(resultOf(events, "qp1")?.isError).toBe(false);
-    expect((await state()).listPages).toBe(5);
+    expect((await state()).listPages).toBe(6);
   });
 
   it("that never end are reported as the server's fault, and the turn still answers", async () => {
@@ -162,6 +162,11 @@ describe("an answer the transport cannot read fails its call at once, saying wha
       question: "quirky sse in json please",
       callId: "qe1",
       said: "it was sent as JSON but is not (Unexpected token 'e', \"event: mes\"... is not valid JSON)",
+    },
+    {
+      question: "quirky accepted only please",
+      callId: "qo1",
+      said: "it accepted the request (202) without answering it",
     },
     {
       question: "quirky not json rpc please",

@@ -113,8 +113,18 @@ export class AnswerWatch {
           (from) => from === resumedFrom,
           "the server does not let a broken answer be resumed",
         );
-      if (!response.ok || !response.body || !isEventStream(response)) return response;
       const ids = method === "POST" ? requestIds(init?.body) : [];
+      // 202 carries no answer and none will come (a request must be answered on its POST): the
+      // SDK would wait for the call's timeout. Reported once the SDK has the response in hand.
+      if (response.status === 202 && ids.length > 0) {
+        const lost = () => {
+          for (const id of ids)
+            this.onLost(id, "it accepted the request (202) without answering it", true);
+        };
+        setTimeout(lost, 0);
+        return response;
+      }
+      if (!response.ok || !response.body || !isEventStream(response)) return response;
       if (method === "POST" && ids.length === 0) return response;
       const signal = init?.signal ?? undefined;
       const watched = watchStream(response.body, ids, {

@@ -67,7 +67,7 @@ const TOOLS: Tool[] = [
     inputSchema: noArgs,
     annotations: harmless,
   },
-  ...["json_in_sse", "sse_in_json", "not_json_rpc"].map((name) => ({
+  ...["json_in_sse", "sse_in_json", "not_json_rpc", "accepted_only"].map((name) => ({
     name,
     description: "Answers in a form the transport does not allow.",
     inputSchema: noArgs,
@@ -96,10 +96,13 @@ const PAGE = 2;
 
 /**
  * The answers of the tools that break the transport, written by hand: a JSON body labelled as an
- * event stream, an event stream labelled as JSON, and an event stream whose event is not JSON-RPC
- * (left open, as a server that carries on does).
+ * event stream, an event stream labelled as JSON, a bare 202 Accepted, and an event stream whose
+ * event is not JSON-RPC (left open, as a server that carries on does).
  */
-const BROKEN: Record<string, (id: unknown) => { type: string; body: string; open?: boolean }> = {
+const BROKEN: Record<
+  string,
+  (id: unknown) => { type: string; body: string; open?: boolean; status?: number }
+> = {
   json_in_sse: (id) => ({
     type: "text/event-stream",
     body: JSON.stringify({ jsonrpc: "2.0", id, result: { content: [] } }),
@@ -108,6 +111,7 @@ const BROKEN: Record<string, (id: unknown) => { type: string; body: string; open
     type: "application/json",
     body: `event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", id, result: { content: [] } })}\n\n`,
   }),
+  accepted_only: () => ({ type: "text/plain", body: "", status: 202 }),
   not_json_rpc: () => ({
     type: "text/event-stream",
     body: "event: message\ndata: <html>Internal error</html>\n\n",
@@ -240,7 +244,7 @@ export async function startQuirkyServer(): Promise<{ url: string; stop: () => Pr
       const broken = call?.method === "tools/call" && BROKEN[call.params?.name ?? ""];
       if (broken) {
         const answer = broken(call.id);
-        res.writeHead(200, { "content-type": answer.type });
+        res.writeHead(answer.status ?? 200, { "content-type": answer.type });
         res.write(answer.body);
         if (!answer.open) res.end();
         return;
@@ -295,4 +299,5 @@ export function addQuirkyServerFixtures(mock: LLMock): void {
   mock.onMessage(/^quirky json in sse please$/, call("qj1", "quirky__json_in_sse"));
   mock.onMessage(/^quirky sse in json please$/, call("qe1", "quirky__sse_in_json"));
   mock.onMessage(/^quirky not json rpc please$/, call("qn1", "quirky__not_json_rpc"));
+  mock.onMessage(/^quirky accepted only please$/, call("qo1", "quirky__accepted_only"));
 }

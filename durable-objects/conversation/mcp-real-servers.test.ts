@@ -196,3 +196,18 @@ it("a server's log lines during a call all reach the timeline, though a call bes
   const lines = events.flatMap((e) => (e.type === "tool_log" ? [e.data] : []));
   expect(lines).toEqual(Array.from({ length: 10 }, (_, i) => `chatty line ${i + 1}`));
 });
+
+it("a server that logs without end, or megabytes in a line, shows a bounded log that says so", async () => {
+  const { user } = await userWithQuirky();
+  const events = await turn(user, "quirky loud please");
+  expect(resultOf(events, "ql1")?.summary).toBe("loud finished");
+  const logs = events.flatMap((e) => (e.type === "tool_log" ? [e] : []));
+  expect(logs).toHaveLength(101);
+  expect(logs[0]?.data).toBe("loud line 1");
+  expect(logs[1]?.data).toBe(`${"x".repeat(2_000)}… (cut: the line has 3000000 characters)`);
+  expect(logs[99]?.data).toBe("loud line 100");
+  expect(logs[100]).toMatchObject({
+    level: "warning",
+    data: "The server's further log lines during this call are left out: a call shows at most 100.",
+  });
+});

@@ -29,6 +29,7 @@ import { internetRoute, type McpRoute, newMcpClient, newMcpTransport } from "../
 import { unsupportedVersion } from "../mcp/probe-server";
 import { forgetSharedCatalog, shareCatalog, sharedCatalog } from "../mcp/shared-catalog";
 import { listAllTools, outputSchemaProblem } from "../mcp/tool-list";
+import { logLineLimiter } from "../mcp/log-lines";
 import {
   CachedSession,
   type ConnectionPool,
@@ -346,7 +347,11 @@ export async function createToolRunner(opts: {
       try {
         const result = await withSession(s, async (live) => {
           // A listener of its own: a call beside it that ends first must not take it away.
-          const onLog = (l: { level: string; data: unknown }) => hooks.onLog(l);
+          const shown = logLineLimiter();
+          const onLog = (l: { level: string; data: unknown }) => {
+            const line = shown(l);
+            if (line) hooks.onLog(line);
+          };
           (live.logListeners ??= new Set()).add(onLog);
           // Progress resets the per-call timeout; the ceiling bounds the whole call; both wait
           // while the user answers a question the server asked.

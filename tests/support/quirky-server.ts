@@ -80,6 +80,12 @@ const TOOLS: Tool[] = [
     annotations: harmless,
   },
   {
+    name: "loud",
+    description: "Logs 150 lines, the second of them 3 MB, then answers.",
+    inputSchema: noArgs,
+    annotations: harmless,
+  },
+  {
     name: "quick",
     description: "Answers at once.",
     inputSchema: noArgs,
@@ -172,6 +178,14 @@ function newServer(state: QuirkyServerState, endless: boolean): Server {
         });
       }
       return done({ content: [{ type: "text", text: "chatty finished" }] });
+    }
+    if (name === "loud") {
+      for (let i = 1; i <= 150; i++)
+        await extra.sendNotification({
+          method: "notifications/message",
+          params: { level: "info", data: i === 2 ? "x".repeat(3_000_000) : `loud line ${i}` },
+        });
+      return done({ content: [{ type: "text", text: "loud finished" }] });
     }
     if (name === "quick") return done({ content: [{ type: "text", text: "quick finished" }] });
     if (name === "many_pieces") {
@@ -294,6 +308,7 @@ export function addQuirkyServerFixtures(mock: LLMock): void {
       { id: "qq1", name: "quirky__quick", arguments: "{}" },
     ],
   });
+  mock.onMessage(/^quirky loud please$/, call("ql1", "quirky__loud"));
   mock.onMessage(/^quirky pieces please$/, call("qp1", "quirky__many_pieces"));
   mock.onMessage(/^quirky ask client please$/, call("qa1", "quirky__ask_client"));
   mock.onMessage(/^quirky json in sse please$/, call("qj1", "quirky__json_in_sse"));

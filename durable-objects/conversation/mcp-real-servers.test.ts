@@ -50,11 +50,11 @@ async function sentToModel(marker: string): Promise<string[]> {
 }
 
 describe("tool lists in pages", () => {
-  it("are read to the last page: a tool listed on the sixth and last page is offered and runs", async () => {
+  it("are read to the last page: a tool listed on the seventh and last page is offered and runs", async () => {
     const { user, state } = await userWithQuirky();
     const events = await turn(user, "quirky pieces please");
     expect(resultOf(events, "qp1")?.isError).toBe(false);
-    expect((await state()).listPages).toBe(6);
+    expect((await state()).listPages).toBe(7);
   });
 
   it("that never end are reported as the server's fault, and the turn still answers", async () => {
@@ -210,4 +210,17 @@ it("a server that logs without end, or megabytes in a line, shows a bounded log 
     level: "warning",
     data: "The server's further log lines during this call are left out: a call shows at most 100.",
   });
+});
+
+it("a server that reports progress thousands of times a second shows a few reports a second, each short", async () => {
+  const { user } = await userWithQuirky();
+  const events = await turn(user, "quirky rapid please");
+  const call = events.find((e) => e.type === "tool_call" && e.callId === "qr1")!;
+  const result = resultOf(events, "qr1")!;
+  expect(result.summary).toBe("rapid finished");
+  const reports = events.flatMap((e) => (e.type === "tool_progress" ? [e] : []));
+  // At most one every 250 ms, and the first at once.
+  expect(reports.length).toBeGreaterThanOrEqual(1);
+  expect(reports.length).toBeLessThanOrEqual(Math.ceil((result.at - call.at) / 250) + 1);
+  expect(reports[0]?.message).toBe(`${"m".repeat(300)}…`);
 });

@@ -30,6 +30,7 @@ import { unsupportedVersion } from "../mcp/probe-server";
 import { forgetSharedCatalog, shareCatalog, sharedCatalog } from "../mcp/shared-catalog";
 import { listAllTools, outputSchemaProblem } from "../mcp/tool-list";
 import { logLineLimiter } from "../mcp/log-lines";
+import { pacedProgress } from "../mcp/progress-pace";
 import {
   CachedSession,
   type ConnectionPool,
@@ -375,13 +376,15 @@ export async function createToolRunner(opts: {
                 },
               })
             : () => undefined;
+          // Every report keeps the call alive; the timeline gets a few a second.
+          const progress = pacedProgress(hooks.onProgress);
           try {
             return await live.client.callTool({ name: tool, arguments: finalArgs }, undefined, {
               signal: clock.signal,
               timeout: NO_SDK_TIMEOUT,
               onprogress: (p) => {
                 clock.progressed();
-                hooks.onProgress({
+                progress.report({
                   progress: p.progress,
                   ...(p.total !== undefined && { total: p.total }),
                   ...(p.message && { message: p.message }),
@@ -389,6 +392,7 @@ export async function createToolRunner(opts: {
               },
             });
           } finally {
+            progress.stop();
             clock.dispose();
             untrack();
             live.logListeners.delete(onLog);

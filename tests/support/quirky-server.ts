@@ -86,6 +86,12 @@ const TOOLS: Tool[] = [
     annotations: harmless,
   },
   {
+    name: "rapid",
+    description: "Reports progress 2,000 times in about a second, then answers.",
+    inputSchema: noArgs,
+    annotations: harmless,
+  },
+  {
     name: "quick",
     description: "Answers at once.",
     inputSchema: noArgs,
@@ -186,6 +192,18 @@ function newServer(state: QuirkyServerState, endless: boolean): Server {
           params: { level: "info", data: i === 2 ? "x".repeat(3_000_000) : `loud line ${i}` },
         });
       return done({ content: [{ type: "text", text: "loud finished" }] });
+    }
+    if (name === "rapid") {
+      const token = request.params._meta?.progressToken;
+      for (let i = 1; i <= 2_000; i++) {
+        if (i % 100 === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+        if (token !== undefined)
+          await extra.sendNotification({
+            method: "notifications/progress",
+            params: { progressToken: token, progress: i, total: 2_000, message: "m".repeat(1_000) },
+          });
+      }
+      return done({ content: [{ type: "text", text: "rapid finished" }] });
     }
     if (name === "quick") return done({ content: [{ type: "text", text: "quick finished" }] });
     if (name === "many_pieces") {
@@ -309,6 +327,7 @@ export function addQuirkyServerFixtures(mock: LLMock): void {
     ],
   });
   mock.onMessage(/^quirky loud please$/, call("ql1", "quirky__loud"));
+  mock.onMessage(/^quirky rapid please$/, call("qr1", "quirky__rapid"));
   mock.onMessage(/^quirky pieces please$/, call("qp1", "quirky__many_pieces"));
   mock.onMessage(/^quirky ask client please$/, call("qa1", "quirky__ask_client"));
   mock.onMessage(/^quirky json in sse please$/, call("qj1", "quirky__json_in_sse"));

@@ -68,6 +68,19 @@ describe("tool lists in pages", () => {
   });
 });
 
+describe("tool lists that repeat a tool", () => {
+  it("offer the model each tool once (a provider refuses a request that names a tool twice)", async () => {
+    const { user } = await userWithQuirky("mcp-overlap");
+    const marker = `overlap${crypto.randomUUID().slice(0, 8)}`;
+    const events = await turn(user, `quirky overlap ${marker} please`);
+    expect(resultOf(events, "qv1")?.isError).toBe(false);
+    // The first model request: every tool the server listed, bad_weather (on two pages) once.
+    const [first] = await sentToModel(marker);
+    expect(first?.match(/"name":"quirky__bad_weather"/g)).toHaveLength(1);
+    expect(first?.match(/"name":"quirky__many_pieces"/g)).toHaveLength(1);
+  });
+});
+
 describe("tools with an output schema", () => {
   it("a result that fits its schema is used, its data kept as an artifact", async () => {
     const { user } = await userWithQuirky();

@@ -10,12 +10,13 @@ import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validatio
 export const MAX_TOOL_PAGES = 50;
 
 /**
- * Every page of the server's tools. A server whose pages never end (a cursor it already sent, or
- * more than MAX_TOOL_PAGES pages) is refused with a sentence saying so, instead of being asked
- * for ever while the turn waits.
+ * Every page of the server's tools, each name once (pages that overlap would otherwise name a
+ * tool twice to the model, and providers refuse such a request). A server whose pages never end
+ * (a cursor it already sent, or more than MAX_TOOL_PAGES pages) is refused with a sentence saying
+ * so, instead of being asked for ever while the turn waits.
  */
 export async function listAllTools(client: Client, timeoutMs: number): Promise<Tool[]> {
-  const tools: Tool[] = [];
+  const tools = new Map<string, Tool>();
   const cursors = new Set<string>();
   let cursor: string | undefined;
   for (let page = 1; ; page++) {
@@ -24,9 +25,9 @@ export async function listAllTools(client: Client, timeoutMs: number): Promise<T
       ListToolsResultSchema,
       { timeout: timeoutMs },
     );
-    tools.push(...result.tools);
+    for (const t of result.tools) if (!tools.has(t.name)) tools.set(t.name, t);
     cursor = result.nextCursor;
-    if (!cursor) return tools;
+    if (!cursor) return [...tools.values()];
     if (cursors.has(cursor))
       throw new Error(
         `its tool list never ends: page ${page + 1} would be a page it already sent (cursor "${cursor.slice(0, 40)}"). The server's pagination needs a fix`,

@@ -2,7 +2,8 @@
 // it pages its tool list (two tools a page, `many_pieces` last), declares output schemas, answers in many pieces, asks
 // the client for sampling and roots it never declared, and honours a cancelled request.
 // `/<channel>/mcp` is its own server per channel; `/<channel>/mcp-endless` pages forever (every
-// page names a next cursor). `GET /<channel>/state` tells a test what the server saw.
+// page names a next cursor), `/<channel>/mcp-overlap` repeats on each page the last tool of the
+// page before. `GET /<channel>/state` tells a test what the server saw.
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage } from "node:http";
 import type { LLMock } from "@copilotkit/aimock";
@@ -131,7 +132,7 @@ const BROKEN: Record<
   }),
 };
 
-function newServer(state: QuirkyServerState, endless: boolean): Server {
+function newServer(state: QuirkyServerState, endless: boolean, overlapping: boolean): Server {
   const server = new Server(
     { name: "quirky", version: "1.0.0" },
     { capabilities: { tools: { listChanged: true }, logging: {} } },
@@ -140,6 +141,14 @@ function newServer(state: QuirkyServerState, endless: boolean): Server {
     state.listPages++;
     const from = Number(request.params?.cursor ?? "0");
     if (endless) return { tools: TOOLS.slice(0, PAGE), nextCursor: "again" };
+    // Pages that overlap: each repeats the last tool of the page before it.
+    if (overlapping) {
+      const page = TOOLS.slice(Math.max(0, from - 1), from + PAGE);
+      return {
+        tools: page,
+        ...(from + PAGE < TOOLS.length && { nextCursor: String(from + PAGE) }),
+      };
+    }
     const next = from + PAGE;
     return {
       tools: TOOLS.slice(from, next),
@@ -263,7 +272,7 @@ export async function startQuirkyServer(): Promise<{ url: string; stop: () => Pr
   };
   const http = createServer((req, res) => {
     const path = new URL(req.url ?? "/", "http://x").pathname;
-    const match = /^\/([\w-]+)\/(mcp|mcp-endless|state)$/.exec(path);
+    const match = /^\/([\w-]+)\/(mcp|mcp-endless|mcp-overlap|state)$/.exec(path);
     if (!match) return void res.writeHead(404).end();
     const channel = channelOf(match[1]!);
     if (match[2] === "state") {
@@ -290,7 +299,11 @@ export async function startQuirkyServer(): Promise<{ url: string; stop: () => Pr
           onsessioninitialized: (id) => void channel.sessions.set(id, t),
         });
         transport = t;
-        await newServer(channel.state, match[2] === "mcp-endless").connect(t);
+        await newServer(
+          channel.state,
+          match[2] === "mcp-endless",
+          match[2] === "mcp-overlap",
+        ).connect(t);
       }
       await transport.handleRequest(req, res, body);
     })().catch(() => {
@@ -318,6 +331,7 @@ export function addQuirkyServerFixtures(mock: LLMock): void {
   );
   const call = (id: string, name: string) => ({ toolCalls: [{ id, name, arguments: "{}" }] });
   mock.onMessage(/^quirky weather please$/, call("qw1", "quirky__weather"));
+  mock.onMessage(/^quirky overlap \w+ please$/, call("qv1", "quirky__weather"));
   mock.onMessage(/^quirky bad weather please$/, call("qb1", "quirky__bad_weather"));
   mock.onMessage(/^quirky slow work please$/, call("qs1", "quirky__slow_work"));
   mock.onMessage(/^quirky chatty and quick please$/, {

@@ -89,6 +89,9 @@ it("a tool a call adds (tools/list_changed) can be used in the same turn, at its
     ["lu1", false, "new_tool was added"],
     ["lu2", false, "new_tool ran"],
   ]);
+  // The second step's timings show the listing it waited for.
+  const second = events.find((e) => e.type === "step_timings" && e.timings.step === 2);
+  expect(second).toMatchObject({ timings: { catalogMs: expect.any(Number) } });
   expect(fold(events).messages[1]).toMatchObject({
     status: "complete",
     content: expect.arrayContaining([{ type: "text", text: "Used the tool it just added." }]),

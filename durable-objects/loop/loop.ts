@@ -159,6 +159,9 @@ async function runLoop(
         stopFor(deps, state, stop);
         break;
       }
+      // A server whose tools changed during the turn (a call loaded more) is listed again, so
+      // the model can use what it just added; the step shows the time as its "Listing tools".
+      if (deps.tools.changed?.()) useCatalog((await deps.tools.catalog()).tools);
       state.step += 1;
       markStepStart(state);
       deps.stepTimer?.stepStarted(state);
@@ -168,9 +171,6 @@ async function runLoop(
         step: state.step,
         maxSteps: input.maxSteps,
       });
-      // A server whose tools changed during the turn (a call loaded more) is listed again, so
-      // the model can use what it just added.
-      if (deps.tools.changed?.()) useCatalog((await deps.tools.catalog()).tools);
       const result = await streamStep(deps, input, state, system, toolsForStep(), "auto");
       if (result.error)
         return result.error.code === "aborted" ? cancelled(state) : failed(state, result.error);

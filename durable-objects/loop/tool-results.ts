@@ -164,8 +164,14 @@ export function processToolResult(raw: unknown, toolName: string): ProcessedResu
       case "image":
       case "audio": {
         const bytes = item.data ? base64Bytes(item.data) : null;
-        if (!bytes) break;
         const mime = item.mimeType ?? (item.type === "image" ? "image/png" : "audio/wav");
+        // Said, not dropped: the model (and the user, in the summary) learns something was there.
+        if (!bytes) {
+          addText(
+            `[${item.type} ${mime} that could not be read: its data is missing or not base64]`,
+          );
+          break;
+        }
         artifacts.push({
           type: mime,
           title: `${item.type === "image" ? "Image" : "Audio"} from ${toolName}`,

@@ -53,6 +53,7 @@ export function withAttachmentLinks(
       const result = await runner.catalog();
       return { ...result, tools: [...result.tools, tool] };
     },
+    ...(runner.changed && { changed: () => runner.changed!() }),
     async call(server, name, args, hooks) {
       if (server !== ATTACHMENTS_SERVER || name !== ATTACHMENT_LINK_TOOL)
         return runner.call(server, name, args, hooks);

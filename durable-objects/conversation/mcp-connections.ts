@@ -12,7 +12,11 @@ import type { ConversationStore } from "./store";
 export interface Live {
   client: Client;
   transport: StreamableHTTPClientTransport;
-  logListener?: ((l: { level: string; data: unknown }) => void) | undefined;
+  /**
+   * Where the server's log lines go, one per call running on this connection: a line belongs to
+   * the server, not to a call, so the latest call's takes it; each call removes only its own.
+   */
+  logListeners?: Set<(l: { level: string; data: unknown }) => void>;
   /** The tool calls running on this connection, oldest first: a server's question belongs to one. */
   runningCalls?: RunningCall[];
   /** When a turn last used this connection (ms since epoch). */

@@ -2,7 +2,7 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { inject } from "vitest";
 import { expect, it } from "vitest";
 import { api, createConversation, createUser } from "../../tests/support/helpers";
-import { TestSocket } from "../../tests/support/ws-client";
+import { fold, TestSocket, turnInNewConversation } from "../../tests/support/ws-client";
 import type { Conversation } from "./conversation";
 
 it("a session the server forgot (404) is initialised again and the call still goes through", async () => {
@@ -49,7 +49,7 @@ it("a session the server forgot (404) is initialised again and the call still go
   expect(after.sessionId).not.toBe(sessionId);
 });
 
-it("a server's tools/list_changed makes the next turn read its tool list again, and its new tool is offered", async () => {
+it("a server's tools/list_changed has its tool list read again once, before the turn's next step, and its new tool is offered", async () => {
   const user = await createUser();
   await api(user, "/api/mcp-servers", {
     method: "POST",
@@ -62,6 +62,8 @@ it("a server's tools/list_changed makes the next turn read its tool list again, 
   ws.send({ type: "send", clientMessageId: "c1", text: "add a tool please" });
   await ws.until((f) => f.filter((x) => x.type === "turn_ended").length === 1, 30_000);
   const listed = await runInDurableObject(stub, (i: Conversation) => i.mcpCounters.toolsList);
+  // Once as the turn began, once after the call that changed it.
+  expect(listed).toBe(2);
 
   ws.send({ type: "send", clientMessageId: "c2", text: "use the new tool" });
   await ws.until((f) => f.filter((x) => x.type === "turn_ended").length === 2, 30_000);
@@ -71,7 +73,27 @@ it("a server's tools/list_changed makes the next turn read its tool list again, 
     [false, expect.stringContaining("new_tool was added")],
     [false, expect.stringContaining("new_tool ran")],
   ]);
-  expect(await runInDurableObject(stub, (i: Conversation) => i.mcpCounters.toolsList)).toBe(
-    listed + 1,
-  );
+  // The next turn has the new list already.
+  expect(await runInDurableObject(stub, (i: Conversation) => i.mcpCounters.toolsList)).toBe(listed);
+});
+
+it("a tool a call adds (tools/list_changed) can be used in the same turn, at its next step", async () => {
+  const user = await createUser();
+  // A channel of its own: the tool is added on this one only.
+  const channel = crypto.randomUUID().slice(0, 8);
+  const url = inject("changingUrl").replace(/\/mcp$/, `/${channel}/mcp`);
+  await api(user, "/api/mcp-servers", { method: "POST", json: { name: "changing", url } });
+  const events = await turnInNewConversation(user, "add and use a tool please");
+  const results = events.filter((e) => e.type === "tool_result");
+  expect(results.map((r) => [r.callId, r.isError, r.summary])).toEqual([
+    ["lu1", false, "new_tool was added"],
+    ["lu2", false, "new_tool ran"],
+  ]);
+  // The second step's timings show the listing it waited for.
+  const second = events.find((e) => e.type === "step_timings" && e.timings.step === 2);
+  expect(second).toMatchObject({ timings: { catalogMs: expect.any(Number) } });
+  expect(fold(events).messages[1]).toMatchObject({
+    status: "complete",
+    content: expect.arrayContaining([{ type: "text", text: "Used the tool it just added." }]),
+  });
 });

@@ -28,6 +28,9 @@ import { describeCallError } from "../mcp/call-errors";
 import { internetRoute, type McpRoute, newMcpClient, newMcpTransport } from "../mcp/mcp-client";
 import { unsupportedVersion } from "../mcp/probe-server";
 import { forgetSharedCatalog, shareCatalog, sharedCatalog } from "../mcp/shared-catalog";
+import { listAllTools, outputSchemaProblem } from "../mcp/tool-list";
+import { logLineLimiter } from "../mcp/log-lines";
+import { pacedProgress } from "../mcp/progress-pace";
 import {
   CachedSession,
   type ConnectionPool,
@@ -169,6 +172,10 @@ export async function createToolRunner(opts: {
         backgroundProvider(env.DB, box, conversation.userId, { ...s, id: s.id }, apiOrigin)
       : undefined;
   const schemas = new Map<string, Record<string, unknown>>();
+  /** The servers the latest catalog() listed: one whose cached list was dropped since changed. */
+  const listedServers = new Set<ServerConfig>();
+  /** The catalog's tools, whose output schemas each result is checked against. */
+  const listed = new Map<string, Tool>();
 
   const cacheKey = sessionKey;
   const readCache = (s: ServerConfig): CachedSession => {
@@ -205,7 +212,7 @@ export async function createToolRunner(opts: {
       writeCache(s, { ...readCache(s), tools: null });
     });
     client.setNotificationHandler(LoggingMessageNotificationSchema, async (n) =>
-      live.logListener?.({ level: n.params.level, data: n.params.data }),
+      [...(live.logListeners ?? [])].at(-1)?.({ level: n.params.level, data: n.params.data }),
     );
     await client.connect(transport, { timeout: s.timeoutMs });
     // Counted once the handshake succeeded (a resumed session sends none).
@@ -259,15 +266,7 @@ export async function createToolRunner(opts: {
     }
     return withSession(s, async (live) => {
       if (opts.counters) opts.counters.toolsList++;
-      const tools: Tool[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await live.client.listTools(cursor ? { cursor } : undefined, {
-          timeout: s.timeoutMs,
-        });
-        tools.push(...page.tools);
-        cursor = page.nextCursor;
-      } while (cursor);
+      const tools = await listAllTools(live.client, s.timeoutMs);
       writeCache(s, { ...readCache(s), tools });
       if (!authProviderFor(s)) shareCatalog(catalogSource(s), tools);
       return tools;
@@ -275,7 +274,10 @@ export async function createToolRunner(opts: {
   };
 
   return {
+    changed: () => [...listedServers].some((s) => readCache(s).tools === null),
+
     async catalog() {
+      listedServers.clear();
       const tools: CatalogTool[] = [];
       const warnings: string[] = [];
       const signIns: SignInNeeded[] = [];
@@ -291,6 +293,7 @@ export async function createToolRunner(opts: {
               if (allowed && !allowed.includes(t.name)) continue;
               const inputSchema = withoutContextField(t.inputSchema as Record<string, unknown>);
               schemas.set(`${s.name}\u0000${t.name}`, t.inputSchema as Record<string, unknown>);
+              listed.set(`${s.name}\u0000${t.name}`, t);
               tools.push({
                 server: s.name,
                 tool: t.name,
@@ -299,6 +302,7 @@ export async function createToolRunner(opts: {
                 ...(t.annotations && { annotations: t.annotations }),
               });
             }
+            listedServers.add(s);
             succeeded(s);
           } catch (err) {
             // Not a fault of the server: skipped until the user signs in.
@@ -343,7 +347,13 @@ export async function createToolRunner(opts: {
       }
       try {
         const result = await withSession(s, async (live) => {
-          live.logListener = hooks.onLog;
+          // A listener of its own: a call beside it that ends first must not take it away.
+          const shown = logLineLimiter();
+          const onLog = (l: { level: string; data: unknown }) => {
+            const line = shown(l);
+            if (line) hooks.onLog(line);
+          };
+          (live.logListeners ??= new Set()).add(onLog);
           // Progress resets the per-call timeout; the ceiling bounds the whole call; both wait
           // while the user answers a question the server asked.
           const clock = callClock(hooks.signal, {
@@ -366,13 +376,15 @@ export async function createToolRunner(opts: {
                 },
               })
             : () => undefined;
+          // Every report keeps the call alive; the timeline gets a few a second.
+          const progress = pacedProgress(hooks.onProgress);
           try {
             return await live.client.callTool({ name: tool, arguments: finalArgs }, undefined, {
               signal: clock.signal,
               timeout: NO_SDK_TIMEOUT,
               onprogress: (p) => {
                 clock.progressed();
-                hooks.onProgress({
+                progress.report({
                   progress: p.progress,
                   ...(p.total !== undefined && { total: p.total }),
                   ...(p.message && { message: p.message }),
@@ -380,31 +392,41 @@ export async function createToolRunner(opts: {
               },
             });
           } finally {
+            progress.stop();
             clock.dispose();
             untrack();
-            live.logListener = undefined;
+            live.logListeners.delete(onLog);
           }
         });
+        // Checked here on every call: the SDK would check only tools its own list saw.
+        const problem = outputSchemaProblem(listed.get(`${serverName}\u0000${tool}`), result);
+        if (problem) {
+          failed(s);
+          const message = `${serverName}: the server sent a malformed result: ${problem}.`;
+          return { ok: false, error: { code: "malformed_result", message } };
+        }
         succeeded(s);
         return { ok: true, result };
       } catch (err) {
         // A call that needs more access (step-up) is the user's to grant, not a server fault.
         if (err instanceof SignInRequiredError)
           return { ok: false, error: { code: "needs_sign_in", message: err.message } };
-        if (!hooks.signal.aborted) failed(s);
+        // The user stopped the answer: the SDK has told the server (notifications/cancelled).
+        if (hooks.signal.aborted)
+          return {
+            ok: false,
+            error: {
+              code: "aborted",
+              message: `${serverName}: stopped with the answer; the server was asked to cancel ${tool}, which may have done part of its work.`,
+            },
+          };
+        failed(s);
         const { failure, message } = describeCallError(err);
         const timedOut =
           failure === "other" &&
           ((err instanceof McpError && err.code === ErrorCode.RequestTimeout) ||
             /timed out|timeout/i.test(message));
-        const code =
-          failure !== "other"
-            ? failure
-            : timedOut
-              ? "timeout"
-              : hooks.signal.aborted
-                ? "aborted"
-                : "unavailable";
+        const code = failure !== "other" ? failure : timedOut ? "timeout" : "unavailable";
         return { ok: false, error: { code, message: `${serverName}: ${message}` } };
       }
     },

@@ -20,7 +20,8 @@ import { runToolCalls } from "./run-tool-calls";
 import { recordStepProgress } from "./step-progress";
 import { finalContent } from "./shown-content";
 import { conversationQuery, DEFAULT_MAX_TOOLS_PER_STEP, selectTools } from "./tool-selection";
-import type { LoopDeps, LoopInput, LoopOutcome, LoopState } from "./types";
+import type { CatalogTool, LoopDeps, LoopInput, LoopOutcome, LoopState } from "./types";
+import type { ToolPolicy } from "../protocol/tool-policy";
 import { StepTimer } from "./step-timings";
 
 export { TOOL_CONCURRENCY } from "./run-tool-calls";
@@ -73,21 +74,27 @@ async function runLoop(
       action: { kind: "mcp_sign_in", serverId: s.serverId, serverName: s.serverName },
     });
   const warnings = [...failures, ...signIns.map((s) => s.message)];
-  const policies = new Map(
-    catalog.map((t) => [`${t.server}\u0000${t.tool}`, deps.approvals?.policy(t) ?? "allow"]),
-  );
+  let policies = new Map<string, ToolPolicy>();
   const policyOf = (server: string, tool: string) =>
     policies.get(`${server}\u0000${tool}`) ?? "allow";
-  const schemas = new Map(catalog.map((t) => [`${t.server}\u0000${t.tool}`, t.inputSchema]));
+  let schemas = new Map<string, Record<string, unknown>>();
   const schemaOf = (server: string, tool: string) => schemas.get(`${server}\u0000${tool}`);
-  // A tool the user never allows is not offered at all.
-  const catalogDefs: ToolDefinition[] = catalog
-    .filter((t) => policyOf(t.server, t.tool) !== "never")
-    .map((t) => ({
-      name: deps.toolNames.toSafe(t.server, t.tool),
-      description: t.description,
-      inputSchema: t.inputSchema,
-    }));
+  let catalogDefs: ToolDefinition[] = [];
+  const useCatalog = (tools: CatalogTool[]) => {
+    policies = new Map(
+      tools.map((t) => [`${t.server}\u0000${t.tool}`, deps.approvals?.policy(t) ?? "allow"]),
+    );
+    schemas = new Map(tools.map((t) => [`${t.server}\u0000${t.tool}`, t.inputSchema]));
+    // A tool the user never allows is not offered at all.
+    catalogDefs = tools
+      .filter((t) => policyOf(t.server, t.tool) !== "never")
+      .map((t) => ({
+        name: deps.toolNames.toSafe(t.server, t.tool),
+        description: t.description,
+        inputSchema: t.inputSchema,
+      }));
+  };
+  useCatalog(catalog);
   /** The step's tools: all, or above the cap the most relevant ones and find_tools. */
   let lastOffered: ToolDefinition[] | undefined;
   const toolsForStep = (): ToolDefinition[] => {
@@ -152,6 +159,9 @@ async function runLoop(
         stopFor(deps, state, stop);
         break;
       }
+      // A server whose tools changed during the turn (a call loaded more) is listed again, so
+      // the model can use what it just added; the step shows the time as its "Listing tools".
+      if (deps.tools.changed?.()) useCatalog((await deps.tools.catalog()).tools);
       state.step += 1;
       markStepStart(state);
       deps.stepTimer?.stepStarted(state);

@@ -85,6 +85,7 @@ export class StepTimer {
             this.beforeFirstStep.catalogMs = this.now() - t0;
           }
         },
+        ...(deps.tools.changed && { changed: () => deps.tools.changed!() }),
         call: async (server, tool, args, hooks) => {
           const t0 = this.now();
           try {

@@ -22,6 +22,32 @@ describe("tool results become model input, a summary and artifacts", () => {
     expect(r.artifacts[0]?.bytes?.[1]).toBe(0x50); // "P" of PNG
   });
 
+  it("an image or audio whose data is not base64 is named as unreadable, not silently dropped", () => {
+    const r = processToolResult(
+      {
+        content: [
+          { type: "image", data: "%%% not base64 %%%", mimeType: "image/png" },
+          { type: "audio", mimeType: "audio/mpeg" },
+        ],
+      },
+      "render",
+    );
+    expect(r.artifacts).toEqual([]);
+    expect(r.forModel).toEqual([
+      {
+        type: "text",
+        text: "[image image/png that could not be read: its data is missing or not base64]",
+      },
+      {
+        type: "text",
+        text: "[audio audio/mpeg that could not be read: its data is missing or not base64]",
+      },
+    ]);
+    expect(r.summary).toBe(
+      "[image image/png that could not be read: its data is missing or not base64]",
+    );
+  });
+
   it("an image whose bytes are not what its mimeType says never reaches the model as an image", () => {
     const svg = btoa('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
     const r = processToolResult(

@@ -90,13 +90,19 @@ export function processToolResult(raw: unknown, toolName: string): ProcessedResu
   const artifacts: DraftArtifact[] = [];
   const graphs: KnowledgeGraph[] = [];
   let modelChars = 0;
+  /** Characters the model is not shown: the user still gets them, as artifacts. */
+  let leftOut = 0;
   const addText = (text: string) => {
     const room = MODEL_TEXT_CHARS - modelChars;
-    if (room <= 0) return;
+    if (room <= 0) return void (leftOut += text.length);
+    if (text.length > room) leftOut += text.length - room;
     const piece = text.length > room ? `${text.slice(0, room)}\n… (truncated)` : text;
     modelChars += piece.length;
     forModel.push({ type: "text", text: piece });
   };
+  // The tool's text, kept whole for the artifact that holds what the model was not shown.
+  const outputTexts: string[] = [];
+  const textArtifacts = new Set<DraftArtifact>();
   const addExtras = (value: unknown) => {
     const extras = z
       .object({
@@ -148,14 +154,28 @@ export function processToolResult(raw: unknown, toolName: string): ProcessedResu
         const graph = asKnowledgeGraph(json);
         if (graph) graphs.push(graph);
         else if (json && typeof json === "object") addExtras(json);
-        if (!graph && text.length > LONG_TEXT)
-          artifacts.push({ type: "text/markdown", title: `Output of ${toolName}`, content: text });
+        if (!graph) outputTexts.push(text);
+        if (!graph && text.length > LONG_TEXT) {
+          const artifact = { type: "text/markdown", title: `Output of ${toolName}`, content: text };
+          textArtifacts.add(artifact);
+          artifacts.push(artifact);
+        }
         break;
       }
       case "image":
       case "audio": {
         const bytes = item.data ? base64Bytes(item.data) : null;
-        if (!bytes) break;
+        if (!bytes) {
+          // Said, not dropped: the model (and the user, in the summary) learns something was there.
+          const said = mediaTypeOr(
+            item.mimeType ?? (item.type === "image" ? "image/png" : "audio/wav"),
+            "application/octet-stream",
+          );
+          addText(
+            `[${item.type} ${said} that could not be read: its data is missing or not base64]`,
+          );
+          break;
+        }
         // The server's mimeType is a claim: an image is what its bytes are, and a type that is
         // not one (junk, a header injection) is not repeated anywhere.
         const raster = item.type === "image" ? rasterImageType(bytes) : null;
@@ -188,12 +208,14 @@ export function processToolResult(raw: unknown, toolName: string): ProcessedResu
         const r = item.resource;
         if (!r) break;
         const title = r.uri.split("/").pop() || r.uri;
-        if (r.text !== undefined) {
-          addText(r.text);
+        // A text file sent as a blob is still text: the model reads it and the user sees it.
+        const text = r.text ?? (r.blob ? textOfBlob(r.blob, r.mimeType) : undefined);
+        if (text !== undefined) {
+          addText(text);
           artifacts.push({
             type: normalizeArtifactType(r.mimeType ?? "text/plain"),
             title,
-            content: r.text,
+            content: text,
             metadata: { uri: r.uri },
           });
         } else if (r.blob) {
@@ -256,6 +278,22 @@ export function processToolResult(raw: unknown, toolName: string): ProcessedResu
     }
     if (result.content.length === 0) addText(JSON.stringify(result.structuredContent));
   }
+  if (leftOut > 0) {
+    // Text the model was not shown is never lost: all of the tool's text goes to one artifact
+    // (pieces short enough to have none of their own included), and the model is told.
+    if (outputTexts.length > 0) {
+      const kept = artifacts.filter((a) => !textArtifacts.has(a));
+      artifacts.splice(0, artifacts.length, ...kept, {
+        type: "text/markdown",
+        title: `Output of ${toolName}`,
+        content: outputTexts.join("\n\n"),
+      });
+    }
+    forModel.push({
+      type: "text",
+      text: `[${leftOut} characters of this result are not shown here: results are cut at ${MODEL_TEXT_CHARS} characters. The user has the whole output as an artifact.]`,
+    });
+  }
   if (forModel.length === 0)
     forModel.push({
       type: "text",
@@ -292,5 +330,19 @@ function base64Bytes(b64: string): Uint8Array | null {
     return fromBase64(b64);
   } catch {
     return null;
+  }
+}
+
+const TEXTUAL = /^(text\/|application\/(json|xml|javascript|x-ndjson|yaml)\b)|\+(json|xml)$/i;
+
+/** A blob's text when its MIME type is textual and its bytes are UTF-8; otherwise undefined. */
+function textOfBlob(blob: string, mimeType: string | undefined): string | undefined {
+  if (!mimeType || !TEXTUAL.test(mimeType.split(";")[0]!.trim())) return undefined;
+  const bytes = base64Bytes(blob);
+  if (!bytes) return undefined;
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
   }
 }

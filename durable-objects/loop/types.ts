@@ -43,6 +43,12 @@ export interface ToolRunner {
    * skipped until the user signs in in `signIns`.
    */
   catalog(): Promise<{ tools: CatalogTool[]; warnings: string[]; signIns?: SignInNeeded[] }>;
+  /**
+   * A server said its tools changed (`notifications/tools/list_changed`) since the latest
+   * catalog(): the turn's next step reads the catalog again, so a tool a call just added can be
+   * used in the same turn.
+   */
+  changed?(): boolean;
   call(
     server: string,
     tool: string,

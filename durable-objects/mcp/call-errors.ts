@@ -1,6 +1,6 @@
 // Why a tool call failed, in a sentence for the user and the model: the errors the MCP SDK throws
 // are written for developers (a malformed result, for one, is the schema check's JSON dump).
-import { isConnectionLost } from "./response-streams";
+import { isConnectionLost, unreadableAnswer } from "./response-streams";
 
 export type CallFailure = "connection_lost" | "malformed_result" | "other";
 
@@ -46,6 +46,18 @@ function issueText(issue: Issue): string {
 
 /** What went wrong with a call, and a sentence that says it (without the server's name). */
 export function describeCallError(err: unknown): { failure: CallFailure; message: string } {
+  const unreadable = unreadableAnswer(err);
+  if (unreadable !== null)
+    return {
+      failure: "malformed_result",
+      message: `the server's answer could not be read: ${unreadable}. The call was not repeated, since it may have done part of its work.`,
+    };
+  // A body sent as JSON that is not (the SDK's response.json() throws it as it is).
+  if (err instanceof SyntaxError)
+    return {
+      failure: "malformed_result",
+      message: `the server's answer could not be read: it was sent as JSON but is not (${err.message}). The call was not repeated, since it may have done part of its work.`,
+    };
   if (isConnectionLost(err))
     return {
       failure: "connection_lost",

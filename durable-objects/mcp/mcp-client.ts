@@ -55,7 +55,9 @@ export function newMcpTransport(endpoint: McpEndpoint): StreamableHTTPClientTran
   const base = endpoint.onResponse
     ? observed(fetchFor(endpoint.route), endpoint.onResponse)
     : fetchFor(endpoint.route);
-  const watch = new AnswerWatch((id, cause) => transport.onmessage?.(lostAnswer(id, cause)));
+  const watch = new AnswerWatch((id, cause, unreadable) =>
+    transport.onmessage?.(lostAnswer(id, cause, unreadable)),
+  );
   const transport: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(
     new URL(endpoint.url),
     {

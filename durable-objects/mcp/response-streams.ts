@@ -19,18 +19,32 @@ import {
 
 /** Marks the error responses made here, so that callers can tell them from a server's own. */
 const LOST = "thinkingChatConnectionLost";
+/** Beside LOST: the stream carried something that cannot be an answer (the cause says what). */
+const UNREADABLE = "thinkingChatUnreadable";
 
-/** The error response that ends request `id`, whose stream broke for `cause`. */
-export function lostAnswer(id: RequestId, cause: string): JSONRPCErrorResponse {
+/**
+ * The error response that ends request `id`, whose stream broke for `cause`, or (`unreadable`)
+ * carried something that is not JSON-RPC, which the SDK would only log while the call waited.
+ */
+export function lostAnswer(id: RequestId, cause: string, unreadable = false): JSONRPCErrorResponse {
   return {
     jsonrpc: "2.0",
     id,
     error: {
       code: ErrorCode.ConnectionClosed,
-      message: `The connection to the server was lost before it answered (${cause}).`,
-      data: { [LOST]: true },
+      message: unreadable
+        ? `The server's answer could not be read (${cause}).`
+        : `The connection to the server was lost before it answered (${cause}).`,
+      data: { [LOST]: true, ...(unreadable && { [UNREADABLE]: cause }) },
     },
   };
+}
+
+/** What the stream of a request ended by lostAnswer(…, unreadable) carried instead, or null. */
+export function unreadableAnswer(err: unknown): string | null {
+  if (!isConnectionLost(err)) return null;
+  const what = ((err as McpError).data as Record<string, unknown>)[UNREADABLE];
+  return typeof what === "string" ? what : null;
 }
 
 /** The request failed because its connection was lost (see lostAnswer), not by the server's word. */
@@ -84,7 +98,9 @@ export class AnswerWatch {
   /** Requests waiting on the SDK to resume their stream, by that stream's last event id. */
   readonly #resuming = new Map<RequestId, string>();
 
-  constructor(private readonly onLost: (id: RequestId, cause: string) => void) {}
+  constructor(
+    private readonly onLost: (id: RequestId, cause: string, unreadable?: boolean) => void,
+  ) {}
 
   /** `fetchFn`, with its event streams watched; streams of an aborted transport are not reported. */
   fetch(fetchFn: typeof fetch): typeof fetch {
@@ -97,13 +113,23 @@ export class AnswerWatch {
           (from) => from === resumedFrom,
           "the server does not let a broken answer be resumed",
         );
-      if (!response.ok || !response.body || !isEventStream(response)) return response;
       const ids = method === "POST" ? requestIds(init?.body) : [];
+      // 202 carries no answer and none will come (a request must be answered on its POST): the
+      // SDK would wait for the call's timeout. Reported once the SDK has the response in hand.
+      if (response.status === 202 && ids.length > 0) {
+        const lost = () => {
+          for (const id of ids)
+            this.onLost(id, "it accepted the request (202) without answering it", true);
+        };
+        setTimeout(lost, 0);
+        return response;
+      }
+      if (!response.ok || !response.body || !isEventStream(response)) return response;
       if (method === "POST" && ids.length === 0) return response;
       const signal = init?.signal ?? undefined;
       const watched = watchStream(response.body, ids, {
-        lost: (id, cause) => {
-          if (!signal?.aborted) this.onLost(id, cause);
+        lost: (id, cause, unreadable) => {
+          if (!signal?.aborted) this.onLost(id, cause, unreadable);
         },
         resuming: (id, lastEventId) => this.#resuming.set(id, lastEventId),
         answered: (id) => this.#resuming.delete(id),
@@ -140,8 +166,11 @@ export function watchedFetch(
 }
 
 interface StreamWatcher {
-  /** A request whose answer can never come on this stream, nor on a resumption of it. */
-  lost: (id: RequestId, cause: string) => void;
+  /**
+   * A request whose answer can never come on this stream, nor on a resumption of it; `unreadable`
+   * when the stream carried something else instead of JSON-RPC.
+   */
+  lost: (id: RequestId, cause: string, unreadable?: boolean) => void;
   /** A request left waiting on a stream the SDK may resume from `lastEventId`. */
   resuming: (id: RequestId, lastEventId: string) => void;
   /** A request answered on this stream. */
@@ -160,23 +189,42 @@ function watchStream(
   let partial = "";
   let data: string[] = [];
   let eventId = "";
+  let eventName = "";
+  let events = 0;
+  /** The first line that is no event-stream field: a body that is not an event stream at all. */
+  let stray = "";
+  /** The SDK only logs what it cannot parse, and the call would wait for its timeout. */
+  const unreadable = (what: string) => {
+    for (const id of waiting) watcher.lost(id, what, true);
+    waiting.clear();
+  };
   const dispatch = () => {
     if (eventId) lastEventId = eventId;
     eventId = "";
+    const named = eventName;
+    eventName = "";
     if (data.length === 0) return;
-    try {
-      const parsed = JSON.parse(data.join("\n")) as unknown;
-      for (const m of Array.isArray(parsed) ? (parsed as unknown[]) : [parsed]) {
-        const msg = m as { id?: RequestId; result?: unknown; error?: unknown } | null;
-        if (msg && ("result" in msg || "error" in msg) && msg.id !== undefined) {
-          waiting.delete(msg.id);
-          watcher.answered(msg.id);
-        }
-      }
-    } catch {
-      // Not ours to judge: the SDK reports what it cannot parse.
-    }
+    events++;
+    const text = data.join("\n");
     data = [];
+    // Priming events carry no data, and events of other names are not messages (the SDK too
+    // reads only "message").
+    if (text.trim() === "" || (named !== "" && named !== "message")) return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return unreadable(`an event that is not JSON: \`${excerpt(text)}\``);
+    }
+    for (const m of Array.isArray(parsed) ? (parsed as unknown[]) : [parsed]) {
+      const msg = m as { jsonrpc?: unknown; id?: RequestId; result?: unknown; error?: unknown };
+      if (!msg || typeof msg !== "object" || msg.jsonrpc !== "2.0")
+        return unreadable(`an event that is not JSON-RPC: \`${excerpt(text)}\``);
+      if (("result" in msg || "error" in msg) && msg.id !== undefined) {
+        waiting.delete(msg.id);
+        watcher.answered(msg.id);
+      }
+    }
   };
   const line = (text: string) => {
     if (text === "") return dispatch();
@@ -185,6 +233,8 @@ function watchStream(
     const value = colon < 0 ? "" : text.slice(colon + 1).replace(/^ /, "");
     if (field === "data") data.push(value);
     else if (field === "id" && !value.includes("\u0000")) eventId = value;
+    else if (field === "event") eventName = value;
+    else if (!stray && !["", "event", "id", "retry"].includes(field)) stray = text;
   };
   const feed = (chunk: string) => {
     partial += chunk;
@@ -215,6 +265,8 @@ function watchStream(
         if (partial) line(partial);
         dispatch();
         controller.close();
+        if (events === 0 && stray)
+          unreadable(`it was sent as an event stream but holds no events: \`${excerpt(stray)}\``);
         lost("the server ended the response without answering");
         return;
       }
@@ -227,4 +279,10 @@ function watchStream(
       return reader.cancel(reason);
     },
   });
+}
+
+/** The start of what a server sent, to name it in a sentence. */
+function excerpt(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > 60 ? `${line.slice(0, 60)}…` : line;
 }

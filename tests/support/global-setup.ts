@@ -5,8 +5,9 @@ import { LLMock } from "@copilotkit/aimock";
 import type { TestProject } from "vitest/node";
 import { startApprovalServer } from "./approval-server";
 import { startChangingServer } from "./changing-server";
-import { startEverythingServer } from "./everything-server";
+import { addEverythingContentFixtures, startEverythingServer } from "./everything-server";
 import { addFaultyServerFixtures, startFaultyServer } from "./faulty-server";
+import { addQuirkyServerFixtures, startQuirkyServer } from "./quirky-server";
 import { addAuditFixtures } from "./audit-fixtures";
 import { addGuardFixtures } from "./guard-fixtures";
 import { addTimingFixtures } from "./timing-fixtures";
@@ -27,6 +28,8 @@ declare module "vitest" {
     aimockUrl: string;
     everythingUrl: string;
     faultyUrl: string;
+    /** Paged tool lists, output schemas, cancellable calls: `${quirkyUrl}/<channel>/mcp`. */
+    quirkyUrl: string;
     changingUrl: string;
     /** OAuth-protected MCP servers: a working one, and ones that fail in one way each. */
     oauth: { url: string; issuer: string };
@@ -67,6 +70,8 @@ export default async function setup(project: TestProject) {
   const mock = new LLMock({ host: "127.0.0.1", port: 0, logLevel: "silent" });
   addTitleFixtures(mock);
   addFaultyServerFixtures(mock);
+  addQuirkyServerFixtures(mock);
+  addEverythingContentFixtures(mock);
   // Before the loop's: a branch's reused call must not meet their generic repeat fixtures.
   addBranchFixtures(mock);
   mock.onMessage(/long answer/, { content: LONG_REPLY }, { chunkSize: 12, latency: 25 });
@@ -92,6 +97,7 @@ export default async function setup(project: TestProject) {
   await mock.start();
   const everything = await startEverythingServer();
   const faulty = await startFaultyServer();
+  const quirky = await startQuirkyServer();
   const changing = await startChangingServer();
   const oauth = await Promise.all([
     startProtectedServer(),
@@ -111,6 +117,7 @@ export default async function setup(project: TestProject) {
   const approval = await startApprovalServer();
   project.provide("approvalUrl", approval.url);
   project.provide("faultyUrl", faulty.url);
+  project.provide("quirkyUrl", quirky.url);
   project.provide("aimockUrl", mock.url);
   project.provide("everythingUrl", everything.url);
   project.provide("closedPortUrl", await closedPortUrl());
@@ -122,6 +129,7 @@ export default async function setup(project: TestProject) {
     await mock.stop();
     everything.stop();
     await faulty.stop();
+    await quirky.stop();
     await changing.stop();
     await Promise.all(oauth.map((s) => s.stop()));
     await approval.stop();

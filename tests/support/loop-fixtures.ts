@@ -9,6 +9,18 @@ const formatter = (items: unknown[]) => ({
 
 // Fixtures on tool results come first: a later step's request still carries the first question.
 export function addLoopFixtures(mock: LLMock): void {
+  // A tool added by a call is used at the turn's next step.
+  mock.on(
+    { userMessage: /add and use a tool please/, toolCallId: "lu1" },
+    { toolCalls: [{ id: "lu2", name: "changing__new_tool", arguments: "{}" }] },
+  );
+  mock.on(
+    { userMessage: /add and use a tool please/, toolCallId: "lu2" },
+    { content: "Used the tool it just added." },
+  );
+  mock.onMessage(/add and use a tool please/, {
+    toolCalls: [{ id: "lu1", name: "changing__add_tool", arguments: "{}" }],
+  });
   // A call that failed is not reused: the model's retry runs again. (Before the generic
   // "Invalid arguments" answer below.)
   mock.on(

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser, BrowserContextOptions, Page } from "playwright-core";
+import type { Browser, BrowserContextOptions, FileChooser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { launchChromium } from "./browser";
 import { type Stack, startStack } from "./stack";
@@ -201,23 +201,29 @@ it("attaches and removes files with the keyboard alone; the same file twice goes
       const el = document.activeElement!;
       return el.getAttribute("aria-label") ?? el.textContent?.trim() ?? "";
     });
+  // Every file dialog the page opens, from the start: a key press can open one before a
+  // listener added just then is in place.
+  const choosers: FileChooser[] = [];
+  page.on("filechooser", (c) => choosers.push(c));
+  const nextChooser = async () => {
+    await expect.poll(() => choosers.length).toBeGreaterThan(0);
+    return choosers.shift()!;
+  };
   await page.getByRole("textbox", { name: "Message" }).focus();
   await page.keyboard.press("Tab");
   expect(await focused()).toBe("Attach files");
-  const chooser = page.waitForEvent("filechooser");
   await page.keyboard.press("Enter");
   // Files on disk, as a user chooses them: the same one twice has the same name, size and date.
   const folder = mkdtempSync(join(tmpdir(), "attach-"));
   const files = ["first.txt", "second.txt"].map((name) => join(folder, name));
   files.forEach((path, i) => writeFileSync(path, `file ${i}`));
-  await (await chooser).setFiles(files);
+  await (await nextChooser()).setFiles(files);
   await attached(page, "first.txt", "second.txt");
 
   // The same file chosen again is left out, and says so.
   expect(await focused()).toBe("Attach files");
-  const again = page.waitForEvent("filechooser");
   await page.keyboard.press("Enter");
-  await (await again).setFiles([files[1]!]);
+  await (await nextChooser()).setFiles([files[1]!]);
   await expect
     .poll(() => chip(page, "second.txt").nth(1).getByRole("alert").textContent())
     .toBe("second.txt is attached already; this copy is left out.");

@@ -162,6 +162,15 @@ it("stopping the answer during a long call tells the server, which stops; the ca
   expect(await state()).toMatchObject({ cancelled: ["slow_work"], finished: [] });
 });
 
+it("a server whose handshake cannot be read is named unavailable in a sentence about the listing", async () => {
+  const { user } = await userWithQuirky("mcp-bad-init");
+  const events = await turn(user, "quirky weather please");
+  expect(noticesOf(events)).toContain(
+    "The MCP server 'quirky' is unavailable (the server's answer could not be read: it was sent as JSON but is not (Unexpected token 'e', \"event: mes\"... is not valid JSON)).",
+  );
+  expect(fold(events).messages[1]?.status).toBe("complete");
+});
+
 describe("an answer the transport cannot read fails its call at once, saying what came instead", () => {
   // Long enough that waiting for the timeout would fail the test.
   const timeoutMs = 15_000;

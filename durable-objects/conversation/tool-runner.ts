@@ -315,7 +315,7 @@ export async function createToolRunner(opts: {
             warnings.push(
               version !== null
                 ? `The MCP server '${s.name}' only speaks MCP protocol version ${version}, which this app does not support; the server needs an update.`
-                : `The MCP server '${s.name}' is unavailable (${describeCallError(err).message.replace(/\.$/, "")}).`,
+                : `The MCP server '${s.name}' is unavailable (${describeCallError(err, true).message.replace(/\.$/, "")}).`,
             );
           }
         }),

@@ -44,25 +44,35 @@ function issueText(issue: Issue): string {
   return `${where}: ${issue.message.replace(/^Invalid input: /, "")}`;
 }
 
-/** What went wrong with a call, and a sentence that says it (without the server's name). */
-export function describeCallError(err: unknown): { failure: CallFailure; message: string } {
+const NOT_REPEATED = " The call was not repeated, since it may have done part of its work.";
+
+/**
+ * What went wrong with a call, and a sentence that says it (without the server's name). `listing`:
+ * the request listed tools (or opened the session), so there is no call to speak of.
+ */
+export function describeCallError(
+  err: unknown,
+  listing = false,
+): { failure: CallFailure; message: string } {
+  const notRepeated = listing ? "" : NOT_REPEATED;
   const unreadable = unreadableAnswer(err);
   if (unreadable !== null)
     return {
       failure: "malformed_result",
-      message: `the server's answer could not be read: ${unreadable}. The call was not repeated, since it may have done part of its work.`,
+      message: `the server's answer could not be read: ${unreadable}.${notRepeated}`,
     };
   // A body sent as JSON that is not (the SDK's response.json() throws it as it is).
   if (err instanceof SyntaxError)
     return {
       failure: "malformed_result",
-      message: `the server's answer could not be read: it was sent as JSON but is not (${err.message}). The call was not repeated, since it may have done part of its work.`,
+      message: `the server's answer could not be read: it was sent as JSON but is not (${err.message}).${notRepeated}`,
     };
   if (isConnectionLost(err))
     return {
       failure: "connection_lost",
-      message:
-        "the connection to the server was lost during the call, before it answered. The call was not repeated, since it may have done part of its work.",
+      message: listing
+        ? "the connection to the server was lost before it answered."
+        : `the connection to the server was lost during the call, before it answered.${NOT_REPEATED}`,
     };
   const issues = schemaIssues(err);
   if (issues) {

@@ -3,7 +3,8 @@
 // the client for sampling and roots it never declared, and honours a cancelled request.
 // `/<channel>/mcp` is its own server per channel; `/<channel>/mcp-endless` pages forever (every
 // page names a next cursor), `/<channel>/mcp-overlap` repeats on each page the last tool of the
-// page before. `GET /<channel>/state` tells a test what the server saw.
+// page before, `/<channel>/mcp-bad-init` answers the handshake with an event stream labelled
+// as JSON. `GET /<channel>/state` tells a test what the server saw.
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage } from "node:http";
 import type { LLMock } from "@copilotkit/aimock";
@@ -272,7 +273,7 @@ export async function startQuirkyServer(): Promise<{ url: string; stop: () => Pr
   };
   const http = createServer((req, res) => {
     const path = new URL(req.url ?? "/", "http://x").pathname;
-    const match = /^\/([\w-]+)\/(mcp|mcp-endless|mcp-overlap|state)$/.exec(path);
+    const match = /^\/([\w-]+)\/(mcp|mcp-endless|mcp-overlap|mcp-bad-init|state)$/.exec(path);
     if (!match) return void res.writeHead(404).end();
     const channel = channelOf(match[1]!);
     if (match[2] === "state") {
@@ -282,6 +283,13 @@ export async function startQuirkyServer(): Promise<{ url: string; stop: () => Pr
     void (async () => {
       const body = req.method === "POST" ? await readBody(req) : undefined;
       const call = body as { method?: string; id?: unknown; params?: { name?: string } };
+      // A server whose handshake answer is an event stream labelled as JSON.
+      if (match[2] === "mcp-bad-init" && call?.method === "initialize") {
+        res.writeHead(200, { "content-type": "application/json" });
+        return void res.end(
+          `event: message\ndata: {"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}\n\n`,
+        );
+      }
       const broken = call?.method === "tools/call" && BROKEN[call.params?.name ?? ""];
       if (broken) {
         const answer = broken(call.id);

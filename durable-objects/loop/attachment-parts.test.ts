@@ -34,6 +34,11 @@ describe("text attachments for the model", () => {
     expect(text).toContain("kept as artifact art-1");
   });
 
+  it("closes the fence right after a file's own last line break, with no blank line", () => {
+    expect(textOf("a,b\n1,2\n", 100)).toMatch(/\n```\na,b\n1,2\n```$/);
+    expect(textOf("a,b\r\n1,2\r\n", 100)).toMatch(/\n```\na,b\r\n1,2\n```$/);
+  });
+
   it("fences a file holding a fence with a longer one", () => {
     const text = textOf("before\n````\ninside\n````\nafter", 1000);
     expect(text.split("\n")[1]).toBe("`````");

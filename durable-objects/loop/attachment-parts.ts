@@ -86,11 +86,14 @@ export function cut(text: string, max: number, part: AttachmentPart): string {
   );
 }
 
-/** A fence longer than any run of backticks inside, so the file cannot close it early. */
+/**
+ * A fence longer than any run of backticks inside, so the file cannot close it early. A file's
+ * own last line break (most files end with one) is not a blank line before the fence.
+ */
 function fenced(text: string): string {
   const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
   const fence = "`".repeat(longest + 1);
-  return `${fence}\n${text}\n${fence}`;
+  return `${fence}\n${text.replace(/\r?\n$/, "")}\n${fence}`;
 }
 
 /** The notice for a turn whose new attachments went to the model as text. */

@@ -18,12 +18,16 @@ export const artifactApi = {
       `/api/conversations/${encodeURIComponent(conversationId)}/artifacts`,
     ),
   get: (id: string) => request(Artifact, path(id)),
-  update: (id: string, patch: { content?: string; title?: string }) =>
+  /** `baseUpdatedAt`: the version edited; the server refuses (409) if it changed since. */
+  update: (id: string, patch: { content?: string; title?: string; baseUpdatedAt?: number }) =>
     request(Artifact, path(id), { method: "PATCH", json: patch }),
   pin: (id: string, pinned: boolean) =>
     request(Artifact, `${path(id)}/pin`, { method: pinned ? "PUT" : "DELETE" }),
   remove: (id: string) => request(z.undefined(), path(id), { method: "DELETE" }),
 };
+
+/** Whether a save was refused because someone saved another version since it was opened. */
+export const isStaleEdit = (err: unknown) => err instanceof ApiFailure && err.status === 409;
 
 /** Words for a failed call that a person can act on. */
 export function failureWords(err: unknown): string {

@@ -348,6 +348,37 @@ describe("artifacts", () => {
     expect(await dl.text()).toBe("print(2)");
   });
 
+  it("refuses an edit based on a version someone else has since saved over, saying so", async () => {
+    const conv = await createConversation(alice);
+    const id = await insertArtifact(conv.id, {
+      type: "text/markdown",
+      title: "Plan",
+      content: "v1",
+    });
+    type Read = { content: string; updatedAt: number };
+    const opened = (await (await api(alice, `/api/artifacts/${id}`)).json()) as Read;
+    // Two tabs opened the same version; the first saves.
+    const first = await api(alice, `/api/artifacts/${id}`, {
+      method: "PATCH",
+      json: { content: "from tab one", baseUpdatedAt: opened.updatedAt },
+    });
+    expect(first.status).toBe(200);
+    const second = await api(alice, `/api/artifacts/${id}`, {
+      method: "PATCH",
+      json: { content: "from tab two", baseUpdatedAt: opened.updatedAt },
+    });
+    expect(second.status).toBe(409);
+    expect((await errorOf(second)).message).toMatch(/changed since you opened it.*reload/i);
+    const now = (await (await api(alice, `/api/artifacts/${id}`)).json()) as Read;
+    expect(now.content).toBe("from tab one");
+    // From the reloaded version, the edit goes through.
+    const retried = await api(alice, `/api/artifacts/${id}`, {
+      method: "PATCH",
+      json: { content: "from tab two", baseUpdatedAt: now.updatedAt },
+    });
+    expect(await retried.json()).toMatchObject({ content: "from tab two" });
+  });
+
   it("streams R2 binaries with their content type, refuses to edit them, and deletes the object", async () => {
     const conv = await createConversation(alice);
     const key = `conversations/${conv.id}/artifacts/chart.png`;

@@ -5,6 +5,7 @@
 import { useContext, useId, useState, type ReactNode } from "react";
 import { ArtifactEditingAllowed } from "../artifact-editing";
 import { artifactApi, failureWords, isStaleEdit } from "../artifact-api";
+import { ArtifactVersions } from "./ArtifactVersions";
 import type { ViewerProps } from "./viewer-props";
 
 export function EditableText(
@@ -110,6 +111,7 @@ export function EditableText(
         )}
         {props.actions}
       </div>
+      <ArtifactVersions artifact={artifact} onSaved={onSaved} />
       {props.view(text)}
     </>
   );

@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { AppEnv } from "../app-types";
 import { toArtifact, updateArtifact } from "../db/artifacts";
 import { artifactFor } from "../db/conversation-access";
+import { getVersion, keepVersion, listVersions } from "../db/artifact-versions";
 import type { Right } from "../../../../durable-objects/protocol/sharing";
 import { artifacts } from "../../../../shared/db/schema";
 import { ApiError, notFound } from "../http/errors";
@@ -70,7 +71,17 @@ export const artifactRoutes = new Hono<AppEnv>()
     const saved = await updateArtifact(c.get("db"), row.id, patch, baseUpdatedAt);
     // Another save landed between the read above and this write.
     if (!saved) throw changedSince();
+    if (patch.content !== undefined && patch.content !== row.content)
+      await keepVersion(c.get("db"), row);
     return c.json(saved);
+  })
+  .get("/:id/versions", async (c) => {
+    const row = await requestedArtifact(c, "read");
+    return c.json({ items: await listVersions(c.get("db"), row.id) });
+  })
+  .get("/:id/versions/:versionId", async (c) => {
+    const row = await requestedArtifact(c, "read");
+    return c.json(await getVersion(c.get("db"), row.id, parseParam(c, "versionId", IdParam)));
   })
   .put("/:id/pin", async (c) => {
     const row = await requestedArtifact(c, "manage");

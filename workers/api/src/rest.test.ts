@@ -357,6 +357,8 @@ describe("artifacts", () => {
     });
     type Read = { content: string; updatedAt: number };
     const opened = (await (await api(alice, `/api/artifacts/${id}`)).json()) as Read;
+    // Pinning it elsewhere changes nothing an editor would lose: the save still goes through.
+    await api(alice, `/api/artifacts/${id}/pin`, { method: "PUT" });
     // Two tabs opened the same version; the first saves.
     const first = await api(alice, `/api/artifacts/${id}`, {
       method: "PATCH",

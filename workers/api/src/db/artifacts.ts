@@ -64,8 +64,8 @@ export async function pinnedArtifacts(db: Db, conversationId: string) {
 
 /**
  * Changes an artifact; with `baseUpdatedAt`, only if it is still the version read then (else
- * undefined: someone saved in between). updatedAt always moves forward, even within one
- * millisecond, so that a stale `baseUpdatedAt` never matches a newer version.
+ * undefined: someone saved in between). updatedAt moves forward with each edit of content or
+ * title, even within one millisecond, so that a stale `baseUpdatedAt` never matches a newer one.
  */
 export async function updateArtifact(
   db: Db,
@@ -82,7 +82,10 @@ export async function updateArtifact(
       }),
       ...(patch.title !== undefined && { title: patch.title }),
       ...(patch.pinned !== undefined && { pinned: patch.pinned }),
-      updatedAt: sql`max(${Date.now()}, ${artifacts.updatedAt} + 1)`,
+      // Pinning is no edit: it must not make an editor's open version stale.
+      ...((patch.content !== undefined || patch.title !== undefined) && {
+        updatedAt: sql`max(${Date.now()}, ${artifacts.updatedAt} + 1)`,
+      }),
     })
     .where(
       and(

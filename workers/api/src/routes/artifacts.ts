@@ -69,10 +69,14 @@ export const artifactRoutes = new Hono<AppEnv>()
     const { baseUpdatedAt, ...patch } = body;
     if (baseUpdatedAt !== undefined && baseUpdatedAt !== row.updatedAt) throw changedSince();
     const saved = await updateArtifact(c.get("db"), row.id, patch, baseUpdatedAt);
-    // Another save landed between the read above and this write.
-    if (!saved) throw changedSince();
+    // Another save landed between the read above and this write (or, unconditional, a delete).
+    if (!saved) throw baseUpdatedAt === undefined ? gone() : changedSince();
+    // The save has landed: a version that could not be kept is logged, not reported as a
+    // failed save (the client would then offer to save again what is already saved).
     if (patch.content !== undefined && patch.content !== row.content)
-      await keepVersion(c.get("db"), row);
+      await keepVersion(c.get("db"), row).catch((err: unknown) =>
+        console.warn("could not keep an artifact's earlier version", err),
+      );
     return c.json(saved);
   })
   .get("/:id/versions", async (c) => {

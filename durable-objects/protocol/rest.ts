@@ -66,6 +66,18 @@ export const Artifact = z.object({
 });
 export type Artifact = z.infer<typeof Artifact>;
 
+/** An earlier content of a text artifact, kept when a save replaced it. */
+export const ArtifactVersion = z.object({
+  id: z.string(),
+  artifactId: z.string(),
+  title: z.string(),
+  size: z.number(),
+  /** When this content was saved (the artifact's updatedAt then). */
+  savedAt: z.number(),
+  content: z.string().optional(),
+});
+export type ArtifactVersion = z.infer<typeof ArtifactVersion>;
+
 export const McpServer = z.object({
   id: z.string(),
   name: z.string(),

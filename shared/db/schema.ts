@@ -125,6 +125,25 @@ export const artifacts = sqliteTable(
   ],
 );
 
+// Earlier contents of a text artifact, kept on each save that changes it, so that an edit can be
+// looked at and undone. The newest few per artifact are kept (db/artifact-versions.ts).
+export const artifactVersions = sqliteTable(
+  "artifact_versions",
+  {
+    id: text("id").primaryKey(),
+    artifactId: text("artifact_id")
+      .notNull()
+      .references(() => artifacts.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    content: text("content").notNull(),
+    size: integer("size").notNull(),
+    // When this content was saved (the artifact's updatedAt then), not when it was replaced.
+    savedAt: integer("saved_at", { mode: "number" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("artifact_versions_artifact_idx").on(t.artifactId, t.savedAt)],
+);
+
 export const mcpServers = sqliteTable(
   "mcp_servers",
   {

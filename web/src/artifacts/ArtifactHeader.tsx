@@ -1,6 +1,6 @@
-// The open artifact's header: its title, back to the list, pin, download, delete (confirmed
-// inline, so that a stray click or key press never loses it).
-import { useState } from "react";
+// The open artifact's header: its title, back to the list, pin, rename, download, delete
+// (confirmed inline, so that a stray click or key press never loses it).
+import { useId, useState } from "react";
 import type { Artifact } from "../../../durable-objects/protocol/rest";
 import { artifactApi, downloadUrl, failureWords } from "./artifact-api";
 import { typeLabel } from "./artifact-kind";
@@ -17,6 +17,9 @@ export function ArtifactHeader(props: {
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // The new title while renaming; null otherwise.
+  const [naming, setNaming] = useState<string | null>(null);
+  const titleField = useId();
 
   const run = async (action: () => Promise<void>) => {
     setBusy(true);
@@ -37,7 +40,45 @@ export function ArtifactHeader(props: {
           ← Back to list
         </button>
         <div className="artifact-header-title">
-          <h2>{artifact.title}</h2>
+          {naming === null ? (
+            <h2>{artifact.title}</h2>
+          ) : (
+            <form
+              className="artifact-rename"
+              onSubmit={(e) => {
+                e.preventDefault();
+                const title = naming.trim();
+                if (!title) return setError("A title cannot be empty; type one or press Cancel.");
+                void run(async () => {
+                  props.onChanged(await artifactApi.update(artifact.id, { title }));
+                  setNaming(null);
+                });
+              }}
+            >
+              <label htmlFor={titleField}>New title</label>
+              <input
+                id={titleField}
+                value={naming}
+                maxLength={200}
+                autoFocus
+                disabled={busy}
+                onChange={(e) => setNaming(e.target.value)}
+                onKeyDown={(e) => {
+                  // Escape leaves renaming, not the pane (App closes the pane unless prevented).
+                  if (e.key === "Escape") {
+                    e.preventDefault();
+                    setNaming(null);
+                  }
+                }}
+              />
+              <button type="submit" className="primary" disabled={busy}>
+                Save title
+              </button>
+              <button type="button" disabled={busy} onClick={() => setNaming(null)}>
+                Cancel
+              </button>
+            </form>
+          )}
           <span className="artifact-item-meta">{typeLabel(artifact.type, artifact.language)}</span>
         </div>
       </div>
@@ -71,6 +112,9 @@ export function ArtifactHeader(props: {
           }
         >
           {artifact.pinned ? "Pinned" : "Pin"}
+        </button>
+        <button type="button" disabled={busy} onClick={() => setNaming(artifact.title)}>
+          Rename
         </button>
         <ArtifactDownload id={artifact.id} />
         {confirming ? (

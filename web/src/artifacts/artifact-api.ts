@@ -1,7 +1,7 @@
 // REST calls for artifacts, through ../api.ts's request: same-origin cookie, zod-parsed answers,
 // failures as ApiFailure with the server's code and words.
 import { z } from "zod";
-import { Artifact } from "../../../durable-objects/protocol/rest";
+import { Artifact, ArtifactVersion } from "../../../durable-objects/protocol/rest";
 import { ApiFailure, apiRequest as request } from "../api";
 
 const path = (id: string) => `/api/artifacts/${encodeURIComponent(id)}`;
@@ -18,12 +18,20 @@ export const artifactApi = {
       `/api/conversations/${encodeURIComponent(conversationId)}/artifacts`,
     ),
   get: (id: string) => request(Artifact, path(id)),
-  update: (id: string, patch: { content?: string; title?: string }) =>
+  /** `baseUpdatedAt`: the version edited; the server refuses (409) if it changed since. */
+  update: (id: string, patch: { content?: string; title?: string; baseUpdatedAt?: number }) =>
     request(Artifact, path(id), { method: "PATCH", json: patch }),
+  versions: (id: string) =>
+    request(z.object({ items: z.array(ArtifactVersion) }), `${path(id)}/versions`),
+  version: (id: string, versionId: string) =>
+    request(ArtifactVersion, `${path(id)}/versions/${encodeURIComponent(versionId)}`),
   pin: (id: string, pinned: boolean) =>
     request(Artifact, `${path(id)}/pin`, { method: pinned ? "PUT" : "DELETE" }),
   remove: (id: string) => request(z.undefined(), path(id), { method: "DELETE" }),
 };
+
+/** Whether a save was refused because someone saved another version since it was opened. */
+export const isStaleEdit = (err: unknown) => err instanceof ApiFailure && err.status === 409;
 
 /** Words for a failed call that a person can act on. */
 export function failureWords(err: unknown): string {

@@ -14,6 +14,7 @@ export type ArtifactKind =
   | "knowledge-graph"
   | "bibliography"
   | "image"
+  | "audio"
   | "json"
   | "text"
   | "attachment";
@@ -26,6 +27,7 @@ export function kindOf(type: string): ArtifactKind {
   if (t === BIBLIOGRAPHY) return "bibliography";
   if (t === ATTACHMENT_ARTIFACT_TYPE) return "attachment";
   if (t.startsWith("image/")) return "image";
+  if (t.startsWith("audio/")) return "audio";
   if (t === "application/json" || t.endsWith("+json")) return "json";
   return "text";
 }
@@ -36,6 +38,7 @@ const LABELS: Record<ArtifactKind, string> = {
   "knowledge-graph": "Knowledge graph",
   bibliography: "Bibliography",
   image: "Image",
+  audio: "Audio",
   json: "JSON",
   text: "Text",
   attachment: "Attached file",

@@ -26,6 +26,28 @@ describe("a downloaded artifact", () => {
     expect(await savedName("Main", "kotlin")).toBe("Main.kt");
   });
 
+  it("names audio and other bytes by what they are, never as a text file", async () => {
+    const name = async (type: string) => {
+      const row = { title: "Audio from tts", type, contentType: type, r2Key: "k" } as Row;
+      const bucket = { get: () => Promise.resolve({ size: 1, body: "x" }) } as unknown as R2Bucket;
+      const res = await downloadResponse(bucket, row, true);
+      return /filename="([^"]+)"/.exec(res.headers.get("Content-Disposition") ?? "")?.[1];
+    };
+    expect(await name("audio/ogg")).toBe("Audio_from_tts.ogg");
+    expect(await name("audio/webm")).toBe("Audio_from_tts.webm");
+    expect(await name("audio/mp4")).toBe("Audio_from_tts.m4a");
+    expect(await name("application/octet-stream")).toBe("Audio_from_tts.bin");
+    // A file the user attached keeps its own name; a tool's title picks no extension.
+    const attached = { title: "data.zip", type: "attachment", contentType: "application/zip" };
+    const zip = await downloadResponse(
+      { get: () => Promise.resolve({ size: 1, body: "x" }) } as unknown as R2Bucket,
+      { ...attached, r2Key: "k" } as Row,
+      true,
+    );
+    expect(zip.headers.get("Content-Disposition")).toContain('filename="data.zip"');
+    expect(await name("application/x-msdownload")).toBe("Audio_from_tts.bin");
+  });
+
   it("still strips what a file system refuses", async () => {
     expect(await savedName("../../etc/passwd", null)).toBe("etc_passwd.txt");
   });

@@ -4,6 +4,7 @@ import type { artifacts } from "../../../shared/db/schema";
 import { languageExtension, safeFileName } from "../../../durable-objects/protocol/file-names";
 import { mediaTypeOr } from "../../../shared/media-type";
 import { notFound } from "./http/errors";
+import { ATTACHMENT_ARTIFACT_TYPE } from "../../../durable-objects/protocol/attachments";
 
 type Row = typeof artifacts.$inferSelect;
 
@@ -21,15 +22,31 @@ const EXTENSIONS: Record<string, string> = {
   "image/webp": "webp",
   "application/pdf": "pdf",
   "audio/mpeg": "mp3",
+  "audio/mp3": "mp3",
   "audio/wav": "wav",
+  "audio/x-wav": "wav",
+  "audio/wave": "wav",
+  "audio/ogg": "ogg",
+  "audio/webm": "webm",
+  "audio/mp4": "m4a",
+  "audio/aac": "aac",
+  "audio/flac": "flac",
   "text/csv": "csv",
 };
-export function fileNameFor(row: Pick<Row, "title" | "type" | "language" | "contentType">): string {
+const ownExtension = (row: Pick<Row, "title" | "type">) =>
+  row.type === ATTACHMENT_ARTIFACT_TYPE ? /\.([A-Za-z0-9]{1,8})$/.exec(row.title)?.[1] : undefined;
+
+export function fileNameFor(
+  row: Pick<Row, "title" | "type" | "language" | "contentType" | "r2Key">,
+): string {
   const ext =
     languageExtension(row.language) ||
     EXTENSIONS[row.type] ||
     (row.contentType && EXTENSIONS[row.contentType]) ||
-    "txt";
+    // A file the user attached keeps its own extension; other bytes of a type we have no name
+    // for are no text file (".txt" would open them as garbage), and a tool's title is not
+    // trusted to choose an extension.
+    (row.r2Key ? (ownExtension(row) ?? "bin") : "txt");
   return safeFileName(row.title, ext);
 }
 

@@ -348,6 +348,69 @@ describe("artifacts", () => {
     expect(await dl.text()).toBe("print(2)");
   });
 
+  it("refuses an edit based on a version someone else has since saved over, saying so", async () => {
+    const conv = await createConversation(alice);
+    const id = await insertArtifact(conv.id, {
+      type: "text/markdown",
+      title: "Plan",
+      content: "v1",
+    });
+    type Read = { content: string; updatedAt: number };
+    const opened = (await (await api(alice, `/api/artifacts/${id}`)).json()) as Read;
+    // Pinning it elsewhere changes nothing an editor would lose: the save still goes through.
+    await api(alice, `/api/artifacts/${id}/pin`, { method: "PUT" });
+    // Two tabs opened the same version; the first saves.
+    const first = await api(alice, `/api/artifacts/${id}`, {
+      method: "PATCH",
+      json: { content: "from tab one", baseUpdatedAt: opened.updatedAt },
+    });
+    expect(first.status).toBe(200);
+    const second = await api(alice, `/api/artifacts/${id}`, {
+      method: "PATCH",
+      json: { content: "from tab two", baseUpdatedAt: opened.updatedAt },
+    });
+    expect(second.status).toBe(409);
+    expect((await errorOf(second)).message).toMatch(/changed since you opened it.*reload/i);
+    const now = (await (await api(alice, `/api/artifacts/${id}`)).json()) as Read;
+    expect(now.content).toBe("from tab one");
+    // From the reloaded version, the edit goes through.
+    const retried = await api(alice, `/api/artifacts/${id}`, {
+      method: "PATCH",
+      json: { content: "from tab two", baseUpdatedAt: now.updatedAt },
+    });
+    expect(await retried.json()).toMatchObject({ content: "from tab two" });
+  });
+
+  it("keeps the content a save replaces, so the earlier version can be read and put back", async () => {
+    const conv = await createConversation(alice);
+    const id = await insertArtifact(conv.id, {
+      type: "application/vnd.ant.code",
+      title: "script",
+      content: "print(1)",
+      language: "python",
+    });
+    const save = (content: string) =>
+      api(alice, `/api/artifacts/${id}`, { method: "PATCH", json: { content } });
+    expect((await save("print(2)")).status).toBe(200);
+    expect((await save("print(3)")).status).toBe(200);
+    // A title change alone is no new version of the content.
+    await api(alice, `/api/artifacts/${id}`, { method: "PATCH", json: { title: "run" } });
+    type Versions = { items: Array<{ id: string; savedAt: number; content?: string }> };
+    const list = (await (await api(alice, `/api/artifacts/${id}/versions`)).json()) as Versions;
+    expect(list.items).toHaveLength(2);
+    const [newer, older] = list.items;
+    expect(newer!.savedAt).toBeGreaterThan(older!.savedAt);
+    const first = await api(alice, `/api/artifacts/${id}/versions/${older!.id}`);
+    expect(await first.json()).toMatchObject({ content: "print(1)", title: "script" });
+    // Putting it back is a save like any other: the current content becomes a version too.
+    expect((await save("print(1)")).status).toBe(200);
+    const after = (await (await api(alice, `/api/artifacts/${id}/versions`)).json()) as Versions;
+    expect(after.items).toHaveLength(3);
+    // Another user's request for the versions is not told they exist.
+    expect((await api(bob, `/api/artifacts/${id}/versions`)).status).toBe(404);
+    expect((await api(bob, `/api/artifacts/${id}/versions/${older!.id}`)).status).toBe(404);
+  });
+
   it("streams R2 binaries with their content type, refuses to edit them, and deletes the object", async () => {
     const conv = await createConversation(alice);
     const key = `conversations/${conv.id}/artifacts/chart.png`;

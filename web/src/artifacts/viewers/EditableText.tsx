@@ -1,8 +1,11 @@
 // A text artifact that can be edited in place: Edit opens a labelled textarea, Save sends the
 // new content (PATCH) and shows the server's words if it refuses, Cancel keeps the old text.
+// A save names the version it was made from; if another tab or person saved since, the server
+// refuses it and Reload shows their version (the draft stays until then, to copy from).
 import { useContext, useId, useState, type ReactNode } from "react";
 import { ArtifactEditingAllowed } from "../artifact-editing";
-import { artifactApi, failureWords } from "../artifact-api";
+import { artifactApi, failureWords, isStaleEdit } from "../artifact-api";
+import { ArtifactVersions } from "./ArtifactVersions";
 import type { ViewerProps } from "./viewer-props";
 
 export function EditableText(
@@ -18,6 +21,7 @@ export function EditableText(
   const [draft, setDraft] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [stale, setStale] = useState(false);
   const fieldId = useId();
   const editable = useContext(ArtifactEditingAllowed);
 
@@ -26,9 +30,28 @@ export function EditableText(
     setSaving(true);
     setError(null);
     try {
-      const saved = await artifactApi.update(artifact.id, { content: draft });
+      const saved = await artifactApi.update(artifact.id, {
+        content: draft,
+        baseUpdatedAt: artifact.updatedAt,
+      });
       onSaved({ ...saved, content: saved.content ?? draft });
       setDraft(null);
+    } catch (err) {
+      setError(failureWords(err));
+      setStale(isStaleEdit(err));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  // The version saved meanwhile replaces this one in the pane; the draft is dropped.
+  const reload = async () => {
+    setSaving(true);
+    try {
+      onSaved(await artifactApi.get(artifact.id));
+      setDraft(null);
+      setError(null);
+      setStale(false);
     } catch (err) {
       setError(failureWords(err));
     } finally {
@@ -54,14 +77,21 @@ export function EditableText(
           </p>
         )}
         <div className="artifact-toolbar">
-          <button type="button" className="primary" onClick={save} disabled={saving}>
-            {saving ? "Saving…" : "Save"}
-          </button>
+          {stale ? (
+            <button type="button" className="primary" onClick={reload} disabled={saving}>
+              Reload (drops your edit)
+            </button>
+          ) : (
+            <button type="button" className="primary" onClick={save} disabled={saving}>
+              {saving ? "Saving…" : "Save"}
+            </button>
+          )}
           <button
             type="button"
             onClick={() => {
               setDraft(null);
               setError(null);
+              setStale(false);
             }}
             disabled={saving}
           >
@@ -81,6 +111,7 @@ export function EditableText(
         )}
         {props.actions}
       </div>
+      <ArtifactVersions artifact={artifact} onSaved={onSaved} />
       {props.view(text)}
     </>
   );

@@ -3,6 +3,7 @@
 import { Suspense, type ComponentType } from "react";
 import { kindOf, type ArtifactKind } from "../artifact-kind";
 import { AttachmentViewer } from "./AttachmentViewer";
+import { AudioViewer } from "./AudioViewer";
 import { BibliographyViewer } from "./BibliographyViewer";
 import { CodeViewer } from "./CodeViewer";
 import { ImageViewer } from "./ImageViewer";
@@ -31,6 +32,7 @@ const VIEWERS: Record<ArtifactKind, ComponentType<ViewerProps>> = {
   "knowledge-graph": LazyKnowledgeGraphViewer,
   bibliography: BibliographyViewer,
   image: ImageViewer,
+  audio: AudioViewer,
   json: JsonViewer,
   text: TextViewer,
   attachment: AttachmentViewer,

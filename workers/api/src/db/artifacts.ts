@@ -1,5 +1,5 @@
 // Artifact rows, reached through the conversation that owns them.
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Artifact } from "../../../../durable-objects/protocol/rest";
 import { notFound } from "../http/errors";
@@ -62,11 +62,17 @@ export async function pinnedArtifacts(db: Db, conversationId: string) {
   return rows;
 }
 
+/**
+ * Changes an artifact; with `baseUpdatedAt`, only if it is still the version read then (else
+ * undefined: someone saved in between). updatedAt moves forward with each edit of content or
+ * title, even within one millisecond, so that a stale `baseUpdatedAt` never matches a newer one.
+ */
 export async function updateArtifact(
   db: Db,
   id: string,
   patch: { content?: string | undefined; title?: string | undefined; pinned?: boolean | undefined },
-): Promise<Artifact> {
+  baseUpdatedAt?: number,
+): Promise<Artifact | undefined> {
   const [row] = await db
     .update(artifacts)
     .set({
@@ -76,11 +82,19 @@ export async function updateArtifact(
       }),
       ...(patch.title !== undefined && { title: patch.title }),
       ...(patch.pinned !== undefined && { pinned: patch.pinned }),
-      updatedAt: Date.now(),
+      // Pinning is no edit: it must not make an editor's open version stale.
+      ...((patch.content !== undefined || patch.title !== undefined) && {
+        updatedAt: sql`max(${Date.now()}, ${artifacts.updatedAt} + 1)`,
+      }),
     })
-    .where(eq(artifacts.id, id))
+    .where(
+      and(
+        eq(artifacts.id, id),
+        baseUpdatedAt === undefined ? undefined : eq(artifacts.updatedAt, baseUpdatedAt),
+      ),
+    )
     .returning();
-  return toArtifact(row!, true);
+  return row && toArtifact(row, true);
 }
 
 /** Some of a conversation's artifacts with the content of text ones, in `ids`' order (an export's). */

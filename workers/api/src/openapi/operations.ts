@@ -6,6 +6,7 @@ import { MessagePage } from "../../../../durable-objects/protocol/messages";
 import { AlternativesList, BranchRequest } from "../../../../durable-objects/protocol/branches";
 import {
   Artifact,
+  ArtifactVersion,
   Conversation,
   ConversationListItem,
   CreatedConversation,
@@ -252,9 +253,24 @@ const DESCRIBED: Record<string, Operation> = {
   }),
   "PATCH /api/artifacts/:id": op(
     "artifacts",
-    "Edit an artifact's content or title",
-    { 200: json(Artifact), ...conflict("A binary artifact's content cannot be edited") },
+    "Edit an artifact's content or title; a changed content keeps the one it replaces as a version",
+    {
+      200: json(Artifact),
+      ...conflict(
+        "A binary artifact's content cannot be edited, or it changed since `baseUpdatedAt`",
+      ),
+    },
     { requestBody: body(ArtifactPatch) },
+  ),
+  "GET /api/artifacts/:id/versions": op(
+    "artifacts",
+    "A text artifact's earlier versions, newest first (without content)",
+    { 200: json(z.object({ items: z.array(ArtifactVersion) })) },
+  ),
+  "GET /api/artifacts/:id/versions/:versionId": op(
+    "artifacts",
+    "One earlier version of an artifact, with its content",
+    { 200: json(ArtifactVersion) },
   ),
   "PUT /api/artifacts/:id/pin": op("artifacts", "Pin an artifact", { 200: json(Artifact) }),
   "DELETE /api/artifacts/:id/pin": op("artifacts", "Unpin an artifact", { 200: json(Artifact) }),

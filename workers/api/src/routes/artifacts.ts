@@ -6,9 +6,10 @@ import { z } from "zod";
 import type { AppEnv } from "../app-types";
 import { toArtifact, updateArtifact } from "../db/artifacts";
 import { artifactFor } from "../db/conversation-access";
+import { getVersion, keepVersion, listVersions } from "../db/artifact-versions";
 import type { Right } from "../../../../durable-objects/protocol/sharing";
 import { artifacts } from "../../../../shared/db/schema";
-import { ApiError } from "../http/errors";
+import { ApiError, notFound } from "../http/errors";
 import { parseJsonBody, parseParam } from "../http/validate";
 import { downloadResponse, DownloadQuery } from "../artifact-download";
 import { validQuery } from "../http/validated";
@@ -21,11 +22,30 @@ export const PatchBody = z
   .object({
     content: z.string().max(1_000_000).optional(),
     title: TitleInput.optional(),
+    baseUpdatedAt: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        "The artifact's updatedAt when you read it: if it changed since, the edit is refused (409) instead of overwriting someone else's.",
+      ),
   })
   .strict()
   .refine((b) => b.content !== undefined || b.title !== undefined, {
     message: "Send content or title.",
   });
+
+// Deleted between the read and the write.
+const gone = () => {
+  throw notFound("Artifact");
+};
+
+const changedSince = () =>
+  new ApiError(
+    409,
+    "conflict",
+    "This artifact was changed since you opened it; reload it to see the new version, then edit again.",
+  );
 
 /** The artifact the path's :id names, if the caller has `right` in its conversation. */
 const requestedArtifact = (c: Context<AppEnv>, right: Right) =>
@@ -46,15 +66,34 @@ export const artifactRoutes = new Hono<AppEnv>()
         "This artifact is binary; only its title can be changed.",
       );
     }
-    return c.json(await updateArtifact(c.get("db"), row.id, body));
+    const { baseUpdatedAt, ...patch } = body;
+    if (baseUpdatedAt !== undefined && baseUpdatedAt !== row.updatedAt) throw changedSince();
+    const saved = await updateArtifact(c.get("db"), row.id, patch, baseUpdatedAt);
+    // Another save landed between the read above and this write (or, unconditional, a delete).
+    if (!saved) throw baseUpdatedAt === undefined ? gone() : changedSince();
+    // The save has landed: a version that could not be kept is logged, not reported as a
+    // failed save (the client would then offer to save again what is already saved).
+    if (patch.content !== undefined && patch.content !== row.content)
+      await keepVersion(c.get("db"), row).catch((err: unknown) =>
+        console.warn("could not keep an artifact's earlier version", err),
+      );
+    return c.json(saved);
+  })
+  .get("/:id/versions", async (c) => {
+    const row = await requestedArtifact(c, "read");
+    return c.json({ items: await listVersions(c.get("db"), row.id) });
+  })
+  .get("/:id/versions/:versionId", async (c) => {
+    const row = await requestedArtifact(c, "read");
+    return c.json(await getVersion(c.get("db"), row.id, parseParam(c, "versionId", IdParam)));
   })
   .put("/:id/pin", async (c) => {
     const row = await requestedArtifact(c, "manage");
-    return c.json(await updateArtifact(c.get("db"), row.id, { pinned: true }));
+    return c.json((await updateArtifact(c.get("db"), row.id, { pinned: true })) ?? gone());
   })
   .delete("/:id/pin", async (c) => {
     const row = await requestedArtifact(c, "manage");
-    return c.json(await updateArtifact(c.get("db"), row.id, { pinned: false }));
+    return c.json((await updateArtifact(c.get("db"), row.id, { pinned: false })) ?? gone());
   })
   .delete("/:id", async (c) => {
     const row = await requestedArtifact(c, "manage");

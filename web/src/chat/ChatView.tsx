@@ -20,6 +20,7 @@ import { TemplateStart } from "./TemplateStart";
 import type { TemplateContext } from "../../../durable-objects/protocol/template-context";
 import "./chat.css";
 import type { ConversationRole, MemberList } from "../../../durable-objects/protocol/sharing";
+import { seesUsage } from "../../../durable-objects/protocol/roles";
 import { authorLabel, isShared } from "../sharing/author-label";
 import { useAnswerer } from "../sharing/answerer";
 import { PresenceBar } from "../sharing/PresenceBar";
@@ -120,11 +121,12 @@ export function ChatView(props: {
     live.current?.send(question.text, question.attachments);
     list.current?.scrollToEnd();
   }, []);
-  const storedUsage = useConversationUsage(conversationId, !!transcript?.busy);
+  const storedUsage = useConversationUsage(conversationId, !!transcript?.busy, role);
+  // A viewer sees no cost (made one mid-conversation, the figures seen so far go too).
   const usage = usagePerAnswer(
     storedUsage,
     new Map(
-      (transcript?.messages ?? []).flatMap((m) =>
+      (seesUsage(role) ? (transcript?.messages ?? []) : []).flatMap((m) =>
         m.activity?.usage ? [[m.id, m.activity.usage] as const] : [],
       ),
     ),

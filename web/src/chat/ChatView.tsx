@@ -143,7 +143,8 @@ export function ChatView(props: {
     [],
   );
   // Branches are the owner's conversations: a member has no versions to open and cannot branch.
-  const owns = role === "owner";
+  // Owner-only actions wait until the role is known (the app passes null while it loads).
+  const owns = role === "owner" && (liveRole !== undefined || props.membership !== null);
   const versions = useAlternatives(conversationId, !!transcript?.busy, owns);
   const { onOpenConversation, providers } = props;
   const branch = useCallback(
@@ -281,7 +282,7 @@ export function ChatView(props: {
             <a href={`/api/conversations/${conversationId}/export?format=json`} download>
               JSON
             </a>
-            {role === "owner" && conversationUsage.calls > 0 && (
+            {owns && conversationUsage.calls > 0 && (
               <>
                 {" "}
                 ·{" "}
@@ -319,7 +320,7 @@ export function ChatView(props: {
           onArtifactsAttached={(n) => setAttachedArtifacts((count) => count + n)}
           onUploadsChanged={setUploadedFiles}
           onTyping={onTyping}
-          canUseMcpCatalog={role === "owner"}
+          canUseMcpCatalog={owns}
         />
       )}
     </section>

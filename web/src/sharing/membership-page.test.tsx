@@ -144,6 +144,12 @@ it("shows no Settings while the user's role loads, and only to its owner once kn
   await openPage();
   expect(button("Settings")).toBeUndefined();
   expect(host.querySelector("[data-testid=share-button]")).toBeNull();
+  // Nor the owner's MCP resources in the message box.
+  const attach = () =>
+    host.querySelector<HTMLButtonElement>("button[title='Attach a resource of your MCP servers']");
+  await until(() => button("Attach") !== undefined);
+  expect(button("Attach")!.disabled).toBe(true);
+  expect(attach()).toBeNull();
   // Nor, in the artifact pane, Pin or Delete.
   await act(async () => button("Artifacts")!.click());
   const listed = () =>

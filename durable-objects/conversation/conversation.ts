@@ -59,7 +59,7 @@ import type { BranchRequest } from "../protocol/branches";
 import { BranchError, branchSource } from "./branching/branch-source";
 import { type BranchSeed, seedBranch } from "./branching/seed-branch";
 import type { SourceResult } from "./branching/create-branch";
-import type { ConversationRole } from "../protocol/roles";
+import { type ConversationRole, seesUsage, USAGE_EVENT } from "../protocol/roles";
 import { userName } from "../../shared/db/conversation-access";
 import { positiveSetting } from "../../shared/positive-setting";
 import { broadcastPresence, type MemberSocketState, nameFromHeader, stateOf } from "./presence";
@@ -347,8 +347,9 @@ export class Conversation extends Agent<Env> {
       }));
     // Replay and marking the socket live happen with no await between: no event can slip by.
     let after = frame.lastSeq;
+    const hideUsage = !seesUsage(stateOf(connection)?.role ?? "viewer");
     for (;;) {
-      const batch = this.store.replayAfter(after, REPLAY_BATCH, frame.compact);
+      const batch = this.store.replayAfter(after, REPLAY_BATCH, frame.compact, hideUsage);
       if (frame.batch) {
         if (batch.length > 0) connection.send(replayFrame(batch));
       } else for (const e of batch) connection.send(e.body);
@@ -629,8 +630,11 @@ export class Conversation extends Agent<Env> {
     const full = this.store.appendEvent(event);
     this.audit.event(full);
     const frame = JSON.stringify(full);
+    // Usage is the owner's spending: a viewer is not sent it. Only this event reads the role.
+    const usage = full.type === USAGE_EVENT;
     for (const connection of this.#open.list()) {
-      if ((connection.state as ConnState | null)?.synced) {
+      const state = connection.state as MemberSocketState | null;
+      if (state?.synced && !(usage && !seesUsage(state.role ?? "viewer"))) {
         this.sockets.revalidateIfDue();
         try {
           connection.send(frame);

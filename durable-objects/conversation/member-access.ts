@@ -9,6 +9,7 @@ import {
   ConversationRole,
   refusalFor,
   roleAllows,
+  seesUsage,
   type ConversationRole as Role,
 } from "../protocol/roles";
 import type { ClientFrame, ErrorInfo } from "../protocol/wire";
@@ -105,12 +106,15 @@ export function applyAccessChange(
         ...(role === "viewer" && { typing: false }),
       }));
   }
-  if (role === null) {
-    for (const stream of streams) {
-      if (stream.credential.userId !== userId) continue;
-      stream.close(ACCESS_REVOKED_COMMENT);
-      streams.delete(stream);
+  for (const stream of streams) {
+    if (stream.credential.userId !== userId) continue;
+    if (role !== null) {
+      // Made a viewer (or a participant again): usage follows the role from the next event.
+      stream.hidesUsage = !seesUsage(role);
+      continue;
     }
+    stream.close(ACCESS_REVOKED_COMMENT);
+    streams.delete(stream);
   }
   return changed;
 }

@@ -12,6 +12,8 @@ import {
   type ServerControl,
   type ServerEvent,
 } from "../protocol/wire";
+import { seesUsage } from "../protocol/roles";
+import { roleFromHeader } from "./member-access";
 import { resumePastEnd } from "./resume-point";
 import { credentialFromHeader } from "./socket-credential";
 import { openSseStream, type SseEnd, type SseLog, type SseSubscriber } from "./sse";
@@ -53,11 +55,15 @@ export async function serveSseRequest(request: Request, host: SseHost): Promise<
   const compact = CompactReplay.safeParse(url.searchParams.get("compact") ?? undefined);
   if (!compact.success)
     return refuse(400, "validation_failed", `compact: ${compact.error.issues[0]?.message}.`);
+  // POST /chat needs the right to write; a GET /events without a role the worker checked is
+  // taken as a viewer's, so usage never reaches a stream that may not see it.
+  const role = roleFromHeader(request.headers);
+  const hidesUsage = request.method !== "POST" && !(role && seesUsage(role));
   const log: SseLog = {
     // Our own log, written by this object: sent as stored, without validating each event again.
     eventsAfter: (seq, limit) =>
       host.store
-        .replayAfter(seq, limit, compact.data)
+        .replayAfter(seq, limit, compact.data, hidesUsage)
         .map((r) => JSON.parse(r.body) as ServerEvent),
     follow: (s) => host.subscribers.add(s),
     unfollow: (s) => host.subscribers.delete(s),
@@ -81,7 +87,7 @@ export async function serveSseRequest(request: Request, host: SseHost): Promise<
     );
   }
   if (request.method === "GET" && url.pathname.endsWith("/events")) {
-    return openSseStream(log, cursor.data ?? 0, untilIdle(host.store), credential);
+    return openSseStream(log, cursor.data ?? 0, untilIdle(host.store), credential, hidesUsage);
   }
   return refuse(404, "not_found", `No ${request.method} ${url.pathname} on a conversation.`);
 }

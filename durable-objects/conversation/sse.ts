@@ -2,6 +2,7 @@
 // the WebSocket, each with `id: <seq>` so `Last-Event-ID` resumes exactly where a client left off.
 // A stream reads the log page by page as the client takes it, then follows live events: the
 // switch happens with no await between the last page and subscribing, so nothing slips between.
+import { USAGE_EVENT } from "../protocol/roles";
 import type { ServerEvent } from "../protocol/wire";
 import type { SocketCredential } from "./socket-credential";
 
@@ -16,6 +17,8 @@ const frame = (e: ServerEvent) => `id: ${e.seq}\nevent: ${e.type}\ndata: ${JSON.
 export interface SseSubscriber {
   /** Who opened the stream: re-checked while it follows live events (sse-gate.ts). */
   readonly credential: SocketCredential;
+  /** A viewer's stream: `usage_updated` is left out (the owner's spending). Set if made one. */
+  hidesUsage: boolean;
   /** Sends a live event; returns true once the stream has ended and may be forgotten. */
   push(event: ServerEvent): boolean;
   /** Ends the stream now (the conversation is being deleted, or `comment` says why). */
@@ -39,12 +42,16 @@ export interface SseLog {
   keptAlive(): void;
 }
 
-/** A stream of every event after `after`, in order and each once, that ends as `end` says. */
+/**
+ * A stream of every event after `after`, in order and each once, that ends as `end` says. A
+ * viewer's (`hidesUsage`) leaves out usage; its log's pages already do.
+ */
 export function openSseStream(
   log: SseLog,
   after: number,
   end: SseEnd,
   credential: SocketCredential,
+  hidesUsage = false,
 ): Response {
   let cursor = after;
   let live = false;
@@ -73,10 +80,12 @@ export function openSseStream(
   };
   const subscriber: SseSubscriber = {
     credential,
+    hidesUsage,
     push(event) {
       if (closed) return true;
       if (event.seq <= cursor) return false;
       cursor = event.seq;
+      if (subscriber.hidesUsage && event.type === USAGE_EVENT) return false;
       send(frame(event));
       if (!closed && end.after(event, true)) finish(true);
       return closed;

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { type ChatMessage, MessagePart, type MessageStatus } from "../protocol/messages";
 import { type NewServerEvent, ServerEvent, SendOptions } from "../protocol/wire";
+import { USAGE_EVENT } from "../protocol/roles";
 import { createConversationTables } from "./schema";
 
 /** Meta values up to this long are held in memory once read (see `getMeta`). */
@@ -88,15 +89,24 @@ export class ConversationStore {
    * Stored events after `seq` as the text they were sent as, for replay to clients. `compact`
    * leaves out the text and reasoning deltas of finished answers: each answer's
    * message_completed (stored with it) carries its whole content, so the folded transcript is
-   * the same. Sequence numbers are those of the log either way.
+   * the same. `withoutUsage` (a viewer's replay) leaves out `usage_updated`: usage is the
+   * owner's spending, not a viewer's to see. Sequence numbers are those of the log either way.
    */
-  replayAfter(seq: number, limit: number, compact = false): { seq: number; body: string }[] {
+  replayAfter(
+    seq: number,
+    limit: number,
+    compact = false,
+    withoutUsage = false,
+  ): { seq: number; body: string }[] {
+    const deltas = compact
+      ? ` AND (delta_of IS NULL OR delta_of NOT IN
+               (SELECT id FROM conv_messages WHERE role = 'assistant'))`
+      : "";
+    // Only a viewer's replay pays for reading each event's type.
+    const usage = withoutUsage ? ` AND json_extract(body, '$.type') IS NOT '${USAGE_EVENT}'` : "";
     return this.sql
       .exec<{ seq: number; body: string }>(
-        compact
-          ? `SELECT seq, body FROM conv_events WHERE seq > ? AND (delta_of IS NULL OR delta_of NOT IN
-               (SELECT id FROM conv_messages WHERE role = 'assistant')) ORDER BY seq LIMIT ?`
-          : "SELECT seq, body FROM conv_events WHERE seq > ? ORDER BY seq LIMIT ?",
+        `SELECT seq, body FROM conv_events WHERE seq > ?${deltas}${usage} ORDER BY seq LIMIT ?`,
         seq,
         limit,
       )

@@ -30,3 +30,12 @@ export function refusalFor(role: ConversationRole, right: Right): string {
       : "Only the owner of this conversation can do this.";
   return "Only the owner of this conversation can do this; you take part in it as a participant.";
 }
+
+/**
+ * Usage and cost are the owner's spending: a role sees them only if it may write (and so spend).
+ * A viewer gets them nowhere: not from REST (403), nor as `usage_updated` events, nor in meters.
+ */
+export const seesUsage = (role: ConversationRole): boolean => roleAllows(role, "write");
+
+/** The event that carries a turn's usage: left out of what a viewer receives, live or replayed. */
+export const USAGE_EVENT = "usage_updated";

@@ -2,7 +2,8 @@
 // shares through the Share dialog, three browsers (owner, participant, viewer) see each other,
 // authors and typing; owner and participant send at the same moment and both messages are kept
 // and answered in order; the viewer cannot send; removing the viewer closes their socket at once;
-// deleting the conversation tells the participant who still has it open.
+// deleting the conversation tells the participant who still has it open; a participant leaves
+// from the header, and a viewer sees no cost.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startApprovalServer } from "../support/approval-server";
@@ -233,4 +234,64 @@ it("an approval in a shared conversation: a viewer cannot answer, a participant 
   await expect
     .poll(() => boPage.getByTestId("shared-by").textContent(), WAIT)
     .toMatch(/you are a viewer/);
+}, 300_000);
+
+it("a participant leaves from the header: after confirming, it goes from their list and the page says they left; a viewer sees no cost", async () => {
+  const [bo, cy] = stack.users;
+  const owner = { authorization: `Bearer ${stack.token}`, "content-type": "application/json" };
+  const created = await fetch(`${stack.url}/api/conversations`, {
+    method: "POST",
+    headers: owner,
+    body: JSON.stringify({ title: "Packing list" }),
+  });
+  const { id } = (await created.json()) as { id: string };
+  for (const [user, role] of [
+    ["bo", "participant"],
+    ["cy", "viewer"],
+  ] as const) {
+    const shared = await fetch(`${stack.url}/api/conversations/${id}/members`, {
+      method: "PUT",
+      headers: owner,
+      body: JSON.stringify({ user, role }),
+    });
+    expect(shared.status).toBe(200);
+  }
+  const [ownerPage, boPage, cyPage] = await Promise.all([
+    open(stack.token, id),
+    open(bo!.token, id),
+    open(cy!.token, id),
+  ]);
+  await expect
+    .poll(() => names(ownerPage), WAIT)
+    .toEqual(["You · owner", "bo · participant", "cy · viewer"]);
+
+  // An answer: its cost shows to the owner and to bo, never to the viewer.
+  const box = boPage.getByRole("textbox", { name: "Message" });
+  await box.fill("what do we pack");
+  await box.press("Enter");
+  for (const page of [ownerPage, boPage, cyPage])
+    await page.locator('[data-testid="message-assistant"][data-status="complete"]').waitFor(WAIT);
+  await ownerPage.getByTestId("usage-meter").first().waitFor(WAIT);
+  await boPage.getByTestId("usage-meter").first().waitFor(WAIT);
+  expect(await cyPage.getByTestId("usage-meter").count()).toBe(0);
+
+  // bo leaves: asked first, then the conversation goes from "Shared with you".
+  const listed = () => boPage.getByTestId("shared-with-me").getByText("Packing list").count();
+  await expect.poll(listed, WAIT).toBe(1);
+  await boPage.getByRole("button", { name: "Leave", exact: true }).click(WAIT);
+  const confirm = boPage.getByRole("dialog", { name: "Leave this conversation?" });
+  expect(await confirm.textContent()).toContain("Only e2e can share it with you again");
+  await confirm.getByRole("button", { name: "Leave conversation" }).click();
+  await boPage.getByTestId("left-conversation").waitFor(WAIT);
+  expect(await boPage.getByTestId("left-conversation").textContent()).toContain(
+    "You left “Packing list”",
+  );
+  // Their own leaving is not told as the owner's doing.
+  expect(await boPage.getByTestId("access-revoked").count()).toBe(0);
+  await expect.poll(listed, WAIT).toBe(0);
+  await expect.poll(() => names(ownerPage), WAIT).toEqual(["You · owner", "cy · viewer"]);
+  const reopened = await fetch(`${stack.url}/api/conversations/${id}`, {
+    headers: { authorization: `Bearer ${bo!.token}` },
+  });
+  expect(reopened.status).toBe(404);
 }, 300_000);

@@ -30,6 +30,7 @@ import "./layout/layout.css";
 import type { ConversationRole, MemberList } from "../../durable-objects/protocol/sharing";
 import { sharingApi } from "./sharing/sharing-api";
 import { SharedWithMe } from "./sharing/SharedWithMe";
+import { LeftNotice, MemberHeader } from "./sharing/MemberHeader";
 import type { LeaveSettings } from "./settings/SettingsPanel";
 import { takesReasoningEffort } from "../../durable-objects/providers/effort-support";
 import { lazyNamed } from "./ui/lazy-named";
@@ -120,6 +121,13 @@ export function App() {
   const [pinRevision, setPinRevision] = useState(0);
   // Your role in the open conversation and who else has it (null while loading).
   const [membership, setMembership] = useState<MemberList | null>(null);
+  // Why it did not load (owner-only controls stay hidden until it does); bumped to try again.
+  const [membershipFailed, setMembershipFailed] = useState<string | null>(null);
+  const [membershipTry, setMembershipTry] = useState(0);
+  // A shared conversation the user is leaving or has left: its page says so instead.
+  const [leaving, setLeaving] = useState<{ id: string; done: boolean } | null>(null);
+  // Bumped after leaving, so "Shared with you" drops the conversation at once.
+  const [sharedRevision, setSharedRevision] = useState(0);
   const [shareOpen, setShareOpen] = useState(false);
   const settingsButton = useRef<HTMLButtonElement>(null);
   // Every way out of Settings asks about its unsaved changes, as its own Close does.
@@ -207,6 +215,7 @@ export function App() {
     setPinned([]);
     setPinnedIds(NO_PINS);
     setMembership(null);
+    setMembershipFailed(null);
     setShareOpen(false);
     // Before the sign-in settles (a start link's token is still being traded) the load would get
     // 401 and close the conversation the address names.
@@ -226,15 +235,52 @@ export function App() {
       })
       // One its socket could not create stays open to say why (the chat shows the refusal).
       .catch(() => live && !chosen && setSelected(null));
-    sharingApi
-      .members(selected)
-      .then(setMembership)
-      .catch(() => undefined);
     return () => {
       live = false;
     };
   }, [selected, confirmed]);
+  // The user's role: a new conversation's members can be read once its socket has made it.
+  const me = auth.state === "signed-in" ? auth.user : null;
+  useEffect(() => {
+    if (!selected || !confirmed) return;
+    // Who made it owns it: its owner's controls show at once, not after its members load.
+    if (me && pendingConversation(selected))
+      setMembership((m) => m ?? { role: "owner", owner: me, members: [] });
+    let live = true;
+    const load = () =>
+      sharingApi.members(selected).then(
+        (m) => {
+          if (!live) return;
+          setMembership(m);
+          setMembershipFailed(null);
+        },
+        (err: unknown) =>
+          live && setMembershipFailed(err instanceof Error ? err.message : "no answer"),
+      );
+    // One its socket could not create has no members to read: the chat says why.
+    creationOf(selected).then(load, () => undefined);
+    return () => {
+      live = false;
+    };
+  }, [selected, confirmed, membershipTry, me]);
+  // Owner-only controls show once the user is known to own it, never while that loads.
   const isOwner = membership?.role === "owner";
+  const left = leaving?.id === selected ? leaving : null;
+  const leave = async () => {
+    if (!selected || !me) return;
+    const id = selected;
+    // The chat closes first: the server's word to its socket must not read "stopped sharing".
+    setLeaving({ id, done: false });
+    try {
+      await sharingApi.remove(id, me.id);
+    } catch (err) {
+      setLeaving(null);
+      throw err;
+    }
+    setLeaving({ id, done: true });
+    setPaneOpen(false);
+    setSharedRevision((n) => n + 1);
+  };
   // The owner made this user a viewer (or a participant) while the conversation is open.
   const followRole = useCallback(
     (role: ConversationRole) => setMembership((m) => (m && m.role !== role ? { ...m, role } : m)),
@@ -388,7 +434,7 @@ export function App() {
           onSignOut={signOut}
           onRenamed={(c) => c.id === selected && setConversation(c)}
           liveTitle={liveTitle}
-          extra={<SharedWithMe selected={selected} onSelect={select} />}
+          extra={<SharedWithMe selected={selected} onSelect={select} revision={sharedRevision} />}
         />
       </Drawer>
       {desktop && (
@@ -431,28 +477,34 @@ export function App() {
                 ` · ${conversation.settings.reasoningEffort} reasoning`}
               {conversation.mode !== "normal" && ` · ${conversation.mode} mode`}
             </span>
-            {membership && !isOwner && (
-              <span className="muted small" data-testid="shared-by">
-                · shared by {membership.owner.name} · you are a {membership.role}
-              </span>
+            {!left?.done && (
+              <MemberHeader
+                membership={membership}
+                failed={membershipFailed}
+                onRetry={() => setMembershipTry((n) => n + 1)}
+                title={conversation.title}
+                onLeave={leave}
+              />
             )}
             {/* One group: in a narrow column it moves to its own line, still to the right. */}
             <div className="header-actions">
-              {isOwner && membership && (
+              {isOwner && (
                 <button type="button" data-testid="share-button" onClick={() => setShareOpen(true)}>
                   Share{membership.members.length > 0 && ` (${membership.members.length})`}
                 </button>
               )}
-              <button
-                type="button"
-                ref={artifactsButton}
-                aria-pressed={paneOpen}
-                onClick={() => setPaneOpen((open) => !open)}
-              >
-                Artifacts{artifactCount > 0 && ` (${artifactCount})`}
-              </button>
+              {!left && (
+                <button
+                  type="button"
+                  ref={artifactsButton}
+                  aria-pressed={paneOpen}
+                  onClick={() => setPaneOpen((open) => !open)}
+                >
+                  Artifacts{artifactCount > 0 && ` (${artifactCount})`}
+                </button>
+              )}
               {/* Settings change the conversation: its owner's to change. */}
-              {(isOwner || !membership) && (
+              {isOwner && (
                 <button
                   type="button"
                   ref={settingsButton}
@@ -496,6 +548,15 @@ export function App() {
         )}
         {selected && !confirmed ? (
           <p className="centered muted">Loading…</p>
+        ) : left ? (
+          left.done ? (
+            <LeftNotice
+              title={conversation?.title ?? "this conversation"}
+              owner={membership?.owner.name ?? "its owner"}
+            />
+          ) : (
+            <p className="centered muted">Leaving…</p>
+          )
         ) : selected ? (
           <PinsContext.Provider value={pins}>
             <Suspense fallback={<p className="centered muted">Loading…</p>}>
@@ -560,7 +621,7 @@ export function App() {
               onOpen={setOpenArtifact}
               refreshKey={`${artifactCount}:${pinRevision}`}
               onItems={showPinned}
-              canManage={membership === null || isOwner}
+              canManage={isOwner}
             />
           </Suspense>
         </div>

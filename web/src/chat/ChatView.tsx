@@ -20,6 +20,7 @@ import { TemplateStart } from "./TemplateStart";
 import type { TemplateContext } from "../../../durable-objects/protocol/template-context";
 import "./chat.css";
 import type { ConversationRole, MemberList } from "../../../durable-objects/protocol/sharing";
+import { seesUsage } from "../../../durable-objects/protocol/roles";
 import { authorLabel, isShared } from "../sharing/author-label";
 import { useAnswerer } from "../sharing/answerer";
 import { PresenceBar } from "../sharing/PresenceBar";
@@ -120,11 +121,12 @@ export function ChatView(props: {
     live.current?.send(question.text, question.attachments);
     list.current?.scrollToEnd();
   }, []);
-  const storedUsage = useConversationUsage(conversationId, !!transcript?.busy);
+  const storedUsage = useConversationUsage(conversationId, !!transcript?.busy, role);
+  // A viewer sees no cost (made one mid-conversation, the figures seen so far go too).
   const usage = usagePerAnswer(
     storedUsage,
     new Map(
-      (transcript?.messages ?? []).flatMap((m) =>
+      (seesUsage(role) ? (transcript?.messages ?? []) : []).flatMap((m) =>
         m.activity?.usage ? [[m.id, m.activity.usage] as const] : [],
       ),
     ),
@@ -141,7 +143,8 @@ export function ChatView(props: {
     [],
   );
   // Branches are the owner's conversations: a member has no versions to open and cannot branch.
-  const owns = role === "owner";
+  // Owner-only actions wait until the role is known (the app passes null while it loads).
+  const owns = role === "owner" && (liveRole !== undefined || props.membership !== null);
   const versions = useAlternatives(conversationId, !!transcript?.busy, owns);
   const { onOpenConversation, providers } = props;
   const branch = useCallback(
@@ -279,7 +282,7 @@ export function ChatView(props: {
             <a href={`/api/conversations/${conversationId}/export?format=json`} download>
               JSON
             </a>
-            {role === "owner" && conversationUsage.calls > 0 && (
+            {owns && conversationUsage.calls > 0 && (
               <>
                 {" "}
                 ·{" "}
@@ -317,7 +320,7 @@ export function ChatView(props: {
           onArtifactsAttached={(n) => setAttachedArtifacts((count) => count + n)}
           onUploadsChanged={setUploadedFiles}
           onTyping={onTyping}
-          canUseMcpCatalog={role === "owner"}
+          canUseMcpCatalog={owns}
         />
       )}
     </section>

@@ -4,9 +4,14 @@ import type { SharedConversation } from "../../../durable-objects/protocol/shari
 import { sharingApi } from "./sharing-api";
 import "./sharing.css";
 
-export function SharedWithMe(props: { selected: string | null; onSelect: (id: string) => void }) {
+export function SharedWithMe(props: {
+  selected: string | null;
+  onSelect: (id: string) => void;
+  /** Changed when the user left one: it goes from the list at once. */
+  revision?: number;
+}) {
   const [items, setItems] = useState<SharedConversation[]>([]);
-  const { selected } = props;
+  const { selected, revision } = props;
   // Reloaded when the selection changes: a new share shows up without a page reload.
   useEffect(() => {
     let live = true;
@@ -17,7 +22,7 @@ export function SharedWithMe(props: { selected: string | null; onSelect: (id: st
     return () => {
       live = false;
     };
-  }, [selected]);
+  }, [selected, revision]);
   if (items.length === 0) return null;
   return (
     <nav className="shared-with-me" aria-label="Shared with you" data-testid="shared-with-me">

@@ -1,16 +1,20 @@
 // The conversation's usage from the API: its total and each answer's. Fetched on opening and
-// again whenever a turn ends, so finished answers keep their figures after a reload.
+// again whenever a turn ends, so finished answers keep their figures after a reload. Usage is
+// the owner's spending: a viewer is not shown it, and not asked for it (the API refuses it).
 import { useEffect, useState } from "react";
+import { type ConversationRole, seesUsage } from "../../../durable-objects/protocol/roles";
 import { ConversationUsage } from "../../../durable-objects/protocol/usage";
 import { apiRequest } from "../api";
 
 export function useConversationUsage(
   conversationId: string,
   busy: boolean,
+  role: ConversationRole,
 ): ConversationUsage | null {
   const [usage, setUsage] = useState<ConversationUsage | null>(null);
+  const shown = seesUsage(role);
   useEffect(() => {
-    if (busy) return;
+    if (busy || !shown) return;
     let current = true;
     apiRequest(ConversationUsage, `/api/conversations/${conversationId}/usage`).then(
       (u) => current && setUsage(u),
@@ -20,6 +24,6 @@ export function useConversationUsage(
     return () => {
       current = false;
     };
-  }, [conversationId, busy]);
-  return usage?.conversationId === conversationId ? usage : null;
+  }, [conversationId, busy, shown]);
+  return shown && usage?.conversationId === conversationId ? usage : null;
 }

@@ -136,14 +136,19 @@ export const realtimeRoutes = new Hono<AppEnv>()
       const id = parseParam(c, "id", IdParam);
       const query = c.req.valid("query");
       const after = c.req.valid("header")["last-event-id"] ?? query.after;
-      await conversationFor(c.get("db"), c.get("user").id, id, "read");
+      const { role } = await conversationFor(c.get("db"), c.get("user").id, id, "read");
       const stub = conversationFetchStub(c.env, id);
       const url = new URL(`/events`, c.req.url);
       if (after !== undefined) url.searchParams.set("after", String(after));
       if (query.compact) url.searchParams.set("compact", "1");
       // Who opened the stream, so the object can end it once that credential is revoked.
       const credential = JSON.stringify(liveCredentialOf(c.get("credential")));
-      return stub.fetch(new Request(url, { headers: { [SOCKET_CREDENTIAL_HEADER]: credential } }));
+      // And their role: a viewer's stream leaves out usage (the owner's spending).
+      return stub.fetch(
+        new Request(url, {
+          headers: { [SOCKET_CREDENTIAL_HEADER]: credential, [ROLE_HEADER]: role },
+        }),
+      );
     },
   );
 

@@ -9,6 +9,7 @@ import {
   type TestUser,
 } from "../../../../tests/support/helpers";
 import { fold, TestSocket, turnEnded } from "../../../../tests/support/ws-client";
+import { SseReader } from "../../../../tests/support/sse-client";
 
 let user: TestUser;
 
@@ -150,4 +151,72 @@ describe("usage and cost", () => {
     expect(usage.total.costUsd).toBeCloseTo(0.00072, 10);
     expect(usage.messages).toEqual([{ messageId: answer.id, ...usage.total }]);
   }, 60_000);
+});
+
+describe("usage in a shared conversation", () => {
+  it("is the owner's and a participant's to see, live, replayed and over SSE, and never a viewer's", async () => {
+    const owner = await freshUser();
+    const [participant, viewer] = [await createUser(), await createUser()];
+    const conv = await createConversation(owner, {
+      provider: "anthropic",
+      model: "claude-sonnet-4-20250514",
+    });
+    for (const [member, role] of [
+      [participant, "participant"],
+      [viewer, "viewer"],
+    ] as const) {
+      const res = await api(owner, `/api/conversations/${conv.id}/members`, {
+        method: "PUT",
+        json: { user: member.id, role },
+      });
+      expect(res.status).toBe(200);
+    }
+    const open = async (who: TestUser) => {
+      const ws = await TestSocket.open(who, conv.id);
+      ws.send({ type: "resume", lastSeq: 0 });
+      await ws.until((f) => f.some((x) => x.type === "synced"));
+      return ws;
+    };
+    // Everyone follows the turn live.
+    const [mine, theirs, watching] = [
+      await open(owner),
+      await open(participant),
+      await open(viewer),
+    ];
+    mine.send({ type: "send", clientMessageId: crypto.randomUUID(), text: "metered question" });
+    // And over SSE, opened as the turn starts: it follows the rest live.
+    const following = new SseReader(await api(viewer, `/api/conversations/${conv.id}/events`));
+    for (const ws of [mine, theirs, watching]) await ws.until(turnEnded, 30_000);
+    const followed = await following.done(30_000);
+    expect(followed.some((e) => e.type === "turn_ended")).toBe(true);
+    expect(updates(followed)).toEqual([]);
+    expect(updates(mine.events())).toHaveLength(2);
+    expect(updates(theirs.events())).toHaveLength(2);
+    // The viewer saw the answer, but not what it cost.
+    expect(fold(watching.events()).messages[1]?.status).toBe("complete");
+    expect(updates(watching.events())).toEqual([]);
+    for (const ws of [mine, theirs, watching]) ws.close();
+
+    // Opened later: the replay leaves usage out for the viewer alone.
+    const replayed = await open(viewer);
+    expect(replayed.events().some((e) => e.type === "message_completed")).toBe(true);
+    expect(updates(replayed.events())).toEqual([]);
+    replayed.close();
+    const again = await open(participant);
+    expect(updates(again.events())).toHaveLength(2);
+    again.close();
+
+    // Server-Sent Events: the same.
+    const streamOf = async (who: TestUser) =>
+      new SseReader(await api(who, `/api/conversations/${conv.id}/events`)).done();
+    const viewerStream = await streamOf(viewer);
+    expect(viewerStream.some((e) => e.type === "message_completed")).toBe(true);
+    expect(updates(viewerStream)).toEqual([]);
+    expect(updates(await streamOf(participant))).toHaveLength(2);
+
+    // REST: the totals are refused to the viewer, as the events are.
+    const refused = await api(viewer, `/api/conversations/${conv.id}/usage`);
+    expect(refused.status).toBe(403);
+    expect((await api(participant, `/api/conversations/${conv.id}/usage`)).status).toBe(200);
+  });
 });

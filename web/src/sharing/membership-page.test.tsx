@@ -1,0 +1,234 @@
+// @vitest-environment jsdom
+// A shared conversation's page as its member sees it: no owner-only control while their role
+// loads or when it cannot be read, and Leave with a confirmation, after which the conversation
+// goes from "Shared with you" and its page says they left.
+import { act } from "react";
+import { createRoot, type Root } from "react-dom/client";
+import { afterEach, beforeAll, beforeEach, expect, it, vi } from "vitest";
+import { App } from "../App";
+import { artifact } from "../artifacts/test-artifact";
+import { rememberUser } from "../last-user";
+
+beforeAll(() => {
+  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+  // jsdom has no modal dialogs.
+  const proto = HTMLDialogElement.prototype as { showModal?: () => void; close?: () => void };
+  proto.showModal ??= function (this: HTMLDialogElement) {
+    this.open = true;
+  };
+  proto.close ??= function (this: HTMLDialogElement) {
+    this.open = false;
+  };
+});
+
+const ME = { id: "u-bo", name: "bo" };
+const OWNER = { id: "u-ada", name: "ada" };
+const NOTES = artifact({ id: "a-notes", conversationId: "c-shared", title: "Packing list" });
+const CONVERSATION = {
+  id: "c-shared",
+  title: "Trip plans",
+  provider: "anthropic",
+  model: "claude-haiku-4-5",
+  mode: "normal",
+  settings: {},
+  createdAt: 1,
+  updatedAt: 1,
+};
+
+const json = (status: number, body?: unknown) =>
+  body === undefined
+    ? new Response(null, { status })
+    : new Response(JSON.stringify(body), {
+        status,
+        headers: { "content-type": "application/json" },
+      });
+
+/** What GET /members answers, one call at a time (a pending promise: still loading). */
+let members: Array<() => Promise<Response>>;
+/** Whether the user is still a member (DELETE of their own membership ends it). */
+let shared: boolean;
+let requests: string[];
+
+class QuietSocket extends EventTarget {
+  readyState = 0;
+  send() {}
+  close() {}
+}
+
+let root: Root;
+let host: HTMLElement;
+
+beforeEach(() => {
+  requests = [];
+  shared = true;
+  members = [];
+  localStorage.clear();
+  rememberUser(localStorage, ME);
+  history.replaceState(null, "", `/?c=${CONVERSATION.id}`);
+  vi.stubGlobal("WebSocket", QuietSocket);
+  vi.stubGlobal("matchMedia", () => ({
+    matches: false,
+    addEventListener: () => undefined,
+    removeEventListener: () => undefined,
+  }));
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (path: string, init?: RequestInit) => {
+      const method = init?.method ?? "GET";
+      requests.push(`${method} ${path}`);
+      const conv = `/api/conversations/${CONVERSATION.id}`;
+      if (path === "/api/session") return json(200, { user: ME });
+      if (path === "/api/providers") return json(200, { providers: [] });
+      if (path === "/api/shared-with-me")
+        return json(200, {
+          items: shared ? [{ conversation: CONVERSATION, role: "participant", owner: OWNER }] : [],
+        });
+      if (path === `${conv}/members` && method === "GET") {
+        const next = members.shift();
+        if (!next) throw new Error("unexpected members request");
+        return next();
+      }
+      if (path === `${conv}/members/${ME.id}` && method === "DELETE") {
+        shared = false;
+        return json(204);
+      }
+      if (path === `${conv}/artifacts`) return json(200, { items: [NOTES] });
+      if (path === `/api/artifacts/${NOTES.id}`) return json(200, NOTES);
+      if (path === conv)
+        return shared
+          ? json(200, CONVERSATION)
+          : json(404, { error: { code: "not_found", message: "Conversation not found." } });
+      if (path.startsWith("/api/conversations?") || path === "/api/conversations")
+        return json(200, { items: [], nextCursor: null });
+      return json(200, { items: [] });
+    }),
+  );
+  host = document.createElement("div");
+  document.body.appendChild(host);
+  root = createRoot(host);
+});
+afterEach(async () => {
+  await act(async () => root.unmount());
+  host.remove();
+  vi.unstubAllGlobals();
+});
+
+const settle = () => act(() => new Promise((r) => setTimeout(r, 30)));
+/** Waits for what a lazily loaded part shows. */
+async function until(shown: () => boolean | undefined) {
+  for (let i = 0; i < 100 && !shown(); i++) await settle();
+  expect(shown()).toBe(true);
+}
+const button = (name: string) =>
+  [...host.querySelectorAll("button")].find((b) => b.textContent?.trim() === name);
+const asParticipant = () =>
+  Promise.resolve(json(200, { role: "participant", owner: OWNER, members: [] }));
+const asOwner = () =>
+  Promise.resolve(
+    json(200, {
+      role: "owner",
+      owner: ME,
+      members: [{ user: OWNER, role: "participant", addedAt: 1 }],
+    }),
+  );
+
+async function openPage() {
+  await act(async () => root.render(<App />));
+  await settle();
+  expect(host.querySelector("h1")?.textContent).toBe(CONVERSATION.title);
+}
+
+it("shows no Settings while the user's role loads, and only to its owner once known", async () => {
+  let answer!: (r: Response) => void;
+  members.push(() => new Promise<Response>((r) => (answer = r)));
+  await openPage();
+  expect(button("Settings")).toBeUndefined();
+  expect(host.querySelector("[data-testid=share-button]")).toBeNull();
+  // Nor the owner's MCP resources in the message box.
+  const attach = () =>
+    host.querySelector<HTMLButtonElement>("button[title='Attach a resource of your MCP servers']");
+  await until(() => button("Attach") !== undefined);
+  expect(button("Attach")!.disabled).toBe(true);
+  expect(attach()).toBeNull();
+  // Nor, in the artifact pane, Pin or Delete.
+  await act(async () => button("Artifacts")!.click());
+  const listed = () =>
+    [...host.querySelectorAll<HTMLButtonElement>(".artifact-pane button")].find((b) =>
+      b.textContent?.includes("Packing list"),
+    );
+  await until(() => listed() !== undefined);
+  await act(async () => listed()!.click());
+  await until(() => host.querySelector(".artifact-pane")?.textContent?.includes("Download"));
+  expect(button("Pin")).toBeUndefined();
+  expect(button("Delete")).toBeUndefined();
+
+  await act(async () => answer(await asParticipant()));
+  await settle();
+  expect(host.querySelector("[data-testid=shared-by]")?.textContent).toContain(
+    "you are a participant",
+  );
+  expect(button("Settings")).toBeUndefined();
+});
+
+it("when the role cannot be read, says so and shows owner-only controls only after a retry finds the owner", async () => {
+  members.push(() =>
+    Promise.resolve(json(503, { error: { code: "unavailable", message: "Try again soon." } })),
+  );
+  members.push(asOwner);
+  await openPage();
+  const failed = host.querySelector("[data-testid=membership-failed]");
+  expect(failed?.textContent).toContain("did not load");
+  expect(button("Settings")).toBeUndefined();
+
+  await act(async () => button("Try again")!.click());
+  await settle();
+  expect(host.querySelector("[data-testid=membership-failed]")).toBeNull();
+  expect(button("Settings")).toBeDefined();
+  expect(host.querySelector("[data-testid=share-button]")?.textContent).toBe("Share (1)");
+});
+
+it("lets a member leave after confirming: the list drops it and the page says they left", async () => {
+  members.push(asParticipant);
+  await openPage();
+  const sharedList = () => host.querySelector("[data-testid=shared-with-me]");
+  expect(sharedList()?.textContent).toContain(CONVERSATION.title);
+
+  await act(async () => button("Leave")!.click());
+  const dialog = host.querySelector("dialog");
+  expect(dialog?.textContent).toContain("Leave this conversation?");
+  expect(dialog?.textContent).toContain("Only ada can share it with you again");
+  // Cancel keeps everything as it was.
+  await act(async () => button("Cancel")!.click());
+  expect(host.querySelector("dialog")).toBeNull();
+  expect(requests.some((r) => r.startsWith("DELETE"))).toBe(false);
+
+  await act(async () => button("Leave")!.click());
+  await act(async () => button("Leave conversation")!.click());
+  await settle();
+  expect(requests).toContain(`DELETE /api/conversations/${CONVERSATION.id}/members/${ME.id}`);
+  expect(host.querySelector("dialog")).toBeNull();
+  expect(host.querySelector("[data-testid=left-conversation]")?.textContent).toContain(
+    "You left “Trip plans”",
+  );
+  expect(sharedList()).toBeNull();
+  expect(button("Leave")).toBeUndefined();
+  expect(host.textContent).not.toContain("stopped sharing");
+});
+
+it("keeps the conversation open and says why when leaving fails", async () => {
+  members.push(asParticipant);
+  await openPage();
+  const fetchMock = vi.mocked(fetch);
+  const usual = fetchMock.getMockImplementation()!;
+  fetchMock.mockImplementation(async (path, init) =>
+    init?.method === "DELETE"
+      ? json(503, { error: { code: "unavailable", message: "The server is busy; try again." } })
+      : usual(path, init),
+  );
+  await act(async () => button("Leave")!.click());
+  await act(async () => button("Leave conversation")!.click());
+  await settle();
+  expect(host.querySelector("dialog [role=alert]")?.textContent).toContain("busy");
+  expect(host.querySelector("[data-testid=left-conversation]")).toBeNull();
+  expect(host.querySelector("[data-testid=shared-with-me]")?.textContent).toContain("Trip plans");
+});

@@ -6,6 +6,8 @@ import type { TranscriptMessage } from "../../../durable-objects/protocol/transc
 import type { ApprovalAnswer } from "../../../durable-objects/protocol/wire";
 import { Composer } from "../composer/Composer";
 import { LiveConversation, type LiveState } from "./live-conversation";
+import { Outbox } from "./outbox";
+import { browserStore } from "../browser-store";
 import { MessageView } from "./MessageView";
 import { SignedOutBanner } from "./SignedOutBanner";
 import { questionBefore } from "./SignInNotice";
@@ -55,11 +57,15 @@ export function ChatView(props: {
   const list = useRef<VirtualListHandle>(null);
   const section = useRef<HTMLElement>(null);
 
+  const me = props.me ?? null;
   useEffect(() => {
-    const conversation = new LiveConversation(conversationId, setState);
+    // Sends not yet acknowledged outlive the page: this user's, in this browser (outbox.ts).
+    const store = browserStore();
+    const outbox = me && store ? new Outbox(store, me, conversationId) : null;
+    const conversation = new LiveConversation(conversationId, setState, outbox);
     live.current = conversation;
     return () => conversation.close();
-  }, [conversationId]);
+  }, [conversationId, me]);
 
   const artifactCount =
     state?.transcript.messages.reduce(
@@ -96,7 +102,6 @@ export function ChatView(props: {
     state?.presence?.people.length ?? 0,
     (props.membership?.members.length ?? 0) > 0 || role !== "owner",
   );
-  const me = props.me ?? null;
   const answerer = useAnswerer({
     role,
     me,

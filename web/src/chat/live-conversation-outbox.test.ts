@@ -137,6 +137,23 @@ describe("an unacknowledged message outlives the page", () => {
     expect([...store.items.keys()].filter((k) => k.includes("alice"))).toEqual([]);
   });
 
+  it("a tab still open after its user signed out in another tab does not send their message", async () => {
+    await startServer(false);
+    const store = memoryStorage();
+    const tab = openPage(store, "alice");
+    tab.page.send("Alice's draft to the board");
+    await vi.waitFor(() => expect(tab.states.at(-1)?.connection).toBe("offline"));
+    // Signed out in the other tab (someone else may sign in there next); no storage event here.
+    eraseOutboxes(store, "alice");
+    server!.setUp(true);
+    listeners.find((l) => l.type === "online")!.fn(new Event("online"));
+    await vi.waitFor(() => expect(tab.states.at(-1)?.connection).toBe("online"), {
+      timeout: 5000,
+    });
+    expect(tab.states.at(-1)?.pending).toEqual([]);
+    expect(sends()).toEqual([]);
+  });
+
   it("two tabs reloaded while it waited: the first back sends it, the other does not again", async () => {
     await startServer(false);
     const store = memoryStorage();

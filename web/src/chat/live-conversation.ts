@@ -91,8 +91,12 @@ export class LiveConversation {
   };
   private typingNow = false;
   private unacked = new Map<string, ClientFrame>();
-  /** Sends found in the outbox (a reload, another tab): resent on a (re)connect if still there. */
-  private readonly adopted = new Set<string>();
+  /**
+   * Sends in the outbox (this tab's, or found there after a reload or from another tab): resent
+   * on a (re)connect only if still there. Gone means another tab heard back about it, or the user
+   * signed out elsewhere: it is not sent (again) from here.
+   */
+  private readonly kept = new Set<string>();
   private attempts = 0;
   private closed = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -125,29 +129,29 @@ export class LiveConversation {
       ...(attachments.length > 0 && { attachments: [...attachments] }),
     };
     this.unacked.set(frame.clientMessageId, frame);
-    this.outbox?.keep(frame);
+    if (this.outbox?.keep(frame)) this.kept.add(frame.clientMessageId);
     this.set({ pending: this.pendingSends() });
     this.write(frame);
   }
 
-  /** Takes the kept sends as its own, and lets go of those another tab has seen acknowledged. */
+  /** Takes the outbox's sends as its own, and lets go of those no longer in it. */
   private adopt() {
     const kept = this.outbox?.read() ?? [];
     const ids = new Set(kept.map((f) => f.clientMessageId));
-    for (const id of this.adopted)
+    for (const id of this.kept)
       if (!ids.has(id)) {
-        this.adopted.delete(id);
+        this.kept.delete(id);
         this.unacked.delete(id);
       }
     for (const frame of kept)
       if (!this.unacked.has(frame.clientMessageId)) {
         this.unacked.set(frame.clientMessageId, frame);
-        this.adopted.add(frame.clientMessageId);
+        this.kept.add(frame.clientMessageId);
       }
     this.set({ pending: this.pendingSends() });
   }
 
-  /** Another tab of this user's conversation sent, or heard back about, a kept message. */
+  /** Another tab changed the outbox: a send written there, acknowledged, or a sign-out. */
   private readonly otherTab = (e: StorageEvent) => {
     if (e.key === this.outbox?.key || e.key === null) this.adopt();
   };
@@ -155,7 +159,7 @@ export class LiveConversation {
   /** A send heard back about (acknowledged or refused): no tab sends it again. */
   private settled(clientMessageId: string) {
     this.unacked.delete(clientMessageId);
-    this.adopted.delete(clientMessageId);
+    this.kept.delete(clientMessageId);
     this.outbox?.forget(clientMessageId);
   }
 
@@ -260,8 +264,8 @@ export class LiveConversation {
       this.events.flush();
       this.events.holdMs = CATCH_UP_SHOWN_EVERY_MS;
       this.typingNow = false;
-      // A kept send another tab has had acknowledged meanwhile is not sent again.
-      if (this.adopted.size > 0) this.adopt();
+      // A kept send another tab has had acknowledged meanwhile (or a sign-out erased) stays unsent.
+      if (this.kept.size > 0) this.adopt();
       for (const frame of this.unacked.values()) this.write(frame);
     });
     ws.addEventListener("message", (m) => {
@@ -287,7 +291,7 @@ export class LiveConversation {
         // A refused send (a viewer's) is not resent on the next connection.
         if (frame.error.code === "forbidden") {
           this.unacked.clear();
-          this.adopted.clear();
+          this.kept.clear();
           this.outbox?.clear();
         }
         // Nor is one refused by name: the user gets its text and files back to send when they choose.

@@ -37,9 +37,10 @@ export class Outbox {
     return parseOutbox(raw, this.conversationId);
   }
 
-  keep(frame: SendFrame): void {
+  /** Keeps a send; false when the store refused it (it then lasts as long as the page). */
+  keep(frame: SendFrame): boolean {
     const sends = this.read().filter((f) => f.clientMessageId !== frame.clientMessageId);
-    this.write([...sends, frame]);
+    return this.write([...sends, frame]);
   }
 
   forget(clientMessageId: string): void {
@@ -52,7 +53,7 @@ export class Outbox {
     this.write([]);
   }
 
-  private write(sends: SendFrame[]): void {
+  private write(sends: SendFrame[]): boolean {
     try {
       if (sends.length === 0) this.store.removeItem(this.key);
       else {
@@ -62,8 +63,10 @@ export class Outbox {
         }));
         this.store.setItem(this.key, JSON.stringify(stored));
       }
+      return true;
     } catch {
       // Storage full or refused (private mode): the send is still resent while the page is open.
+      return false;
     }
   }
 }

@@ -8,6 +8,7 @@ import { Composer } from "../composer/Composer";
 import { LiveConversation, type LiveState } from "./live-conversation";
 import { Outbox } from "./outbox";
 import { browserStore } from "../browser-store";
+import { lastUser } from "../last-user";
 import { MessageView } from "./MessageView";
 import { SignedOutBanner } from "./SignedOutBanner";
 import { questionBefore } from "./SignInNotice";
@@ -62,7 +63,15 @@ export function ChatView(props: {
     // Sends not yet acknowledged outlive the page: this user's, in this browser (outbox.ts).
     const store = browserStore();
     const outbox = me && store ? new Outbox(store, me, conversationId) : null;
-    const conversation = new LiveConversation(conversationId, setState, outbox);
+    // The browser's last confirmed user changes when another account signs in in another tab
+    // (unchanged since the conversation opened is still this user: their own write may have
+    // failed).
+    const atOpen = lastUser(store)?.id;
+    const stillMe = () => {
+      const now = lastUser(store)?.id;
+      return !me || !now || now === me || now === atOpen;
+    };
+    const conversation = new LiveConversation(conversationId, setState, outbox, stillMe);
     live.current = conversation;
     return () => conversation.close();
   }, [conversationId, me]);

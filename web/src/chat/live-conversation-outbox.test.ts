@@ -51,9 +51,18 @@ async function startServer(up: boolean) {
 }
 
 /** Opens conversation c1 as a page of `user` would, recording its states. */
-function openPage(store: ReturnType<typeof memoryStorage>, user: string) {
+function openPage(
+  store: ReturnType<typeof memoryStorage>,
+  user: string,
+  stillSignedIn = () => true,
+) {
   const states: LiveState[] = [];
-  const page = new LiveConversation("c1", (s) => states.push(s), new Outbox(store, user, "c1"));
+  const page = new LiveConversation(
+    "c1",
+    (s) => states.push(s),
+    new Outbox(store, user, "c1"),
+    stillSignedIn,
+  );
   pages.push(page);
   return { page, states };
 }
@@ -61,6 +70,8 @@ function openPage(store: ReturnType<typeof memoryStorage>, user: string) {
 /** The tabs opened after the writer have each failed three times: their next tries are 2 s away. */
 const bothBackingOff = () =>
   vi.waitFor(() => expect(server!.dropped()).toBeGreaterThanOrEqual(1 + 6), { timeout: 5000 });
+
+const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const sends = () => server!.received().filter((r) => (r.frame as { type: string }).type === "send");
 
@@ -152,6 +163,27 @@ describe("an unacknowledged message outlives the page", () => {
     });
     expect(tab.states.at(-1)?.pending).toEqual([]);
     expect(sends()).toEqual([]);
+  });
+
+  it("a tab whose browser another account signed in to meanwhile sends nothing, and says why", async () => {
+    await startServer(false);
+    const store = memoryStorage();
+    let signedIn = "alice";
+    const tab = openPage(store, "alice", () => signedIn === "alice");
+    tab.page.send("Alice's draft to the board");
+    await vi.waitFor(() => expect(tab.states.at(-1)?.connection).toBe("offline"));
+    signedIn = "bob"; // in another tab, with a start link: no sign-out erased Alice's outbox
+    server!.setUp(true);
+    listeners.find((l) => l.type === "online")!.fn(new Event("online"));
+    await vi.waitFor(() => expect(tab.states.at(-1)?.connection).toBe("online"), {
+      timeout: 5000,
+    });
+    expect(tab.states.at(-1)?.error).toMatch(/Another account has signed in on this browser/);
+    tab.page.send("and one more");
+    await settle(200);
+    expect(sends()).toEqual([]);
+    // Still Alice's, for when she is back.
+    expect(new Outbox(store, "alice", "c1").read()).toHaveLength(2);
   });
 
   it("two tabs reloaded while it waited: the first back sends it, the other does not again", async () => {

@@ -53,6 +53,10 @@ const DELETED_FILE =
   "A file of this message was deleted before it went: its chip says which. Remove it, or " +
   "attach it again, and send.";
 
+const OTHER_ACCOUNT =
+  "Another account has signed in on this browser, in another tab, so your messages waiting " +
+  "here were not sent. Reload the page to continue as that account, or sign in again as yourself.";
+
 export interface LiveState {
   transcript: Transcript;
   connection: Connection;
@@ -110,6 +114,11 @@ export class LiveConversation {
     private readonly onChange: (s: LiveState) => void,
     /** The signed-in user's kept sends in this conversation (none: kept while the page is). */
     private readonly outbox: Outbox | null = null,
+    /**
+     * False once another account has signed in on this browser (in another tab): the socket
+     * would carry their cookie, so this page's messages are not sent on it.
+     */
+    private readonly stillSignedIn: () => boolean = () => true,
   ) {
     addEventListener("offline", this.dropped);
     addEventListener("online", this.reconnectNow);
@@ -238,7 +247,12 @@ export class LiveConversation {
   }
 
   private write(frame: ClientFrame) {
-    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(frame));
+    if (this.ws?.readyState !== WebSocket.OPEN) return;
+    if (frame.type === "send" && !this.stillSignedIn()) {
+      this.set({ error: OTHER_ACCOUNT });
+      return;
+    }
+    this.ws.send(JSON.stringify(frame));
   }
 
   private connect() {
@@ -282,7 +296,9 @@ export class LiveConversation {
       if (frame.type === "synced") {
         conversationCreated(this.conversationId);
         this.events.holdMs = null;
-        this.set({ connection: "online", error: null });
+        // Online clears an old error, but not why the messages still waiting were not sent.
+        const held = this.pendingSends().length > 0 && !this.stillSignedIn();
+        this.set({ connection: "online", error: held ? OTHER_ACCOUNT : null });
       } else if (frame.type === "ack") {
         this.settled(frame.clientMessageId);
         this.set({ pending: this.pendingSends() });

@@ -16,6 +16,7 @@ import { forgetUser, rememberUser } from "./last-user";
 import { sessionStart } from "./session-start";
 import { startLinkToken } from "./start-link";
 import { browserStore } from "./browser-store";
+import { eraseOutboxes } from "./chat/outbox-keys";
 import { artifactApi } from "./artifacts/artifact-api";
 import { type Pins, PinsContext } from "./attachments/pins";
 import { forgetLanding, readLanding, sessionStore } from "./settings/sign-in-return";
@@ -389,6 +390,8 @@ export function App() {
   const signOut = () =>
     api.signOut().finally(() => {
       forgetUser(browserStore());
+      // Their unsent messages are theirs: not left for whoever signs in next on this browser.
+      if (auth.state === "signed-in") eraseOutboxes(browserStore(), auth.user.id);
       setAuth({ state: "signed-out" });
     });
   const closeSettings = useCallback(() => {

@@ -6,6 +6,9 @@ import type { TranscriptMessage } from "../../../durable-objects/protocol/transc
 import type { ApprovalAnswer } from "../../../durable-objects/protocol/wire";
 import { Composer } from "../composer/Composer";
 import { LiveConversation, type LiveState } from "./live-conversation";
+import { Outbox } from "./outbox";
+import { browserStore } from "../browser-store";
+import { lastUser } from "../last-user";
 import { MessageView } from "./MessageView";
 import { SignedOutBanner } from "./SignedOutBanner";
 import { questionBefore } from "./SignInNotice";
@@ -56,11 +59,23 @@ export function ChatView(props: {
   const list = useRef<VirtualListHandle>(null);
   const section = useRef<HTMLElement>(null);
 
+  const me = props.me ?? null;
   useEffect(() => {
-    const conversation = new LiveConversation(conversationId, setState);
+    // Sends not yet acknowledged outlive the page: this user's, in this browser (outbox.ts).
+    const store = browserStore();
+    const outbox = me && store ? new Outbox(store, me, conversationId) : null;
+    // The browser's last confirmed user changes when another account signs in in another tab
+    // (unchanged since the conversation opened is still this user: their own write may have
+    // failed).
+    const atOpen = lastUser(store)?.id;
+    const stillMe = () => {
+      const now = lastUser(store)?.id;
+      return !me || !now || now === me || now === atOpen;
+    };
+    const conversation = new LiveConversation(conversationId, setState, outbox, stillMe);
     live.current = conversation;
     return () => conversation.close();
-  }, [conversationId]);
+  }, [conversationId, me]);
 
   const artifactCount =
     state?.transcript.messages.reduce(
@@ -97,7 +112,6 @@ export function ChatView(props: {
     state?.presence?.people.length ?? 0,
     (props.membership?.members.length ?? 0) > 0 || role !== "owner",
   );
-  const me = props.me ?? null;
   const answerer = useAnswerer({
     role,
     me,

@@ -1,7 +1,8 @@
 // One conversation's live connection: resumes from the last event it saw, reconnects by itself
 // with backoff, and resends messages until the server acknowledges them (it dedupes by id).
 // A socket can hang on a dead network for minutes, so the browser's offline and online events
-// drop it at once and reconnect as soon as the network is back.
+// drop it at once and reconnect as soon as the network is back. With an outbox (outbox.ts) the
+// unacknowledged sends also outlive the page: a reload shows them waiting and resends them.
 import {
   applyEvents,
   emptyTranscript,
@@ -26,6 +27,7 @@ import {
   creationRefused,
 } from "../conversations/new-conversation";
 import { FrameBatch } from "./frame-batch";
+import type { Outbox } from "./outbox";
 
 export type Connection =
   | "connecting"
@@ -50,6 +52,10 @@ const CATCH_UP_SHOWN_EVERY_MS = 500;
 const DELETED_FILE =
   "A file of this message was deleted before it went: its chip says which. Remove it, or " +
   "attach it again, and send.";
+
+const OTHER_ACCOUNT =
+  "Another account has signed in on this browser, in another tab, so your messages waiting " +
+  "here were not sent. Reload the page to continue as that account, or sign in again as yourself.";
 
 export interface LiveState {
   transcript: Transcript;
@@ -89,6 +95,12 @@ export class LiveConversation {
   };
   private typingNow = false;
   private unacked = new Map<string, ClientFrame>();
+  /**
+   * Sends in the outbox (this tab's, or found there after a reload or from another tab): resent
+   * on a (re)connect only if still there. Gone means another tab heard back about it, or the user
+   * signed out elsewhere: it is not sent (again) from here.
+   */
+  private readonly kept = new Set<string>();
   private attempts = 0;
   private closed = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -100,9 +112,20 @@ export class LiveConversation {
   constructor(
     private readonly conversationId: string,
     private readonly onChange: (s: LiveState) => void,
+    /** The signed-in user's kept sends in this conversation (none: kept while the page is). */
+    private readonly outbox: Outbox | null = null,
+    /**
+     * False once another account has signed in on this browser (in another tab): the socket
+     * would carry their cookie, so this page's messages are not sent on it.
+     */
+    private readonly stillSignedIn: () => boolean = () => true,
   ) {
     addEventListener("offline", this.dropped);
     addEventListener("online", this.reconnectNow);
+    if (outbox) {
+      addEventListener("storage", this.otherTab);
+      this.adopt();
+    }
     this.connect();
   }
 
@@ -115,8 +138,38 @@ export class LiveConversation {
       ...(attachments.length > 0 && { attachments: [...attachments] }),
     };
     this.unacked.set(frame.clientMessageId, frame);
+    if (this.outbox?.keep(frame)) this.kept.add(frame.clientMessageId);
     this.set({ pending: this.pendingSends() });
     this.write(frame);
+  }
+
+  /** Takes the outbox's sends as its own, and lets go of those no longer in it. */
+  private adopt() {
+    const kept = this.outbox?.read() ?? [];
+    const ids = new Set(kept.map((f) => f.clientMessageId));
+    for (const id of this.kept)
+      if (!ids.has(id)) {
+        this.kept.delete(id);
+        this.unacked.delete(id);
+      }
+    for (const frame of kept)
+      if (!this.unacked.has(frame.clientMessageId)) {
+        this.unacked.set(frame.clientMessageId, frame);
+        this.kept.add(frame.clientMessageId);
+      }
+    this.set({ pending: this.pendingSends() });
+  }
+
+  /** Another tab changed the outbox: a send written there, acknowledged, or a sign-out. */
+  private readonly otherTab = (e: StorageEvent) => {
+    if (e.key === this.outbox?.key || e.key === null) this.adopt();
+  };
+
+  /** A send heard back about (acknowledged or refused): no tab sends it again. */
+  private settled(clientMessageId: string) {
+    this.unacked.delete(clientMessageId);
+    this.kept.delete(clientMessageId);
+    this.outbox?.forget(clientMessageId);
   }
 
   private pendingSends(): PendingSend[] {
@@ -166,6 +219,7 @@ export class LiveConversation {
     clearTimeout(this.timer);
     removeEventListener("offline", this.dropped);
     removeEventListener("online", this.reconnectNow);
+    removeEventListener("storage", this.otherTab);
   }
 
   /** Stops for good: a new socket would be refused until the user signs in again. */
@@ -193,7 +247,12 @@ export class LiveConversation {
   }
 
   private write(frame: ClientFrame) {
-    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(frame));
+    if (this.ws?.readyState !== WebSocket.OPEN) return;
+    if (frame.type === "send" && !this.stillSignedIn()) {
+      this.set({ error: OTHER_ACCOUNT });
+      return;
+    }
+    this.ws.send(JSON.stringify(frame));
   }
 
   private connect() {
@@ -219,6 +278,8 @@ export class LiveConversation {
       this.events.flush();
       this.events.holdMs = CATCH_UP_SHOWN_EVERY_MS;
       this.typingNow = false;
+      // A kept send another tab has had acknowledged meanwhile (or a sign-out erased) stays unsent.
+      if (this.kept.size > 0) this.adopt();
       for (const frame of this.unacked.values()) this.write(frame);
     });
     ws.addEventListener("message", (m) => {
@@ -235,18 +296,24 @@ export class LiveConversation {
       if (frame.type === "synced") {
         conversationCreated(this.conversationId);
         this.events.holdMs = null;
-        this.set({ connection: "online", error: null });
+        // Online clears an old error, but not why the messages still waiting were not sent.
+        const held = this.pendingSends().length > 0 && !this.stillSignedIn();
+        this.set({ connection: "online", error: held ? OTHER_ACCOUNT : null });
       } else if (frame.type === "ack") {
-        this.unacked.delete(frame.clientMessageId);
+        this.settled(frame.clientMessageId);
         this.set({ pending: this.pendingSends() });
       } else if (frame.type === "presence") this.set({ presence: frame });
       else if (frame.type === "frame_error") {
         // A refused send (a viewer's) is not resent on the next connection.
-        if (frame.error.code === "forbidden") this.unacked.clear();
+        if (frame.error.code === "forbidden") {
+          this.unacked.clear();
+          this.kept.clear();
+          this.outbox?.clear();
+        }
         // Nor is one refused by name: the user gets its text and files back to send when they choose.
         const id = frame.clientMessageId;
         const refused = id === undefined ? undefined : this.unacked.get(id);
-        if (id !== undefined) this.unacked.delete(id);
+        if (id !== undefined) this.settled(id);
         this.set({
           // The API's words for a file id that is not there speak to API clients, not to someone
           // who deleted an attached file in the artifact pane before sending.

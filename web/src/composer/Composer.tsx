@@ -12,6 +12,7 @@ import {
   useState,
 } from "react";
 import {
+  type Artifact,
   MAX_INLINE_RESOURCE_CHARS,
   type McpAttachment,
   type McpPromptInfo,
@@ -51,6 +52,13 @@ const storedFileExists = (artifactId: string) =>
     (err: unknown) => !(err instanceof ApiFailure && err.status === 404),
   );
 
+/** The stored file, or null once it answers 404 (other failures reject). */
+const storedFileOf = (artifactId: string) =>
+  artifactApi.get(artifactId).catch((err: unknown) => {
+    if (err instanceof ApiFailure && err.status === 404) return null;
+    throw err;
+  });
+
 export const MEMBER_CATALOG_REASON =
   "Only the owner of this conversation can use its MCP servers' prompts and resources.";
 
@@ -77,6 +85,8 @@ export function Composer(props: {
   dropZone?: RefObject<HTMLElement | null>;
   /** Whether an uploaded file is still stored (tests pass their own). */
   fileExists?: (artifactId: string) => Promise<boolean>;
+  /** An uploaded file's artifact, or null when it is gone (tests pass their own). */
+  storedFile?: (artifactId: string) => Promise<Artifact | null>;
   /** A sent message the server refused: its text comes back into the box, its files as chips. */
   returned?: { clientMessageId: string; text: string; attachments?: readonly string[] } | null;
 }) {
@@ -105,20 +115,28 @@ export function Composer(props: {
   const [draft, setDraft] = useState("");
   // A send the server refused comes back, ahead of anything typed since.
   const { returned } = props;
-  const { giveBack, gone } = files;
+  const { giveBack, gone, restore } = files;
   const fileExists = props.fileExists ?? storedFileExists;
+  const storedFile = props.storedFile ?? storedFileOf;
   useEffect(() => {
     if (!returned) return;
     setDraft((typed) => (typed.trim() ? `${returned.text}\n\n${typed}` : returned.text));
     const ids = returned.attachments ?? [];
-    giveBack(ids);
-    // A file deleted meanwhile (in the artifact pane) is why such a send is refused: say which.
-    for (const id of ids)
-      void fileExists(id).then(
-        (exists) => exists || gone(id),
+    const unknown = giveBack(ids);
+    // Sent before a reload (from the outbox): its files get chips again from what is stored.
+    for (const id of unknown)
+      void storedFile(id).then(
+        (artifact) => artifact && restore(artifact),
         () => undefined,
       );
-  }, [returned, giveBack, gone, fileExists]);
+    // A file deleted meanwhile (in the artifact pane) is why such a send is refused: say which.
+    for (const id of ids)
+      if (!unknown.includes(id))
+        void fileExists(id).then(
+          (exists) => exists || gone(id),
+          () => undefined,
+        );
+  }, [returned, giveBack, gone, restore, fileExists, storedFile]);
   const [attachments, setAttachments] = useState<McpAttachment[]>([]);
   const [prompts, setPrompts] = useState<McpPromptList | "loading" | { error: string } | null>(
     null,

@@ -31,6 +31,8 @@ let uploads: PendingUpload[];
 let discarded: string[];
 /** Stored files deleted behind the composer's back (in the artifact pane). */
 let deleted: Set<string>;
+/** Files stored by an earlier page (before a reload), by artifact id. */
+let storedEarlier: Map<string, ReturnType<typeof artifact>>;
 let sent: { text: string; attachments: string[] }[];
 let root: Root;
 let host: HTMLDivElement;
@@ -77,6 +79,7 @@ const render = (
         uploader={uploader}
         discardUpload={async (id) => discarded.push(id)}
         fileExists={async (id) => !deleted.has(id)}
+        storedFile={async (id) => storedEarlier.get(id) ?? null}
         returned={returned}
       />,
     ),
@@ -87,6 +90,7 @@ beforeEach(async () => {
   uploads = [];
   discarded = [];
   deleted = new Set();
+  storedEarlier = new Map();
   sent = [];
   host = document.createElement("div");
   document.body.appendChild(host);
@@ -339,6 +343,22 @@ it("a message the server refused gives back its files with its text, ready to se
     text: "Compare them",
     attachments: ["art-plot.png", "art-table.png", "art-later.png"],
   });
+});
+
+it("a message sent before a reload and refused after it comes back with its files' chips", async () => {
+  // Uploaded and sent by the page before the reload: this composer never saw the files.
+  storedEarlier.set(
+    "art-q3.pdf",
+    artifact({ id: "art-q3.pdf", type: "attachment", title: "q3.pdf", size: 4096 }),
+  );
+  await render({ clientMessageId: "m1", text: "Summarise Q3", attachments: ["art-q3.pdf"] });
+  await settle();
+  expect(box().value).toBe("Summarise Q3");
+  expect(chips().map((c) => c.querySelector(".attachment-chip-name")!.textContent)).toEqual([
+    "q3.pdf",
+  ]);
+  await click(sendButton());
+  expect(sent.at(-1)).toEqual({ text: "Summarise Q3", attachments: ["art-q3.pdf"] });
 });
 
 it("files attached but not sent wait in their conversation while the user is in another", async () => {

@@ -28,9 +28,12 @@ export interface AttachmentDrafts {
   take: () => string[];
   /**
    * Puts back the chips of files taken for a message the server refused (those of `artifactIds`
-   * this composer sent), ahead of any attached since.
+   * this composer sent), ahead of any attached since. Returns the ids it has no chip for (the
+   * message was sent before a reload, from the outbox).
    */
-  giveBack: (artifactIds: readonly string[]) => void;
+  giveBack: (artifactIds: readonly string[]) => string[];
+  /** A chip again for a stored file of a refused message this page did not attach. */
+  restore: (artifact: Artifact) => void;
   /** The stored file of a ready chip is gone (deleted meanwhile): its chip says so. */
   gone: (artifactId: string) => void;
 }
@@ -158,8 +161,23 @@ export function useAttachmentDrafts(
       taken.current.delete(id);
       return draft ? [draft] : [];
     });
-    if (back.length === 0) return;
-    setDrafts((all) => [...back, ...all.filter((d) => !back.some((b) => b.key === d.key))]);
+    if (back.length > 0)
+      setDrafts((all) => [...back, ...all.filter((d) => !back.some((b) => b.key === d.key))]);
+    return artifactIds.filter((id) => !back.some((b) => b.artifact.id === id));
+  }, []);
+
+  const restore = useCallback((artifact: Artifact) => {
+    const chip: ReadyDraft = {
+      key: `attachment-${++nextKey}`,
+      name: artifact.title,
+      size: artifact.size ?? 0,
+      source: `artifact\u0000${artifact.id}`,
+      status: "ready",
+      artifact,
+    };
+    setDrafts((all) =>
+      all.some((d) => d.status === "ready" && d.artifact.id === artifact.id) ? all : [chip, ...all],
+    );
   }, []);
 
   const gone = useCallback((artifactId: string) => {
@@ -176,7 +194,7 @@ export function useAttachmentDrafts(
     );
   }, []);
 
-  return { drafts, add, remove, take, giveBack, gone };
+  return { drafts, add, remove, take, giveBack, restore, gone };
 }
 
 const base = (d: AttachmentDraft): DraftFile => ({

@@ -2,8 +2,9 @@
 // (confirmed inline, so that a stray click or key press never loses it).
 import { useId, useState } from "react";
 import type { Artifact } from "../../../durable-objects/protocol/rest";
-import { artifactApi, downloadUrl, failureWords } from "./artifact-api";
+import { artifactApi, downloadUrl } from "./artifact-api";
 import { typeLabel } from "./artifact-kind";
+import { useArtifactAction } from "./use-artifact-action";
 
 export function ArtifactHeader(props: {
   artifact: Pick<Artifact, "id" | "title" | "type" | "language" | "pinned">;
@@ -14,24 +15,11 @@ export function ArtifactHeader(props: {
   canManage?: boolean;
 }) {
   const { artifact } = props;
-  const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, run } = useArtifactAction();
   // The new title while renaming; null otherwise.
   const [naming, setNaming] = useState<string | null>(null);
   const titleField = useId();
-
-  const run = async (action: () => Promise<void>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await action();
-    } catch (err) {
-      setError(failureWords(err));
-    } finally {
-      setBusy(false);
-    }
-  };
 
   return (
     <header className="artifact-header">

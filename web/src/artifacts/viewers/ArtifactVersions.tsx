@@ -6,14 +6,14 @@ import type { ArtifactVersion } from "../../../../durable-objects/protocol/rest"
 import { ArtifactEditingAllowed } from "../artifact-editing";
 import { artifactApi, failureWords } from "../artifact-api";
 import type { ViewerProps } from "./viewer-props";
+import { useArtifactAction } from "../use-artifact-action";
 
 export function ArtifactVersions({ artifact, onSaved }: ViewerProps) {
   const editable = useContext(ArtifactEditingAllowed);
   const [open, setOpen] = useState(false);
   const [items, setItems] = useState<ArtifactVersion[] | null>(null);
   const [shown, setShown] = useState<ArtifactVersion | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, run } = useArtifactAction();
 
   // Reloaded whenever the artifact is saved (its updatedAt moves), as a save adds a version.
   useEffect(() => {
@@ -28,18 +28,6 @@ export function ArtifactVersions({ artifact, onSaved }: ViewerProps) {
       live = false;
     };
   }, [open, artifact.id, artifact.updatedAt]);
-
-  const run = async (action: () => Promise<void>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await action();
-    } catch (err) {
-      setError(failureWords(err));
-    } finally {
-      setBusy(false);
-    }
-  };
 
   const show = (v: ArtifactVersion) =>
     run(async () => setShown(await artifactApi.version(artifact.id, v.id)));

@@ -1,11 +1,9 @@
 // A WebSocket server on 127.0.0.1 for tests that reads what the client sends: while "down" it
 // closes every socket at once without reading it (as a dead network drops it), while "up" it says `synced` at once and
 // answers each frame the client sends with what the test's `answer` returns (an ack, a refusal).
-import { createHash } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { Duplex } from "node:stream";
-
-const WEBSOCKET_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
+import { acceptUpgrade, textFrame } from "./socket-server-frames";
 
 export interface AnsweringSocketServer {
   host: string;
@@ -17,13 +15,6 @@ export interface AnsweringSocketServer {
   dropped(): number;
   setUp(up: boolean): void;
   stop(): Promise<void>;
-}
-
-function textFrame(text: string): Buffer {
-  const payload = Buffer.from(text);
-  const n = payload.length;
-  const head = n < 126 ? Buffer.from([0x81, n]) : Buffer.from([0x81, 126, n >> 8, n & 0xff]);
-  return Buffer.concat([head, payload]);
 }
 
 /** Splits the client's (masked) frames off the front of `buf`: their texts, and what is left. */
@@ -67,13 +58,7 @@ export async function startAnsweringSocketServer(
     socket.on("error", () => undefined);
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
-    const accept = createHash("sha1")
-      .update(String(req.headers["sec-websocket-key"]) + WEBSOCKET_GUID)
-      .digest("base64");
-    socket.write(
-      "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
-        `Sec-WebSocket-Accept: ${accept}\r\n\r\n`,
-    );
+    acceptUpgrade(req, socket);
     // Down: closed at once (1011), unread (Node's WebSocket reports no close for a refused
     // upgrade, where a browser would).
     if (!up) {

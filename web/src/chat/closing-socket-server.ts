@@ -2,11 +2,9 @@
 // then closes that connection with the next code from a list, as the conversation's object does
 // (4401 for a revoked credential, 4404 for a deleted conversation, 1011 for a failure), after a
 // frame of its own when given one (a refused creation's frame_error, a `synced`).
-import { createHash } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { Duplex } from "node:stream";
-
-const WEBSOCKET_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
+import { acceptUpgrade, textFrame } from "./socket-server-frames";
 
 export interface ClosingSocketServer {
   host: string;
@@ -18,14 +16,6 @@ export interface ClosingSocketServer {
 }
 
 /** A text frame from the server (unmasked), as a browser receives it. */
-function textFrame(text: string): Buffer {
-  const payload = Buffer.from(text);
-  const length =
-    payload.length < 126
-      ? Buffer.from([payload.length])
-      : Buffer.from([126, payload.length >> 8, payload.length & 0xff]);
-  return Buffer.concat([Buffer.from([0x81]), length, payload]);
-}
 
 /** `frames[i]`, when given, is sent on the i-th socket before it closes. */
 export async function startClosingSocketServer(
@@ -40,14 +30,7 @@ export async function startClosingSocketServer(
     paths.push(req.url ?? "");
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
-    const key = String(req.headers["sec-websocket-key"]);
-    const accept = createHash("sha1")
-      .update(key + WEBSOCKET_GUID)
-      .digest("base64");
-    socket.write(
-      "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
-        `Sec-WebSocket-Accept: ${accept}\r\n\r\n`,
-    );
+    acceptUpgrade(req, socket);
     const frame = frames[opened];
     if (frame !== undefined) socket.write(textFrame(frame));
     const code = closeCodes[Math.min(opened++, closeCodes.length - 1)] ?? 1000;

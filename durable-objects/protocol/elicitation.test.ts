@@ -125,7 +125,8 @@ describe("elicitations in the timeline", () => {
       message: "Sign in",
       url: "https://example.com/",
       expiresAt: 99,
-      answered: { action: "decline", via: "rest", at: 7 },
+      // Who answered, so the card can name them in a shared conversation.
+      answered: { action: "decline", via: "rest", userId: "u", at: 7 },
     });
   });
 });

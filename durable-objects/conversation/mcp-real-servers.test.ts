@@ -102,6 +102,32 @@ describe("tools with an output schema", () => {
     expect(events.some((e) => e.type === "artifact_created")).toBe(false);
     expect(fold(events).messages[1]?.status).toBe("complete");
   });
+
+  it("one tool breaking its schema again and again does not switch off the server's other tools", async () => {
+    const { user } = await userWithQuirky();
+    // Three failed calls in a turn would reach the failure limit (3), whose open circuit the
+    // conversation's next turn would meet.
+    const conv = await createConversation(user, settings);
+    const ws = await TestSocket.open(user, conv.id);
+    ws.send({ type: "resume", lastSeq: 0 });
+    const questions = ["quirky bad weather thrice please", "quirky weather please"];
+    for (const [i, text] of questions.entries()) {
+      ws.send({ type: "send", clientMessageId: `schema-${i}`, text });
+      await ws.until((f) => f.filter((x) => x.type === "turn_ended").length === i + 1, 20_000);
+    }
+    ws.close();
+    const events = ws.events();
+    // A call id the conversation used before is given a new one (unused-call-id.ts).
+    const callsTo = (tool: string) =>
+      events.flatMap((e) => (e.type === "tool_call" && e.tool === tool ? [e.callId] : []));
+    const bad = callsTo("bad_weather").map((id) => resultOf(events, id));
+    expect(bad.map((r) => r?.isError)).toEqual([true, true, true]);
+    expect(noticesOf(events).join(" ")).not.toMatch(/failed repeatedly/);
+    expect(resultOf(events, callsTo("weather")[0]!)).toMatchObject({
+      isError: false,
+      summary: '{"temperature":21.5,"city":"Oslo"} (1 artifact)',
+    });
+  });
 });
 
 it("a result longer than the model is shown loses nothing: the user gets all of it as an artifact, and the model is told", async () => {

@@ -400,12 +400,13 @@ export async function createToolRunner(opts: {
         });
         // Checked here on every call: the SDK would check only tools its own list saw.
         const problem = outputSchemaProblem(listed.get(`${serverName}\u0000${tool}`), result);
+        // The server answered: one tool's bad data is that tool's fault, so it does not count
+        // toward the failure limit that would switch off the server's other tools.
+        succeeded(s);
         if (problem) {
-          failed(s);
           const message = `${serverName}: the server sent a malformed result: ${problem}.`;
           return { ok: false, error: { code: "malformed_result", message } };
         }
-        succeeded(s);
         return { ok: true, result };
       } catch (err) {
         // A call that needs more access (step-up) is the user's to grant, not a server fault.

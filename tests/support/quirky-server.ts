@@ -341,6 +341,14 @@ export function addQuirkyServerFixtures(mock: LLMock): void {
   mock.onMessage(/^quirky weather please$/, call("qw1", "quirky__weather"));
   mock.onMessage(/^quirky overlap \w+ please$/, call("qv1", "quirky__weather"));
   mock.onMessage(/^quirky bad weather please$/, call("qb1", "quirky__bad_weather"));
+  // A model that tries again, twice, in one step (each call a little different).
+  mock.onMessage(/^quirky bad weather thrice please$/, {
+    toolCalls: [1, 2, 3].map((n) => ({
+      id: `qb3-${n}`,
+      name: "quirky__bad_weather",
+      arguments: JSON.stringify({ attempt: n }),
+    })),
+  });
   mock.onMessage(/^quirky slow work please$/, call("qs1", "quirky__slow_work"));
   mock.onMessage(/^quirky chatty and quick please$/, {
     toolCalls: [

@@ -55,6 +55,8 @@ describe("results that are more than text", () => {
     expect(artifacts).toMatchObject([
       {
         type: "text/plain",
+        // Not "1": the address's last segment alone says nothing.
+        title: "text/1",
         content: expect.stringMatching(/^Resource 1: This is a plaintext resource/),
         metadata: { uri: "demo://resource/dynamic/text/1" },
       },

@@ -146,6 +146,15 @@ it("a result longer than the model is shown loses nothing: the user gets all of 
   );
 });
 
+it("embedded documents are titled by the title or name the server gave them, else by their address", async () => {
+  const { user } = await userWithQuirky();
+  const events = await turn(user, "quirky documents please");
+  expect(resultOf(events, "qd1")?.isError).toBe(false);
+  const created = events.flatMap((e) => (e.type === "artifact_created" ? [e.artifact] : []));
+  // The last has only "7" to its name: the segments before it say what it is.
+  expect(created.map((a) => a.title)).toEqual(["Meeting notes", "notes-2.md", "reports/2024/7"]);
+});
+
 it("a server's sampling and roots requests are refused as not offered, and its call still ends", async () => {
   const { user, state } = await userWithQuirky();
   const events = await turn(user, "quirky ask client please");

@@ -24,6 +24,7 @@ import {
   recordSuccess,
 } from "../mcp/circuit-breaker";
 import { callClock, NO_SDK_TIMEOUT } from "../mcp/call-clock";
+import { ToolCallResultSchema } from "../mcp/call-result";
 import { describeCallError } from "../mcp/call-errors";
 import { internetRoute, type McpRoute, newMcpClient, newMcpTransport } from "../mcp/mcp-client";
 import { unsupportedVersion } from "../mcp/probe-server";
@@ -379,18 +380,25 @@ export async function createToolRunner(opts: {
           // Every report keeps the call alive; the timeline gets a few a second.
           const progress = pacedProgress(hooks.onProgress);
           try {
-            return await live.client.callTool({ name: tool, arguments: finalArgs }, undefined, {
-              signal: clock.signal,
-              timeout: NO_SDK_TIMEOUT,
-              onprogress: (p) => {
-                clock.progressed();
-                progress.report({
-                  progress: p.progress,
-                  ...(p.total !== undefined && { total: p.total }),
-                  ...(p.message && { message: p.message }),
-                });
+            // A plain request: the output schema is checked below (callTool would check it
+            // only for tools its own last list saw), and embedded resources keep their names.
+            const params = { name: tool, arguments: finalArgs };
+            return await live.client.request(
+              { method: "tools/call", params },
+              ToolCallResultSchema,
+              {
+                signal: clock.signal,
+                timeout: NO_SDK_TIMEOUT,
+                onprogress: (p) => {
+                  clock.progressed();
+                  progress.report({
+                    progress: p.progress,
+                    ...(p.total !== undefined && { total: p.total }),
+                    ...(p.message && { message: p.message }),
+                  });
+                },
               },
-            });
+            );
           } finally {
             progress.stop();
             clock.dispose();

@@ -140,6 +140,25 @@ describe("tool results become model input, a summary and artifacts", () => {
     });
   });
 
+  it("an embedded resource with no title or name is named from its address", () => {
+    const titles = [
+      "file:///page.html",
+      "https://example.org/",
+      "s3://b/2024/07/31",
+      "x:/a%20b",
+      "",
+    ]
+      .map((uri) => ({ type: "resource", resource: { uri, text: "t" } }))
+      .map((item) => processToolResult({ content: [item] }, "fetch").artifacts[0]?.title);
+    expect(titles).toEqual([
+      "page.html",
+      "example.org",
+      "2024/07/31",
+      "a b",
+      "Resource from fetch",
+    ]);
+  });
+
   it("isError is kept, and a result that is not MCP is an error for the model", () => {
     expect(
       processToolResult({ content: [{ type: "text", text: "bad input" }], isError: true }, "t")

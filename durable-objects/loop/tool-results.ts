@@ -19,6 +19,9 @@ const ContentItem = z
     resource: z
       .object({
         uri: z.string(),
+        // Not the spec's fields, but servers often name what they embed.
+        name: z.string().optional(),
+        title: z.string().optional(),
         mimeType: z.string().optional(),
         text: z.string().optional(),
         blob: z.string().optional(),
@@ -71,6 +74,29 @@ const ReferenceArtifact = z.object({
   language: z.string().optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
 });
+
+/**
+ * A resource's name from its address: the last segment ("page.html"), with the segments before it
+ * while it holds no letter, since "1" of ".../text/1" says nothing ("text/1"); at most three.
+ */
+export function nameFromUri(uri: string): string {
+  const path = uri.replace(/[?#].*$/s, "").replace(/^[a-z][a-z0-9+.-]*:\/*/i, "");
+  const segments = path.split("/").filter((p) => p.trim() !== "");
+  const picked: string[] = [];
+  for (const segment of segments.reverse()) {
+    picked.unshift(decoded(segment));
+    if (/\p{L}/u.test(segment) || picked.length === 3) break;
+  }
+  return picked.join("/");
+}
+
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
 
 export function processToolResult(raw: unknown, toolName: string): ProcessedResult {
   const parsed = ToolResult.safeParse(raw);
@@ -207,7 +233,8 @@ export function processToolResult(raw: unknown, toolName: string): ProcessedResu
       case "resource": {
         const r = item.resource;
         if (!r) break;
-        const title = r.uri.split("/").pop() || r.uri;
+        const title =
+          r.title?.trim() || r.name?.trim() || nameFromUri(r.uri) || `Resource from ${toolName}`;
         // A text file sent as a blob is still text: the model reads it and the user sees it.
         const text = r.text ?? (r.blob ? textOfBlob(r.blob, r.mimeType) : undefined);
         if (text !== undefined) {

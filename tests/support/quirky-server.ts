@@ -100,6 +100,12 @@ const TOOLS: Tool[] = [
     annotations: harmless,
   },
   {
+    name: "documents",
+    description: "Answers with embedded documents: titled, named only, and bare.",
+    inputSchema: noArgs,
+    annotations: harmless,
+  },
+  {
     name: "many_pieces",
     description: `Answers with ${PIECES} text pieces of ${PIECE_CHARS} characters.`,
     inputSchema: noArgs,
@@ -108,10 +114,38 @@ const TOOLS: Tool[] = [
 ];
 const PAGE = 2;
 
+const DOCUMENTS = [
+  {
+    type: "resource",
+    resource: {
+      uri: "mem://notes/1",
+      title: "Meeting notes",
+      name: "notes-1",
+      mimeType: "text/plain",
+      text: "We met.",
+    },
+  },
+  {
+    type: "resource",
+    resource: {
+      uri: "mem://notes/2",
+      name: "notes-2.md",
+      mimeType: "text/markdown",
+      text: "# Two",
+    },
+  },
+  {
+    type: "resource",
+    resource: { uri: "mem://reports/2024/7", mimeType: "text/plain", text: "July" },
+  },
+];
+
 /**
- * The answers of the tools that break the transport, written by hand: a JSON body labelled as an
+ * Answers written by hand. Those of the tools that break the transport: a JSON body labelled as an
  * event stream, an event stream labelled as JSON, a bare 202 Accepted, and an event stream whose
- * event is not JSON-RPC (left open, as a server that carries on does).
+ * event is not JSON-RPC (left open, as a server that carries on does). And `documents`, whose
+ * embedded resources carry a `title` or `name` beside the spec's fields, as servers built on other
+ * SDKs send them (the TypeScript SDK's server would drop them).
  */
 const BROKEN: Record<
   string,
@@ -126,6 +160,10 @@ const BROKEN: Record<
     body: `event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", id, result: { content: [] } })}\n\n`,
   }),
   accepted_only: () => ({ type: "text/plain", body: "", status: 202 }),
+  documents: (id) => ({
+    type: "application/json",
+    body: JSON.stringify({ jsonrpc: "2.0", id, result: { content: DOCUMENTS } }),
+  }),
   not_json_rpc: () => ({
     type: "text/event-stream",
     body: "event: message\ndata: <html>Internal error</html>\n\n",
@@ -359,6 +397,7 @@ export function addQuirkyServerFixtures(mock: LLMock): void {
   mock.onMessage(/^quirky loud please$/, call("ql1", "quirky__loud"));
   mock.onMessage(/^quirky rapid please$/, call("qr1", "quirky__rapid"));
   mock.onMessage(/^quirky pieces please$/, call("qp1", "quirky__many_pieces"));
+  mock.onMessage(/^quirky documents please$/, call("qd1", "quirky__documents"));
   mock.onMessage(/^quirky ask client please$/, call("qa1", "quirky__ask_client"));
   mock.onMessage(/^quirky json in sse please$/, call("qj1", "quirky__json_in_sse"));
   mock.onMessage(/^quirky sse in json please$/, call("qe1", "quirky__sse_in_json"));

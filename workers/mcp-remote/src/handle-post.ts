@@ -4,14 +4,18 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { applyCancellations, trackRequests, watchBody } from "./cancellation";
 import type { McpEnv } from "./env";
+import { answerInvalidArguments } from "./jsonrpc/invalid-arguments";
 import { refuseInvalidParams } from "./jsonrpc/invalid-params";
+import { mediaTypeRefusal } from "./jsonrpc/media-types";
 import { plainErrorMessages } from "./jsonrpc/plain-errors";
 import { readMessages } from "./jsonrpc/read-messages";
 import { filterLogLines, thresholds } from "./logging/log-filter";
-import { createServer, toolNamesOf } from "./server";
+import { createServer, inputSchemasOf, toolNamesOf } from "./server";
 import { newSessionId, SESSION_HEADER, sessionIdOf } from "./session";
 
 export async function handlePost(request: Request, env: McpEnv): Promise<Response> {
+  const misfit = mediaTypeRefusal(request);
+  if (misfit) return misfit;
   const read = await readMessages(request);
   if (!read.ok) return read.response;
   const { messages } = read;
@@ -25,6 +29,8 @@ export async function handlePost(request: Request, env: McpEnv): Promise<Respons
     enableJsonResponse: false,
   });
   await server.connect(transport);
+  // The arguments are checked after the params (the outer hook, installed last, runs first).
+  answerInvalidArguments(transport, inputSchemasOf(server));
   refuseInvalidParams(transport, toolNamesOf(server));
   plainErrorMessages(transport);
   filterLogLines(transport, thresholds(env, sessionId, messages));

@@ -110,4 +110,54 @@ describe("JSON-RPC faults get the codes JSON-RPC gives them", () => {
     });
     expect(bad.messages[0]).toMatchObject({ id: 7, result: { isError: true } });
   });
+
+  it("answers bad tool arguments with a result naming each argument, what it should be and what it was", async () => {
+    const call = async (name: string, args: unknown) => {
+      const { messages } = await send({
+        jsonrpc: "2.0",
+        id: 8,
+        method: "tools/call",
+        params: { name, arguments: args },
+      });
+      expect(messages[0], name).toMatchObject({ id: 8, result: { isError: true } });
+      return (messages[0] as { result: { content: Array<{ text: string }> } }).result.content[0]!
+        .text;
+    };
+    expect(await call("render_chart", { type: "donut" })).toBe(
+      'Invalid arguments for render_chart: "type" must be one of "bar", "line", "scatter", "pie" (it was "donut"); "series" is missing (expected an array). Correct them and call render_chart again (tools/list gives its input schema).',
+    );
+    expect(await call("pubmed_search", { query: 5 })).toMatch(
+      /^Invalid arguments for pubmed_search: "query" must be a string \(it was 5\)\./,
+    );
+    expect(await call("render_chart", {})).toMatch(/"type" is missing \(expected one of "bar"/);
+    expect(await call("render_chart", { type: "bar", series: [{ name: 1 }] })).toMatch(
+      /"series\[0\]\.name" must be a string \(it was 1\)/,
+    );
+  });
+});
+
+describe("a POST that says the wrong media types is refused for them, saying what to send", () => {
+  it("a body that is not JSON, sent as a form, gets 415 naming the Content-Type to send, not a parse error", async () => {
+    const res = await worker.fetch(
+      rawPost("query=cancer", { "content-type": "application/x-www-form-urlencoded" }),
+    );
+    expect(res.status).toBe(415);
+    expect(await res.json()).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: {
+        code: -32000,
+        message:
+          'Unsupported Media Type: send the JSON-RPC message as JSON, with "Content-Type: application/json" (this request\'s Content-Type: "application/x-www-form-urlencoded").',
+      },
+    });
+  });
+
+  it("a client that does not take event streams gets 406 saying what Accept to send", async () => {
+    const res = await worker.fetch(rawPost("{not json", { accept: "application/json" }));
+    expect(res.status).toBe(406);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toBe(
+      'Not Acceptable: send "Accept: application/json, text/event-stream"; a streamable HTTP client must take both kinds of answer (this request\'s Accept: "application/json").',
+    );
+  });
 });

@@ -1,6 +1,7 @@
 // Message content as stored in D1 and shown by clients: an array of parts.
 import { z } from "zod";
 import { AttachmentKind } from "./attachments";
+import { withoutBidiControls } from "./display-text";
 
 export const TextPart = z.object({ type: z.literal("text"), text: z.string() });
 export const ReasoningPart = z.object({ type: z.literal("reasoning"), text: z.string() });
@@ -8,7 +9,8 @@ export const ArtifactRefPart = z.object({
   type: z.literal("artifact"),
   artifactId: z.string(),
   artifactType: z.string(),
-  title: z.string(),
+  // Parts stored before bidi controls were dropped on the way in still hold them.
+  title: z.string().transform(withoutBidiControls),
 });
 export const ToolCallPart = z.object({
   type: z.literal("tool_call"),
@@ -24,7 +26,7 @@ export const ToolCallPart = z.object({
 export const AttachmentPart = z.object({
   type: z.literal("attachment"),
   artifactId: z.string(),
-  name: z.string(),
+  name: z.string().transform(withoutBidiControls),
   contentType: z.string(),
   size: z.number().int().min(0),
   kind: AttachmentKind,

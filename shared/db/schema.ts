@@ -10,6 +10,7 @@ import {
   text,
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
+import { displayTitle } from "./display-title";
 
 const now = sql`(unixepoch('subsec') * 1000)`;
 const createdAt = () => integer("created_at", { mode: "number" }).notNull().default(now);
@@ -47,7 +48,7 @@ export const conversations = sqliteTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    title: text("title").notNull(),
+    title: displayTitle("title").notNull(),
     provider: text("provider").notNull(),
     model: text("model").notNull(),
     mode: text("mode", { enum: ["normal", "graph", "tools"] })
@@ -105,7 +106,7 @@ export const artifacts = sqliteTable(
       .references(() => conversations.id, { onDelete: "cascade" }),
     messageId: text("message_id").references(() => messages.id, { onDelete: "set null" }),
     type: text("type").notNull(),
-    title: text("title").notNull(),
+    title: displayTitle("title").notNull(),
     // Text artifacts keep their content here; binaries live in R2 under r2Key.
     content: text("content"),
     r2Key: text("r2_key"),
@@ -134,7 +135,7 @@ export const artifactVersions = sqliteTable(
     artifactId: text("artifact_id")
       .notNull()
       .references(() => artifacts.id, { onDelete: "cascade" }),
-    title: text("title").notNull(),
+    title: displayTitle("title").notNull(),
     content: text("content").notNull(),
     size: integer("size").notNull(),
     // When this content was saved (the artifact's updatedAt then), not when it was replaced.

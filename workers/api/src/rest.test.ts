@@ -253,6 +253,44 @@ describe("titles another member or client writes", () => {
   });
 });
 
+describe("titles stored before bidi controls were dropped on the way in", () => {
+  it("are shown without them wherever they are read: the list, the conversation, its artifacts and messages, the export", async () => {
+    const conv = await createConversation(alice, { title: "Old" });
+    // Written as an older version of the app did: straight into D1, controls and all.
+    await env.DB.prepare("UPDATE conversations SET title = ? WHERE id = ?")
+      .bind("Budget \u202E2026 fdp.exe", conv.id)
+      .run();
+    const artifactId = await insertArtifact(conv.id, { title: "invoice\u202Efdp.exe" });
+    const parts = [
+      { type: "text", text: "Here it is." },
+      {
+        type: "artifact",
+        artifactId,
+        artifactType: "text/markdown",
+        title: "invoice\u202Efdp.exe",
+      },
+    ];
+    await env.DB.prepare(
+      "INSERT INTO messages (id, conversation_id, role, content, seq) VALUES (?, ?, 'assistant', ?, 1)",
+    )
+      .bind(crypto.randomUUID(), conv.id, JSON.stringify(parts))
+      .run();
+    const listed = (await (await api(alice, "/api/conversations?limit=100")).json()) as {
+      items: Array<{ id: string; title: string }>;
+    };
+    expect(listed.items.find((c) => c.id === conv.id)?.title).toBe("Budget 2026 fdp.exe");
+    const one = await api(alice, `/api/conversations/${conv.id}`);
+    expect(await one.json()).toMatchObject({ title: "Budget 2026 fdp.exe" });
+    const artifact = await api(alice, `/api/artifacts/${artifactId}`);
+    expect(await artifact.json()).toMatchObject({ title: "invoicefdp.exe" });
+    const page = await api(alice, `/api/conversations/${conv.id}/messages`);
+    expect(JSON.stringify(await page.json())).toContain('"title":"invoicefdp.exe"');
+    const exported = await (await api(alice, `/api/conversations/${conv.id}/export`)).text();
+    expect(exported).toContain("Budget 2026 fdp.exe");
+    expect(exported).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+  });
+});
+
 describe("the conversation list's cursor", () => {
   it("refuses a cursor it did not give out instead of starting over (a client would loop)", async () => {
     await createConversation(alice, { title: "One" });

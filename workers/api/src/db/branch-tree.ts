@@ -1,11 +1,13 @@
 // A user's tree of branches around one conversation: up to its first origin, then every branch
 // below that, so the versions of each message can be told apart (branches/alternatives.ts).
 import { z } from "zod";
+import { withoutBidiControls } from "../../../../durable-objects/protocol/display-text";
 import type { TreeNode } from "../branches/alternatives";
 
 const Row = z.object({
   id: z.string(),
-  title: z.string(),
+  // Read with raw SQL, so cleaned here as the schema's title column cleans drizzle's reads.
+  title: z.string().transform(withoutBidiControls),
   parent_conversation_id: z.string().nullable(),
   branch_seq: z.number().nullable(),
   created_at: z.number(),

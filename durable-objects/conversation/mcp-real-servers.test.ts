@@ -81,6 +81,34 @@ describe("tool lists that repeat a tool", () => {
   });
 });
 
+describe("tool names outside MCP's rules", () => {
+  it("a tool no name can stand for is left out and the user told once; odd but visible names still work", async () => {
+    const { user } = await userWithQuirky("mcp-odd-names");
+    const conv = await createConversation(user, settings);
+    const ws = await TestSocket.open(user, conv.id);
+    ws.send({ type: "resume", lastSeq: 0 });
+    const marker = `odd${crypto.randomUUID().slice(0, 8)}`;
+    const questions = [`quirky overlap ${marker} please`, "quirky weather please"];
+    for (const [i, text] of questions.entries()) {
+      ws.send({ type: "send", clientMessageId: `odd-${i}`, text });
+      await ws.until((f) => f.filter((x) => x.type === "turn_ended").length === i + 1, 20_000);
+    }
+    ws.close();
+    const events = ws.events();
+    const told = noticesOf(events).filter((n) => /cannot be used/.test(n));
+    expect(told).toEqual([
+      `The MCP server 'quirky' offers 4 tools that cannot be used, left out: "" (it has no name), "${"w".repeat(40)}…" (its name is 200 characters long; MCP allows 128), "lookU+200Bup" (its name holds characters that cannot be seen), "U+202Eexe.daolnwod" (its name holds characters that cannot be seen). Tool names must be 1–128 letters, digits, _, - or .; the server needs to rename them.`,
+    ]);
+    // Both turns answered with the server's tools; the model was offered the odd names it can use.
+    const results = events.filter((e) => e.type === "tool_result");
+    expect(results.map((r) => r.type === "tool_result" && r.isError)).toEqual([false, false]);
+    const [first] = await sentToModel(marker);
+    for (const name of ["quirky__get_weather", "quirky__wetter_heute", "quirky__weather"])
+      expect(first).toContain(`"name":"${name}"`);
+    expect(first).not.toMatch(/"name":"quirky__(www|look|exe)/);
+  });
+});
+
 describe("tools with an output schema", () => {
   it("a result that fits its schema is used, its data kept as an artifact", async () => {
     const { user } = await userWithQuirky();

@@ -30,6 +30,7 @@ import { internetRoute, type McpRoute, newMcpClient, newMcpTransport } from "../
 import { unsupportedVersion } from "../mcp/probe-server";
 import { forgetSharedCatalog, shareCatalog, sharedCatalog } from "../mcp/shared-catalog";
 import { listAllTools, outputSchemaProblem } from "../mcp/tool-list";
+import { leftOutToolsNotice, toolNameProblem } from "../mcp/tool-name-rules";
 import { logLineLimiter } from "../mcp/log-lines";
 import { pacedProgress } from "../mcp/progress-pace";
 import {
@@ -274,6 +275,15 @@ export async function createToolRunner(opts: {
     });
   };
 
+  /** The notice of a server's left-out tools, once per conversation for the same tools. */
+  const tellOnce = (s: ServerConfig, leftOut: Array<{ name: string; problem: string }>) => {
+    const key = `left-out-tools:${s.name}`;
+    const names = JSON.stringify(leftOut.map((t) => t.name).sort());
+    if (leftOut.length === 0 || store.getMeta(key) === names) return null;
+    store.setMeta(key, names);
+    return leftOutToolsNotice(s.name, leftOut);
+  };
+
   return {
     changed: () => [...listedServers].some((s) => readCache(s).tools === null),
 
@@ -288,7 +298,13 @@ export async function createToolRunner(opts: {
           const skip = skipped(s);
           if (skip) return void warnings.push(skip);
           try {
+            const leftOut: Array<{ name: string; problem: string }> = [];
             for (const t of await toolsOf(s)) {
+              const problem = toolNameProblem(t.name);
+              if (problem) {
+                leftOut.push({ name: t.name, problem });
+                continue;
+              }
               if (SEQUENTIAL_THINKING.test(t.name) || SEQUENTIAL_THINKING.test(s.name)) continue;
               const allowed = allow[s.name] ?? s.enabledTools;
               if (allowed && !allowed.includes(t.name)) continue;
@@ -303,6 +319,8 @@ export async function createToolRunner(opts: {
                 ...(t.annotations && { annotations: t.annotations }),
               });
             }
+            const told = tellOnce(s, leftOut);
+            if (told) warnings.push(told);
             listedServers.add(s);
             succeeded(s);
           } catch (err) {

@@ -171,7 +171,21 @@ const BROKEN: Record<
   }),
 };
 
-function newServer(state: QuirkyServerState, endless: boolean, overlapping: boolean): Server {
+/**
+ * Names outside MCP's tool-name rules (1–128 of A–Z a–z 0–9 _ - .), as servers in the wild send:
+ * some a provider-safe name can stand for, and some no name can (empty, too long, or holding
+ * characters that cannot be seen).
+ */
+export const MAPPABLE_TOOL_NAMES = ["get weather", "wetter/heute", "天気"];
+export const UNUSABLE_TOOL_NAMES = ["", "w".repeat(200), "look\u200Bup", "\u202Eexe.daolnwod"];
+const ODD_TOOL_NAMES = [...MAPPABLE_TOOL_NAMES, ...UNUSABLE_TOOL_NAMES];
+
+function newServer(
+  state: QuirkyServerState,
+  endless: boolean,
+  overlapping: boolean,
+  oddNames = false,
+): Server {
   const server = new Server(
     { name: "quirky", version: "1.0.0" },
     { capabilities: { tools: { listChanged: true }, logging: {} } },
@@ -189,8 +203,13 @@ function newServer(state: QuirkyServerState, endless: boolean, overlapping: bool
       };
     }
     const next = from + PAGE;
+    const odd = ODD_TOOL_NAMES.map((name) => ({
+      name,
+      inputSchema: noArgs,
+      annotations: harmless,
+    }));
     return {
-      tools: TOOLS.slice(from, next),
+      tools: [...TOOLS.slice(from, next), ...(oddNames && from === 0 ? odd : [])],
       ...(next < TOOLS.length && { nextCursor: String(next) }),
     };
   });
@@ -281,6 +300,8 @@ function newServer(state: QuirkyServerState, endless: boolean, overlapping: bool
       state.clientAnswers.push(...outcomes);
       return done({ content: [{ type: "text", text: `The client said: ${outcomes.join("; ")}` }] });
     }
+    if (ODD_TOOL_NAMES.includes(name))
+      return done({ content: [{ type: "text", text: "odd ran" }] });
     throw new Error(`no tool ${name}`);
   });
   return server;
@@ -311,7 +332,8 @@ export async function startQuirkyServer(): Promise<{ url: string; stop: () => Pr
   };
   const http = createServer((req, res) => {
     const path = new URL(req.url ?? "/", "http://x").pathname;
-    const match = /^\/([\w-]+)\/(mcp|mcp-endless|mcp-overlap|mcp-bad-init|state)$/.exec(path);
+    const match =
+      /^\/([\w-]+)\/(mcp|mcp-endless|mcp-overlap|mcp-bad-init|mcp-odd-names|state)$/.exec(path);
     if (!match) return void res.writeHead(404).end();
     const channel = channelOf(match[1]!);
     if (match[2] === "state") {
@@ -349,6 +371,7 @@ export async function startQuirkyServer(): Promise<{ url: string; stop: () => Pr
           channel.state,
           match[2] === "mcp-endless",
           match[2] === "mcp-overlap",
+          match[2] === "mcp-odd-names",
         ).connect(t);
       }
       await transport.handleRequest(req, res, body);

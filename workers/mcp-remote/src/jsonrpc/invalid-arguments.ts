@@ -37,12 +37,18 @@ function shown(value: unknown): string {
 
 const withArticle = (word: string) => (/^[aeiou]/i.test(word) ? `an ${word}` : `a ${word}`);
 
+/** How zod's own messages begin; any other message was written with the rule. */
+const ZOD_WORDS = /^(Too (small|big)|Invalid [\w ]+|Unrecognized keys?)[:(]/;
+
 const UNITS: Record<string, string> = { string: " characters", array: " items", set: " items" };
 
 function issueSentence(issue: z.core.$ZodIssue, args: unknown): string {
   const name = issue.path.length > 0 ? `"${pathText(issue.path)}"` : "the arguments";
   const value = valueAt(args, issue.path);
   const was = ` (it was ${shown(value)})`;
+  // A rule's own words, where the tool gave some ("the query is blank"), say it best.
+  if (!ZOD_WORDS.test(issue.message))
+    return `${name}: ${issue.message}${value === undefined ? "" : was}`;
   switch (issue.code) {
     case "invalid_type":
       return value === undefined
@@ -76,7 +82,7 @@ function issueSentence(issue: z.core.$ZodIssue, args: unknown): string {
     case "unrecognized_keys":
       return `${name} has ${issue.keys.length === 1 ? "a field" : "fields"} the tool does not take: ${issue.keys.map((k) => `"${k}"`).join(", ")}`;
     default:
-      return `${name}: ${issue.message.replace(/^Invalid input: /, "")}${value === undefined ? "" : was}`;
+      return `${name}: ${issue.message.replace(/^Invalid [\w ]+: /, "")}${value === undefined ? "" : was}`;
   }
 }
 

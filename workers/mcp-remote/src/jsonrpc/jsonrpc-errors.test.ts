@@ -130,6 +130,13 @@ describe("JSON-RPC faults get the codes JSON-RPC gives them", () => {
       /^Invalid arguments for pubmed_search: "query" must be a string \(it was 5\)\./,
     );
     expect(await call("render_chart", {})).toMatch(/"type" is missing \(expected one of "bar"/);
+    // A rule's own words are kept, with the value that broke it.
+    expect(await call("trial_get", { nctId: "12" })).toMatch(
+      /^Invalid arguments for trial_get: "nctId": an NCT id looks like NCT01234567 \(it was "12"\)\./,
+    );
+    expect(await call("pubmed_search", { query: "brca1", maxResults: 0 })).toMatch(
+      /"maxResults" must be at least 1 \(it was 0\)/,
+    );
     expect(await call("render_chart", { type: "bar", series: [{ name: 1 }] })).toMatch(
       /"series\[0\]\.name" must be a string \(it was 1\)/,
     );

@@ -32,6 +32,8 @@ import { historyOptions, pdfTextCache } from "./history-options";
 import { titleFromFirstMessage } from "./first-message-title";
 import { dropCheckpoint, loadCheckpoint, saveCheckpoint, toolCallLog } from "./loop-storage";
 import { forgetRecoveryAttempts, recoverInterruptedTurn } from "./recovery";
+import { dropCallNote, noteCallUnderWay } from "./call-under-way";
+import { modelPrices } from "./model-prices";
 import { cancelApprovalExpiries } from "./approval-expiry";
 import { foldedContent, turnStarted } from "./turn-log";
 import type { ConnectionPool, McpCounters } from "./tool-runner";
@@ -174,6 +176,7 @@ export class Conversation extends Agent<Env> {
       completeTurn: (turn, outcome) => this.completeTurn(turn, outcome),
       startTurn: (turn, resumed) => this.startTurn(turn, resumed),
       isParked: (turn) => this.approvals.pending(turn.id).length > 0,
+      prices: () => modelPrices(this.env),
     });
     this.pump();
     if (this.store.outboxSize() > 0) void this.flushOutboxTask();
@@ -893,6 +896,20 @@ export class Conversation extends Agent<Env> {
             this.audit.modelRequest(turn.id, step, provider, request),
           modelResponse: (step, summary) => this.audit.modelResponse(turn.id, step, summary),
         },
+        // Noted while under way: a restart cannot then make the call go uncounted.
+        callUnderWay: (call) => {
+          this.#deltas.flush();
+          noteCallUnderWay(
+            this.store,
+            turn,
+            {
+              userId: conversation.userId,
+              conversationId: conversation.id,
+              provider: conversation.provider,
+            },
+            call,
+          );
+        },
         recordUsage: (u) =>
           enqueue(this.store, {
             kind: "usage",
@@ -1036,6 +1053,7 @@ export class Conversation extends Agent<Env> {
       enqueue(this.store, { kind: "artifact_link", messageId: message.id, artifactIds });
     this.store.finishTurn(turn.id);
     dropCheckpoint(this.store, turn.id);
+    dropCallNote(this.store, turn.id);
     forgetRecoveryAttempts(this.store, turn.id);
     void this.flushOutboxTask();
   }

@@ -185,15 +185,13 @@ export async function getConversationRow(db: Db, id: string): Promise<Row | null
 /** The statement that creates a conversation under `id`, for a batch with other writes. */
 export function conversationInsert(db: Db, id: string, input: NewConversation) {
   const now = Date.now();
-  return db
-    .insert(conversations)
-    .values({
-      id,
-      ...input,
-      settings: JSON.stringify(input.settings),
-      createdAt: now,
-      updatedAt: now,
-    });
+  return db.insert(conversations).values({
+    id,
+    ...input,
+    settings: JSON.stringify(input.settings),
+    createdAt: now,
+    updatedAt: now,
+  });
 }
 
 /**

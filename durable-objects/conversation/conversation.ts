@@ -7,6 +7,7 @@ import { DEFAULT_MAX_STEPS } from "../protocol/conversation-settings";
 import { type AttachmentPart, type ChatMessage, messageText } from "../protocol/messages";
 import {
   type ApprovalAnswer,
+  type ArtifactChange,
   type ClientFrame,
   type ErrorInfo,
   type NewServerEvent,
@@ -1157,6 +1158,13 @@ export class Conversation extends Agent<Env> {
       },
       seed,
     );
+  }
+
+  // ---------- artifacts changed over REST ----------
+
+  /** The API worker changed an artifact: every open tab and event stream hears of it at once. */
+  artifactChanged(change: ArtifactChange): void {
+    this.emit({ type: "artifact_changed", ...change });
   }
 
   // ---------- deletion ----------

@@ -9,6 +9,8 @@ export const ArtifactRefPart = z.object({
   artifactId: z.string(),
   artifactType: z.string(),
   title: z.string(),
+  // Deleted since the answer made it (the transcript fold marks it): its button says so.
+  deleted: z.literal(true).optional(),
 });
 export const ToolCallPart = z.object({
   type: z.literal("tool_call"),

@@ -7,6 +7,7 @@ import { DEFAULT_MAX_STEPS } from "../protocol/conversation-settings";
 import { type AttachmentPart, type ChatMessage, messageText } from "../protocol/messages";
 import {
   type ApprovalAnswer,
+  type ArtifactChange,
   type ClientFrame,
   type ErrorInfo,
   type NewServerEvent,
@@ -32,6 +33,8 @@ import { historyOptions, pdfTextCache } from "./history-options";
 import { titleFromFirstMessage } from "./first-message-title";
 import { dropCheckpoint, loadCheckpoint, saveCheckpoint, toolCallLog } from "./loop-storage";
 import { forgetRecoveryAttempts, recoverInterruptedTurn } from "./recovery";
+import { dropCallNote, noteCallUnderWay } from "./call-under-way";
+import { modelPrices } from "./model-prices";
 import { cancelApprovalExpiries } from "./approval-expiry";
 import { foldedContent, turnStarted } from "./turn-log";
 import type { ConnectionPool, McpCounters } from "./tool-runner";
@@ -174,6 +177,7 @@ export class Conversation extends Agent<Env> {
       completeTurn: (turn, outcome) => this.completeTurn(turn, outcome),
       startTurn: (turn, resumed) => this.startTurn(turn, resumed),
       isParked: (turn) => this.approvals.pending(turn.id).length > 0,
+      prices: () => modelPrices(this.env),
     });
     this.pump();
     if (this.store.outboxSize() > 0) void this.flushOutboxTask();
@@ -893,6 +897,20 @@ export class Conversation extends Agent<Env> {
             this.audit.modelRequest(turn.id, step, provider, request),
           modelResponse: (step, summary) => this.audit.modelResponse(turn.id, step, summary),
         },
+        // Noted while under way: a restart cannot then make the call go uncounted.
+        callUnderWay: (call) => {
+          this.#deltas.flush();
+          noteCallUnderWay(
+            this.store,
+            turn,
+            {
+              userId: conversation.userId,
+              conversationId: conversation.id,
+              provider: conversation.provider,
+            },
+            call,
+          );
+        },
         recordUsage: (u) =>
           enqueue(this.store, {
             kind: "usage",
@@ -1036,6 +1054,7 @@ export class Conversation extends Agent<Env> {
       enqueue(this.store, { kind: "artifact_link", messageId: message.id, artifactIds });
     this.store.finishTurn(turn.id);
     dropCheckpoint(this.store, turn.id);
+    dropCallNote(this.store, turn.id);
     forgetRecoveryAttempts(this.store, turn.id);
     void this.flushOutboxTask();
   }
@@ -1139,6 +1158,13 @@ export class Conversation extends Agent<Env> {
       },
       seed,
     );
+  }
+
+  // ---------- artifacts changed over REST ----------
+
+  /** The API worker changed an artifact: every open tab and event stream hears of it at once. */
+  artifactChanged(change: ArtifactChange): void {
+    this.emit({ type: "artifact_changed", ...change });
   }
 
   // ---------- deletion ----------

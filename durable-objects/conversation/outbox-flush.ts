@@ -61,6 +61,8 @@ export const OutboxItem = z.discriminatedUnion("kind", [
       reasoningTokens: z.number().optional(),
       costUsd: z.number().nullable().optional(),
       createdAt: z.number().optional(),
+      // Set on a call cut short before its provider's count (absent in older rows: not).
+      estimated: z.boolean().optional(),
     }),
   }),
 ]);

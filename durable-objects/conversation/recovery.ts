@@ -6,9 +6,12 @@
 // - the turn resumes from its last checkpoint; a step cut off while the model streamed runs again
 //   and a `step_restarted` event takes the answer back to what it showed at the checkpoint, so
 //   no client shows the step's text twice;
-// - a turn that keeps dying ends as interrupted with what the user last saw, and says why.
+// - a turn that keeps dying ends as interrupted with what the user last saw, and says why;
+// - the model call the restart cut off is counted (estimated), once, whichever way it goes on.
 import type { NewServerEvent, ServerEvent } from "../protocol/wire";
+import type { PriceTable } from "../loop/prices";
 import type { LoopState } from "../loop/types";
+import { countCallCutOff } from "./call-under-way";
 import { loadCheckpoint } from "./loop-storage";
 import type { ConversationStore, TurnRow } from "./store";
 import type { FinalOutcome } from "./turn";
@@ -28,12 +31,18 @@ export interface RecoveryHost {
   startTurn(turn: TurnRow, resumed?: LoopState): void;
   /** A turn waiting for the user's approval was not cut off: it waits on. */
   isParked(turn: TurnRow): boolean;
+  /** The prices the call cut off is counted at (read only when there is one). */
+  prices(): PriceTable;
 }
 
 export function recoverInterruptedTurn(host: RecoveryHost): void {
   const { store } = host;
   const turn = store.runningTurn();
   if (!turn || host.isParked(turn)) return;
+  const checkpoint = loadCheckpoint(store, turn.id);
+  // The provider was paid for the call the restart cut off: it counts, in the turn's budgets too.
+  const used = countCallCutOff(host, turn, checkpoint?.state.usage);
+  if (used && checkpoint) checkpoint.state.usage = used;
   const started = turnStarted(store, turn);
   // Counted apart: a turn that never began has used none of its resumes.
   const attemptsKey = attemptsKeyOf(started ? "resumes" : "starts", turn.id);
@@ -78,7 +87,6 @@ export function recoverInterruptedTurn(host: RecoveryHost): void {
     level: "warning",
     message: "The service restarted during this answer; continuing from the last completed step.",
   });
-  const checkpoint = loadCheckpoint(store, turn.id);
   const state = checkpoint?.state;
   // A step checkpointed after its model call continues at its tool calls: nothing re-streams.
   if (!state?.pending && !state?.final) {

@@ -70,6 +70,7 @@ export interface TurnInput {
   saveArtifact: (draft: DraftArtifact, source: ArtifactSource) => Promise<ArtifactRef>;
   checkpoint: (state: LoopState) => void;
   recordUsage: LoopDeps["recordUsage"];
+  callUnderWay?: LoopDeps["callUnderWay"];
   audit?: TurnAudit;
   approvals?: ApprovalGate;
   /** The rolling summary of the messages before `history`, if there is one. */
@@ -215,6 +216,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
       checkpoint: input.checkpoint,
       emit: input.emit,
       recordUsage: input.recordUsage,
+      ...(input.callUnderWay && { callUnderWay: input.callUnderWay }),
       // A call cut short is estimated at the ratio the fitter counts the history with.
       ...(input.charsPerToken && { charsPerToken: input.charsPerToken }),
       prices: modelPrices(input.env),

@@ -3,6 +3,7 @@
 // they lack estimated.
 import { describe, expect, it } from "vitest";
 import type { NewServerEvent } from "../protocol/wire";
+import { streamWithRetries } from "../providers/retry";
 import type { ModelRequest, StreamEvent } from "../providers/types";
 import { runScripted, say, stop } from "./test/scripted-loop";
 import type { LoopDeps } from "./types";
@@ -100,6 +101,84 @@ describe("usage of a call cut short", () => {
     });
     expect(usage[0]!.call.inputTokens).toBeGreaterThan(0);
     expect(recorded).toHaveLength(1);
+  });
+
+  it("counts a call the user cancelled while the model thought, before it streamed or reported anything", async () => {
+    const controller = new AbortController();
+    const notes: unknown[] = [];
+    // OpenAI's Responses API with unstreamed reasoning: nothing arrives before the answer.
+    const thinking: LoopDeps["provider"] = {
+      id: "openai",
+      async *stream(request) {
+        controller.abort();
+        if (request.signal?.aborted) {
+          yield {
+            type: "error",
+            error: { code: "aborted", message: "cancelled", retryable: false },
+          };
+          return;
+        }
+        yield say("never");
+      },
+    };
+    const recorded: unknown[] = [];
+    const { outcome, events } = await runScripted({
+      tools: [],
+      steps: [],
+      deps: {
+        provider: thinking,
+        recordUsage: (u) => void recorded.push(u),
+        callUnderWay: (c) => void notes.push(c),
+      },
+      input: { signal: controller.signal },
+    });
+    expect(outcome.status).toBe("cancelled");
+    const usage = usageOf(events);
+    expect(usage).toHaveLength(1);
+    // The provider read the whole request: its input, estimated; no output yet.
+    expect(usage[0]).toMatchObject({
+      estimated: true,
+      call: { calls: 1, outputTokens: 0, estimatedCalls: 1 },
+    });
+    expect(usage[0]!.call.inputTokens).toBeGreaterThan(0);
+    expect(recorded).toEqual([expect.objectContaining({ estimated: true, outputTokens: 0 })]);
+    // Noted while under way, with the input it was counted at, and cleared once counted.
+    expect(notes).toEqual([
+      { step: 1, model: "m", inputTokens: usage[0]!.call.inputTokens, charsPerToken: 4 },
+      null,
+    ]);
+  });
+
+  it("counts nothing for a call cancelled while it waited to be tried again: no request went out", async () => {
+    const controller = new AbortController();
+    const overloaded: LoopDeps["provider"] = {
+      id: "anthropic",
+      async *stream(request) {
+        if (request.signal?.aborted) {
+          yield {
+            type: "error",
+            error: { code: "aborted", message: "cancelled", retryable: false },
+          };
+          return;
+        }
+        yield { type: "error", error: { code: "overloaded", message: "busy", retryable: true } };
+      },
+    };
+    const { outcome, events } = await runScripted({
+      tools: [],
+      steps: [],
+      deps: {
+        provider: overloaded,
+        stream: (p, r) =>
+          streamWithRetries(p, r, {
+            sleep: async () => undefined,
+            onRetry: () => controller.abort(),
+          }),
+      },
+      input: { signal: controller.signal },
+    });
+    expect(outcome.status).toBe("cancelled");
+    expect(usageOf(events)).toEqual([]);
   });
 
   it("counts a cancelled call once with the provider's cut figures, not again as an estimate", async () => {

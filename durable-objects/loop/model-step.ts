@@ -111,6 +111,7 @@ async function readStream(
         if (event.type === "text_delta" || event.type === "reasoning_delta")
           meter.streamed(event.text.length);
         else if (event.type === "usage") meter.usage(event);
+        else if (event.type === "error") meter.failed(event.error);
         if (event.type === "error" || event.type === "finish" || ++drained > DRAIN_AFTER_CUT) break;
         continue;
       }
@@ -143,6 +144,7 @@ async function readStream(
           break;
         case "error":
           if (event.error.code === "invalid_tool_arguments") break; // handled per call below
+          meter.failed(event.error);
           out.error = {
             code: event.error.code,
             message: event.error.message,

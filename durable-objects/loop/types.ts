@@ -196,6 +196,16 @@ export interface ApprovalGate {
   }): void;
 }
 
+/** A model call under way, as noted for counting it should a restart cut it off. */
+export interface CallUnderWay {
+  step: number;
+  model: string;
+  /** Its input as the context fitter counts it. */
+  inputTokens: number;
+  /** The ratio its output is to be estimated at, from the characters streamed. */
+  charsPerToken: number;
+}
+
 export interface LoopDeps {
   provider: ModelProvider;
   /**
@@ -220,6 +230,11 @@ export interface LoopDeps {
   recordUsage: (
     u: CallUsage & { step: number; provider?: ModelProvider["id"]; model?: string },
   ) => void;
+  /**
+   * Notes the model call under way (its step, model and estimated input), or null once it is
+   * counted or over: a call a restart cuts off is counted from the note when the turn resumes.
+   */
+  callUnderWay?: (call: CallUnderWay | null) => void;
   /**
    * The conversation's learned characters per token (DEFAULT_CHARS_PER_TOKEN without it): a call
    * cut short before its provider's count is estimated with it.

@@ -1,8 +1,9 @@
 // Each model call's usage, priced and added to the turn's running totals (kept in the loop
 // state, so a resumed turn counts on from its checkpoint), recorded and shown live. A call cut
 // short (cancelled, cut by a stream guard, failed mid-answer) is counted too: with the figures
-// its provider gave, and what they lack estimated (see CallMeter).
-import type { ModelRequest, StreamEvent } from "../providers/types";
+// its provider gave, and what they lack estimated (see CallMeter). A call under way is noted
+// (`callUnderWay`), so one a restart cuts off can be counted when the turn resumes.
+import type { ModelRequest, ProviderErrorInfo, StreamEvent } from "../providers/types";
 import { addCall, type CallUsage, EMPTY_USAGE } from "../protocol/usage";
 import { DEFAULT_CHARS_PER_TOKEN } from "./context-budget";
 import { requestChars } from "./context-fit";
@@ -26,6 +27,7 @@ export function meterModelCall(
     ...tokens,
     reasoningTokens: event.reasoningTokens ?? 0,
     costUsd: deps.prices ? costOf(priceOf(deps.prices, model), tokens) : null,
+    ...(estimated && { estimated: true }),
   };
   state.usage = addCall(state.usage ?? EMPTY_USAGE, call);
   deps.recordUsage({ ...call, step: state.step, ...event.servedBy });
@@ -41,56 +43,91 @@ export function meterModelCall(
   });
 }
 
-type Deps = Pick<LoopDeps, "emit" | "recordUsage" | "prices" | "charsPerToken">;
+type Deps = Pick<LoopDeps, "emit" | "recordUsage" | "prices" | "charsPerToken" | "callUnderWay">;
 type Usage = Extract<StreamEvent, { type: "usage" }>;
 
 /**
  * Meters the model calls of one stream (retries and fallbacks are calls of their own). A call is
  * closed by its usage, or by its finish when the provider reported none (counted as before: not
- * at all). A call that ends without either but streamed output (cancelled, cut by a guard, its
- * connection lost) is counted at `end`, and one whose provider sent figures as far as they went
- * (`cut`) is counted with them: either way what the provider did not say is estimated, input
- * from the request as the context fitter counts it, output from the characters streamed, at the
+ * at all). A call that ends without either is counted at `end` when it streamed output or was
+ * cancelled once sent (the provider has read its input by then: cancelled while the model
+ * thought, it streamed nothing yet); one whose provider sent figures as far as they went (`cut`)
+ * is counted with them. Either way what the provider did not say is estimated, input from the
+ * request as the context fitter counts it, output from the characters streamed, at the
  * conversation's learned characters per token, and the call is marked estimated.
  */
 export class CallMeter {
   #chars = 0;
+  /** The call under way has not been counted (nor finished). */
+  #open = true;
+  /** The stream ended cancelled by the user, with a request the provider had been sent. */
+  #cancelled = false;
+  readonly #ratio: number;
+  readonly #inputTokens: number;
 
   constructor(
     private readonly deps: Deps,
     private readonly input: Pick<LoopInput, "turnId" | "messageId" | "model">,
     private readonly state: LoopState,
-    private readonly request: ModelRequest,
-  ) {}
+    request: ModelRequest,
+  ) {
+    this.#ratio = deps.charsPerToken ?? DEFAULT_CHARS_PER_TOKEN;
+    this.#inputTokens = Math.ceil(requestChars(request) / this.#ratio);
+    // Cancelled before it started, the call never reaches the provider.
+    if (request.signal?.aborted) this.#open = false;
+    else this.#note();
+  }
 
   /** Output the model streamed (text, reasoning, a call's name and arguments). */
   streamed(chars: number): void {
+    // After a counted attempt, output means another one (a retry) is under way.
+    if (!this.#open) {
+      this.#open = true;
+      this.#note();
+    }
     this.#chars += chars;
   }
 
   usage(event: Usage): void {
     if (event.cut) this.#estimate(event);
     else meterModelCall(this.deps, this.input, this.state, event);
-    this.#chars = 0;
+    this.#close();
   }
 
   finished(): void {
-    this.#chars = 0;
+    this.#close();
   }
 
-  /** The stream is over, however it ended: a call still open with output is counted. */
+  /** The stream ended with `error`: a cancel of a request sent is counted at `end`. */
+  failed(error: ProviderErrorInfo): void {
+    this.#cancelled = error.code === "aborted" && !error.unsent;
+  }
+
+  /** The stream is over, however it ended: a call still open with output, or cancelled, is counted. */
   end(): void {
-    if (this.#chars > 0) this.#estimate({ type: "usage", inputTokens: 0, outputTokens: 0 });
+    if (this.#open && (this.#chars > 0 || this.#cancelled))
+      this.#estimate({ type: "usage", inputTokens: 0, outputTokens: 0 });
+    this.#close();
+  }
+
+  #note(): void {
+    this.deps.callUnderWay?.({
+      step: this.state.step,
+      model: this.input.model,
+      inputTokens: this.#inputTokens,
+      charsPerToken: this.#ratio,
+    });
+  }
+
+  #close(): void {
+    if (this.#open) this.deps.callUnderWay?.(null);
+    this.#open = false;
     this.#chars = 0;
   }
 
   #estimate(reported: Usage): void {
-    const ratio = this.deps.charsPerToken ?? DEFAULT_CHARS_PER_TOKEN;
-    const inputTokens =
-      reported.inputTokens > 0
-        ? reported.inputTokens
-        : Math.ceil(requestChars(this.request) / ratio);
-    const outputTokens = Math.max(reported.outputTokens, Math.ceil(this.#chars / ratio));
+    const inputTokens = reported.inputTokens > 0 ? reported.inputTokens : this.#inputTokens;
+    const outputTokens = Math.max(reported.outputTokens, Math.ceil(this.#chars / this.#ratio));
     const estimated =
       inputTokens !== reported.inputTokens || outputTokens !== reported.outputTokens;
     const { cut: _cut, ...figures } = reported;

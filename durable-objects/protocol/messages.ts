@@ -11,6 +11,8 @@ export const ArtifactRefPart = z.object({
   artifactType: z.string(),
   // Parts stored before bidi controls were dropped on the way in still hold them.
   title: z.string().transform(withoutBidiControls),
+  // Deleted since the answer made it (the transcript fold marks it): its button says so.
+  deleted: z.literal(true).optional(),
 });
 export const ToolCallPart = z.object({
   type: z.literal("tool_call"),

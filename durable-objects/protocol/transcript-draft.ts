@@ -2,7 +2,7 @@
 // is never changed: the draft copies each of its lists once, on the first write of the batch,
 // and then edits the copy in place. Copying the message list for every event made catching up
 // on a long conversation quadratic (10,000 messages took seconds); now a batch costs one copy.
-import type { Transcript, TranscriptMessage } from "./transcript";
+import type { ArtifactNow, Transcript, TranscriptMessage } from "./transcript";
 
 /** How far from the end a message is looked for before the whole list is searched. */
 const SCAN_FROM_END = 16;
@@ -25,6 +25,7 @@ export class TranscriptDraft {
   private ownTurns = false;
   private ownCalls = false;
   private ownNotices = false;
+  private ownArtifacts = false;
   private index: MessageIndex | null;
   /** Searches of the whole list so far: one event needs one or two, a batch builds an index. */
   private scans = 0;
@@ -100,6 +101,20 @@ export class TranscriptDraft {
     if (!this.ownNotices) this.t.notices = [...this.t.notices];
     this.ownNotices = true;
     this.t.notices.push(notice);
+  }
+
+  setArtifact(now: ArtifactNow): void {
+    if (!this.ownArtifacts) this.t.artifacts = { ...this.t.artifacts };
+    this.ownArtifacts = true;
+    this.t.artifacts![now.artifactId] = now;
+  }
+
+  /** Replaces each message `fn` changes (it returns the message itself when it changes none). */
+  editAll(fn: (m: TranscriptMessage) => TranscriptMessage): void {
+    this.t.messages.forEach((m, at) => {
+      const next = fn(m);
+      if (next !== m) this.replace(at, next);
+    });
   }
 
   private ownTurnMessages(): Record<string, string> {

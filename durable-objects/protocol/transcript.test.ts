@@ -259,3 +259,52 @@ describe("a branch's copied history", () => {
     expect(t.busy).toBe(false);
   });
 });
+
+describe("an answer's artifact buttons", () => {
+  const made = (title: string): NewServerEvent[] => [
+    user("u1", "chart it", 1),
+    started("t1", "a1", 2),
+    {
+      type: "artifact_created",
+      messageId: "a1",
+      artifact: { id: "x1", type: "image/png", title },
+    },
+  ];
+  const completed: NewServerEvent = {
+    type: "message_completed",
+    messageId: "a1",
+    status: "complete",
+    content: [
+      { type: "text", text: "Here." },
+      { type: "artifact", artifactId: "x1", artifactType: "image/png", title: "Chart" },
+    ],
+  };
+  const changed = (change: "title" | "deleted", title: string): NewServerEvent => ({
+    type: "artifact_changed",
+    artifactId: "x1",
+    change,
+    title,
+    pinned: false,
+    updatedAt: 5,
+  });
+  const button = (t: Transcript) => t.messages[1]!.content.find((p) => p.type === "artifact");
+
+  it("read the artifact's title now, however the answer came (live or replayed)", () => {
+    const live = fold([...made("Chart"), completed, changed("title", "Sales chart")]);
+    expect(button(live)).toMatchObject({ title: "Sales chart" });
+    expect(button(live)).not.toHaveProperty("deleted");
+    // Renamed while the answer still streamed: the completed answer keeps the new title.
+    const early = fold([...made("Chart"), changed("title", "Sales chart"), completed]);
+    expect(button(early)).toMatchObject({ title: "Sales chart" });
+    expect(early.artifacts?.x1).toMatchObject({ change: "title", title: "Sales chart" });
+  });
+
+  it("say the artifact was deleted", () => {
+    const t = fold([...made("Chart"), completed, changed("deleted", "Chart")]);
+    expect(button(t)).toMatchObject({ title: "Chart", deleted: true });
+    // Other messages are left as they were (the same objects: they do not render again).
+    const before = fold([...made("Chart"), completed]);
+    const after = applyEvent(before, { ...changed("deleted", "Chart"), seq: 99, at: 0 });
+    expect(after.messages[0]).toBe(before.messages[0]);
+  });
+});

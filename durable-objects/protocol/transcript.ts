@@ -114,7 +114,12 @@ export interface Transcript {
   title?: string;
   /** The rolling summary of the older messages ("Earlier in this conversation"). */
   summary?: { text: string; upToSeq: number };
+  /** Artifacts changed since they were made, by id: each as its latest artifact_changed left it. */
+  artifacts?: Record<string, ArtifactNow>;
 }
+
+/** An artifact as its latest change left it (the artifact pane follows these). */
+export type ArtifactNow = Omit<Extract<ServerEvent, { type: "artifact_changed" }>, "type" | "at">;
 
 export const MAX_LOG_LINES = 200;
 
@@ -302,7 +307,11 @@ function applyTo(draft: TranscriptDraft, e: ServerEvent): void {
       }));
       break;
     case "message_completed":
-      edit(e.messageId, (m) => ({ ...m, content: e.content, status: e.status }));
+      edit(e.messageId, (m) => ({
+        ...m,
+        content: artifactsNow(e.content, next.artifacts),
+        status: e.status,
+      }));
       break;
     case "approval_requested":
       editActivity(e.messageId, (a) => ({
@@ -372,8 +381,22 @@ function applyTo(draft: TranscriptDraft, e: ServerEvent): void {
       });
       break;
     case "step_restarted":
-      edit(e.messageId, (m) => ({ ...m, content: e.content, status: "streaming" }));
+      edit(e.messageId, (m) => ({
+        ...m,
+        content: artifactsNow(e.content, next.artifacts),
+        status: "streaming",
+      }));
       break;
+    case "artifact_changed": {
+      const { type: _type, at: _at, ...now } = e;
+      draft.setArtifact(now);
+      // Every answer that shows it (a branch's copied history too) reads it as it is now.
+      draft.editAll((m) => {
+        const content = artifactsNow(m.content, next.artifacts);
+        return content === m.content ? m : { ...m, content };
+      });
+      break;
+    }
     case "turn_failed":
     case "turn_ended":
       next.busy = false;
@@ -433,4 +456,19 @@ function appendText(
     return [...parts.slice(0, -1), { type: kind, text: last.text + delta }];
   }
   return [...parts, { type: kind, text: delta }];
+}
+
+/** `parts` with each artifact's title now, and deleted ones marked (the same array if none). */
+function artifactsNow(parts: MessagePart[], artifacts: Transcript["artifacts"]): MessagePart[] {
+  if (!artifacts) return parts;
+  let changed = false;
+  const next = parts.map((p) => {
+    const now = p.type === "artifact" ? artifacts[p.artifactId] : undefined;
+    if (!now || p.type !== "artifact") return p;
+    const deleted = now.change === "deleted";
+    if (p.title === now.title && !!p.deleted === deleted) return p;
+    changed = true;
+    return { ...p, title: now.title, ...(deleted && { deleted: true as const }) };
+  });
+  return changed ? next : parts;
 }

@@ -13,6 +13,11 @@ export const UsageTotals = z.object({
   reasoningTokens: z.number().int().min(0),
   costUsd: z.number().min(0).nullable(),
   unpricedCalls: z.number().int().min(0),
+  /**
+   * How many of the calls have estimated tokens (cut short before their provider's count: by a
+   * cancel, a guard, a lost connection or a restart); absent when none has.
+   */
+  estimatedCalls: z.number().int().min(0).optional(),
 });
 export type UsageTotals = z.infer<typeof UsageTotals>;
 
@@ -33,9 +38,12 @@ export interface CallUsage {
   cachedTokens: number;
   reasoningTokens: number;
   costUsd: number | null;
+  /** Its tokens are estimated, not the provider's count. */
+  estimated?: boolean;
 }
 
 export function addCall(totals: UsageTotals, call: CallUsage): UsageTotals {
+  const estimatedCalls = (totals.estimatedCalls ?? 0) + (call.estimated ? 1 : 0);
   return {
     calls: totals.calls + 1,
     inputTokens: totals.inputTokens + call.inputTokens,
@@ -44,6 +52,7 @@ export function addCall(totals: UsageTotals, call: CallUsage): UsageTotals {
     reasoningTokens: totals.reasoningTokens + call.reasoningTokens,
     costUsd: call.costUsd === null ? totals.costUsd : (totals.costUsd ?? 0) + call.costUsd,
     unpricedCalls: totals.unpricedCalls + (call.costUsd === null ? 1 : 0),
+    ...(estimatedCalls > 0 && { estimatedCalls }),
   };
 }
 

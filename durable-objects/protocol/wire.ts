@@ -96,6 +96,16 @@ const ErrorInfo = z.object({
 });
 export type ErrorInfo = z.infer<typeof ErrorInfo>;
 
+/** What changed of an artifact, as the API worker tells its conversation (artifact_changed). */
+export const ArtifactChange = z.object({
+  artifactId: z.string(),
+  change: z.enum(["content", "title", "pinned", "deleted"]),
+  title: z.string(),
+  pinned: z.boolean(),
+  updatedAt: z.number(),
+});
+export type ArtifactChange = z.infer<typeof ArtifactChange>;
+
 // ---- server → client: sequenced events, kept in the conversation's event log ----
 const seqd = { seq: z.number().int().positive(), at: z.number() };
 
@@ -321,6 +331,14 @@ export const ServerEvent = z.discriminatedUnion("type", [
     turnId: z.string(),
     messageId: z.string(),
     timings: StepTimings,
+  }),
+  // An artifact was edited, renamed, pinned or unpinned, or deleted (REST, by the owner): open
+  // panes follow and answers' buttons read its title now. `title`, `pinned` and `updatedAt` are
+  // the artifact's after the change (as it was, for `deleted`); its content is not sent: fetch it.
+  z.object({
+    ...seqd,
+    type: z.literal("artifact_changed"),
+    ...ArtifactChange.shape,
   }),
 ]);
 export type ServerEvent = z.infer<typeof ServerEvent>;

@@ -3,6 +3,7 @@
 // calmer request on retries (temperature ×0.8, max tokens ≤ 2000). A provider that asks for a
 // longer wait than MAX_RETRY_WAIT_MS (a quota spent for the hour or the day) is not waited for:
 // the turn would sit silent that long. Given up, the error says when to try again.
+import { abortedError } from "./errors";
 import type { ModelProvider, ModelRequest, ProviderErrorInfo, StreamEvent } from "./types";
 
 export const MAX_TRIES = 3;
@@ -97,6 +98,11 @@ export async function* streamWithRetries(
     }
     options.onRetry?.(attempt, delay, error.code, error);
     await sleep(delay, request.signal);
+    // Cancelled during the wait: no new request goes out, so none is paid for.
+    if (request.signal?.aborted) {
+      yield { type: "error", error: { ...abortedError(), unsent: true } };
+      return;
+    }
     current = retryRequest(request);
   }
 }

@@ -132,6 +132,8 @@ export interface ProviderErrorInfo {
   retryAfterMs?: number;
   /** HTTP status, when the error came with one (absent for errors inside a stream). */
   status?: number;
+  /** Cancelled before the request went out (while waiting to retry): the provider read nothing. */
+  unsent?: true;
 }
 
 export type StreamEvent =

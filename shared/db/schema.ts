@@ -191,10 +191,39 @@ export const usage = sqliteTable(
     reasoningTokens: integer("reasoning_tokens").notNull().default(0),
     // USD from the price table when the call was made; null when the model had no price.
     costUsd: real("cost_usd"),
+    // Tokens estimated, not the provider's count: a call cancelled or cut off by a restart
+    // before its provider said what it used.
+    estimated: integer("estimated", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [
     index("usage_user_idx").on(t.userId, t.createdAt),
     index("usage_conversation_idx").on(t.conversationId, t.messageId),
+  ],
+);
+
+// An OpenAI-compatible request's Idempotency-Key (per user): a repeat of the request within the
+// window gets the first one's answer instead of starting another turn.
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    // SHA-256 of the route, the X-Conversation-Id header and the body: a different request
+    // under the same key is refused.
+    fingerprint: text("fingerprint").notNull(),
+    // The conversation the message went to (created for it when the request named none); its
+    // deletion frees the key.
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    clientMessageId: text("client_message_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.key] }),
+    index("idempotency_keys_conversation_idx").on(t.conversationId),
   ],
 );
 

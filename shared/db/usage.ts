@@ -9,7 +9,8 @@ const SUMS = `COUNT(*) AS calls,
   COALESCE(SUM(cached_tokens), 0) AS cachedTokens,
   COALESCE(SUM(reasoning_tokens), 0) AS reasoningTokens,
   SUM(cost_usd) AS costUsd,
-  COALESCE(SUM(cost_usd IS NULL), 0) AS unpricedCalls`;
+  COALESCE(SUM(cost_usd IS NULL), 0) AS unpricedCalls,
+  COALESCE(SUM(estimated), 0) AS estimatedCalls`;
 
 const SumsRow = z.object({
   calls: z.number(),
@@ -19,6 +20,7 @@ const SumsRow = z.object({
   reasoningTokens: z.number(),
   costUsd: z.number().nullable(),
   unpricedCalls: z.number(),
+  estimatedCalls: z.number(),
 });
 
 function totals(row: z.infer<typeof SumsRow>): UsageTotals {

@@ -1,6 +1,8 @@
 // Editing an artifact in the real app (wrangler dev, aimock as the model): two tabs edit the same
-// document and the second save is refused rather than overwriting the first; the earlier version
-// stays readable and can be restored; a rename, a pin and an edit survive a reload.
+// document; the second hears of the first's save at once and keeps its draft rather than
+// overwriting it; the earlier version stays readable and can be restored; a rename shows in the
+// other tab's pane and on both tabs' answer buttons; a rename, a pin and an edit survive a
+// reload; a deletion shows on the other tab's button, after a reload too.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { launchChromium } from "./browser";
@@ -51,13 +53,20 @@ async function openPlan(page: Page): Promise<void> {
   await viewer(page).waitFor();
 }
 
-async function edit(page: Page, text: string): Promise<void> {
+async function startEdit(page: Page, text: string): Promise<void> {
   await viewer(page).getByRole("button", { name: "Edit", exact: true }).click();
   await viewer(page).getByLabel("Edit the document").fill(text);
+}
+
+async function edit(page: Page, text: string): Promise<void> {
+  await startEdit(page, text);
   await viewer(page).getByRole("button", { name: "Save", exact: true }).click();
 }
 
-it("refuses the second of two tabs' edits, keeps the earlier version, and restores it", async () => {
+const answerButton = (page: Page) =>
+  page.getByTestId("message-assistant").first().locator("button.artifact-button");
+
+it("tells the second of two tabs of the first's edit, rename and delete, and restores a version", async () => {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   const one = await context.newPage();
   await one.goto(`${stack.url}/#token=${stack.token}`);
@@ -75,12 +84,15 @@ it("refuses the second of two tabs' edits, keeps the earlier version, and restor
   await two.goto(one.url());
   await openPlan(two);
 
+  // Both edit; the first saves, and the second is told at once, its draft kept to copy from.
+  await startEdit(two, "# Plan v2 from tab two");
   await edit(one, "# Plan v2 from tab one");
   await expect.poll(() => viewer(one).textContent()).toContain("Plan v2 from tab one");
-
-  await edit(two, "# Plan v2 from tab two");
-  const refused = viewer(two).getByRole("alert");
-  await expect.poll(() => refused.textContent()).toMatch(/changed since you opened it/);
+  const told = viewer(two).getByRole("alert");
+  await expect.poll(() => told.textContent()).toMatch(/Changed in another tab/);
+  expect(await viewer(two).getByLabel("Edit the document").inputValue()).toBe(
+    "# Plan v2 from tab two",
+  );
   await viewer(two).getByRole("button", { name: "Reload (drops your edit)" }).click();
   await expect.poll(() => viewer(two).textContent()).toContain("Plan v2 from tab one");
 
@@ -102,13 +114,32 @@ it("refuses the second of two tabs' edits, keeps the earlier version, and restor
   await expect
     .poll(() => pane(one).getByRole("heading", { level: 2 }).first().textContent())
     .toBe("Launch plan");
+  // The other tab's pane and both tabs' answer buttons read the new title at once.
+  await expect
+    .poll(() => pane(two).getByRole("heading", { level: 2 }).first().textContent())
+    .toBe("Launch plan");
+  await expect.poll(() => answerButton(one).textContent()).toBe("Launch plan");
+  await expect.poll(() => answerButton(two).textContent()).toBe("Launch plan");
   await pane(one).getByRole("button", { name: /^Pin/ }).click();
   await expect.poll(() => one.getByTestId("pinned-note").textContent()).toContain("Launch plan");
   await one.reload();
   await expect
     .poll(() => one.getByTestId("pinned-note").textContent(), { timeout: 20_000 })
     .toContain("Launch plan");
+  await expect.poll(() => answerButton(one).textContent()).toBe("Launch plan");
   await openPlan(one);
   await expect.poll(() => viewer(one).textContent()).toContain("Plan v1");
+
+  // Deleted in one tab: the other's pane and button say so, and its button no longer opens it.
+  await pane(one).getByRole("button", { name: "Delete", exact: true }).click();
+  await pane(one).getByRole("button", { name: "Yes, delete" }).click();
+  await expect.poll(() => pane(two).getByRole("alert").textContent()).toMatch(/was deleted/);
+  await expect.poll(() => answerButton(two).textContent()).toBe("Launch plan (deleted)");
+  expect(await answerButton(two).isDisabled()).toBe(true);
+  await two.reload();
+  await expect
+    .poll(() => answerButton(two).textContent(), { timeout: 20_000 })
+    .toBe("Launch plan (deleted)");
+  expect(await answerButton(two).isDisabled()).toBe(true);
   await context.close();
 });

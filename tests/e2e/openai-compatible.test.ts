@@ -4,6 +4,8 @@ import OpenAI from "openai";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type Stack, startStack } from "./stack";
 
+const SLOW_ANSWER = "One turn, however often you ask.";
+
 let stack: Stack;
 let client: OpenAI;
 beforeAll(async () => {
@@ -24,6 +26,7 @@ beforeAll(async () => {
       ],
     });
     mock.onMessage(/say hello plainly/, { content: "Hello from the edge." });
+    mock.onMessage(/answer slowly, once/, { content: SLOW_ANSWER }, { chunkSize: 4, latency: 150 });
   });
   client = new OpenAI({ apiKey: stack.token, baseURL: `${stack.url}/v1`, maxRetries: 0 });
   // Starting the stack runs wrangler three times: slow on a busy machine.
@@ -152,4 +155,33 @@ it("refuses an unknown model, someone else's conversation and a bad token the wa
   ).rejects.toMatchObject({ status: 404 });
   const stranger = new OpenAI({ apiKey: "tc_wrong", baseURL: `${stack.url}/v1`, maxRetries: 0 });
   await expect(stranger.models.list()).rejects.toMatchObject({ status: 401 });
+});
+
+it("a request resent with its Idempotency-Key after the connection dropped follows the one turn it started", async () => {
+  const key = `e2e-${crypto.randomUUID()}`;
+  const ask = () =>
+    client.chat.completions
+      .create(
+        {
+          model: "thinking-chat",
+          stream: true,
+          messages: [{ role: "user", content: "Please answer slowly, once." }],
+        },
+        { headers: { "Idempotency-Key": key } },
+      )
+      .withResponse();
+  const dropped = await ask();
+  for await (const chunk of dropped.data) if (chunk.choices[0]?.delta.content) break; // hangs up
+  const conversationId = dropped.response.headers.get("x-conversation-id");
+
+  const resent = await ask();
+  expect(resent.response.headers.get("x-conversation-id")).toBe(conversationId);
+  let content = "";
+  for await (const chunk of resent.data) content += chunk.choices[0]?.delta.content ?? "";
+  expect(content).toBe(SLOW_ANSWER);
+
+  const messages = (await (
+    await fetch(`${stack.url}/api/conversations/${conversationId}/messages`, { headers: auth() })
+  ).json()) as { items: Array<{ role: string }> };
+  expect(messages.items.map((m) => m.role)).toEqual(["user", "assistant"]);
 });

@@ -34,4 +34,22 @@ export function addBranchFixtures(mock: LLMock): void {
   );
   mock.onMessage(/answer me twice/, { content: "A first answer." });
   mock.onMessage(/an edited question/, { content: "The answer to the edited question." });
+  // An answer that makes a text artifact (artifact history and titles in a branch).
+  mock.onMessage(/make a snippet to branch/, {
+    toolCalls: [
+      {
+        id: "sn1",
+        name: "response_formatter",
+        arguments: JSON.stringify({
+          conversation: [
+            { type: "text", content: "Here is the snippet." },
+            {
+              type: "artifact",
+              artifact: { type: "code", title: "Snippet", content: "v1", language: "python" },
+            },
+          ],
+        }),
+      },
+    ],
+  });
 }

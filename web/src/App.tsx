@@ -10,6 +10,7 @@ import {
   useState,
 } from "react";
 import type { Artifact, Conversation, ProviderInfo } from "../../durable-objects/protocol/rest";
+import type { ArtifactNow } from "../../durable-objects/protocol/transcript";
 import { api, ApiFailure, type User } from "./api";
 import { forgetFirstRequests } from "./first-requests";
 import { forgetUser, rememberUser } from "./last-user";
@@ -120,6 +121,9 @@ export function App() {
   const [pinnedIds, setPinnedIds] = useState<ReadonlySet<string>>(NO_PINS);
   // Bumped by a pin made outside the pane (a file in a message), so the pane's list reloads.
   const [pinRevision, setPinRevision] = useState(0);
+  // Artifacts changed since they were made (in any tab, by anyone): the pane follows them.
+  const [artifactChanges, setArtifactChanges] = useState(NO_CHANGES);
+  const lastArtifactChange = Math.max(0, ...Object.values(artifactChanges).map((c) => c.seq));
   // Your role in the open conversation and who else has it (null while loading).
   const [membership, setMembership] = useState<MemberList | null>(null);
   // Why it did not load (owner-only controls stay hidden until it does); bumped to try again.
@@ -215,6 +219,7 @@ export function App() {
     setSettingsOpen(false);
     setPinned([]);
     setPinnedIds(NO_PINS);
+    setArtifactChanges(NO_CHANGES);
     setMembership(null);
     setMembershipFailed(null);
     setShareOpen(false);
@@ -327,7 +332,7 @@ export function App() {
     return () => {
       live = false;
     };
-  }, [selected, artifactCount, pinRevision, paneOpen, showPinned, confirmed]);
+  }, [selected, artifactCount, pinRevision, lastArtifactChange, paneOpen, showPinned, confirmed]);
 
   // A transition: opening the pane re-renders the chat beside it and loads the pane's code, work
   // that React may then split across frames instead of holding the click's task (a large
@@ -568,6 +573,7 @@ export function App() {
                 conversationId={selected}
                 onOpenArtifact={openArtifactById}
                 onArtifactCount={setArtifactCount}
+                onArtifactsChanged={setArtifactChanges}
                 pinned={pinned}
                 onTitle={showTitle}
                 onOpenConversation={openConversation}
@@ -622,7 +628,8 @@ export function App() {
               conversationId={selected}
               openId={openArtifact}
               onOpen={setOpenArtifact}
-              refreshKey={`${artifactCount}:${pinRevision}`}
+              refreshKey={`${artifactCount}:${pinRevision}:${lastArtifactChange}`}
+              changes={artifactChanges}
               onItems={showPinned}
               canManage={isOwner}
             />
@@ -634,3 +641,4 @@ export function App() {
 }
 
 const NO_PINS: ReadonlySet<string> = new Set();
+const NO_CHANGES: Readonly<Record<string, ArtifactNow>> = {};

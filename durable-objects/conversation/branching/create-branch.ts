@@ -17,6 +17,7 @@ import { DEFAULT_MODELS } from "../../providers/registry";
 import type { ProviderId } from "../../providers/types";
 import { overDailyAllowance } from "../daily-allowance";
 import type { BranchSource } from "./branch-source";
+import { copyVersions } from "./artifact-history";
 import { branchTitle } from "./branch-title";
 import type { BranchSeed } from "./seed-branch";
 
@@ -65,13 +66,13 @@ export async function createBranch(input: CreateBranchInput): Promise<{ id: stri
   const id = crypto.randomUUID();
   const messageIds = new Map(source.messages.map((m) => [m.id, crypto.randomUUID()]));
   const copies = await artifactCopies(db, origin.id, source);
-  const artifactIds = new Map(copies.map((a) => [a.originId, a.row.id]));
+  const copyOf = new Map(copies.map((a) => [a.originId, a.row]));
+  // An answer's button reads the artifact's title now (renamed since, say), as in the origin.
   const remap = (parts: MessagePart[]): MessagePart[] =>
-    parts.map((p) =>
-      p.type === "artifact"
-        ? { ...p, artifactId: artifactIds.get(p.artifactId) ?? p.artifactId }
-        : p,
-    );
+    parts.map((p) => {
+      const copy = p.type === "artifact" ? copyOf.get(p.artifactId) : undefined;
+      return copy && p.type === "artifact" ? { ...p, artifactId: copy.id, title: copy.title } : p;
+    });
   const copied: ChatMessage[] = source.messages.map((m) => ({
     ...m,
     id: messageIds.get(m.id)!,
@@ -117,6 +118,10 @@ export async function createBranch(input: CreateBranchInput): Promise<{ id: stri
         conversationId: id,
         messageId: row.messageId ? (messageIds.get(row.messageId) ?? null) : null,
       }),
+    ),
+    ...copyVersions(
+      db,
+      copies.map((a) => ({ originId: a.originId, copyId: a.row.id })),
     ),
   ];
   await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);

@@ -79,4 +79,74 @@ describe("artifacts of a branch", () => {
     );
     expect(await env.ARTIFACTS.get(key)).toBeNull();
   }, 60_000);
+
+  it("keep their earlier versions and their current title in the branch", async () => {
+    const user = await createUser();
+    const origin = await createConversation(user);
+    const ws = await TestSocket.open(user, origin.id);
+    ws.send({ type: "resume", lastSeq: 0 });
+    ws.send({
+      type: "send",
+      clientMessageId: crypto.randomUUID(),
+      text: "make a snippet to branch",
+    });
+    await ws.until(turnEnded, 30_000);
+    ws.close();
+    type Listed = { items: Array<{ id: string; title: string }> };
+    const listed = await eventually(
+      async () =>
+        (await (await api(user, `/api/conversations/${origin.id}/artifacts`)).json()) as Listed,
+      (l) => l.items.length === 1,
+    );
+    const snippet = listed.items[0]!.id;
+    for (const json of [{ content: "v2" }, { content: "v3" }, { title: "Renamed snippet" }])
+      expect((await api(user, `/api/artifacts/${snippet}`, { method: "PATCH", json })).status).toBe(
+        200,
+      );
+    type Versions = { items: Array<{ id: string; savedAt: number; content?: string }> };
+    const versionsOf = async (id: string) => {
+      const list = (await (await api(user, `/api/artifacts/${id}/versions`)).json()) as Versions;
+      return Promise.all(
+        list.items.map(
+          async (v) =>
+            (await (await api(user, `/api/artifacts/${id}/versions/${v.id}`)).json()) as {
+              content: string;
+              savedAt: number;
+            },
+        ),
+      );
+    };
+    const history = await versionsOf(snippet);
+    expect(history.map((v) => v.content)).toEqual(["v2", "v1"]);
+
+    const messages = (
+      (await (await api(user, `/api/conversations/${origin.id}/messages`)).json()) as {
+        items: Array<{ id: string }>;
+      }
+    ).items;
+    const res = await api(user, `/api/conversations/${origin.id}/branch`, {
+      method: "POST",
+      json: { messageId: messages[1]!.id },
+    });
+    expect(res.status).toBe(201);
+    const branch = (await res.json()) as Conversation;
+    const copy = (
+      (await (await api(user, `/api/conversations/${branch.id}/artifacts`)).json()) as Listed
+    ).items[0]!;
+    expect(copy.title).toBe("Renamed snippet");
+    // "Earlier versions" in the branch lists what the origin's lists, with the same dates.
+    expect(
+      (await versionsOf(copy.id)).map((v) => ({ content: v.content, savedAt: v.savedAt })),
+    ).toEqual(history.map((v) => ({ content: v.content, savedAt: v.savedAt })));
+    // The answer's button in the branch opens the copy and reads its title now.
+    const copied = (
+      (await (await api(user, `/api/conversations/${branch.id}/messages`)).json()) as {
+        items: Array<{ content: Array<{ type: string; artifactId?: string; title?: string }> }>;
+      }
+    ).items[1]!;
+    expect(copied.content.find((p) => p.type === "artifact")).toMatchObject({
+      artifactId: copy.id,
+      title: "Renamed snippet",
+    });
+  }, 60_000);
 });

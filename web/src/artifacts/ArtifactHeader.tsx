@@ -1,13 +1,15 @@
 // The open artifact's header: its title, back to the list, pin, rename, download, delete
-// (confirmed inline, so that a stray click or key press never loses it).
+// (confirmed inline, so that a stray click or key press never loses it). A rename names the
+// version it was begun from, as a content save does: a rename made meanwhile elsewhere is not
+// silently replaced (the server answers 409, or the pane already knows), and Reload shows it.
 import { useId, useState } from "react";
 import type { Artifact } from "../../../durable-objects/protocol/rest";
-import { artifactApi, downloadUrl } from "./artifact-api";
+import { artifactApi, downloadUrl, isStaleEdit } from "./artifact-api";
 import { typeLabel } from "./artifact-kind";
 import { useArtifactAction } from "./use-artifact-action";
 
 export function ArtifactHeader(props: {
-  artifact: Pick<Artifact, "id" | "title" | "type" | "language" | "pinned">;
+  artifact: Pick<Artifact, "id" | "title" | "type" | "language" | "pinned" | "updatedAt">;
   onBack: () => void;
   onChanged: (artifact: Artifact) => void;
   onDeleted: (id: string) => void;
@@ -17,8 +19,30 @@ export function ArtifactHeader(props: {
   const { artifact } = props;
   const [confirming, setConfirming] = useState(false);
   const { busy, error, setError, run } = useArtifactAction();
-  // The new title while renaming; null otherwise.
-  const [naming, setNaming] = useState<string | null>(null);
+  // While renaming: the new title, and the title renaming began from.
+  const [naming, setNaming] = useState<{ text: string; from: string } | null>(null);
+  // The server refused the rename: the artifact changed since (Reload, then save again).
+  const [stale, setStale] = useState(false);
+  // Renamed elsewhere since renaming began (the pane follows other tabs); an edit of its content
+  // or a pin is no conflict with a rename.
+  const renamedMeanwhile = naming !== null && artifact.title !== naming.from;
+  const startNaming = () => {
+    setStale(false);
+    setNaming({ text: artifact.title, from: artifact.title });
+  };
+  const stopNaming = () => {
+    setNaming(null);
+    setStale(false);
+    setError(null);
+  };
+  const reload = () =>
+    run(async () => {
+      const now = await artifactApi.get(artifact.id);
+      props.onChanged(now);
+      // Your title stays in the field: saving it now replaces theirs knowingly.
+      setNaming((n) => n && { ...n, from: now.title });
+      setStale(false);
+    });
   const titleField = useId();
 
   return (
@@ -35,34 +59,51 @@ export function ArtifactHeader(props: {
               className="artifact-rename"
               onSubmit={(e) => {
                 e.preventDefault();
-                const title = naming.trim();
+                if (stale || renamedMeanwhile) return;
+                const title = naming.text.trim();
                 if (!title) return setError("A title cannot be empty; type one or press Cancel.");
                 void run(async () => {
-                  props.onChanged(await artifactApi.update(artifact.id, { title }));
-                  setNaming(null);
+                  try {
+                    props.onChanged(
+                      await artifactApi.update(artifact.id, {
+                        title,
+                        baseUpdatedAt: artifact.updatedAt,
+                      }),
+                    );
+                    setNaming(null);
+                  } catch (err) {
+                    setStale(isStaleEdit(err));
+                    throw err;
+                  }
                 });
               }}
             >
               <label htmlFor={titleField}>New title</label>
               <input
                 id={titleField}
-                value={naming}
+                value={naming.text}
                 maxLength={200}
                 autoFocus
                 disabled={busy}
-                onChange={(e) => setNaming(e.target.value)}
+                onChange={(e) => setNaming({ ...naming, text: e.target.value })}
                 onKeyDown={(e) => {
                   // Escape leaves renaming, not the pane (App closes the pane unless prevented).
                   if (e.key === "Escape") {
                     e.preventDefault();
-                    setNaming(null);
+                    stopNaming();
                   }
                 }}
               />
-              <button type="submit" className="primary" disabled={busy}>
-                Save title
-              </button>
-              <button type="button" disabled={busy} onClick={() => setNaming(null)}>
+              {stale || renamedMeanwhile ? (
+                <button type="button" className="primary" disabled={busy} onClick={reload}>
+                  Reload
+                </button>
+              ) : (
+                <button type="submit" className="primary" disabled={busy}>
+                  Save title
+                </button>
+              )}
+              <button type="button" disabled={busy} onClick={stopNaming}>
                 Cancel
               </button>
             </form>
@@ -77,6 +118,12 @@ export function ArtifactHeader(props: {
         <p className="artifact-note" data-testid="artifact-role-note">
           Only the owner of this conversation can pin, edit or delete its artifacts; you can read
           and download them.
+        </p>
+      )}
+      {renamedMeanwhile && !error && (
+        <p role="alert" className="artifact-error">
+          Renamed “{artifact.title}” in another tab (or by someone else) since you began. Reload,
+          then Save title to replace it with yours.
         </p>
       )}
       {error && (
@@ -101,7 +148,7 @@ export function ArtifactHeader(props: {
         >
           {artifact.pinned ? "Pinned" : "Pin"}
         </button>
-        <button type="button" disabled={busy} onClick={() => setNaming(artifact.title)}>
+        <button type="button" disabled={busy} onClick={startNaming}>
           Rename
         </button>
         <ArtifactDownload id={artifact.id} />

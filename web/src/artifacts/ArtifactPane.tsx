@@ -1,8 +1,10 @@
 // The artifact pane: the conversation's artifacts as a list, or the open one in its viewer.
 // The list reloads when refreshKey changes (new artifacts arrived); the open artifact is
-// fetched with its content whenever openId changes.
-import { useCallback, useEffect, useState } from "react";
+// fetched with its content whenever openId changes, and again when another tab (or person)
+// changes it.
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { Artifact } from "../../../durable-objects/protocol/rest";
+import type { ArtifactNow } from "../../../durable-objects/protocol/transcript";
 import { artifactApi, failureWords } from "./artifact-api";
 import { ArtifactEditingAllowed } from "./artifact-editing";
 import { ArtifactHeader } from "./ArtifactHeader";
@@ -20,7 +22,12 @@ export interface ArtifactPaneProps {
   onItems?: (items: Artifact[]) => void;
   /** Whether you may pin and delete them (the owner); members see why not. Default true. */
   canManage?: boolean;
+  /** Artifacts changed since they were made, by id (artifact_changed events, from any tab). */
+  changes?: Readonly<Record<string, ArtifactNow>>;
 }
+
+export const DELETED_ELSEWHERE =
+  "This artifact was deleted, in another tab or by the conversation's owner.";
 
 type Loaded<T> =
   { state: "loading" } | { state: "error"; message: string } | { state: "ok"; value: T };
@@ -29,6 +36,8 @@ export function ArtifactPane(props: ArtifactPaneProps) {
   const { conversationId, openId, onOpen, refreshKey, onItems } = props;
   const [list, setList] = useState<Loaded<Artifact[]>>({ state: "loading" });
   const [open, setOpen] = useState<Loaded<Artifact>>({ state: "loading" });
+  const openNow = useRef(open);
+  openNow.current = open;
 
   useEffect(() => {
     let live = true;
@@ -58,6 +67,36 @@ export function ArtifactPane(props: ArtifactPaneProps) {
       live = false;
     };
   }, [openId]);
+
+  // Changed elsewhere: a newer version is fetched (an editor's draft stays, and says so), a pin
+  // is taken as it is, a deletion said. This tab's own changes come back too, and change nothing.
+  const change = openId ? props.changes?.[openId] : undefined;
+  useEffect(() => {
+    if (!change) return;
+    if (change.change === "deleted") return setOpen({ state: "error", message: DELETED_ELSEWHERE });
+    const held = openNow.current;
+    if (held.state !== "ok" || held.value.id !== change.artifactId) return;
+    if (change.updatedAt <= held.value.updatedAt) {
+      if (change.pinned !== held.value.pinned)
+        setOpen({ state: "ok", value: { ...held.value, pinned: change.pinned } });
+      return;
+    }
+    let live = true;
+    artifactApi.get(change.artifactId).then(
+      (a) =>
+        live &&
+        setOpen((o) =>
+          o.state === "ok" && o.value.id === a.id && a.updatedAt >= o.value.updatedAt
+            ? { state: "ok", value: a }
+            : o,
+        ),
+      // The version shown stays; a save from it is refused with words, and Reload offered.
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [change]);
 
   // A change from the header or a viewer: keep the open artifact's content, update the list.
   const changed = useCallback((next: Artifact) => {

@@ -2,7 +2,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { ElicitationAnswer } from "../../../durable-objects/protocol/elicitation";
 import type { ProviderInfo } from "../../../durable-objects/protocol/rest";
-import type { TranscriptMessage } from "../../../durable-objects/protocol/transcript";
+import type { ArtifactNow, TranscriptMessage } from "../../../durable-objects/protocol/transcript";
 import type { ApprovalAnswer } from "../../../durable-objects/protocol/wire";
 import { Composer } from "../composer/Composer";
 import { LiveConversation, type LiveState } from "./live-conversation";
@@ -36,6 +36,8 @@ export function ChatView(props: {
   onOpenArtifact: (id: string) => void;
   /** Called with the number of artifacts the answers have made so far, when it changes. */
   onArtifactCount?: (count: number) => void;
+  /** Called with the artifacts changed since they were made (live and replayed), when they change. */
+  onArtifactsChanged?: (artifacts: Readonly<Record<string, ArtifactNow>>) => void;
   /** Titles of the pinned artifacts, which go with the next message. */
   pinned?: readonly string[];
   /** Called when the model names the conversation (live, in every open tab). */
@@ -53,7 +55,7 @@ export function ChatView(props: {
   /** The owner changed this user's role while the conversation is open (presence says so). */
   onRoleChange?: (role: ConversationRole) => void;
 }) {
-  const { conversationId, onArtifactCount, onTitle } = props;
+  const { conversationId, onArtifactCount, onArtifactsChanged, onTitle } = props;
   const [state, setState] = useState<LiveState | null>(null);
   const live = useRef<LiveConversation | null>(null);
   const list = useRef<VirtualListHandle>(null);
@@ -80,7 +82,9 @@ export function ChatView(props: {
   const artifactCount =
     state?.transcript.messages.reduce(
       (n, m) =>
-        n + m.content.filter((p) => p.type === "artifact" || p.type === "attachment").length,
+        n +
+        m.content.filter((p) => (p.type === "artifact" && !p.deleted) || p.type === "attachment")
+          .length,
       0,
     ) ?? 0;
   // Resources attached from the composer become artifacts before any answer names them.
@@ -89,6 +93,11 @@ export function ChatView(props: {
   const [uploadedFiles, setUploadedFiles] = useState(0);
   const shownArtifacts = artifactCount + attachedArtifacts + uploadedFiles;
   useEffect(() => onArtifactCount?.(shownArtifacts), [shownArtifacts, onArtifactCount]);
+  // Edits, renames, pins and deletions of artifacts, from any tab: the pane follows them.
+  const changedArtifacts = state?.transcript.artifacts;
+  useEffect(() => {
+    if (changedArtifacts) onArtifactsChanged?.(changedArtifacts);
+  }, [changedArtifacts, onArtifactsChanged]);
   const title = state?.transcript.title;
   useEffect(() => {
     if (title) onTitle?.(title);

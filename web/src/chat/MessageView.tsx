@@ -184,7 +184,19 @@ function Part(props: { part: MessagePart; onOpenArtifact: (id: string) => void }
         </details>
       );
     case "artifact":
-      return (
+      // The title is the artifact's now (renamed in the pane, here or elsewhere); a deleted one
+      // says so rather than opening to "no longer exists".
+      return part.deleted ? (
+        <button
+          type="button"
+          className="artifact-button"
+          data-artifact-type={part.artifactType}
+          data-deleted=""
+          disabled
+        >
+          {part.title} <span className="artifact-button-note">(deleted)</span>
+        </button>
+      ) : (
         <button
           type="button"
           className="artifact-button"

@@ -1,6 +1,11 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import type { TranscriptMessage } from "../../../durable-objects/protocol/transcript";
+import {
+  applyEvents,
+  emptyTranscript,
+  type TranscriptMessage,
+} from "../../../durable-objects/protocol/transcript";
+import type { NewServerEvent, ServerEvent } from "../../../durable-objects/protocol/wire";
 import { describeError } from "./error-words";
 import { blocksOf, MessageView } from "./MessageView";
 
@@ -154,6 +159,63 @@ describe("an answer in the chat", () => {
   it("words an error it does not know without losing the server's message", () => {
     expect(describeError({ code: "weird", message: "The thing broke." })).toBe(
       "Something went wrong while answering. The thing broke.",
+    );
+  });
+});
+
+describe("an answer's artifact buttons", () => {
+  // The events a tab receives (live, or replayed after a reload): an answer made an artifact,
+  // which was then renamed in the pane (here or in another tab), and another one deleted.
+  const events: NewServerEvent[] = [
+    {
+      type: "message_completed",
+      messageId: "a1",
+      status: "complete",
+      content: [
+        { type: "artifact", artifactId: "x1", artifactType: "text/markdown", title: "Draft" },
+        { type: "artifact", artifactId: "x2", artifactType: "image/png", title: "Chart" },
+      ],
+    },
+    {
+      type: "artifact_changed",
+      artifactId: "x1",
+      change: "title",
+      title: "Final plan",
+      pinned: false,
+      updatedAt: 2,
+    },
+    {
+      type: "artifact_changed",
+      artifactId: "x2",
+      change: "deleted",
+      title: "Chart",
+      pinned: false,
+      updatedAt: 1,
+    },
+  ];
+  const started: NewServerEvent = {
+    type: "turn_started",
+    turnId: "t1",
+    messageId: "a1",
+    order: 2,
+    userMessageId: "u1",
+    provider: "anthropic",
+    model: "m",
+  };
+  const transcript = applyEvents(
+    emptyTranscript(),
+    [started, ...events].map((e, i) => ({ ...e, seq: i + 1, at: 0 }) as ServerEvent),
+  );
+  const html = render(transcript.messages[0]!);
+
+  it("read the artifact's title now", () => {
+    expect(html).toMatch(/<button type="button" class="artifact-button"[^>]*>Final plan<\/button>/);
+    expect(html).not.toContain("Draft");
+  });
+
+  it("say a deleted artifact is deleted, and do not open it", () => {
+    expect(html).toMatch(
+      /<button[^>]*data-deleted=""[^>]*disabled=""[^>]*>Chart <span[^>]*>\(deleted\)<\/span><\/button>/,
     );
   });
 });

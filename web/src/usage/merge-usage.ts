@@ -22,7 +22,8 @@ export function usagePerAnswer(
 
 export function sumUsage(all: Iterable<UsageTotals>): UsageTotals {
   let sum = EMPTY_USAGE;
-  for (const u of all)
+  for (const u of all) {
+    const estimatedCalls = (sum.estimatedCalls ?? 0) + (u.estimatedCalls ?? 0);
     sum = {
       calls: sum.calls + u.calls,
       inputTokens: sum.inputTokens + u.inputTokens,
@@ -31,6 +32,8 @@ export function sumUsage(all: Iterable<UsageTotals>): UsageTotals {
       reasoningTokens: sum.reasoningTokens + u.reasoningTokens,
       costUsd: u.costUsd === null ? sum.costUsd : (sum.costUsd ?? 0) + u.costUsd,
       unpricedCalls: sum.unpricedCalls + u.unpricedCalls,
+      ...(estimatedCalls > 0 && { estimatedCalls }),
     };
+  }
   return sum;
 }

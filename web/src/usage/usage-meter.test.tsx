@@ -29,6 +29,13 @@ describe("the usage meter", () => {
     expect(costWords(sumUsage([priced, unpriced]))).toBe("≥ $0.0150 (1 call without a price)");
   });
 
+  it("says how many calls' figures are estimates (cut short before the provider's count)", () => {
+    const cutOff: UsageTotals = { ...priced, calls: 1, estimatedCalls: 1 };
+    expect(usageWords(cutOff)).toBe("2,500 in · 500 out tokens (1 call estimated) · $0.0150");
+    const total = sumUsage([cutOff, priced, { ...cutOff }]);
+    expect(usageWords(total)).toBe("7,500 in · 1,500 out tokens (2 calls estimated) · $0.0450");
+  });
+
   it("shows an answer's figures while it streams, from the live events", () => {
     const message: TranscriptMessage = {
       id: "a1",

@@ -15,5 +15,9 @@ export function usageWords(u: UsageTotals): string {
   const parts = [`${count.format(u.inputTokens)} in`, `${count.format(u.outputTokens)} out`];
   if (u.cachedTokens > 0) parts.push(`${count.format(u.cachedTokens)} cached`);
   if (u.reasoningTokens > 0) parts.push(`${count.format(u.reasoningTokens)} reasoning`);
-  return `${parts.join(" · ")} tokens · ${costWords(u)}`;
+  // Calls cut short before their provider's count (cancelled, restarted) are estimates.
+  const estimated = u.estimatedCalls ?? 0;
+  const estimates =
+    estimated === 0 ? "" : ` (${estimated === 1 ? "1 call" : `${estimated} calls`} estimated)`;
+  return `${parts.join(" · ")} tokens${estimates} · ${costWords(u)}`;
 }

@@ -1,7 +1,8 @@
 // A text artifact that can be edited in place: Edit opens a labelled textarea, Save sends the
 // new content (PATCH) and shows the server's words if it refuses, Cancel keeps the old text.
 // A save names the version it was made from; if another tab or person saved since, the server
-// refuses it and Reload shows their version (the draft stays until then, to copy from).
+// refuses it and Reload shows their version (the draft stays until then, to copy from). A save
+// made elsewhere while editing is said at once (the pane fetches it), with the same Reload.
 import { useContext, useId, useState, type ReactNode } from "react";
 import { ArtifactEditingAllowed } from "../artifact-editing";
 import { artifactApi, failureWords, isStaleEdit } from "../artifact-api";
@@ -18,23 +19,27 @@ export function EditableText(
 ) {
   const { artifact, onSaved } = props;
   const text = artifact.content ?? "";
-  const [draft, setDraft] = useState<string | null>(null);
+  // The text being edited, and the version it was begun from (its updatedAt and content).
+  const [draft, setDraft] = useState<{ text: string; base: number; from: string } | null>(null);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [stale, setStale] = useState(false);
   const fieldId = useId();
   const editable = useContext(ArtifactEditingAllowed);
 
+  // The pane shows the latest version: if only its title or pin changed since the edit began, the
+  // draft still stands on it; if its content changed, the draft's save would overwrite it.
+  const changedElsewhere = draft !== null && text !== draft.from;
   const save = async () => {
     if (draft === null) return;
     setSaving(true);
     setError(null);
     try {
       const saved = await artifactApi.update(artifact.id, {
-        content: draft,
-        baseUpdatedAt: artifact.updatedAt,
+        content: draft.text,
+        baseUpdatedAt: changedElsewhere ? draft.base : artifact.updatedAt,
       });
-      onSaved({ ...saved, content: saved.content ?? draft });
+      onSaved({ ...saved, content: saved.content ?? draft.text });
       setDraft(null);
     } catch (err) {
       setError(failureWords(err));
@@ -65,10 +70,10 @@ export function EditableText(
         <label htmlFor={fieldId}>Edit the {props.what}</label>
         <textarea
           id={fieldId}
-          value={draft}
+          value={draft.text}
           spellCheck={false}
-          rows={Math.min(30, Math.max(8, draft.split("\n").length + 1))}
-          onChange={(e) => setDraft(e.target.value)}
+          rows={Math.min(30, Math.max(8, draft.text.split("\n").length + 1))}
+          onChange={(e) => setDraft({ ...draft, text: e.target.value })}
           disabled={saving}
         />
         {error && (
@@ -76,8 +81,14 @@ export function EditableText(
             Not saved: {error}
           </p>
         )}
+        {changedElsewhere && !saving && !error && (
+          <p role="alert" className="artifact-error">
+            Changed in another tab (or by someone else) since you began editing. Copy your text,
+            then Reload to see their version.
+          </p>
+        )}
         <div className="artifact-toolbar">
-          {stale ? (
+          {stale || (changedElsewhere && !saving) ? (
             <button type="button" className="primary" onClick={reload} disabled={saving}>
               Reload (drops your edit)
             </button>
@@ -105,7 +116,10 @@ export function EditableText(
     <>
       <div className="artifact-toolbar">
         {editable && (
-          <button type="button" onClick={() => setDraft(text)}>
+          <button
+            type="button"
+            onClick={() => setDraft({ text, base: artifact.updatedAt, from: text })}
+          >
             Edit
           </button>
         )}

@@ -182,6 +182,18 @@ export async function getConversationRow(db: Db, id: string): Promise<Row | null
   return rows[0] ?? null;
 }
 
+/** The statement that creates a conversation under `id`, for a batch with other writes. */
+export function conversationInsert(db: Db, id: string, input: NewConversation) {
+  const now = Date.now();
+  return db.insert(conversations).values({
+    id,
+    ...input,
+    settings: JSON.stringify(input.settings),
+    createdAt: now,
+    updatedAt: now,
+  });
+}
+
 /**
  * Creates the conversation under an id the client chose, unless that id is taken (by anyone):
  * whether it did. The caller checks access to a taken id as for any other conversation.

@@ -2,7 +2,7 @@
 // GET /v1/models, POST /v1/chat/completions and POST /v1/responses (streaming or not), with an
 // API token as the bearer. Each request is a message in one of the user's conversations (named
 // by the X-Conversation-Id header or a previous response's id, or created for it), so the turn
-// also shows in the web client.
+// also shows in the web client. An Idempotency-Key makes a resend safe (idempotency.ts).
 import { type Context, Hono } from "hono";
 import { SOCKET_CREDENTIAL_HEADER } from "../../../../durable-objects/conversation/socket-credential";
 import {
@@ -16,7 +16,7 @@ import type { AppEnv } from "../app-types";
 import { liveCredentialOf } from "../auth/websocket-auth";
 import { conversationStub } from "../conversation-lifecycle";
 import { conversationFor as conversationWithRight } from "../db/conversation-access";
-import { createConversation } from "../db/conversations";
+import { conversationInsert, createConversation, type NewConversation } from "../db/conversations";
 import { ApiError } from "../http/errors";
 import { parseJsonBody } from "../http/validate";
 import { byUser, enforceRateLimit, rateLimit } from "../rate-limit/middleware";
@@ -37,6 +37,14 @@ import {
   streamResponse,
 } from "./responses-answer";
 import { readServerEvents } from "./server-events";
+import {
+  earlierRequest,
+  fingerprintOf,
+  IDEMPOTENCY_HEADER,
+  idempotencyKeyOf,
+  type Reservation,
+  reserve,
+} from "./idempotency";
 
 /** Names an existing conversation; the answer carries it back whichever way it was chosen. */
 export const CONVERSATION_HEADER = "x-conversation-id";
@@ -57,10 +65,11 @@ export const openAiRoutes = new Hono<AppEnv>()
       attachments: body.attachments,
       reasoningEffort: reasoningEffortOf(body.reasoning_effort, "reasoning_effort"),
     });
-    const { events, ...ids } = turn;
+    const { events, createdAt, ...ids } = turn;
+    // A repeat (Idempotency-Key) answers as the first request did: same id, same time.
     const answer = {
       id: `chatcmpl-${ids.clientMessageId}`,
-      created: Math.floor(Date.now() / 1000),
+      created: Math.floor(createdAt / 1000),
       model: body.model,
       ...ids,
     };
@@ -81,10 +90,10 @@ export const openAiRoutes = new Hono<AppEnv>()
       attachments: body.attachments,
       reasoningEffort: reasoningEffortOf(body.reasoning?.effort, "reasoning.effort"),
     });
-    const { events, ...ids } = turn;
+    const { events, createdAt, ...ids } = turn;
     const answer = {
       id: responseIdOf(ids.conversationId, ids.clientMessageId),
-      created: Math.floor(Date.now() / 1000),
+      created: Math.floor(createdAt / 1000),
       model: body.model,
       ...ids,
     };
@@ -157,15 +166,72 @@ async function startTurn(
       `Attachments belong to a conversation: name it with the ${CONVERSATION_HEADER} header.`,
     );
   const text = newMessageText(request.messages, named === undefined);
-  const conversationId = await conversationFor(c, named, model.provider, model.model, text);
+  const key = idempotencyKeyOf(c.req.header(IDEMPOTENCY_HEADER));
+  const sent = key
+    ? await keyedMessage(c, key, named, model, text)
+    : {
+        conversationId: await conversationFor(c, named, model.provider, model.model, text),
+        clientMessageId: crypto.randomUUID(),
+        createdAt: Date.now(),
+      };
   const message: Omit<SendMessage, "type"> = {
-    clientMessageId: crypto.randomUUID(),
+    clientMessageId: sent.clientMessageId,
     text,
     ...(Object.keys(options).length > 0 && { options }),
     ...(request.attachments?.length && { attachments: request.attachments }),
   };
-  const events = await sendToConversation(c, conversationId, message);
-  return { conversationId, clientMessageId: message.clientMessageId, events };
+  const events = await sendToConversation(c, sent.conversationId, message);
+  return { ...sent, events };
+}
+
+/**
+ * The conversation and clientMessageId of a request with an Idempotency-Key: the first request's
+ * when this one repeats it (the conversation then stores the message once and answers with its
+ * turn), else new ones, reserved under the key.
+ */
+async function keyedMessage(
+  c: Context<AppEnv>,
+  key: string,
+  named: string | undefined,
+  model: { provider?: string; model?: string },
+  text: string,
+): Promise<Reservation> {
+  const db = c.get("db");
+  const userId = c.get("user").id;
+  const request = {
+    userId,
+    key,
+    fingerprint: await fingerprintOf([
+      c.req.path,
+      c.req.header(CONVERSATION_HEADER) ?? "",
+      await c.req.text(),
+    ]),
+  };
+  const earlier = await earlierRequest(db, request);
+  if (earlier) return withAccess(c, earlier);
+  const fresh = {
+    conversationId:
+      named === undefined
+        ? crypto.randomUUID()
+        : await conversationFor(c, named, model.provider, model.model, text),
+    clientMessageId: crypto.randomUUID(),
+    createdAt: Date.now(),
+  };
+  if (named !== undefined) return (await reserve(db, request, fresh)).reservation;
+  await enforceRateLimit(c, RATE_LIMITS.newConversation, byUser);
+  const create = conversationInsert(
+    db,
+    fresh.conversationId,
+    newConversation(c, userId, model.provider, model.model, text),
+  );
+  const reserved = await reserve(db, request, fresh, [create]);
+  return reserved.fresh ? reserved.reservation : withAccess(c, reserved.reservation);
+}
+
+/** A repeat still needs the right to write where the first request did (a member may be removed). */
+async function withAccess(c: Context<AppEnv>, earlier: Reservation): Promise<Reservation> {
+  await conversationWithRight(c.get("db"), c.get("user").id, earlier.conversationId, "write");
+  return earlier;
 }
 
 async function conversationFor(
@@ -184,6 +250,21 @@ async function conversationFor(
     return (await conversationWithRight(c.get("db"), userId, id.data, "write")).row.id;
   }
   await enforceRateLimit(c, RATE_LIMITS.newConversation, byUser);
+  const conversation = await createConversation(
+    c.get("db"),
+    newConversation(c, userId, provider, model, text),
+  );
+  return conversation.id;
+}
+
+/** A conversation for a request that named none, titled with its message's first line. */
+function newConversation(
+  c: Context<AppEnv>,
+  userId: string,
+  provider: string | undefined,
+  model: string | undefined,
+  text: string,
+): NewConversation {
   const chosen = (provider ??
     configuredProviders(c.env)[0] ??
     "anthropic") as keyof typeof DEFAULT_MODELS;
@@ -192,15 +273,14 @@ async function conversationFor(
       .split("\n")
       .find((line) => line.trim())
       ?.trim() ?? "";
-  const conversation = await createConversation(c.get("db"), {
+  return {
     userId,
     title: firstLine.length > 80 ? `${firstLine.slice(0, 79)}…` : firstLine || "API conversation",
     provider: chosen,
     model: model ?? DEFAULT_MODELS[chosen],
     mode: "normal",
     settings: {},
-  });
-  return conversation.id;
+  };
 }
 
 /** Sends the message as POST /api/conversations/:id/chat does; the events of its turn. */

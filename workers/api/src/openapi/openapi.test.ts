@@ -112,8 +112,8 @@ describe("query parameters and headers", () => {
     "get /api/mcp-oauth/callback": [
       ...["state", "code", "error", "error_description"].map((name) => `query ${name}`),
     ],
-    "post /v1/chat/completions": ["header X-Conversation-Id"],
-    "post /v1/responses": ["header X-Conversation-Id"],
+    "post /v1/chat/completions": ["header X-Conversation-Id", "header Idempotency-Key"],
+    "post /v1/responses": ["header X-Conversation-Id", "header Idempotency-Key"],
   };
 
   it("the document lists each one, with a schema, on its route and nowhere else", async () => {

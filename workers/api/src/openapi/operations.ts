@@ -94,6 +94,16 @@ const conversationHeader = (otherwise: string) => ({
   description: `An existing conversation of yours or shared with you as a participant; ${otherwise}.`,
 });
 
+/** The OpenAI-compatible routes' Idempotency-Key header (openai/idempotency.ts). */
+const idempotencyHeader = {
+  in: "header" as const,
+  name: "Idempotency-Key",
+  required: false,
+  schema: { type: "string" as const, minLength: 1, maxLength: 255, pattern: "^[ -~]+$" },
+  description:
+    "A key of yours for this request: resent with the same key within 24 hours, the same request gets the first one's answer (the turn replayed, or followed while it runs) and starts no second turn; another request under a used key gets 409.",
+};
+
 const Ok = z.object({ ok: z.literal(true) });
 const Page = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), nextCursor: z.string().nullable() });
@@ -378,10 +388,11 @@ const DESCRIBED: Record<string, Operation> = {
         description:
           "A chat.completion, or with stream: true chat.completion.chunk events ending with [DONE]. X-Conversation-Id names the conversation.",
       },
+      ...conflict("The Idempotency-Key was used for another request"),
     },
     {
       requestBody: body(ChatCompletionRequest),
-      parameters: [conversationHeader("without it one is created")],
+      parameters: [conversationHeader("without it one is created"), idempotencyHeader],
     },
   ),
   "POST /v1/responses": op(
@@ -392,11 +403,13 @@ const DESCRIBED: Record<string, Operation> = {
         description:
           "A response object, or with stream: true Responses events from response.created to response.completed (response.failed when the turn fails, response.incomplete when it was cancelled or interrupted). The answer is a message item; reasoning and tool activity are reasoning items. X-Conversation-Id names the conversation; a later request continues it with this response's id as previous_response_id.",
       },
+      ...conflict("The Idempotency-Key was used for another request"),
     },
     {
       requestBody: body(ResponsesRequest),
       parameters: [
         conversationHeader("without it (and without previous_response_id) one is created"),
+        idempotencyHeader,
       ],
     },
   ),

@@ -17,6 +17,8 @@ import { IdParam } from "./conversations";
 import { conversationStub } from "../conversation-lifecycle";
 import { ATTACHMENT_ARTIFACT_TYPE } from "../../../../durable-objects/protocol/attachments";
 import { TitleInput } from "../../../../durable-objects/protocol/display-text";
+import type { ArtifactChange } from "../../../../durable-objects/protocol/wire";
+import type { Artifact } from "../../../../durable-objects/protocol/rest";
 
 export const PatchBody = z
   .object({
@@ -46,6 +48,19 @@ const changedSince = () =>
     "conflict",
     "This artifact was changed since you opened it; reload it to see the new version, then edit again.",
   );
+
+/**
+ * Tells the artifact's conversation, whose open tabs and event streams follow the change at once
+ * (an `artifact_changed` event). The change has landed: a word that cannot be sent is logged,
+ * not reported as a failure (tabs see the change when they next load it).
+ */
+async function announce(c: Context<AppEnv>, conversationId: string, change: ArtifactChange) {
+  try {
+    await (await conversationStub(c.env, conversationId)).artifactChanged(change);
+  } catch (err) {
+    console.warn("could not tell the conversation of an artifact change", err);
+  }
+}
 
 /** The artifact the path's :id names, if the caller has `right` in its conversation. */
 const requestedArtifact = (c: Context<AppEnv>, right: Right) =>
@@ -77,6 +92,10 @@ export const artifactRoutes = new Hono<AppEnv>()
       await keepVersion(c.get("db"), row).catch((err: unknown) =>
         console.warn("could not keep an artifact's earlier version", err),
       );
+    await announce(c, row.conversationId, {
+      ...changeOf(saved),
+      change: patch.content !== undefined ? "content" : "title",
+    });
     return c.json(saved);
   })
   .get("/:id/versions", async (c) => {
@@ -87,19 +106,14 @@ export const artifactRoutes = new Hono<AppEnv>()
     const row = await requestedArtifact(c, "read");
     return c.json(await getVersion(c.get("db"), row.id, parseParam(c, "versionId", IdParam)));
   })
-  .put("/:id/pin", async (c) => {
-    const row = await requestedArtifact(c, "manage");
-    return c.json((await updateArtifact(c.get("db"), row.id, { pinned: true })) ?? gone());
-  })
-  .delete("/:id/pin", async (c) => {
-    const row = await requestedArtifact(c, "manage");
-    return c.json((await updateArtifact(c.get("db"), row.id, { pinned: false })) ?? gone());
-  })
+  .put("/:id/pin", (c) => pin(c, true))
+  .delete("/:id/pin", (c) => pin(c, false))
   .delete("/:id", async (c) => {
     const row = await requestedArtifact(c, "manage");
     if (row.r2Key)
       await deleteUnsharedBytes(c.env.DB, c.env.ARTIFACTS, [row.r2Key], { artifactId: row.id });
     await c.get("db").delete(artifacts).where(eq(artifacts.id, row.id));
+    await announce(c, row.conversationId, { ...changeOf(row), change: "deleted" });
     // The conversation keeps a PDF attachment's text for its turns; it goes with the file. A
     // failure here leaves it to the next turn, which forgets an attachment it finds deleted.
     if (row.type === ATTACHMENT_ARTIFACT_TYPE)
@@ -113,3 +127,19 @@ export const artifactRoutes = new Hono<AppEnv>()
     const { attachment, inline } = c.req.valid("query");
     return downloadResponse(c.env.ARTIFACTS, row, attachment, inline);
   });
+
+// Pins stay last-writer-wins: a pin is a toggle whose result everyone sees at once, so there is
+// no one's work to lose (unlike an edit or a rename, which name the version they replace).
+async function pin(c: Context<AppEnv>, pinned: boolean) {
+  const row = await requestedArtifact(c, "manage");
+  const saved = (await updateArtifact(c.get("db"), row.id, { pinned })) ?? gone();
+  await announce(c, row.conversationId, { ...changeOf(saved), change: "pinned" });
+  return c.json(saved);
+}
+
+const changeOf = (a: Pick<Artifact, "id" | "title" | "pinned" | "updatedAt">) => ({
+  artifactId: a.id,
+  title: a.title,
+  pinned: a.pinned,
+  updatedAt: a.updatedAt,
+});

@@ -81,6 +81,7 @@ describe("usage and cost", () => {
       reasoningTokens: 0,
       costUsd: 0.015,
       unpricedCalls: 0,
+      estimatedCalls: 0,
     });
     expect(usage.messages).toEqual([{ messageId: answer.id, ...usage.total }]);
 

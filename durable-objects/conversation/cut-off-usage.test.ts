@@ -1,0 +1,55 @@
+// A model call a restart cuts off was paid for at the provider: the turn's recovery counts it
+// once, estimated from what it had streamed, and the usage API says the figure is an estimate.
+import { abortAllDurableObjects } from "cloudflare:test";
+import { expect, it } from "vitest";
+import type { ConversationUsage } from "../protocol/usage";
+import type { ServerEvent } from "../protocol/wire";
+import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
+import { fold, TestSocket, turnEnded } from "../../tests/support/ws-client";
+
+const updates = (events: ServerEvent[]) =>
+  events.flatMap((e) => (e.type === "usage_updated" ? [e] : []));
+
+async function usageOf(user: TestUser, id: string, calls: number): Promise<ConversationUsage> {
+  for (let i = 0; ; i++) {
+    const body = (await (
+      await api(user, `/api/conversations/${id}/usage`)
+    ).json()) as ConversationUsage;
+    // The object's outbox reaches D1 shortly after the turn.
+    if (body.total.calls >= calls || i > 100) return body;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+it("counts the model call a restart cut off, once, estimated, and the usage API says so", async () => {
+  const user = await createUser();
+  const conv = await createConversation(user);
+  const first = await TestSocket.open(user, conv.id);
+  first.send({ type: "resume", lastSeq: 0 });
+  first.send({ type: "send", clientMessageId: "cut-off-call", text: "long answer please" });
+  await first.until((f) => f.filter((x) => x.type === "text_delta").length >= 5, 20_000);
+  const before = first.events();
+  expect(updates(before)).toEqual([]); // the call had reported nothing yet
+  await abortAllDurableObjects();
+
+  const ws = await TestSocket.open(user, conv.id);
+  ws.send({ type: "resume", lastSeq: before.at(-1)!.seq });
+  await ws.until((events) => turnEnded(events), 30_000);
+  ws.close();
+  const all = [...before, ...ws.events()];
+  const answer = fold(all).messages[1]!;
+  expect(answer.status).toBe("complete");
+
+  const cutOff = updates(all).filter((e) => e.estimated);
+  expect(cutOff).toHaveLength(1);
+  expect(cutOff[0]).toMatchObject({ step: 1, call: { calls: 1, estimatedCalls: 1 } });
+  // Input as the request counts; output from the deltas streamed before the restart.
+  const streamed = before.flatMap((e) => (e.type === "text_delta" ? [e.delta] : [])).join("");
+  expect(cutOff[0]!.call.inputTokens).toBeGreaterThan(0);
+  expect(cutOff[0]!.call.outputTokens).toBe(Math.ceil(streamed.length / 4));
+
+  const calls = updates(all).length;
+  const usage = await usageOf(user, conv.id, calls);
+  expect(usage.total).toMatchObject({ calls, estimatedCalls: 1 });
+  expect(usage.messages).toEqual([{ messageId: answer.id, ...usage.total }]);
+}, 60_000);

@@ -11,5 +11,6 @@ export default defineProject({
     maxWorkers,
     include: ["web/src/**/*.test.{ts,tsx}"],
     environment: "node",
+    setupFiles: ["web/src/test-setup.ts"],
   },
 });

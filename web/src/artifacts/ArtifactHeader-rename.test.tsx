@@ -4,14 +4,10 @@
 // names the version it began from: one made meanwhile elsewhere is said, never silently replaced.
 import { act } from "react";
 import { createRoot, type Root } from "react-dom/client";
-import { afterEach, beforeAll, expect, it, vi } from "vitest";
+import { afterEach, expect, it, vi } from "vitest";
 import type { Artifact } from "../../../durable-objects/protocol/rest";
 import { ArtifactHeader } from "./ArtifactHeader";
 import { artifact } from "./test-artifact";
-
-beforeAll(() => {
-  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-});
 
 let root: Root | null = null;
 let host: HTMLElement;

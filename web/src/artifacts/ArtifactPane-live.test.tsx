@@ -4,15 +4,11 @@
 // kept, and says when the text it was begun from has been saved over.
 import { act } from "react";
 import { createRoot, type Root } from "react-dom/client";
-import { afterEach, beforeAll, expect, it, vi } from "vitest";
+import { afterEach, expect, it, vi } from "vitest";
 import type { Artifact } from "../../../durable-objects/protocol/rest";
 import type { ArtifactNow } from "../../../durable-objects/protocol/transcript";
 import { ArtifactPane, DELETED_ELSEWHERE } from "./ArtifactPane";
 import { artifact } from "./test-artifact";
-
-beforeAll(() => {
-  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-});
 
 let root: Root | null = null;
 let host: HTMLElement;

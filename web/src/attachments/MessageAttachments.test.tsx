@@ -9,11 +9,6 @@ import { ApiFailure } from "../api";
 import { MessageAttachments } from "./MessageAttachments";
 import { type Pins, PinsContext } from "./pins";
 
-declare global {
-  var IS_REACT_ACT_ENVIRONMENT: boolean;
-}
-globalThis.IS_REACT_ACT_ENVIRONMENT = true;
-
 const image: AttachmentPart = {
   type: "attachment",
   artifactId: "img-1",

@@ -2,16 +2,12 @@
 // The versions switcher (‹ 2/3 ›) and the Edit / Regenerate / Branch here actions of a message.
 import { act } from "react";
 import { createRoot, type Root } from "react-dom/client";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { MessageAlternatives } from "../../../durable-objects/protocol/branches";
 import type { ProviderInfo } from "../../../durable-objects/protocol/rest";
 import type { TranscriptMessage } from "../../../durable-objects/protocol/transcript";
 import type { BranchAction } from "./MessageActions";
 import { MessageView } from "./MessageView";
-
-beforeAll(() => {
-  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-});
 
 let root: Root | null = null;
 let host: HTMLElement;

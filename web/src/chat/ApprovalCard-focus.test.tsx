@@ -6,8 +6,6 @@ import { expect, it } from "vitest";
 import type { ApprovalView } from "../../../durable-objects/protocol/transcript";
 import { ApprovalCard } from "./ApprovalCard";
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
 const pending: ApprovalView = {
   approvalId: "ap1",
   callId: "c1",

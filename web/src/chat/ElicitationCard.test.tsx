@@ -1,16 +1,12 @@
 // @vitest-environment jsdom
 import { act } from "react";
 import { createRoot, type Root } from "react-dom/client";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ElicitationAnswer } from "../../../durable-objects/protocol/elicitation";
 import type { ElicitationView } from "../../../durable-objects/protocol/transcript";
 import { ElicitationCard } from "./ElicitationCard";
 import { type Answerer, answererOf } from "../sharing/answerer";
 import { typeInto } from "../ui/type-into";
-
-beforeAll(() => {
-  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-});
 
 let root: Root | null = null;
 let host: HTMLElement;

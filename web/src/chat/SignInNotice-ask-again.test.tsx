@@ -8,8 +8,6 @@ import type { TranscriptMessage } from "../../../durable-objects/protocol/transc
 import { MessageView } from "./MessageView";
 import { questionBefore } from "./SignInNotice";
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
 const question: TranscriptMessage = {
   id: "q1",
   order: 1,

@@ -1,14 +1,10 @@
 // @vitest-environment jsdom
 import { act } from "react";
 import { createRoot, type Root } from "react-dom/client";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { StepTimings } from "../../../durable-objects/protocol/timings";
 import type { TranscriptMessage } from "../../../durable-objects/protocol/transcript";
 import { MessageView } from "./MessageView";
-
-beforeAll(() => {
-  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-});
 
 let root: Root | null = null;
 let host: HTMLElement;

@@ -3,12 +3,8 @@
 // the viewport the fallback height). Real scrolling and measuring are in tests/e2e.
 import { act } from "react";
 import { createRoot, type Root } from "react-dom/client";
-import { afterEach, beforeAll, expect, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
 import { VirtualList, type VirtualListHandle } from "./VirtualList";
-
-beforeAll(() => {
-  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-});
 
 let root: Root | null = null;
 afterEach(() => {

@@ -7,11 +7,6 @@ import { afterEach, beforeEach, expect, it } from "vitest";
 import type { CatalogApi } from "./catalog-api";
 import { Composer, MEMBER_CATALOG_REASON } from "./Composer";
 
-declare global {
-  var IS_REACT_ACT_ENVIRONMENT: boolean;
-}
-globalThis.IS_REACT_ACT_ENVIRONMENT = true;
-
 let calls: string[];
 const refuse = (method: string) => async () => {
   calls.push(method);

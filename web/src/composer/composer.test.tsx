@@ -14,11 +14,6 @@ import type {
 import type { CatalogApi } from "./catalog-api";
 import { Composer } from "./Composer";
 
-declare global {
-  var IS_REACT_ACT_ENVIRONMENT: boolean;
-}
-globalThis.IS_REACT_ACT_ENVIRONMENT = true;
-
 const prompts: McpPromptInfo[] = [
   {
     server: "everything",

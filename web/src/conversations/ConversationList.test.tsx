@@ -6,10 +6,6 @@ import type { ConversationListItem } from "../../../durable-objects/protocol/res
 import { ConversationList } from "./ConversationList";
 import { creationRefused } from "./new-conversation";
 
-beforeAll(() => {
-  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-});
-
 let root: Root | null = null;
 let host: HTMLElement;
 afterEach(() => {

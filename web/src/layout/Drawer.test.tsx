@@ -2,12 +2,9 @@
 // The phone's drawer covers the chat: while open, Tab goes round its own controls.
 import { act } from "react";
 import { createRoot, type Root } from "react-dom/client";
-import { afterEach, beforeAll, beforeEach, expect, it } from "vitest";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import { Drawer } from "./Drawer";
 
-beforeAll(() => {
-  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-});
 let root: Root;
 let host: HTMLElement;
 beforeEach(async () => {

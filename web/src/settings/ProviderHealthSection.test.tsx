@@ -2,14 +2,10 @@
 // The providers' health in Settings: checked when asked, one line per configured provider.
 import { act } from "react";
 import { createRoot, type Root } from "react-dom/client";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { ProvidersHealth } from "../../../durable-objects/protocol/provider-health";
 import { ApiFailure } from "../api";
 import { ProviderHealthSection } from "./ProviderHealthSection";
-
-beforeAll(() => {
-  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-});
 
 let root: Root | null = null;
 let host: HTMLElement;

@@ -3,7 +3,7 @@
 // section is unmounted after each test.
 import { act, type ComponentType } from "react";
 import { createRoot, type Root } from "react-dom/client";
-import { afterEach, beforeAll, vi } from "vitest";
+import { afterEach, vi } from "vitest";
 import type {
   Conversation,
   ConversationSettings,
@@ -17,10 +17,6 @@ interface SectionProps {
   providers: ProviderInfo[];
   save: SaveConversation;
 }
-
-beforeAll(() => {
-  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-});
 
 let mounted: { root: Root; host: HTMLElement } | null = null;
 afterEach(() => {

@@ -10,7 +10,6 @@ import { artifact } from "../artifacts/test-artifact";
 import { rememberUser } from "../last-user";
 
 beforeAll(() => {
-  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
   // jsdom has no modal dialogs.
   const proto = HTMLDialogElement.prototype as { showModal?: () => void; close?: () => void };
   proto.showModal ??= function (this: HTMLDialogElement) {

@@ -3,15 +3,11 @@
 // picking one fills the form with its defaults, and the conversation opens to be created from it.
 import { act } from "react";
 import { createRoot, type Root } from "react-dom/client";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Conversation, ProviderInfo } from "../../../durable-objects/protocol/rest";
 import type { Template } from "../../../durable-objects/protocol/templates";
 import { creationQuery } from "../conversations/new-conversation";
 import { NewConversationForm } from "../conversations/NewConversationForm";
-
-beforeAll(() => {
-  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-});
 
 const template = (id: string, name: string, extra: Partial<Template> = {}): Template => ({
   id,

@@ -8,7 +8,6 @@ import type { Template } from "../../../durable-objects/protocol/templates";
 import { TemplatesSection } from "./TemplatesSection";
 
 beforeAll(() => {
-  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
   // jsdom has <dialog> without its modal methods.
   const proto = HTMLDialogElement.prototype as { showModal?: () => void; close?: () => void };
   proto.showModal ??= function (this: HTMLDialogElement) {

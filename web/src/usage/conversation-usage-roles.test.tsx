@@ -3,15 +3,11 @@
 // viewer is neither shown it nor asks for it, and a participant made a viewer stops seeing it.
 import { act } from "react";
 import { createRoot, type Root } from "react-dom/client";
-import { afterEach, beforeAll, beforeEach, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import type { ConversationRole } from "../../../durable-objects/protocol/roles";
 import { EMPTY_USAGE } from "../../../durable-objects/protocol/usage";
 import { UsageMeter } from "./UsageMeter";
 import { useConversationUsage } from "./use-conversation-usage";
-
-beforeAll(() => {
-  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-});
 
 const TOTAL = { ...EMPTY_USAGE, calls: 2, inputTokens: 2500, outputTokens: 500, costUsd: 0.015 };
 let asked: string[];

@@ -3,15 +3,11 @@
 // puts it back with a save that names the version it replaces.
 import { act } from "react";
 import { createRoot, type Root } from "react-dom/client";
-import { afterEach, beforeAll, expect, it, vi } from "vitest";
+import { afterEach, expect, it, vi } from "vitest";
 import type { Artifact } from "../../../../durable-objects/protocol/rest";
 import { ArtifactEditingAllowed } from "../artifact-editing";
 import { artifact } from "../test-artifact";
 import { viewerFor } from "./viewer-for";
-
-beforeAll(() => {
-  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-});
 
 let root: Root | null = null;
 let host: HTMLElement;

@@ -3,14 +3,10 @@
 // Reload shows the version saved meanwhile instead of silently overwriting it.
 import { act } from "react";
 import { createRoot, type Root } from "react-dom/client";
-import { afterEach, beforeAll, expect, it, vi } from "vitest";
+import { afterEach, expect, it, vi } from "vitest";
 import type { Artifact } from "../../../../durable-objects/protocol/rest";
 import { artifact } from "../test-artifact";
 import { viewerFor } from "./viewer-for";
-
-beforeAll(() => {
-  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-});
 
 let root: Root | null = null;
 let host: HTMLElement;

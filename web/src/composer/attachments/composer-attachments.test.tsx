@@ -13,11 +13,6 @@ import { Composer } from "../Composer";
 import type { AttachmentUploader, UploadProgress } from "./upload-attachment";
 import { uploadFailure } from "./upload-attachment";
 
-declare global {
-  var IS_REACT_ACT_ENVIRONMENT: boolean;
-}
-globalThis.IS_REACT_ACT_ENVIRONMENT = true;
-
 /** An upload the test finishes by hand: report progress, then store or refuse the file. */
 interface PendingUpload {
   file: File;

@@ -3,15 +3,11 @@
 // fit it leaves node labels and arrowheads out (specks at that size), while an export has them.
 import { act } from "react";
 import { createRoot, type Root } from "react-dom/client";
-import { afterEach, beforeAll, expect, it, vi } from "vitest";
+import { afterEach, expect, it, vi } from "vitest";
 import { artifact } from "../../test-artifact";
 import { exportableSvg } from "./export-graph";
 import { KnowledgeGraphViewer } from "./KnowledgeGraphViewer";
 import { NODES_PER_FRAME } from "./use-progressive-draw";
-
-beforeAll(() => {
-  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-});
 
 let root: Root | null = null;
 let host: HTMLElement;

@@ -9,7 +9,6 @@ import {
   ConversationRole,
   refusalFor,
   roleAllows,
-  seesUsage,
   type ConversationRole as Role,
 } from "../protocol/roles";
 import type { ClientFrame, ErrorInfo } from "../protocol/wire";
@@ -110,7 +109,7 @@ export function applyAccessChange(
     if (stream.credential.userId !== userId) continue;
     if (role !== null) {
       // Made a viewer (or a participant again): usage follows the role from the next event.
-      stream.hidesUsage = !seesUsage(role);
+      stream.role = role;
       continue;
     }
     stream.close(ACCESS_REVOKED_COMMENT);

@@ -232,3 +232,35 @@ it("keeps the conversation open and says why when leaving fails", async () => {
   expect(host.querySelector("[data-testid=left-conversation]")).toBeNull();
   expect(host.querySelector("[data-testid=shared-with-me]")?.textContent).toContain("Trip plans");
 });
+
+it("keeps the message box closed and asks for no usage while the role loads; a viewer then reads only", async () => {
+  let answer!: (r: Response) => void;
+  members.push(() => new Promise<Response>((r) => (answer = r)));
+  await openPage();
+  const box = () => host.querySelector<HTMLTextAreaElement>("#message-box");
+  await until(() => box() !== null);
+  // A viewer's send would be refused, and their usage too: neither is tried before the role.
+  expect(box()!.disabled).toBe(true);
+  expect(button("Send")!.disabled).toBe(true);
+  expect(host.querySelector("#composer-hint")?.textContent).toContain("Loading your role");
+  const usageAsked = () => requests.some((r) => r.endsWith(`/${CONVERSATION.id}/usage`));
+  expect(usageAsked()).toBe(false);
+
+  await act(async () => answer(json(200, { role: "viewer", owner: OWNER, members: [] })));
+  await settle();
+  expect(box()).toBeNull();
+  expect(host.querySelector("[data-testid=viewer-notice]")?.textContent).toContain(
+    "You are a viewer",
+  );
+  expect(usageAsked()).toBe(false);
+});
+
+it("opens the message box and the cost meter's request once the role says the user may write", async () => {
+  members.push(asParticipant);
+  await openPage();
+  const box = () => host.querySelector<HTMLTextAreaElement>("#message-box");
+  await until(() => box() !== null);
+  expect(box()!.disabled).toBe(false);
+  expect(host.querySelector("#composer-hint")?.textContent).not.toContain("Loading your role");
+  expect(requests).toContain(`GET /api/conversations/${CONVERSATION.id}/usage`);
+});

@@ -223,11 +223,12 @@ export class Conversation extends Agent<Env> {
   }
 
   /**
-   * The owner shared the conversation with a user, changed their role or removed them (null):
-   * their open sockets take the new role or close at once, and everyone's presence follows.
+   * The owner shared the conversation with a user, changed their role or removed them (null), or
+   * the user `left` it: their open sockets take the new role or close at once (saying which of
+   * removed and left), and everyone's presence follows.
    */
-  accessChanged(userId: string, role: ConversationRole | null): void {
-    if (applyAccessChange(this.#open.list(), this.#sse, userId, role))
+  accessChanged(userId: string, role: ConversationRole | null, left = false): void {
+    if (applyAccessChange(this.#open.list(), this.#sse, userId, role, left))
       broadcastPresence(() => this.#open.list());
   }
 

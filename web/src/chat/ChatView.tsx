@@ -52,6 +52,8 @@ export function ChatView(props: {
   providers?: readonly ProviderInfo[];
   /** The owner changed this user's role while the conversation is open (presence says so). */
   onRoleChange?: (role: ConversationRole) => void;
+  /** The user left this conversation elsewhere (another tab): the page says so, not the chat. */
+  onLeft?: () => void;
 }) {
   const { conversationId, onArtifactCount, onTitle } = props;
   const [state, setState] = useState<LiveState | null>(null);
@@ -108,6 +110,11 @@ export function ChatView(props: {
     if (liveRole && loadedRole && liveRole !== loadedRole) onRoleChange?.(liveRole);
   }, [liveRole, loadedRole, onRoleChange]);
   const revoked = state?.connection === "access-revoked";
+  const left = state?.connection === "left";
+  const { onLeft } = props;
+  useEffect(() => {
+    if (left) onLeft?.();
+  }, [left, onLeft]);
   const deleted = state?.connection === "deleted";
   const shared = isShared(
     state?.transcript.messages ?? NO_MESSAGES,
@@ -130,8 +137,14 @@ export function ChatView(props: {
   // Read when Ask again is pressed, so the callback stays the same while an answer streams.
   const messagesNow = useRef(transcript?.messages ?? NO_MESSAGES);
   messagesNow.current = transcript?.messages ?? NO_MESSAGES;
-  const canSend = !(role === "viewer" || revoked || deleted || state?.connection === "not-created");
-  const viewing = knownRole === "viewer" || revoked || deleted;
+  const canSend = !(
+    role === "viewer" ||
+    revoked ||
+    left ||
+    deleted ||
+    state?.connection === "not-created"
+  );
+  const viewing = knownRole === "viewer" || revoked || left || deleted;
   const askAgain = useCallback((answerId: string) => {
     const question = questionBefore(messagesNow.current, answerId);
     if (!question) return;
@@ -217,6 +230,12 @@ export function ChatView(props: {
         <div role="alert" className="banner warning" data-testid="access-revoked">
           The owner stopped sharing this conversation with you. What you saw stays on screen;
           nothing new arrives.
+        </div>
+      )}
+      {left && (
+        <div role="alert" className="banner warning" data-testid="left-elsewhere">
+          You left this conversation (in another tab or window). What you saw stays on screen;
+          nothing new arrives. Only its owner can share it with you again.
         </div>
       )}
       {deleted && (
@@ -323,7 +342,7 @@ export function ChatView(props: {
       {/* A conversation its socket could not create takes no messages; the alert says why. */}
       {state?.connection === "not-created" ? null : viewing ? (
         <ViewerNotice
-          reason={deleted ? "deleted" : revoked ? "revoked" : "viewer"}
+          reason={deleted ? "deleted" : revoked ? "revoked" : left ? "left" : "viewer"}
           owner={props.membership?.owner.name}
         />
       ) : (

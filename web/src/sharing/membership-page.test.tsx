@@ -49,7 +49,13 @@ let members: Array<() => Promise<Response>>;
 let shared: boolean;
 let requests: string[];
 
+/** The sockets the page opened, newest last. */
+let sockets: QuietSocket[] = [];
 class QuietSocket extends EventTarget {
+  constructor() {
+    super();
+    sockets.push(this);
+  }
   readyState = 0;
   send() {}
   close() {}
@@ -60,6 +66,7 @@ let host: HTMLElement;
 
 beforeEach(() => {
   requests = [];
+  sockets = [];
   shared = true;
   members = [];
   localStorage.clear();
@@ -213,6 +220,27 @@ it("lets a member leave after confirming: the list drops it and the page says th
   expect(sharedList()).toBeNull();
   expect(button("Leave")).toBeUndefined();
   expect(host.textContent).not.toContain("stopped sharing");
+});
+
+it("when the member leaves in another tab, this one says they left (not that the owner stopped sharing)", async () => {
+  members.push(asParticipant);
+  await openPage();
+  const sharedList = () => host.querySelector("[data-testid=shared-with-me]");
+  expect(sharedList()?.textContent).toContain(CONVERSATION.title);
+  await until(() => sockets.length > 0);
+
+  // The other tab's Leave: the conversation closes this tab's socket, saying the user left.
+  shared = false;
+  await act(async () =>
+    sockets.at(-1)!.dispatchEvent(new CloseEvent("close", { code: 4403, reason: "left" })),
+  );
+  await settle();
+  expect(host.querySelector("[data-testid=left-conversation]")?.textContent).toContain(
+    "You left “Trip plans”",
+  );
+  expect(host.textContent).not.toContain("stopped sharing");
+  expect(button("Leave")).toBeUndefined();
+  expect(sharedList()).toBeNull();
 });
 
 it("keeps the conversation open and says why when leaving fails", async () => {

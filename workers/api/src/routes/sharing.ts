@@ -37,10 +37,19 @@ import { IdParam } from "./conversations";
 /** The snapshot a link shows holds at most this many messages. */
 const SNAPSHOT_MESSAGES = 1000;
 
-/** Tells the conversation's object, so the user's open sockets follow the change at once. */
-async function tellConversation(env: Env, id: string, userId: string, role: MemberRole | null) {
+/**
+ * Tells the conversation's object, so the user's open sockets follow the change at once; `left`:
+ * the user removed themself, and their other tabs say so rather than "the owner stopped sharing".
+ */
+async function tellConversation(
+  env: Env,
+  id: string,
+  userId: string,
+  role: MemberRole | null,
+  left = false,
+) {
   const stub = await conversationStub(env, id);
-  await stub.accessChanged(userId, role);
+  await stub.accessChanged(userId, role, left);
 }
 
 /** Mounted on /api/conversations (behind requireUser). */
@@ -91,7 +100,7 @@ export const sharingRoutes = new Hono<AppEnv>()
     await conversationFor(db, me.id, id, userId === me.id ? "read" : "manage");
     if (!(await removeMember(db, id, userId)))
       throw new ApiError(404, "not_found", "That user is not a member of this conversation.");
-    await tellConversation(c.env, id, userId, null);
+    await tellConversation(c.env, id, userId, null, userId === me.id);
     return c.body(null, 204);
   })
   .get("/:id/links", async (c) => {

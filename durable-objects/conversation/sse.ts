@@ -2,7 +2,8 @@
 // the WebSocket, each with `id: <seq>` so `Last-Event-ID` resumes exactly where a client left off.
 // A stream reads the log page by page as the client takes it, then follows live events: the
 // switch happens with no await between the last page and subscribing, so nothing slips between.
-import { type ConversationRole, seesUsage, USAGE_EVENT } from "../protocol/roles";
+import { type ConversationRole, seesUsage } from "../protocol/roles";
+import { eventForViewer } from "../protocol/viewer-view";
 import type { ServerEvent } from "../protocol/wire";
 import type { SocketCredential } from "./socket-credential";
 
@@ -48,7 +49,8 @@ export interface SseLog {
 
 /**
  * A stream of every event after `after`, in order and each once, that ends as `end` says. A
- * viewer's leaves out usage, from the role it holds at each page and each live event.
+ * viewer's leaves out usage and budgets' figures (viewer-view.ts), from the role it holds at each
+ * page and each live event.
  */
 export function openSseStream(
   log: SseLog,
@@ -89,8 +91,9 @@ export function openSseStream(
       if (closed) return true;
       if (event.seq <= cursor) return false;
       cursor = event.seq;
-      if (event.type === USAGE_EVENT && !seesUsage(subscriber.role)) return false;
-      send(frame(event));
+      const shown = seesUsage(subscriber.role) ? event : eventForViewer(event);
+      if (!shown) return false;
+      send(frame(shown));
       if (!closed && end.after(event, true)) finish(true);
       return closed;
     },
@@ -108,10 +111,12 @@ export function openSseStream(
     // Called each time the client has taken what was sent: the backlog is read a page at a time.
     pull() {
       if (closed || live) return;
-      const page = log.eventsAfter(cursor, SSE_PAGE_SIZE, !seesUsage(subscriber.role));
+      const hidesUsage = !seesUsage(subscriber.role);
+      const page = log.eventsAfter(cursor, SSE_PAGE_SIZE, hidesUsage);
       let text = "";
       for (const e of page) {
-        text += frame(e);
+        const shown = hidesUsage ? eventForViewer(e) : e;
+        if (shown) text += frame(shown);
         cursor = e.seq;
         if (end.after(e, false)) {
           send(text);

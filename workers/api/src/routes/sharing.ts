@@ -10,6 +10,7 @@ import {
   type MemberRole,
   type SharedSnapshot,
 } from "../../../../durable-objects/protocol/sharing";
+import { messageForViewer } from "../../../../durable-objects/protocol/viewer-view";
 import type { AppEnv } from "../app-types";
 import { downloadResponse } from "../artifact-download";
 import { conversationStub } from "../conversation-lifecycle";
@@ -165,7 +166,10 @@ export const publicShareRoutes = new Hono<AppEnv>()
       createdAt: row.createdAt,
       sharedAt: link.createdAt,
       expiresAt: link.expiresAt,
-      messages: await listMessages(db, row.id, 0, SNAPSHOT_MESSAGES, link.upToSeq),
+      // Anyone may read a link: like a viewer, they are not told what the owner spent.
+      messages: (await listMessages(db, row.id, 0, SNAPSHOT_MESSAGES, link.upToSeq)).map(
+        messageForViewer,
+      ),
       artifacts: await snapshotArtifacts(db, cut),
     };
     c.header("cache-control", "private, no-store");

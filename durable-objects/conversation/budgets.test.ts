@@ -141,6 +141,14 @@ describe("budgets", () => {
       settings: Record<string, unknown>;
     };
     expect(seen.settings.budgets).toBeUndefined();
+    // Nor do the lists that carry the conversation (its `settings` with it).
+    type Listed = { id?: string; settings?: object; conversation?: Listed };
+    for (const list of ["/api/shared-with-me", "/api/conversations?include=shared"]) {
+      const { items } = (await (await api(viewer, list)).json()) as { items: Listed[] };
+      const listed = items.map((i) => i.conversation ?? i).find((c) => c.id === conv.id);
+      expect(listed?.settings).toBeDefined();
+      expect(listed?.settings).not.toHaveProperty("budgets");
+    }
     const mine = (await (await api(owner, `/api/conversations/${conv.id}`)).json()) as {
       settings: Record<string, unknown>;
     };

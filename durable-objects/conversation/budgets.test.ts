@@ -1,5 +1,6 @@
 import { describe, expect, inject, it } from "vitest";
 import type { ChatMessage } from "../protocol/messages";
+import type { ServerEvent } from "../protocol/wire";
 import type { UsageTotals } from "../protocol/usage";
 import { EMPTY_USAGE } from "../protocol/usage";
 import {
@@ -10,6 +11,7 @@ import {
   type TestUser,
 } from "../../tests/support/helpers";
 import { fold, TestSocket, turnEnded } from "../../tests/support/ws-client";
+import { SseReader } from "../../tests/support/sse-client";
 import { allowanceRefusal } from "./daily-allowance";
 
 // The tests' daily allowance is 2,000 tokens (workers/api/vitest.config.ts); the metered
@@ -67,6 +69,90 @@ describe("budgets", () => {
     const answer = fold(events).messages[1]!;
     expect(answer.status).toBe("complete");
     expect(answer.content.at(-1)).toEqual({ type: "text", text: `_${note}_` });
+  }, 60_000);
+
+  it("a viewer is told a budget stopped the answer, but not what it spent, on every path", async () => {
+    const owner = await userWithTools();
+    const [participant, viewer] = [await createUser(), await createUser()];
+    const conv = await createConversation(owner, {
+      settings: { budgets: { tokens: 2000 }, enabledTools: { everything: ["echo"] } },
+    });
+    for (const [user, role] of [
+      [participant, "participant"],
+      [viewer, "viewer"],
+    ] as const) {
+      const res = await api(owner, `/api/conversations/${conv.id}/members`, {
+        method: "PUT",
+        json: { user: user.id, role },
+      });
+      expect(res.status).toBe(200);
+    }
+    const open = async (who: TestUser) => {
+      const ws = await TestSocket.open(who, conv.id);
+      ws.send({ type: "resume", lastSeq: 0 });
+      await ws.until((f) => f.some((x) => x.type === "synced"));
+      return ws;
+    };
+    const [theirs, watching] = [await open(participant), await open(viewer)];
+    theirs.send({ type: "send", clientMessageId: crypto.randomUUID(), text: "metered question" });
+    for (const ws of [theirs, watching]) await ws.until(turnEnded, 30_000);
+
+    const stopped = "Stopped early to stay within this turn's token budget";
+    const noticeOf = (events: ServerEvent[]) =>
+      events.find(
+        (e): e is Extract<ServerEvent, { type: "notice" }> =>
+          e.type === "notice" && e.message.startsWith(stopped),
+      )?.message;
+    const lineOf = (events: Parameters<typeof fold>[0]) => fold(events).messages[1]?.content.at(-1);
+    // A participant sees the figures (it is usage they may see)…
+    expect(noticeOf(theirs.events())).toBe(`${stopped} (1,200 of 2,000 tokens used so far).`);
+    // …a viewer, live, only that the budget stopped it.
+    expect(noticeOf(watching.events())).toBe(`${stopped}.`);
+    expect(lineOf(watching.events())).toEqual({ type: "text", text: `_${stopped}._` });
+    for (const ws of [theirs, watching]) ws.close();
+
+    // Replayed, over SSE, over REST and in an export: the same.
+    const replayed = await open(viewer);
+    expect(noticeOf(replayed.events())).toBe(`${stopped}.`);
+    expect(lineOf(replayed.events())).toEqual({ type: "text", text: `_${stopped}._` });
+    replayed.close();
+    const streamed = await new SseReader(
+      await api(viewer, `/api/conversations/${conv.id}/events`),
+    ).done();
+    expect(noticeOf(streamed)).toBe(`${stopped}.`);
+    expect(lineOf(streamed)).toEqual({ type: "text", text: `_${stopped}._` });
+    const page = (await (await api(viewer, `/api/conversations/${conv.id}/messages`)).json()) as {
+      items: ChatMessage[];
+    };
+    expect(page.items[1]?.content.at(-1)).toEqual({ type: "text", text: `_${stopped}._` });
+    const exported = await (await api(viewer, `/api/conversations/${conv.id}/export`)).text();
+    expect(exported).toContain(stopped);
+    expect(exported).not.toMatch(/tokens used/);
+    // A read-only link, which anyone may open, neither.
+    const link = (await (
+      await api(owner, `/api/conversations/${conv.id}/links`, { method: "POST", json: {} })
+    ).json()) as { token: string };
+    const snapshot = (await (
+      await api(null, `/api/shared/${encodeURIComponent(link.token)}`)
+    ).json()) as { messages: ChatMessage[] };
+    expect(snapshot.messages[1]?.content.at(-1)).toEqual({ type: "text", text: `_${stopped}._` });
+    // Nor the limit the owner set, which with that line would tell what the answer cost.
+    const seen = (await (await api(viewer, `/api/conversations/${conv.id}`)).json()) as {
+      settings: Record<string, unknown>;
+    };
+    expect(seen.settings.budgets).toBeUndefined();
+    // Nor do the lists that carry the conversation (its `settings` with it).
+    type Listed = { id?: string; settings?: object; conversation?: Listed };
+    for (const list of ["/api/shared-with-me", "/api/conversations?include=shared"]) {
+      const { items } = (await (await api(viewer, list)).json()) as { items: Listed[] };
+      const listed = items.map((i) => i.conversation ?? i).find((c) => c.id === conv.id);
+      expect(listed?.settings).toBeDefined();
+      expect(listed?.settings).not.toHaveProperty("budgets");
+    }
+    const mine = (await (await api(owner, `/api/conversations/${conv.id}`)).json()) as {
+      settings: Record<string, unknown>;
+    };
+    expect(mine.settings.budgets).toEqual({ tokens: 2000 });
   }, 60_000);
 
   it("a token budget smaller than one model call fails the turn before the model is asked, saying what to change", async () => {

@@ -62,7 +62,8 @@ import type { BranchRequest } from "../protocol/branches";
 import { BranchError, branchSource } from "./branching/branch-source";
 import { type BranchSeed, seedBranch } from "./branching/seed-branch";
 import type { SourceResult } from "./branching/create-branch";
-import { type ConversationRole, seesUsage, USAGE_EVENT } from "../protocol/roles";
+import { type ConversationRole, seesUsage } from "../protocol/roles";
+import { bodyForViewer, eventForViewer } from "../protocol/viewer-view";
 import { userName } from "../../shared/db/conversation-access";
 import { positiveSetting } from "../../shared/positive-setting";
 import { broadcastPresence, type MemberSocketState, nameFromHeader, stateOf } from "./presence";
@@ -227,11 +228,12 @@ export class Conversation extends Agent<Env> {
   }
 
   /**
-   * The owner shared the conversation with a user, changed their role or removed them (null):
-   * their open sockets take the new role or close at once, and everyone's presence follows.
+   * The owner shared the conversation with a user, changed their role or removed them (null), or
+   * the user `left` it: their open sockets take the new role or close at once (saying which of
+   * removed and left), and everyone's presence follows.
    */
-  accessChanged(userId: string, role: ConversationRole | null): void {
-    if (applyAccessChange(this.#open.list(), this.#sse, userId, role))
+  accessChanged(userId: string, role: ConversationRole | null, left = false): void {
+    if (applyAccessChange(this.#open.list(), this.#sse, userId, role, left))
       broadcastPresence(() => this.#open.list());
   }
 
@@ -353,7 +355,9 @@ export class Conversation extends Agent<Env> {
     let after = frame.lastSeq;
     const hideUsage = !seesUsage(stateOf(connection)?.role ?? "viewer");
     for (;;) {
-      const batch = this.store.replayAfter(after, REPLAY_BATCH, frame.compact, hideUsage);
+      const stored = this.store.replayAfter(after, REPLAY_BATCH, frame.compact, hideUsage);
+      // A viewer's budget lines lose their figures (viewer-view.ts).
+      const batch = hideUsage ? stored.map((e) => ({ ...e, body: bodyForViewer(e.body) })) : stored;
       if (frame.batch) {
         if (batch.length > 0) connection.send(replayFrame(batch));
       } else for (const e of batch) connection.send(e.body);
@@ -634,14 +638,23 @@ export class Conversation extends Agent<Env> {
     const full = this.store.appendEvent(event);
     this.audit.event(full);
     const frame = JSON.stringify(full);
-    // Usage is the owner's spending: a viewer is not sent it. Only this event reads the role.
-    const usage = full.type === USAGE_EVENT;
+    // Usage is the owner's spending: a viewer is sent none (viewer-view.ts), made once per event.
+    let viewers: string | null | undefined;
+    const viewerFrame = () => {
+      if (viewers === undefined) {
+        const shown = eventForViewer(full);
+        viewers = shown === full ? frame : shown && JSON.stringify(shown);
+      }
+      return viewers;
+    };
     for (const connection of this.#open.list()) {
       const state = connection.state as MemberSocketState | null;
-      if (state?.synced && !(usage && !seesUsage(state.role ?? "viewer"))) {
+      if (!state?.synced) continue;
+      const text = seesUsage(state.role ?? "viewer") ? frame : viewerFrame();
+      if (text !== null) {
         this.sockets.revalidateIfDue();
         try {
-          connection.send(frame);
+          connection.send(text);
         } catch {
           // A closing socket: the client catches up from the log when it reconnects.
         }

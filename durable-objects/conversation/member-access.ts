@@ -9,19 +9,24 @@ import {
   ConversationRole,
   refusalFor,
   roleAllows,
-  seesUsage,
   type ConversationRole as Role,
 } from "../protocol/roles";
 import type { ClientFrame, ErrorInfo } from "../protocol/wire";
+import {
+  CLOSE_ACCESS_REVOKED,
+  CLOSE_REASON_ACCESS_REVOKED,
+  CLOSE_REASON_LEFT,
+} from "../protocol/close-codes";
 import { roleInConversation } from "../../shared/db/conversation-access";
 import { type MemberSocketState, stateOf } from "./presence";
 import type { SseSubscriber } from "./sse";
 
 export const ROLE_HEADER = "x-thinking-chat-role";
-/** Close code for a socket whose user no longer has the conversation. */
-export const CLOSE_ACCESS_REVOKED = 4403;
+export { CLOSE_ACCESS_REVOKED };
 export const ACCESS_REVOKED_COMMENT =
   "access revoked: the owner no longer shares this conversation with you";
+/** The last line of a stream whose user left the conversation (in another tab, say). */
+export const LEFT_COMMENT = "left: you left this conversation; nothing more will come";
 /** The last line of an event stream whose conversation was deleted while it was open. */
 export const DELETED_COMMENT =
   "deleted: the owner deleted this conversation; nothing more will come";
@@ -63,7 +68,7 @@ export async function frameAccess(
   if (right === "read") return { ok: true, role: known };
   const role = await (roleRead ?? roleInConversation(db, conversationId, userId));
   if (!role) {
-    closeRevoked(connection);
+    closeRevoked(connection, false);
     return { ok: false, error: revokedError };
   }
   if (role !== known)
@@ -83,20 +88,22 @@ const revokedError: ErrorInfo = {
 };
 
 /**
- * The owner changed a user's access: their sockets take the new role, or (removed) close with
- * CLOSE_ACCESS_REVOKED, and their event streams end. Returns whether any socket changed.
+ * The owner changed a user's access: their sockets take the new role, or (removed, or `left` of
+ * their own accord) close with CLOSE_ACCESS_REVOKED and a reason saying which, and their event
+ * streams end. Returns whether any socket changed.
  */
 export function applyAccessChange(
   connections: Iterable<Connection>,
   streams: Set<SseSubscriber>,
   userId: string,
   role: Role | null,
+  left = false,
 ): boolean {
   let changed = false;
   for (const connection of connections) {
     if (stateOf(connection)?.credential?.userId !== userId) continue;
     changed = true;
-    if (role === null) closeRevoked(connection);
+    if (role === null) closeRevoked(connection, left);
     else
       connection.setState((s: MemberSocketState | null) => ({
         ...s,
@@ -110,18 +117,18 @@ export function applyAccessChange(
     if (stream.credential.userId !== userId) continue;
     if (role !== null) {
       // Made a viewer (or a participant again): usage follows the role from the next event.
-      stream.hidesUsage = !seesUsage(role);
+      stream.role = role;
       continue;
     }
-    stream.close(ACCESS_REVOKED_COMMENT);
+    stream.close(left ? LEFT_COMMENT : ACCESS_REVOKED_COMMENT);
     streams.delete(stream);
   }
   return changed;
 }
 
-function closeRevoked(connection: Connection): void {
+function closeRevoked(connection: Connection, left: boolean): void {
   try {
-    connection.close(CLOSE_ACCESS_REVOKED, "access revoked");
+    connection.close(CLOSE_ACCESS_REVOKED, left ? CLOSE_REASON_LEFT : CLOSE_REASON_ACCESS_REVOKED);
   } catch {
     // Already closing.
   }

@@ -1,7 +1,7 @@
 // Members' access, read again while events stream to them. The API worker tells this object when
 // the owner changes someone's access (`accessChanged`); were that call lost after the change was
 // written, a removed member's open socket or event stream would go on receiving the conversation
-// until it sent a frame. So while events go out, at most every REVALIDATE_MS, the roles of the
+// until it sent a frame, and a member made a viewer its usage. So while events go out, at most every REVALIDATE_MS, the roles of the
 // members connected (never the owner's: nobody can take it away) are read again in one D1 batch,
 // and a change is applied as the worker's call would have.
 import type { Connection } from "agents";
@@ -14,11 +14,8 @@ import type { SseSubscriber } from "./sse";
 export interface MemberRecheckDeps {
   db: D1Database;
   conversationId: string;
-  /**
-   * Connected users to check, with the role their sockets hold: members' sockets, and the users
-   * of event streams (null: a stream keeps no role; the owner's reads back as owner, unchanged).
-   */
-  members: () => Map<string, ConversationRole | null>;
+  /** Connected members to check, each with every role their sockets and streams hold. */
+  members: () => Map<string, Set<ConversationRole>>;
   /** Applies a changed role, or a removal (null), to the user's sockets and streams. */
   apply: (userId: string, role: ConversationRole | null) => void;
 }
@@ -44,30 +41,36 @@ export class MemberRecheck {
       });
   }
 
-  private async recheck(members: Map<string, ConversationRole | null>): Promise<void> {
+  private async recheck(members: Map<string, Set<ConversationRole>>): Promise<void> {
     const { db, conversationId } = this.deps;
     const ids = [...members.keys()];
     const rows = await db.batch(ids.map((id) => roleStatement(db, conversationId, id)));
     ids.forEach((id, i) => {
       const role = roleFromRow(rows[i]?.results[0] ?? null);
-      const held = members.get(id);
-      // A stream keeps no role: only a removal matters to it (it cannot write).
-      if (role === null || (held !== null && role !== held)) this.deps.apply(id, role);
+      const held = members.get(id) ?? new Set();
+      // Any socket or stream still on the old role takes the new one (a stream too: a viewer's
+      // leaves out usage).
+      if (role === null || [...held].some((h) => h !== role)) this.deps.apply(id, role);
     });
   }
 }
 
-/** Who to check: members' sockets with their role, and event streams' users (role unknown). */
+/** Who to check: the members (never the owner) with a socket or an event stream open. */
 export function connectedMembers(
   sockets: Iterable<Connection>,
   streams: Iterable<SseSubscriber>,
-): Map<string, ConversationRole | null> {
-  const members = new Map<string, ConversationRole | null>();
-  for (const stream of streams) members.set(stream.credential.userId, null);
+): Map<string, Set<ConversationRole>> {
+  const members = new Map<string, Set<ConversationRole>>();
+  const add = (userId: string, role: ConversationRole) => {
+    if (role === "owner") return;
+    const held = members.get(userId) ?? new Set<ConversationRole>();
+    members.set(userId, held.add(role));
+  };
+  for (const stream of streams) add(stream.credential.userId, stream.role);
   for (const socket of sockets) {
     const state = stateOf(socket);
     const userId = state?.credential?.userId;
-    if (userId && state.role && state.role !== "owner") members.set(userId, state.role);
+    if (userId && state.role) add(userId, state.role);
   }
   return members;
 }

@@ -120,3 +120,37 @@ it("the owner deletes the conversation while members follow a waiting turn: each
   await tab.until(() => tab.closed).catch(() => undefined);
   expect(tab.closeCode).toBe(CLOSE_CONVERSATION_GONE);
 }, 60_000);
+
+it("a participant made a viewer while their event stream waits (the object not told) gets no more usage on it", async () => {
+  const participant = await createUser();
+  const conv = await createConversation(owner);
+  const shared = await api(owner, `/api/conversations/${conv.id}/members`, {
+    method: "PUT",
+    json: { user: participant.id, role: "participant" },
+  });
+  expect(shared.status).toBe(200);
+  const a = await join(owner, conv.id);
+  a.send({ type: "send", clientMessageId: "tidy-3", text: "tidy my notes" });
+  await a.until(() => a.events().some((e) => e.type === "approval_requested"), 30_000);
+  const request = a.events().find((e): e is Requested => e.type === "approval_requested")!;
+  const stream = new SseReader(await api(participant, `/api/conversations/${conv.id}/events`));
+  await stream.until((f) => f.some((x) => x.event === "approval_requested"));
+
+  // The owner made them a viewer, and the worker's word to the object was lost.
+  await env.DB.prepare(
+    "UPDATE conversation_members SET role = 'viewer' WHERE conversation_id = ? AND user_id = ?",
+  )
+    .bind(conv.id, participant.id)
+    .run();
+  a.send({ type: "approval", approvalId: request.approvalId, decision: "approve" });
+  await a.until(turnEnded, 30_000);
+  const followed = await stream.done(30_000);
+  const afterApproval = (events: ServerEvent[]) =>
+    events.slice(events.findIndex((e) => e.type === "approval_decided"));
+  // The answer after the approval cost something: the owner was told what.
+  expect(afterApproval(a.events()).some((e) => e.type === "usage_updated")).toBe(true);
+  // The stream followed that answer to its end, without what it cost.
+  expect(followed.some((e) => e.type === "turn_ended")).toBe(true);
+  expect(afterApproval(followed).filter((e) => e.type === "usage_updated")).toEqual([]);
+  a.close();
+}, 60_000);

@@ -6,7 +6,8 @@ import { api, createConversation, createUser, type TestUser } from "../../tests/
 import { fold, TestSocket } from "../../tests/support/ws-client";
 import type { ServerFrame } from "../protocol/wire";
 import { isTurnEnd, SseReader } from "../../tests/support/sse-client";
-import { ACCESS_REVOKED_COMMENT, CLOSE_ACCESS_REVOKED } from "./member-access";
+import { ACCESS_REVOKED_COMMENT, CLOSE_ACCESS_REVOKED, LEFT_COMMENT } from "./member-access";
+import { CLOSE_REASON_ACCESS_REVOKED, CLOSE_REASON_LEFT } from "../protocol/close-codes";
 
 type Presence = Extract<ServerFrame, { type: "presence" }>;
 
@@ -188,7 +189,39 @@ describe("several people in one conversation", () => {
     await c.until(() => c.closed).catch(() => undefined);
     expect(c.closed).toBe(true);
     expect(c.closeCode).toBe(CLOSE_ACCESS_REVOKED);
+    expect(c.closeReason).toBe(CLOSE_REASON_ACCESS_REVOKED);
     b.close();
+  });
+
+  it("a member who leaves: their other tabs and streams end saying they left, not that the owner stopped sharing", async () => {
+    const { owner, participant, viewer, id } = await people();
+    const tabs = [await join(participant, id), await join(participant, id)];
+    // A slow answer (about 4 s) keeps the viewer's stream following live events.
+    const owners = new SseReader(
+      await api(owner, `/api/conversations/${id}/chat`, {
+        method: "POST",
+        json: { clientMessageId: "slow-left", text: `slow answer please ${id}` },
+      }),
+    );
+    const listener = new SseReader(await api(viewer, `/api/conversations/${id}/events`));
+    await listener.until((f) => f.some((x) => x.event === "text_delta"));
+
+    // Left from a third tab (or a script): the API's DELETE of their own membership.
+    for (const who of [participant, viewer]) {
+      const left = await api(who, `/api/conversations/${id}/members/${who.id}`, {
+        method: "DELETE",
+      });
+      expect(left.status).toBe(204);
+    }
+    for (const tab of tabs) {
+      await tab.until(() => tab.closed).catch(() => undefined);
+      expect(tab.closeCode).toBe(CLOSE_ACCESS_REVOKED);
+      expect(tab.closeReason).toBe(CLOSE_REASON_LEFT);
+    }
+    await listener.done(3_000);
+    expect(listener.comments).toContain(LEFT_COMMENT);
+    expect(listener.comments).not.toContain(ACCESS_REVOKED_COMMENT);
+    await owners.done(30_000);
   });
 
   it("a removal the object was never told of still closes the member's socket as events go out", async () => {

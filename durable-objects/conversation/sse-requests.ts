@@ -12,7 +12,7 @@ import {
   type ServerControl,
   type ServerEvent,
 } from "../protocol/wire";
-import { seesUsage } from "../protocol/roles";
+import { type ConversationRole, seesUsage } from "../protocol/roles";
 import { roleFromHeader } from "./member-access";
 import { resumePastEnd } from "./resume-point";
 import { credentialFromHeader } from "./socket-credential";
@@ -57,11 +57,14 @@ export async function serveSseRequest(request: Request, host: SseHost): Promise<
     return refuse(400, "validation_failed", `compact: ${compact.error.issues[0]?.message}.`);
   // POST /chat needs the right to write; a GET /events without a role the worker checked is
   // taken as a viewer's, so usage never reaches a stream that may not see it.
-  const role = roleFromHeader(request.headers);
-  const hidesUsage = request.method !== "POST" && !(role && seesUsage(role));
+  const checked = roleFromHeader(request.headers);
+  const role: ConversationRole =
+    request.method === "POST" && !(checked && seesUsage(checked))
+      ? "participant"
+      : (checked ?? "viewer");
   const log: SseLog = {
     // Our own log, written by this object: sent as stored, without validating each event again.
-    eventsAfter: (seq, limit) =>
+    eventsAfter: (seq, limit, hidesUsage) =>
       host.store
         .replayAfter(seq, limit, compact.data, hidesUsage)
         .map((r) => JSON.parse(r.body) as ServerEvent),
@@ -84,10 +87,11 @@ export async function serveSseRequest(request: Request, host: SseHost): Promise<
       cursor.data ?? turn.startSeq - 1,
       untilTurnEnds(host.store, turn),
       credential,
+      role,
     );
   }
   if (request.method === "GET" && url.pathname.endsWith("/events")) {
-    return openSseStream(log, cursor.data ?? 0, untilIdle(host.store), credential, hidesUsage);
+    return openSseStream(log, cursor.data ?? 0, untilIdle(host.store), credential, role);
   }
   return refuse(404, "not_found", `No ${request.method} ${url.pathname} on a conversation.`);
 }

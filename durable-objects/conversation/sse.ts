@@ -2,7 +2,8 @@
 // the WebSocket, each with `id: <seq>` so `Last-Event-ID` resumes exactly where a client left off.
 // A stream reads the log page by page as the client takes it, then follows live events: the
 // switch happens with no await between the last page and subscribing, so nothing slips between.
-import { USAGE_EVENT } from "../protocol/roles";
+import { type ConversationRole, seesUsage } from "../protocol/roles";
+import { eventForViewer } from "../protocol/viewer-view";
 import type { ServerEvent } from "../protocol/wire";
 import type { SocketCredential } from "./socket-credential";
 
@@ -17,8 +18,11 @@ const frame = (e: ServerEvent) => `id: ${e.seq}\nevent: ${e.type}\ndata: ${JSON.
 export interface SseSubscriber {
   /** Who opened the stream: re-checked while it follows live events (sse-gate.ts). */
   readonly credential: SocketCredential;
-  /** A viewer's stream: `usage_updated` is left out (the owner's spending). Set if made one. */
-  hidesUsage: boolean;
+  /**
+   * The role its user holds, as last read: a viewer's stream leaves out `usage_updated` (the
+   * owner's spending). Changed when the owner changes it, or a re-read finds it changed.
+   */
+  role: ConversationRole;
   /** Sends a live event; returns true once the stream has ended and may be forgotten. */
   push(event: ServerEvent): boolean;
   /** Ends the stream now (the conversation is being deleted, or `comment` says why). */
@@ -35,7 +39,8 @@ export interface SseEnd {
 
 /** The conversation's event log, and its live events. */
 export interface SseLog {
-  eventsAfter(seq: number, limit: number): ServerEvent[];
+  /** The stored events after `seq`; without usage when `hidesUsage`. */
+  eventsAfter(seq: number, limit: number, hidesUsage: boolean): ServerEvent[];
   follow(subscriber: SseSubscriber): void;
   unfollow(subscriber: SseSubscriber): void;
   /** Called with each keep-alive: a stream that waits long is still re-checked. */
@@ -44,14 +49,15 @@ export interface SseLog {
 
 /**
  * A stream of every event after `after`, in order and each once, that ends as `end` says. A
- * viewer's (`hidesUsage`) leaves out usage; its log's pages already do.
+ * viewer's leaves out usage and budgets' figures (viewer-view.ts), from the role it holds at each
+ * page and each live event.
  */
 export function openSseStream(
   log: SseLog,
   after: number,
   end: SseEnd,
   credential: SocketCredential,
-  hidesUsage = false,
+  role: ConversationRole,
 ): Response {
   let cursor = after;
   let live = false;
@@ -80,13 +86,14 @@ export function openSseStream(
   };
   const subscriber: SseSubscriber = {
     credential,
-    hidesUsage,
+    role,
     push(event) {
       if (closed) return true;
       if (event.seq <= cursor) return false;
       cursor = event.seq;
-      if (subscriber.hidesUsage && event.type === USAGE_EVENT) return false;
-      send(frame(event));
+      const shown = seesUsage(subscriber.role) ? event : eventForViewer(event);
+      if (!shown) return false;
+      send(frame(shown));
       if (!closed && end.after(event, true)) finish(true);
       return closed;
     },
@@ -104,10 +111,12 @@ export function openSseStream(
     // Called each time the client has taken what was sent: the backlog is read a page at a time.
     pull() {
       if (closed || live) return;
-      const page = log.eventsAfter(cursor, SSE_PAGE_SIZE);
+      const hidesUsage = !seesUsage(subscriber.role);
+      const page = log.eventsAfter(cursor, SSE_PAGE_SIZE, hidesUsage);
       let text = "";
       for (const e of page) {
-        text += frame(e);
+        const shown = hidesUsage ? eventForViewer(e) : e;
+        if (shown) text += frame(shown);
         cursor = e.seq;
         if (end.after(e, false)) {
           send(text);

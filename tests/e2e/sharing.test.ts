@@ -275,6 +275,11 @@ it("a participant leaves from the header: after confirming, it goes from their l
   await boPage.getByTestId("usage-meter").first().waitFor(WAIT);
   expect(await cyPage.getByTestId("usage-meter").count()).toBe(0);
 
+  // bo has it open in a second tab too.
+  const boTab = await boPage.context().newPage();
+  await boTab.goto(`${stack.url}/?c=${id}`);
+  await boTab.locator('[data-testid="message-assistant"][data-status="complete"]').waitFor(WAIT);
+
   // bo leaves: asked first, then the conversation goes from "Shared with you".
   const listed = () => boPage.getByTestId("shared-with-me").getByText("Packing list").count();
   await expect.poll(listed, WAIT).toBe(1);
@@ -286,8 +291,10 @@ it("a participant leaves from the header: after confirming, it goes from their l
   expect(await boPage.getByTestId("left-conversation").textContent()).toContain(
     "You left “Packing list”",
   );
-  // Their own leaving is not told as the owner's doing.
+  // Their own leaving is not told as the owner's doing, in this tab or the other.
   expect(await boPage.getByTestId("access-revoked").count()).toBe(0);
+  await boTab.getByTestId("left-conversation").waitFor(WAIT);
+  expect(await boTab.getByTestId("access-revoked").count()).toBe(0);
   await expect.poll(listed, WAIT).toBe(0);
   await expect.poll(() => names(ownerPage), WAIT).toEqual(["You · owner", "cy · viewer"]);
   const reopened = await fetch(`${stack.url}/api/conversations/${id}`, {

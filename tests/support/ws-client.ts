@@ -19,6 +19,8 @@ export class TestSocket {
   closed = false;
   /** The close code the server sent, once closed. */
   closeCode: number | null = null;
+  /** The close reason the server sent with it (4403: removed or left). */
+  closeReason = "";
 
   private constructor(readonly ws: WebSocket) {
     ws.addEventListener("message", (m) => {
@@ -28,6 +30,7 @@ export class TestSocket {
     ws.addEventListener("close", (e) => {
       this.closed = true;
       this.closeCode = e.code;
+      this.closeReason = e.reason;
       this.wake();
     });
   }

@@ -287,6 +287,13 @@ export function App() {
     setPaneOpen(false);
     setSharedRevision((n) => n + 1);
   };
+  // The user left it in another tab: this one says so too, and its list drops it.
+  const leftElsewhere = useCallback(() => {
+    if (!selected) return;
+    setLeaving({ id: selected, done: true });
+    setPaneOpen(false);
+    setSharedRevision((n) => n + 1);
+  }, [selected]);
   // The owner made this user a viewer (or a participant) while the conversation is open.
   const followRole = useCallback(
     (role: ConversationRole) => setMembership((m) => (m && m.role !== role ? { ...m, role } : m)),
@@ -580,6 +587,7 @@ export function App() {
                 me={auth.user.id}
                 membership={membership}
                 onRoleChange={followRole}
+                onLeft={leftElsewhere}
                 template={
                   conversation?.id === selected ? conversation.settings.template : undefined
                 }

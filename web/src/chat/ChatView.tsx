@@ -54,6 +54,8 @@ export function ChatView(props: {
   providers?: readonly ProviderInfo[];
   /** The owner changed this user's role while the conversation is open (presence says so). */
   onRoleChange?: (role: ConversationRole) => void;
+  /** The user left this conversation elsewhere (another tab): the page says so, not the chat. */
+  onLeft?: () => void;
 }) {
   const { conversationId, onArtifactCount, onArtifactsChanged, onTitle } = props;
   const [state, setState] = useState<LiveState | null>(null);
@@ -105,9 +107,11 @@ export function ChatView(props: {
 
   const reportTyping = useCallback((typing: boolean) => live.current?.typing(typing), []);
   const onTyping = useTyping(reportTyping);
-  // The live role wins: the owner may change it while the conversation is open.
+  // The live role wins: the owner may change it while the conversation is open. Until either is
+  // known (null) the page offers only what a viewer may do: no send, no usage, no answers.
   const liveRole = state?.presence?.you.role;
-  const role = liveRole ?? props.membership?.role ?? "owner";
+  const knownRole = liveRole ?? props.membership?.role ?? null;
+  const role = knownRole ?? "viewer";
   const { onRoleChange } = props;
   const loadedRole = props.membership?.role;
   // The page around the chat (its header: "you are a participant") follows a live change too.
@@ -115,11 +119,16 @@ export function ChatView(props: {
     if (liveRole && loadedRole && liveRole !== loadedRole) onRoleChange?.(liveRole);
   }, [liveRole, loadedRole, onRoleChange]);
   const revoked = state?.connection === "access-revoked";
+  const left = state?.connection === "left";
+  const { onLeft } = props;
+  useEffect(() => {
+    if (left) onLeft?.();
+  }, [left, onLeft]);
   const deleted = state?.connection === "deleted";
   const shared = isShared(
     state?.transcript.messages ?? NO_MESSAGES,
     state?.presence?.people.length ?? 0,
-    (props.membership?.members.length ?? 0) > 0 || role !== "owner",
+    (props.membership?.members.length ?? 0) > 0 || (knownRole !== null && knownRole !== "owner"),
   );
   const answerer = useAnswerer({
     role,
@@ -137,7 +146,14 @@ export function ChatView(props: {
   // Read when Ask again is pressed, so the callback stays the same while an answer streams.
   const messagesNow = useRef(transcript?.messages ?? NO_MESSAGES);
   messagesNow.current = transcript?.messages ?? NO_MESSAGES;
-  const canSend = !(role === "viewer" || revoked || deleted || state?.connection === "not-created");
+  const canSend = !(
+    role === "viewer" ||
+    revoked ||
+    left ||
+    deleted ||
+    state?.connection === "not-created"
+  );
+  const viewing = knownRole === "viewer" || revoked || left || deleted;
   const askAgain = useCallback((answerId: string) => {
     const question = questionBefore(messagesNow.current, answerId);
     if (!question) return;
@@ -167,7 +183,7 @@ export function ChatView(props: {
   );
   // Branches are the owner's conversations: a member has no versions to open and cannot branch.
   // Owner-only actions wait until the role is known (the app passes null while it loads).
-  const owns = role === "owner" && (liveRole !== undefined || props.membership !== null);
+  const owns = knownRole === "owner";
   const versions = useAlternatives(conversationId, !!transcript?.busy, owns);
   const { onOpenConversation, providers } = props;
   const branch = useCallback(
@@ -225,9 +241,15 @@ export function ChatView(props: {
           nothing new arrives.
         </div>
       )}
+      {left && (
+        <div role="alert" className="banner warning" data-testid="left-elsewhere">
+          You left this conversation (in another tab or window). What you saw stays on screen;
+          nothing new arrives. Only its owner can share it with you again.
+        </div>
+      )}
       {deleted && (
         <div role="alert" className="banner warning" data-testid="conversation-deleted">
-          {role === "owner"
+          {knownRole === "owner"
             ? "This conversation was deleted."
             : "Its owner deleted this conversation."}{" "}
           What you saw stays on screen until you leave; nothing can be sent to it any more.
@@ -327,9 +349,9 @@ export function ChatView(props: {
         </p>
       )}
       {/* A conversation its socket could not create takes no messages; the alert says why. */}
-      {state?.connection === "not-created" ? null : role === "viewer" || revoked || deleted ? (
+      {state?.connection === "not-created" ? null : viewing ? (
         <ViewerNotice
-          reason={deleted ? "deleted" : revoked ? "revoked" : "viewer"}
+          reason={deleted ? "deleted" : revoked ? "revoked" : left ? "left" : "viewer"}
           owner={props.membership?.owner.name}
         />
       ) : (
@@ -344,6 +366,7 @@ export function ChatView(props: {
           onUploadsChanged={setUploadedFiles}
           onTyping={onTyping}
           canUseMcpCatalog={owns}
+          waiting={knownRole === null ? ROLE_LOADING : null}
         />
       )}
     </section>
@@ -351,5 +374,7 @@ export function ChatView(props: {
 }
 
 const NO_MESSAGES: readonly TranscriptMessage[] = [];
+const ROLE_LOADING =
+  "Loading your role in this conversation… The box opens once it is known (a viewer reads only).";
 const excerpt = (text: string) => (text.length > 80 ? `${text.slice(0, 79)}…` : text);
 const messageKey = (m: TranscriptMessage) => m.id;

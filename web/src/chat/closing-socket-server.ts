@@ -17,9 +17,12 @@ export interface ClosingSocketServer {
 
 /** A text frame from the server (unmasked), as a browser receives it. */
 
+/** A close code, or a code with its reason. */
+export type Close = number | { code: number; reason: string };
+
 /** `frames[i]`, when given, is sent on the i-th socket before it closes. */
 export async function startClosingSocketServer(
-  closeCodes: number[],
+  closeCodes: Close[],
   frames: (string | undefined)[] = [],
 ): Promise<ClosingSocketServer> {
   let opened = 0;
@@ -33,9 +36,11 @@ export async function startClosingSocketServer(
     acceptUpgrade(req, socket);
     const frame = frames[opened];
     if (frame !== undefined) socket.write(textFrame(frame));
-    const code = closeCodes[Math.min(opened++, closeCodes.length - 1)] ?? 1000;
-    // A close frame (FIN + opcode 8) with a two-byte status code and no reason.
-    socket.end(Buffer.from([0x88, 0x02, code >> 8, code & 0xff]));
+    const close = closeCodes[Math.min(opened++, closeCodes.length - 1)] ?? 1000;
+    const { code, reason } = typeof close === "number" ? { code: close, reason: "" } : close;
+    // A close frame (FIN + opcode 8): a two-byte status code, then the reason (under 126 bytes).
+    const said = Buffer.from(reason);
+    socket.end(Buffer.concat([Buffer.from([0x88, 2 + said.length, code >> 8, code & 0xff]), said]));
     socket.on("error", () => undefined);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

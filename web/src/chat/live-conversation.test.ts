@@ -1,7 +1,11 @@
 // The live connection against a real WebSocket server: it reconnects after failures, and stops
 // for good when the server says the credential was revoked (4401) or the conversation is gone.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { type ClosingSocketServer, startClosingSocketServer } from "./closing-socket-server";
+import {
+  type Close,
+  type ClosingSocketServer,
+  startClosingSocketServer,
+} from "./closing-socket-server";
 import { beginNewConversation, creationOf } from "../conversations/new-conversation";
 import { type LiveState, LiveConversation } from "./live-conversation";
 
@@ -15,7 +19,7 @@ afterEach(async () => {
 
 /** Connects as the page at `host` would, and records every state it goes through. */
 async function connect(
-  closeCodes: number[],
+  closeCodes: Close[],
   { id = "c1", frames = [] }: { id?: string; frames?: (string | undefined)[] } = {},
 ): Promise<LiveState[]> {
   server = await startClosingSocketServer(closeCodes, frames);
@@ -50,6 +54,14 @@ describe("LiveConversation", () => {
     });
     await settle(1000);
     expect(server!.connections()).toBe(1);
+  });
+
+  it("stops when the user left the conversation in another tab (4403 'left'), and says that instead", async () => {
+    const states = await connect([{ code: 4403, reason: "left" }]);
+    await vi.waitFor(() => expect(states.at(-1)?.connection).toBe("left"), { timeout: 5000 });
+    await settle(1000);
+    expect(server!.connections()).toBe(1);
+    expect(states.some((s) => s.connection === "access-revoked")).toBe(false);
   });
 
   it("stops when the conversation is deleted (4404) while open, and says so", async () => {

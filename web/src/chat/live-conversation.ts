@@ -18,8 +18,10 @@ import {
 import type { ElicitationAnswer } from "../../../durable-objects/protocol/elicitation";
 import { handshakeQuery } from "../../../durable-objects/protocol/handshake-resume";
 import {
+  CLOSE_ACCESS_REVOKED,
   CLOSE_CONVERSATION_GONE,
   CLOSE_CREATE_REFUSED,
+  CLOSE_REASON_LEFT,
 } from "../../../durable-objects/protocol/close-codes";
 import {
   conversationCreated,
@@ -35,6 +37,8 @@ export type Connection =
   | "offline"
   | "signed-out"
   | "access-revoked"
+  /** The user left this shared conversation (in another tab, say). */
+  | "left"
   /** The conversation was deleted (by its owner, here or elsewhere) while it was open. */
   | "deleted"
   /** A new conversation its socket could not create; the error says why. */
@@ -44,8 +48,6 @@ export type Presence = Extract<ServerFrame, { type: "presence" }>;
 /** Close codes after which reconnecting cannot help (with close-codes.ts's): the session or
  * token the socket was opened with was revoked (signed out, "sign out everywhere"). */
 const CREDENTIAL_REVOKED = 4401;
-/** The owner stopped sharing the conversation with this user. */
-const ACCESS_REVOKED = 4403;
 /** While catching up, events are shown once the catch-up is complete, or this often until then. */
 const CATCH_UP_SHOWN_EVERY_MS = 500;
 
@@ -350,9 +352,11 @@ export class LiveConversation {
         return this.set({ connection: "deleted", presence: null });
       }
       if (e.code === CREDENTIAL_REVOKED) return this.signedOut();
-      if (e.code === ACCESS_REVOKED) {
+      if (e.code === CLOSE_ACCESS_REVOKED) {
         this.stop();
-        return this.set({ connection: "access-revoked", presence: null });
+        // The owner stopped sharing it, or the user left it themself (the reason says which).
+        const connection = e.reason === CLOSE_REASON_LEFT ? "left" : "access-revoked";
+        return this.set({ connection, presence: null });
       }
       this.set({ connection: "offline" });
       const delay = Math.min(500 * 2 ** this.attempts++, 8000);

@@ -89,6 +89,11 @@ export function Composer(props: {
   storedFile?: (artifactId: string) => Promise<Artifact | null>;
   /** A sent message the server refused: its text comes back into the box, its files as chips. */
   returned?: { clientMessageId: string; text: string; attachments?: readonly string[] } | null;
+  /**
+   * Why the box takes no message yet (the user's role is still loading: a viewer's send would be
+   * refused): the box and Send stay disabled, and the hint says this.
+   */
+  waiting?: string | null;
 }) {
   const catalogAllowed = props.canUseMcpCatalog ?? true;
   const api = useMemo(
@@ -199,7 +204,8 @@ export function Composer(props: {
       .then(usePrompt, (err: unknown) => setNote(err instanceof Error ? err.message : String(err)));
   };
 
-  const canSend = !!message && !tooLong && !uploading;
+  const waiting = props.waiting ?? null;
+  const canSend = !!message && !tooLong && !uploading && !waiting;
   const send = () => {
     if (!canSend) return;
     props.onSend(message, files.take());
@@ -243,7 +249,8 @@ export function Composer(props: {
           : null;
 
   const area = useRef<HTMLDivElement>(null);
-  const dragging = useFileDrop(props.dropZone, area, files.add);
+  // A file uploads as it is added: not before the user is known to be able to send it.
+  const dragging = useFileDrop(props.dropZone, area, waiting ? ignoreFiles : files.add);
   const onPaste = (e: ClipboardEvent) => {
     const pasted = pastedFiles(e.clipboardData);
     if (pasted.length === 0) return;
@@ -314,6 +321,7 @@ export function Composer(props: {
           onChange={(e) => edit(e.target.value)}
           onKeyDown={onKey}
           onPaste={onPaste}
+          disabled={!!waiting}
           rows={3}
         />
         <div className="composer-actions">
@@ -334,6 +342,7 @@ export function Composer(props: {
           <button
             type="button"
             title="Attach images, PDFs, text, tables or JSON (or drop or paste them here)"
+            disabled={!!waiting}
             onClick={() => fileInput.current?.click()}
           >
             Attach files
@@ -365,14 +374,18 @@ export function Composer(props: {
         </div>
       </div>
       <p id="composer-hint" className={`muted small composer-hint ${tooLong ? "error" : ""}`}>
-        {tooLong
-          ? `Too long: ${message.length} of ${MAX_MESSAGE_CHARS} characters. Shorten it, remove an attachment or split it into several messages.`
-          : uploading
-            ? "Uploading your files… Send is ready once they are stored."
-            : readyFiles > 0 && !message
-              ? "Add a few words to go with the files: what should the model do with them?"
-              : "Enter sends, Shift+Enter starts a new line, / at the start offers your servers' prompts. A question asked while an answer is running waits its turn."}
+        {waiting
+          ? waiting
+          : tooLong
+            ? `Too long: ${message.length} of ${MAX_MESSAGE_CHARS} characters. Shorten it, remove an attachment or split it into several messages.`
+            : uploading
+              ? "Uploading your files… Send is ready once they are stored."
+              : readyFiles > 0 && !message
+                ? "Add a few words to go with the files: what should the model do with them?"
+                : "Enter sends, Shift+Enter starts a new line, / at the start offers your servers' prompts. A question asked while an answer is running waits its turn."}
       </p>
     </div>
   );
 }
+
+const ignoreFiles = (): void => undefined;

@@ -48,7 +48,13 @@ let members: Array<() => Promise<Response>>;
 let shared: boolean;
 let requests: string[];
 
+/** The sockets the page opened, newest last. */
+let sockets: QuietSocket[] = [];
 class QuietSocket extends EventTarget {
+  constructor() {
+    super();
+    sockets.push(this);
+  }
   readyState = 0;
   send() {}
   close() {}
@@ -59,6 +65,7 @@ let host: HTMLElement;
 
 beforeEach(() => {
   requests = [];
+  sockets = [];
   shared = true;
   members = [];
   localStorage.clear();
@@ -214,6 +221,27 @@ it("lets a member leave after confirming: the list drops it and the page says th
   expect(host.textContent).not.toContain("stopped sharing");
 });
 
+it("when the member leaves in another tab, this one says they left (not that the owner stopped sharing)", async () => {
+  members.push(asParticipant);
+  await openPage();
+  const sharedList = () => host.querySelector("[data-testid=shared-with-me]");
+  expect(sharedList()?.textContent).toContain(CONVERSATION.title);
+  await until(() => sockets.length > 0);
+
+  // The other tab's Leave: the conversation closes this tab's socket, saying the user left.
+  shared = false;
+  await act(async () =>
+    sockets.at(-1)!.dispatchEvent(new CloseEvent("close", { code: 4403, reason: "left" })),
+  );
+  await settle();
+  expect(host.querySelector("[data-testid=left-conversation]")?.textContent).toContain(
+    "You left “Trip plans”",
+  );
+  expect(host.textContent).not.toContain("stopped sharing");
+  expect(button("Leave")).toBeUndefined();
+  expect(sharedList()).toBeNull();
+});
+
 it("keeps the conversation open and says why when leaving fails", async () => {
   members.push(asParticipant);
   await openPage();
@@ -230,4 +258,36 @@ it("keeps the conversation open and says why when leaving fails", async () => {
   expect(host.querySelector("dialog [role=alert]")?.textContent).toContain("busy");
   expect(host.querySelector("[data-testid=left-conversation]")).toBeNull();
   expect(host.querySelector("[data-testid=shared-with-me]")?.textContent).toContain("Trip plans");
+});
+
+it("keeps the message box closed and asks for no usage while the role loads; a viewer then reads only", async () => {
+  let answer!: (r: Response) => void;
+  members.push(() => new Promise<Response>((r) => (answer = r)));
+  await openPage();
+  const box = () => host.querySelector<HTMLTextAreaElement>("#message-box");
+  await until(() => box() !== null);
+  // A viewer's send would be refused, and their usage too: neither is tried before the role.
+  expect(box()!.disabled).toBe(true);
+  expect(button("Send")!.disabled).toBe(true);
+  expect(host.querySelector("#composer-hint")?.textContent).toContain("Loading your role");
+  const usageAsked = () => requests.some((r) => r.endsWith(`/${CONVERSATION.id}/usage`));
+  expect(usageAsked()).toBe(false);
+
+  await act(async () => answer(json(200, { role: "viewer", owner: OWNER, members: [] })));
+  await settle();
+  expect(box()).toBeNull();
+  expect(host.querySelector("[data-testid=viewer-notice]")?.textContent).toContain(
+    "You are a viewer",
+  );
+  expect(usageAsked()).toBe(false);
+});
+
+it("opens the message box and the cost meter's request once the role says the user may write", async () => {
+  members.push(asParticipant);
+  await openPage();
+  const box = () => host.querySelector<HTMLTextAreaElement>("#message-box");
+  await until(() => box() !== null);
+  expect(box()!.disabled).toBe(false);
+  expect(host.querySelector("#composer-hint")?.textContent).not.toContain("Loading your role");
+  expect(requests).toContain(`GET /api/conversations/${CONVERSATION.id}/usage`);
 });

@@ -5,6 +5,7 @@ import {
   ConversationSettings,
   type ConversationMode,
 } from "../../../../durable-objects/protocol/rest";
+import { conversationForViewer } from "../../../../durable-objects/protocol/viewer-view";
 import { notFound } from "../http/errors";
 import { ftsQueryOf, hasMatchingMessage, matchingSnippet } from "./message-search";
 import { containsText } from "./text-match";
@@ -107,7 +108,10 @@ export async function listConversations(db: Db, userId: string, opts: ListOption
   const last = page[page.length - 1];
   return {
     items: page.map(({ row, memberRole, snippet }) => ({
-      ...toConversation(row),
+      // A viewer is not shown the owner's budgets (viewer-view.ts).
+      ...(row.userId !== userId && memberRole !== "participant"
+        ? conversationForViewer(toConversation(row))
+        : toConversation(row)),
       ...(snippet ? { snippet } : {}),
       ...(opts.includeShared && {
         role: row.userId === userId ? ("owner" as const) : (memberRole ?? "viewer"),

@@ -9,6 +9,7 @@ import type {
 } from "../../../../durable-objects/protocol/sharing";
 import type { Db } from "../../../../shared/db/client";
 import { conversationMembers, conversations, users } from "../../../../shared/db/schema";
+import { conversationForViewer } from "../../../../durable-objects/protocol/viewer-view";
 import { toConversation } from "./conversations";
 import { startsWithText } from "./text-match";
 
@@ -104,7 +105,11 @@ export async function sharedWith(db: Db, userId: string): Promise<SharedConversa
     .orderBy(desc(conversations.updatedAt))
     .limit(200);
   return rows.map((r) => ({
-    conversation: toConversation(r.conversation),
+    // A viewer is not shown the owner's budgets (viewer-view.ts).
+    conversation:
+      r.role === "viewer"
+        ? conversationForViewer(toConversation(r.conversation))
+        : toConversation(r.conversation),
     role: r.role,
     owner: { id: r.conversation.userId, name: r.ownerName },
   }));

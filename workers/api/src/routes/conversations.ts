@@ -18,6 +18,11 @@ import {
 } from "../db/conversations";
 import { listMessages } from "../db/messages";
 import { conversationFor } from "../db/conversation-access";
+import { seesUsage } from "../../../../durable-objects/protocol/roles";
+import {
+  conversationForViewer,
+  messageForViewer,
+} from "../../../../durable-objects/protocol/viewer-view";
 import { parseJsonBody, parseParam } from "../http/validate";
 import { validQuery } from "../http/validated";
 import { deleteConversationEverywhere } from "../conversation-lifecycle";
@@ -102,8 +107,10 @@ export const conversationRoutes = new Hono<AppEnv>()
   })
   .get("/:id", async (c) => {
     const id = parseParam(c, "id", IdParam);
-    const { row } = await conversationFor(c.get("db"), c.get("user").id, id, "read");
-    return c.json(toConversation(row));
+    const { row, role } = await conversationFor(c.get("db"), c.get("user").id, id, "read");
+    // A viewer does not see what the owner spends, nor the budgets that would tell it.
+    const conversation = toConversation(row);
+    return c.json(seesUsage(role) ? conversation : conversationForViewer(conversation));
   })
   .patch("/:id", async (c) => {
     const id = parseParam(c, "id", IdParam);
@@ -121,10 +128,11 @@ export const conversationRoutes = new Hono<AppEnv>()
   .get("/:id/messages", validQuery(MessagesQuery), async (c) => {
     const id = parseParam(c, "id", IdParam);
     const q = c.req.valid("query");
-    await conversationFor(c.get("db"), c.get("user").id, id, "read");
+    const { role } = await conversationFor(c.get("db"), c.get("user").id, id, "read");
     // One more than asked: whether there is a next page, without a count.
     const rows = await listMessages(c.get("db"), id, q.after, q.limit + 1);
-    const items = rows.slice(0, q.limit);
+    const page = rows.slice(0, q.limit);
+    const items = seesUsage(role) ? page : page.map(messageForViewer);
     const nextAfter = rows.length > q.limit ? (items.at(-1)?.seq ?? null) : null;
     return c.json({ items, nextAfter } satisfies MessagePage);
   })

@@ -12,6 +12,11 @@ import {
 import { exportFileName } from "../conversation-export/markdown";
 import { artifactsWithContent, listArtifacts } from "../db/artifacts";
 import { conversationFor } from "../db/conversation-access";
+import { seesUsage } from "../../../../durable-objects/protocol/roles";
+import {
+  conversationForViewer,
+  messageForViewer,
+} from "../../../../durable-objects/protocol/viewer-view";
 import { toConversation } from "../db/conversations";
 import { listMessages } from "../db/messages";
 import { parseParam } from "../http/validate";
@@ -35,12 +40,17 @@ export const exportRoutes = new Hono<AppEnv>().get(
     const id = parseParam(c, "id", IdParam);
     const { format } = c.req.valid("query");
     const db = c.get("db");
-    const { row } = await conversationFor(db, c.get("user").id, id, "read");
-    const conversation = toConversation(row);
+    const { row, role } = await conversationFor(db, c.get("user").id, id, "read");
+    // A viewer's export, like their page, tells nothing of what the owner spends.
+    const owners = seesUsage(role);
+    const conversation = owners ? toConversation(row) : conversationForViewer(toConversation(row));
     const source: ExportSource = {
       conversation,
       exportedAt: new Date(),
-      messagesAfter: (seq, limit) => listMessages(db, id, seq, limit),
+      messagesAfter: async (seq, limit) => {
+        const page = await listMessages(db, id, seq, limit);
+        return owners ? page : page.map(messageForViewer);
+      },
       artifacts: () => listArtifacts(db, id),
       withContent: (ids) => artifactsWithContent(db, id, ids),
     };

@@ -10,6 +10,7 @@ import {
   type MemberRole,
   type SharedSnapshot,
 } from "../../../../durable-objects/protocol/sharing";
+import { messageForViewer } from "../../../../durable-objects/protocol/viewer-view";
 import type { AppEnv } from "../app-types";
 import { downloadResponse } from "../artifact-download";
 import { conversationStub } from "../conversation-lifecycle";
@@ -37,10 +38,19 @@ import { IdParam } from "./conversations";
 /** The snapshot a link shows holds at most this many messages. */
 const SNAPSHOT_MESSAGES = 1000;
 
-/** Tells the conversation's object, so the user's open sockets follow the change at once. */
-async function tellConversation(env: Env, id: string, userId: string, role: MemberRole | null) {
+/**
+ * Tells the conversation's object, so the user's open sockets follow the change at once; `left`:
+ * the user removed themself, and their other tabs say so rather than "the owner stopped sharing".
+ */
+async function tellConversation(
+  env: Env,
+  id: string,
+  userId: string,
+  role: MemberRole | null,
+  left = false,
+) {
   const stub = await conversationStub(env, id);
-  await stub.accessChanged(userId, role);
+  await stub.accessChanged(userId, role, left);
 }
 
 /** Mounted on /api/conversations (behind requireUser). */
@@ -91,7 +101,7 @@ export const sharingRoutes = new Hono<AppEnv>()
     await conversationFor(db, me.id, id, userId === me.id ? "read" : "manage");
     if (!(await removeMember(db, id, userId)))
       throw new ApiError(404, "not_found", "That user is not a member of this conversation.");
-    await tellConversation(c.env, id, userId, null);
+    await tellConversation(c.env, id, userId, null, userId === me.id);
     return c.body(null, 204);
   })
   .get("/:id/links", async (c) => {
@@ -156,7 +166,10 @@ export const publicShareRoutes = new Hono<AppEnv>()
       createdAt: row.createdAt,
       sharedAt: link.createdAt,
       expiresAt: link.expiresAt,
-      messages: await listMessages(db, row.id, 0, SNAPSHOT_MESSAGES, link.upToSeq),
+      // Anyone may read a link: like a viewer, they are not told what the owner spent.
+      messages: (await listMessages(db, row.id, 0, SNAPSHOT_MESSAGES, link.upToSeq)).map(
+        messageForViewer,
+      ),
       artifacts: await snapshotArtifacts(db, cut),
     };
     c.header("cache-control", "private, no-store");

@@ -997,6 +997,7 @@ export class Conversation extends Agent<Env> {
         store: this.store,
         conversation,
         emit: (e) => this.emit(e),
+        flush: () => void this.flushOutboxTask(),
       });
     } catch (err) {
       console.warn("could not update the summary", err);
@@ -1013,6 +1014,7 @@ export class Conversation extends Agent<Env> {
         conversationId: this.name,
         conversation,
         emit: (e) => this.emit(e),
+        flush: () => void this.flushOutboxTask(),
       });
     } catch (err) {
       console.warn("could not name the conversation", err);

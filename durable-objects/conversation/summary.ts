@@ -7,7 +7,7 @@ import type { Env } from "../../shared/env";
 import { modelWindow, TokenEstimator } from "../loop/context-budget";
 import { type ChatMessage, messageText } from "../protocol/messages";
 import type { NewServerEvent } from "../protocol/wire";
-import { streamWithRetries } from "../providers/retry";
+import { housekeepingCall } from "./housekeeping-call";
 import {
   housekeepingModel,
   housekeepingEffort,
@@ -88,6 +88,8 @@ export interface SummarizeInput {
   store: ConversationStore;
   conversation: ConversationInfo;
   emit: (event: NewServerEvent) => void;
+  /** Sends the outbox (the summary call's usage row) on to D1. */
+  flush: () => void;
 }
 
 /** Updates the summary when the older part has passed the threshold; otherwise does nothing. */
@@ -99,35 +101,41 @@ export async function updateSummaryIfDue(input: SummarizeInput): Promise<void> {
   if (!last) return;
   const writer = housekeepingModel(input.env, conversation);
   if (!writer) return;
-  let text = "";
-  for await (const event of streamWithRetries(writer.provider, {
-    model: writer.model,
-    system: SUMMARY_INSTRUCTION,
-    messages: [
-      {
-        role: "user",
-        content: [
-          {
-            type: "text",
-            text:
-              `Summary so far:\n${previous?.text ?? "(none yet)"}\n\n` +
-              `New messages:\n${due.map(transcriptLine).join("\n\n")}`,
-          },
-        ],
-      },
-    ],
-    // Room for a reasoning model's thinking (see TITLE_MAX_TOKENS) and a 400-word summary.
-    maxTokens: 4_000,
-    temperature: housekeepingTemperature(writer),
-    reasoningEffort: housekeepingEffort(writer),
-  })) {
-    if (event.type === "text_delta") text += event.text;
-    if (event.type === "error") {
-      console.warn(`could not update the summary: ${event.error.message}`);
-      return;
-    }
+  const result = await housekeepingCall(
+    writer,
+    {
+      system: SUMMARY_INSTRUCTION,
+      messages: [
+        {
+          role: "user",
+          content: [
+            {
+              type: "text",
+              text:
+                `Summary so far:\n${previous?.text ?? "(none yet)"}\n\n` +
+                `New messages:\n${due.map(transcriptLine).join("\n\n")}`,
+            },
+          ],
+        },
+      ],
+      // Room for a reasoning model's thinking (see TITLE_MAX_TOKENS) and a 400-word summary.
+      maxTokens: 4_000,
+      temperature: housekeepingTemperature(writer),
+      reasoningEffort: housekeepingEffort(writer),
+    },
+    {
+      env: input.env,
+      store,
+      conversationId: conversation.id,
+      ownerId: conversation.userId,
+      flush: input.flush,
+    },
+  );
+  if (result.text === null) {
+    console.warn(`could not update the summary: ${result.error}`);
+    return;
   }
-  text = text.trim();
+  const text = result.text.trim();
   if (!text) return;
   store.setMeta(SUMMARY, text);
   store.setMeta(SUMMARY_UPTO, String(last.seq));

@@ -5,8 +5,8 @@ import type { Env } from "../../shared/env";
 import { withoutBidiControls } from "../protocol/display-text";
 import { messageText, type ChatMessage } from "../protocol/messages";
 import type { NewServerEvent } from "../protocol/wire";
-import { streamWithRetries } from "../providers/retry";
 import { titleFromFirstMessage } from "./first-message-title";
+import { housekeepingCall, type HousekeepingUsageSink } from "./housekeeping-call";
 import {
   housekeepingEffort,
   housekeepingModel,
@@ -42,8 +42,10 @@ export interface NameConversationInput {
   env: Env;
   store: ConversationStore;
   conversationId: string;
-  conversation: Pick<ConversationInfo, "provider" | "model" | "settings">;
+  conversation: Pick<ConversationInfo, "userId" | "provider" | "model" | "settings">;
   emit: (event: NewServerEvent) => void;
+  /** Sends the outbox (the title call's usage row) on to D1. */
+  flush: () => void;
 }
 
 /** Names the conversation once, after its first complete answer; failures only cost the title. */
@@ -57,7 +59,13 @@ export async function nameConversationOnce(input: NameConversationInput): Promis
   store.setMeta(NAMED, "asked");
   const writer = housekeepingModel(input.env, input.conversation);
   if (!writer) return;
-  const title = await askForTitle(writer, question, answer);
+  const title = await askForTitle(writer, question, answer, {
+    env: input.env,
+    store,
+    conversationId: input.conversationId,
+    ownerId: input.conversation.userId,
+    flush: input.flush,
+  });
   if (!title) return;
   const written = await input.env.DB.prepare(
     "UPDATE conversations SET title = ?1 WHERE id = ?2 AND title IN (?3, ?4)",
@@ -84,33 +92,34 @@ export async function askForTitle(
   writer: HousekeepingModel,
   question: ChatMessage,
   answer: ChatMessage,
+  usage?: HousekeepingUsageSink,
 ): Promise<string> {
-  let text = "";
-  for await (const event of streamWithRetries(writer.provider, {
-    model: writer.model,
-    system: TITLE_INSTRUCTION,
-    messages: [
-      {
-        role: "user",
-        content: [
-          {
-            type: "text",
-            text:
-              `User: ${messageText(question.content).slice(0, 2_000)}\n\n` +
-              `Assistant: ${messageText(answer.content).slice(0, 2_000)}\n\n${TITLE_INSTRUCTION}`,
-          },
-        ],
-      },
-    ],
-    maxTokens: TITLE_MAX_TOKENS,
-    temperature: housekeepingTemperature(writer),
-    reasoningEffort: housekeepingEffort(writer),
-  })) {
-    if (event.type === "text_delta") text += event.text;
-    if (event.type === "error") {
-      console.warn(`could not name the conversation: ${event.error.message}`);
-      return "";
-    }
+  const result = await housekeepingCall(
+    writer,
+    {
+      system: TITLE_INSTRUCTION,
+      messages: [
+        {
+          role: "user",
+          content: [
+            {
+              type: "text",
+              text:
+                `User: ${messageText(question.content).slice(0, 2_000)}\n\n` +
+                `Assistant: ${messageText(answer.content).slice(0, 2_000)}\n\n${TITLE_INSTRUCTION}`,
+            },
+          ],
+        },
+      ],
+      maxTokens: TITLE_MAX_TOKENS,
+      temperature: housekeepingTemperature(writer),
+      reasoningEffort: housekeepingEffort(writer),
+    },
+    usage,
+  );
+  if (result.text === null) {
+    console.warn(`could not name the conversation: ${result.error}`);
+    return "";
   }
-  return cleanTitle(text);
+  return cleanTitle(result.text);
 }

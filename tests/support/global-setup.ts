@@ -15,7 +15,7 @@ import { addContextFixtures, addTitleFixtures } from "./context-fixtures";
 import { addLoopFixtures } from "./loop-fixtures";
 import { addOAuthFixtures } from "./oauth-fixtures";
 import { startProtectedServer } from "./oauth-protected-server";
-import { addUsageFixtures } from "./usage-fixtures";
+import { addHousekeepingUsageFixtures, addUsageFixtures } from "./usage-fixtures";
 import { addBranchFixtures } from "./branch-fixtures";
 import { startLookupServer } from "./lookup-server";
 import { addRouteFixtures } from "./route-fixtures";
@@ -68,6 +68,7 @@ export const FIFTY_DELTA_REPLY = Array.from(
 
 export default async function setup(project: TestProject) {
   const mock = new LLMock({ host: "127.0.0.1", port: 0, logLevel: "silent" });
+  addHousekeepingUsageFixtures(mock);
   addTitleFixtures(mock);
   addFaultyServerFixtures(mock);
   addQuirkyServerFixtures(mock);

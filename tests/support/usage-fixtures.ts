@@ -39,3 +39,18 @@ export function addUsageFixtures(mock: LLMock): void {
     },
   });
 }
+
+/**
+ * A conversation's title and summary calls that report usage, as the housekeeping usage test
+ * asks them (before addTitleFixtures: they carry the question, which its fixtures would match).
+ */
+export function addHousekeepingUsageFixtures(mock: LLMock): void {
+  mock.on(
+    { systemMessage: "Name this conversation", userMessage: /housekeeping metered/ },
+    { content: "Metered title", usage: { input_tokens: 120, output_tokens: 8 } },
+  );
+  mock.onMessage(/housekeeping metered question/, {
+    content: "A metered plain answer.",
+    usage: { input_tokens: 400, output_tokens: 50 },
+  });
+}

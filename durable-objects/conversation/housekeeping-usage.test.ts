@@ -1,0 +1,45 @@
+// The title call after a first answer costs the owner at the provider like the answer does: it is
+// in the conversation's usage and the owner's day, under the cheap model that made it.
+import { expect, it } from "vitest";
+import type { ConversationUsage, UserUsage } from "../protocol/usage";
+import { api, createConversation, createUser } from "../../tests/support/helpers";
+import { TestSocket, turnEnded } from "../../tests/support/ws-client";
+
+it("counts the title call in the conversation's usage and the owner's day, apart from the answer", async () => {
+  const user = await createUser();
+  const conv = await createConversation(user, {
+    provider: "anthropic",
+    model: "claude-sonnet-4-20250514",
+  });
+  const ws = await TestSocket.open(user, conv.id);
+  ws.send({ type: "resume", lastSeq: 0 });
+  ws.send({
+    type: "send",
+    clientMessageId: crypto.randomUUID(),
+    text: "housekeeping metered question",
+  });
+  await ws.until(turnEnded, 30_000);
+  await ws.until((frames) => frames.some((f) => f.type === "title_changed"), 10_000);
+  ws.close();
+
+  let usage: ConversationUsage | undefined;
+  for (let i = 0; i < 100 && (usage?.total.calls ?? 0) < 2; i++) {
+    if (i > 0) await new Promise((r) => setTimeout(r, 50));
+    const res = await api(user, `/api/conversations/${conv.id}/usage`);
+    expect(res.status).toBe(200);
+    usage = (await res.json()) as ConversationUsage;
+  }
+  // The answer (400 in, 50 out) and the title (120 in, 8 out).
+  expect(usage?.total).toMatchObject({ calls: 2, inputTokens: 520, outputTokens: 58 });
+  // Per answer, only the answer's own call: the title belongs to no answer.
+  expect(usage?.messages.map((m) => [m.calls, m.inputTokens])).toEqual([[1, 400]]);
+
+  const today = new Date().toISOString().slice(0, 10);
+  const day = await api(user, `/api/usage?from=${today}&to=${today}`);
+  const mine = (await day.json()) as UserUsage;
+  expect(mine.total).toMatchObject({ calls: 2, inputTokens: 520, outputTokens: 58 });
+  // The title was written by the provider's cheap model, not the conversation's.
+  const models = mine.days.map((d) => d.model);
+  expect(models).toHaveLength(2);
+  expect(models).toContain("claude-sonnet-4-20250514");
+}, 60_000);

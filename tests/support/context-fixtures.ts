@@ -6,16 +6,21 @@ const lastUserText = (messages: Array<{ role: string; content?: unknown }>): str
   return typeof last?.content === "string" ? last.content : JSON.stringify(last?.content ?? "");
 };
 
-/** Title requests (titles.ts) first: they carry the question, which other fixtures would match. */
+/**
+ * Title requests (titles.ts) first: they carry the question, which other fixtures would match.
+ * They report no tokens (aimock would estimate some for OpenAI), so the usage a test expects is
+ * its answers' alone; housekeeping-usage.test.ts counts a title call that reports some.
+ */
 export function addTitleFixtures(mock: LLMock): void {
+  const free = { usage: { input_tokens: 0, output_tokens: 0 } };
   mock.on(
     { systemMessage: "Name this conversation", userMessage: /ctx-title/ },
-    { content: "« Effets secondaires de la metformine »" },
+    { content: "« Effets secondaires de la metformine »", ...free },
   );
-  mock.on({ systemMessage: "Name this conversation" }, { content: "A mock conversation" });
+  mock.on({ systemMessage: "Name this conversation" }, { content: "A mock conversation", ...free });
   mock.on(
     { systemMessage: "running summary of a conversation" },
-    { content: "The user asked about ctx-summary topics; facts: the dose is 500 mg." },
+    { content: "The user asked about ctx-summary topics; facts: the dose is 500 mg.", ...free },
   );
 }
 

@@ -4,6 +4,7 @@ import type { ServerEvent } from "../protocol/wire";
 import type { UsageTotals } from "../protocol/usage";
 import { EMPTY_USAGE } from "../protocol/usage";
 import {
+  addMembers,
   api,
   createConversation,
   createUser,
@@ -77,16 +78,10 @@ describe("budgets", () => {
     const conv = await createConversation(owner, {
       settings: { budgets: { tokens: 2000 }, enabledTools: { everything: ["echo"] } },
     });
-    for (const [user, role] of [
+    await addMembers(owner, conv.id, [
       [participant, "participant"],
       [viewer, "viewer"],
-    ] as const) {
-      const res = await api(owner, `/api/conversations/${conv.id}/members`, {
-        method: "PUT",
-        json: { user: user.id, role },
-      });
-      expect(res.status).toBe(200);
-    }
+    ]);
     const open = async (who: TestUser) => {
       const ws = await TestSocket.open(who, conv.id);
       ws.send({ type: "resume", lastSeq: 0 });

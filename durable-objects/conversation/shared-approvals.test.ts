@@ -4,6 +4,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, expect, inject, it } from "vitest";
 import {
+  addMembers,
   api,
   createConversation,
   createUser,
@@ -40,16 +41,10 @@ it("a participant approves (the decision names them), a viewer cannot, and 'alwa
   const participant = await createUser(`bo-${crypto.randomUUID().slice(0, 8)}`);
   const viewer = await createUser();
   const conv = await createConversation(owner);
-  for (const [user, role] of [
+  await addMembers(owner, conv.id, [
     [participant, "participant"],
     [viewer, "viewer"],
-  ] as const) {
-    const res = await api(owner, `/api/conversations/${conv.id}/members`, {
-      method: "PUT",
-      json: { user: user.id, role },
-    });
-    expect(res.status).toBe(200);
-  }
+  ]);
   const b = await join(participant, conv.id);
   const c = await join(viewer, conv.id);
   b.send({ type: "send", clientMessageId: "tidy-1", text: "tidy my notes" });

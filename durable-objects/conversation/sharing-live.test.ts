@@ -2,7 +2,13 @@
 // once, what a viewer may not do, and a removed member's socket closing at once.
 import { env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
-import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
+import {
+  addMembers,
+  api,
+  createConversation,
+  createUser,
+  type TestUser,
+} from "../../tests/support/helpers";
 import { fold, TestSocket } from "../../tests/support/ws-client";
 import type { ServerFrame } from "../protocol/wire";
 import { isTurnEnd, SseReader } from "../../tests/support/sse-client";
@@ -27,16 +33,10 @@ async function people() {
   const participant = await createUser(`bo-${suffix}`);
   const viewer = await createUser(`cy-${suffix}`);
   const conv = await createConversation(owner);
-  for (const [user, role] of [
+  await addMembers(owner, conv.id, [
     [participant, "participant"],
     [viewer, "viewer"],
-  ] as const) {
-    const res = await api(owner, `/api/conversations/${conv.id}/members`, {
-      method: "PUT",
-      json: { user: user.id, role },
-    });
-    expect(res.status).toBe(200);
-  }
+  ]);
   return { owner, participant, viewer, id: conv.id, suffix };
 }
 

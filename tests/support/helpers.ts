@@ -1,7 +1,7 @@
 // Test helpers: real users and tokens in the test's D1, and requests through the real worker.
 import { env } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
-import { inject } from "vitest";
+import { expect, inject } from "vitest";
 import { sha256Hex } from "../../workers/api/src/auth/crypto";
 
 export const BASE = "http://app.test";
@@ -55,6 +55,21 @@ export async function createUserWithEverything(): Promise<TestUser> {
   if (res.status !== 201)
     throw new Error(`adding server-everything failed: ${res.status} ${await res.text()}`);
   return user;
+}
+
+/** Shares the owner's conversation: each user becomes a member with their role. */
+export async function addMembers(
+  owner: TestUser,
+  conversationId: string,
+  members: Array<[TestUser, "participant" | "viewer"]>,
+): Promise<void> {
+  for (const [member, role] of members) {
+    const res = await api(owner, `/api/conversations/${conversationId}/members`, {
+      method: "PUT",
+      json: { user: member.id, role },
+    });
+    expect(res.status).toBe(200);
+  }
 }
 
 export async function createConversation(user: TestUser, body: Record<string, unknown> = {}) {

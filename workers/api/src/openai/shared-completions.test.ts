@@ -4,6 +4,7 @@
 import { describe, expect, inject, it } from "vitest";
 import { TestSocket } from "../../../../tests/support/ws-client";
 import {
+  addMembers,
   api,
   createConversation,
   createUser,
@@ -18,16 +19,10 @@ async function sharedConversation() {
   const viewer = await createUser(`viewer-${suffix}`);
   const stranger = await createUser(`stranger-${suffix}`);
   const conv = await createConversation(owner, { title: "Shared by API" });
-  for (const [user, role] of [
+  await addMembers(owner, conv.id, [
     [participant, "participant"],
     [viewer, "viewer"],
-  ] as const) {
-    const res = await api(owner, `/api/conversations/${conv.id}/members`, {
-      method: "PUT",
-      json: { user: user.id, role },
-    });
-    expect(res.status).toBe(200);
-  }
+  ]);
   return { owner, participant, viewer, stranger, id: conv.id };
 }
 

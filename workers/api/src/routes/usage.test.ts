@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import type { ConversationUsage, UserUsage } from "../../../../durable-objects/protocol/usage";
 import type { ServerEvent } from "../../../../durable-objects/protocol/wire";
 import {
+  addMembers,
   api,
   createConversation,
   createUser,
@@ -162,16 +163,10 @@ describe("usage in a shared conversation", () => {
       provider: "anthropic",
       model: "claude-sonnet-4-20250514",
     });
-    for (const [member, role] of [
+    await addMembers(owner, conv.id, [
       [participant, "participant"],
       [viewer, "viewer"],
-    ] as const) {
-      const res = await api(owner, `/api/conversations/${conv.id}/members`, {
-        method: "PUT",
-        json: { user: member.id, role },
-      });
-      expect(res.status).toBe(200);
-    }
+    ]);
     const open = async (who: TestUser) => {
       const ws = await TestSocket.open(who, conv.id);
       ws.send({ type: "resume", lastSeq: 0 });

@@ -2,7 +2,11 @@
 // streamable HTTP: embedded resources (text, a text file sent as a blob, a binary file),
 // resource links, and an image beside annotated text.
 import { describe, expect, inject, it } from "vitest";
-import { api, createUserWithEverything, type TestUser } from "../../tests/support/helpers";
+import {
+  createUserWithEverything,
+  storedArtifact,
+  type TestUser,
+} from "../../tests/support/helpers";
 import { turnInNewConversation } from "../../tests/support/ws-client";
 import type { ServerEvent } from "../protocol/wire";
 
@@ -29,7 +33,7 @@ async function ask(user: TestUser, what: string) {
   const artifacts: StoredArtifact[] = [];
   for (const e of events)
     if (e.type === "artifact_created")
-      artifacts.push((await (await api(user, `/api/artifacts/${e.artifact.id}`)).json()) as never);
+      artifacts.push((await (await storedArtifact(user, e.artifact.id)).json()) as StoredArtifact);
   const result = events.find(
     (e): e is Extract<ServerEvent, { type: "tool_result" }> => e.type === "tool_result",
   );

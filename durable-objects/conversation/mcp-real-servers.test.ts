@@ -2,7 +2,13 @@
 // pieces, ask for capabilities we never declared, or are cancelled mid-call, over streamable HTTP
 // against tests/support/quirky-server.ts.
 import { describe, expect, inject, it } from "vitest";
-import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
+import {
+  api,
+  createConversation,
+  createUser,
+  storedArtifact,
+  type TestUser,
+} from "../../tests/support/helpers";
 import {
   piece,
   PIECE_CHARS,
@@ -164,7 +170,7 @@ it("a result longer than the model is shown loses nothing: the user gets all of 
   const created = events.flatMap((e) => (e.type === "artifact_created" ? [e.artifact] : []));
   expect(created).toHaveLength(1);
   expect(created[0]?.title).toBe("Output of many_pieces");
-  const res = await api(user, `/api/artifacts/${created[0]!.id}`);
+  const res = await storedArtifact(user, created[0]!.id);
   const artifact = (await res.json()) as { content: string };
   expect(artifact.content).toBe(Array.from({ length: PIECES }, (_, i) => piece(i)).join("\n\n"));
   const shown = PIECES * PIECE_CHARS - 60_000;

@@ -209,6 +209,9 @@ it("attaches and removes files with the keyboard alone; the same file twice goes
     await expect.poll(() => choosers.length).toBeGreaterThan(0);
     return choosers.shift()!;
   };
+  // The box and Attach files open once the page knows the user's role (ChatView).
+  const attach = page.getByRole("button", { name: "Attach files" });
+  await expect.poll(() => attach.isEnabled()).toBe(true);
   await page.getByRole("textbox", { name: "Message" }).focus();
   await page.keyboard.press("Tab");
   expect(await focused()).toBe("Attach files");

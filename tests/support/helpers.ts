@@ -72,6 +72,18 @@ export async function addMembers(
   }
 }
 
+/**
+ * GET /api/artifacts/:id once D1 holds the artifact: the conversation's outbox writes it there
+ * just after the turn that made it ends, so a read right after `turn_ended` may come first.
+ */
+export async function storedArtifact(user: TestUser, id: string): Promise<Response> {
+  for (let i = 0; ; i++) {
+    const res = await api(user, `/api/artifacts/${id}`);
+    if (res.status !== 404 || i >= 100) return res;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 export async function createConversation(user: TestUser, body: Record<string, unknown> = {}) {
   const res = await api(user, "/api/conversations", { method: "POST", json: body });
   if (res.status !== 201) throw new Error(`create failed: ${res.status} ${await res.text()}`);

@@ -269,6 +269,17 @@ export function App() {
       live = false;
     };
   }, [selected, confirmed, membershipTry, me]);
+  // A conversation from the user's own list is theirs: its owner's box and controls open at once,
+  // as a new one's do, instead of waiting for its members to load.
+  const [ownListed, setOwnListed] = useState<ReadonlySet<string>>(NO_IDS);
+  const ownListedChanged = useCallback(
+    (ids: ReadonlySet<string>) => setOwnListed(sameOrNew(ids)),
+    [],
+  );
+  useEffect(() => {
+    if (me && selected && confirmed && ownListed.has(selected))
+      setMembership((m) => m ?? { role: "owner", owner: me, members: [] });
+  }, [me, selected, confirmed, ownListed]);
   // Owner-only controls show once the user is known to own it, never while that loads.
   const isOwner = membership?.role === "owner";
   const left = leaving?.id === selected ? leaving : null;
@@ -449,6 +460,7 @@ export function App() {
           onSignOut={signOut}
           onRenamed={(c) => c.id === selected && setConversation(c)}
           liveTitle={liveTitle}
+          onOwnListed={ownListedChanged}
           extra={<SharedWithMe selected={selected} onSelect={select} revision={sharedRevision} />}
         />
       </Drawer>
@@ -649,4 +661,8 @@ export function App() {
 }
 
 const NO_PINS: ReadonlySet<string> = new Set();
+const NO_IDS: ReadonlySet<string> = new Set();
+/** The list refreshes every few seconds: the same ids keep the same set (no re-render). */
+const sameOrNew = (next: ReadonlySet<string>) => (prev: ReadonlySet<string>) =>
+  prev.size === next.size && [...next].every((id) => prev.has(id)) ? prev : next;
 const NO_CHANGES: Readonly<Record<string, ArtifactNow>> = {};

@@ -36,6 +36,8 @@ export function ConversationList(props: {
   liveTitle?: { id: string; title: string } | null;
   /** Shown under the user's own conversations (those shared with them). */
   extra?: ReactNode;
+  /** The ids of the user's own conversations listed (they own each of them). */
+  onOwnListed?: (ids: ReadonlySet<string>) => void;
 }) {
   const [creating, setCreating] = useState(false);
   const [items, setItems] = useState<ConversationListItem[]>([]);
@@ -66,6 +68,9 @@ export function ConversationList(props: {
     const t = setInterval(refresh, 5000);
     return () => clearInterval(t);
   }, [refresh]);
+
+  const { onOwnListed } = props;
+  useEffect(() => onOwnListed?.(new Set(items.map((c) => c.id))), [items, onOwnListed]);
 
   const { liveTitle } = props;
   useEffect(() => {

@@ -46,6 +46,8 @@ const json = (status: number, body?: unknown) =>
 let members: Array<() => Promise<Response>>;
 /** Whether the user is still a member (DELETE of their own membership ends it). */
 let shared: boolean;
+/** Whether the conversation is the user's own (in their list) rather than shared with them. */
+let own: boolean;
 let requests: string[];
 
 /** The sockets the page opened, newest last. */
@@ -67,6 +69,7 @@ beforeEach(() => {
   requests = [];
   sockets = [];
   shared = true;
+  own = false;
   members = [];
   localStorage.clear();
   rememberUser(localStorage, ME);
@@ -87,7 +90,10 @@ beforeEach(() => {
       if (path === "/api/providers") return json(200, { providers: [] });
       if (path === "/api/shared-with-me")
         return json(200, {
-          items: shared ? [{ conversation: CONVERSATION, role: "participant", owner: OWNER }] : [],
+          items:
+            shared && !own
+              ? [{ conversation: CONVERSATION, role: "participant", owner: OWNER }]
+              : [],
         });
       if (path === `${conv}/members` && method === "GET") {
         const next = members.shift();
@@ -105,7 +111,7 @@ beforeEach(() => {
           ? json(200, CONVERSATION)
           : json(404, { error: { code: "not_found", message: "Conversation not found." } });
       if (path.startsWith("/api/conversations?") || path === "/api/conversations")
-        return json(200, { items: [], nextCursor: null });
+        return json(200, { items: own ? [CONVERSATION] : [], nextCursor: null });
       return json(200, { items: [] });
     }),
   );
@@ -290,4 +296,17 @@ it("opens the message box and the cost meter's request once the role says the us
   expect(box()!.disabled).toBe(false);
   expect(host.querySelector("#composer-hint")?.textContent).not.toContain("Loading your role");
   expect(requests).toContain(`GET /api/conversations/${CONVERSATION.id}/usage`);
+});
+
+it("opens the box at once for a conversation from the user's own list, before its members load", async () => {
+  own = true;
+  members.push(() => new Promise<Response>(() => undefined));
+  history.replaceState(null, "", `/?c=${CONVERSATION.id}`);
+  await openPage();
+  const box = () => host.querySelector<HTMLTextAreaElement>("#message-box");
+  await until(() => box()?.disabled === false);
+  expect(host.querySelector("#composer-hint")?.textContent ?? "").not.toContain(
+    "Loading your role",
+  );
+  expect(requests).toContain(`GET /api/conversations/${CONVERSATION.id}/members`);
 });

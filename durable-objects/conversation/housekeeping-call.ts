@@ -3,7 +3,7 @@
 // with the rest). It belongs to no answer, so it has no turn or step; it still costs the owner at
 // the provider, so it counts toward their daily allowance and shows in the conversation's usage.
 import type { Env } from "../../shared/env";
-import { costOf, priceOf } from "../loop/prices";
+import { pricedCall } from "../loop/usage-meter";
 import { streamWithRetries } from "../providers/retry";
 import type { ModelRequest, StreamEvent } from "../providers/types";
 import type { HousekeepingModel } from "./housekeeping-model";
@@ -55,26 +55,17 @@ export async function housekeepingCall(
 }
 
 function recordUsage(sink: HousekeepingUsageSink, writer: HousekeepingModel, usage: Usage): void {
-  const provider = usage.servedBy?.provider ?? writer.provider.id;
   const model = usage.servedBy?.model ?? writer.model;
-  const tokens = {
-    inputTokens: usage.inputTokens,
-    outputTokens: usage.outputTokens,
-    cachedTokens: usage.cachedTokens ?? 0,
-  };
   enqueue(sink.store, {
     kind: "usage",
     row: {
       id: crypto.randomUUID(),
       userId: sink.ownerId,
       conversationId: sink.conversationId,
-      provider,
+      provider: usage.servedBy?.provider ?? writer.provider.id,
       model,
-      ...tokens,
-      reasoningTokens: usage.reasoningTokens ?? 0,
-      costUsd: costOf(priceOf(modelPrices(sink.env), model), tokens),
       createdAt: Date.now(),
-      ...(usage.cut && { estimated: true }),
+      ...pricedCall(usage, model, modelPrices(sink.env), usage.cut),
     },
   });
 }

@@ -7,8 +7,28 @@ import type { ModelRequest, ProviderErrorInfo, StreamEvent } from "../providers/
 import { addCall, type CallUsage, EMPTY_USAGE } from "../protocol/usage";
 import { DEFAULT_CHARS_PER_TOKEN } from "./context-budget";
 import { requestChars } from "./context-fit";
-import { costOf, priceOf } from "./prices";
+import { costOf, type PriceTable, priceOf } from "./prices";
 import type { LoopDeps, LoopInput, LoopState } from "./types";
+
+/** A provider's usage report as a call's figures, priced at `model`'s rate when prices are known. */
+export function pricedCall(
+  event: Extract<StreamEvent, { type: "usage" }>,
+  model: string,
+  prices: PriceTable | undefined,
+  estimated = false,
+): CallUsage {
+  const tokens = {
+    inputTokens: event.inputTokens,
+    outputTokens: event.outputTokens,
+    cachedTokens: event.cachedTokens ?? 0,
+  };
+  return {
+    ...tokens,
+    reasoningTokens: event.reasoningTokens ?? 0,
+    costUsd: prices ? costOf(priceOf(prices, model), tokens) : null,
+    ...(estimated && { estimated: true }),
+  };
+}
 
 export function meterModelCall(
   deps: Pick<LoopDeps, "emit" | "recordUsage" | "prices">,
@@ -18,17 +38,7 @@ export function meterModelCall(
   estimated = false,
 ): void {
   const model = event.servedBy?.model ?? input.model;
-  const tokens = {
-    inputTokens: event.inputTokens,
-    outputTokens: event.outputTokens,
-    cachedTokens: event.cachedTokens ?? 0,
-  };
-  const call: CallUsage = {
-    ...tokens,
-    reasoningTokens: event.reasoningTokens ?? 0,
-    costUsd: deps.prices ? costOf(priceOf(deps.prices, model), tokens) : null,
-    ...(estimated && { estimated: true }),
-  };
+  const call = pricedCall(event, model, deps.prices, estimated);
   state.usage = addCall(state.usage ?? EMPTY_USAGE, call);
   deps.recordUsage({ ...call, step: state.step, ...event.servedBy });
   deps.emit({

@@ -51,6 +51,38 @@ async function open(token: string, id = conversationId): Promise<Page> {
   return page;
 }
 
+/**
+ * A new conversation of the owner's (`body` as POST /api/conversations takes it), shared with bo
+ * as a participant and cy as a viewer, and open in each one's browser.
+ */
+async function sharedWithBoAndCy(body: Record<string, unknown>) {
+  const [bo, cy] = stack.users;
+  const owner = { authorization: `Bearer ${stack.token}`, "content-type": "application/json" };
+  const created = await fetch(`${stack.url}/api/conversations`, {
+    method: "POST",
+    headers: owner,
+    body: JSON.stringify(body),
+  });
+  const { id } = (await created.json()) as { id: string };
+  for (const [user, role] of [
+    ["bo", "participant"],
+    ["cy", "viewer"],
+  ] as const) {
+    const shared = await fetch(`${stack.url}/api/conversations/${id}/members`, {
+      method: "PUT",
+      headers: owner,
+      body: JSON.stringify({ user, role }),
+    });
+    expect(shared.status).toBe(200);
+  }
+  const [ownerPage, boPage, cyPage] = await Promise.all([
+    open(stack.token, id),
+    open(bo!.token, id),
+    open(cy!.token, id),
+  ]);
+  return { id, ownerPage, boPage, cyPage };
+}
+
 const WAIT = { timeout: 60_000 };
 const names = (page: Page) => page.getByTestId("presence-person").allTextContents();
 const authors = (page: Page) => page.getByTestId("message-author").allTextContents();
@@ -166,7 +198,6 @@ it("two people write at once, a viewer follows, and removing the viewer closes t
 }, 300_000);
 
 it("an approval in a shared conversation: a viewer cannot answer, a participant is not offered 'always allow', and every card names who decided", async () => {
-  const [bo, cy] = stack.users;
   const owner = { authorization: `Bearer ${stack.token}`, "content-type": "application/json" };
   const server = await fetch(`${stack.url}/api/mcp-servers`, {
     method: "POST",
@@ -174,28 +205,10 @@ it("an approval in a shared conversation: a viewer cannot answer, a participant 
     body: JSON.stringify({ name: "notes", url: notes.url }),
   });
   expect(server.status).toBe(201);
-  const created = await fetch(`${stack.url}/api/conversations`, {
-    method: "POST",
-    headers: owner,
-    body: JSON.stringify({ title: "Tidy up", settings: { approvalTimeoutSeconds: 3600 } }),
+  const { id, ownerPage, boPage, cyPage } = await sharedWithBoAndCy({
+    title: "Tidy up",
+    settings: { approvalTimeoutSeconds: 3600 },
   });
-  const { id } = (await created.json()) as { id: string };
-  for (const [user, role] of [
-    ["bo", "participant"],
-    ["cy", "viewer"],
-  ] as const) {
-    const shared = await fetch(`${stack.url}/api/conversations/${id}/members`, {
-      method: "PUT",
-      headers: owner,
-      body: JSON.stringify({ user, role }),
-    });
-    expect(shared.status).toBe(200);
-  }
-  const [ownerPage, boPage, cyPage] = await Promise.all([
-    open(stack.token, id),
-    open(bo!.token, id),
-    open(cy!.token, id),
-  ]);
   const box = boPage.getByRole("textbox", { name: "Message" });
   await box.fill("delete note shared");
   await box.press("Enter");
@@ -237,30 +250,8 @@ it("an approval in a shared conversation: a viewer cannot answer, a participant 
 }, 300_000);
 
 it("a participant leaves from the header: after confirming, it goes from their list and the page says they left; a viewer sees no cost", async () => {
-  const [bo, cy] = stack.users;
-  const owner = { authorization: `Bearer ${stack.token}`, "content-type": "application/json" };
-  const created = await fetch(`${stack.url}/api/conversations`, {
-    method: "POST",
-    headers: owner,
-    body: JSON.stringify({ title: "Packing list" }),
-  });
-  const { id } = (await created.json()) as { id: string };
-  for (const [user, role] of [
-    ["bo", "participant"],
-    ["cy", "viewer"],
-  ] as const) {
-    const shared = await fetch(`${stack.url}/api/conversations/${id}/members`, {
-      method: "PUT",
-      headers: owner,
-      body: JSON.stringify({ user, role }),
-    });
-    expect(shared.status).toBe(200);
-  }
-  const [ownerPage, boPage, cyPage] = await Promise.all([
-    open(stack.token, id),
-    open(bo!.token, id),
-    open(cy!.token, id),
-  ]);
+  const [bo] = stack.users;
+  const { id, ownerPage, boPage, cyPage } = await sharedWithBoAndCy({ title: "Packing list" });
   await expect
     .poll(() => names(ownerPage), WAIT)
     .toEqual(["You · owner", "bo · participant", "cy · viewer"]);

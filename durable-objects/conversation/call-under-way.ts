@@ -4,9 +4,10 @@
 // the turn's recovery counts the call from it, estimated (input as the context fitter counted
 // it, output from the deltas the log holds since the call began), before the step runs again.
 import { z } from "zod";
-import { costOf, type PriceTable, priceOf } from "../loop/prices";
+import type { PriceTable } from "../loop/prices";
 import type { CallUnderWay } from "../loop/types";
-import { addCall, type CallUsage, EMPTY_USAGE, type UsageTotals } from "../protocol/usage";
+import { pricedCall } from "../loop/usage-meter";
+import { addCall, EMPTY_USAGE, type UsageTotals } from "../protocol/usage";
 import type { NewServerEvent } from "../protocol/wire";
 import { enqueue } from "./outbox";
 import type { ConversationStore, TurnRow } from "./store";
@@ -62,17 +63,8 @@ export function countCallCutOff(
   const note = Note.safeParse(JSON.parse(stored));
   if (!note.success) return null;
   const { step, model, inputTokens, charsPerToken, afterSeq, ...row } = note.data;
-  const tokens = {
-    inputTokens,
-    outputTokens: Math.ceil(streamedChars(store, turn, afterSeq) / charsPerToken),
-    cachedTokens: 0,
-  };
-  const call: CallUsage = {
-    ...tokens,
-    reasoningTokens: 0,
-    costUsd: costOf(priceOf(host.prices(), model), tokens),
-    estimated: true,
-  };
+  const outputTokens = Math.ceil(streamedChars(store, turn, afterSeq) / charsPerToken);
+  const call = pricedCall({ type: "usage", inputTokens, outputTokens }, model, host.prices(), true);
   enqueue(store, {
     kind: "usage",
     row: {

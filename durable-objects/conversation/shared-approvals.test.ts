@@ -96,11 +96,7 @@ it("a participant approves (the decision names them), a viewer cannot, and 'alwa
 it("the owner deletes the conversation while members follow a waiting turn: each is told", async () => {
   const participant = await createUser();
   const conv = await createConversation(owner);
-  const shared = await api(owner, `/api/conversations/${conv.id}/members`, {
-    method: "PUT",
-    json: { user: participant.id, role: "participant" },
-  });
-  expect(shared.status).toBe(200);
+  await addMembers(owner, conv.id, [[participant, "participant"]]);
   const tab = await join(participant, conv.id);
   tab.send({ type: "send", clientMessageId: "tidy-2", text: "tidy my notes" });
   await tab.until(() => tab.events().some((e) => e.type === "approval_requested"), 30_000);
@@ -119,11 +115,7 @@ it("the owner deletes the conversation while members follow a waiting turn: each
 it("a participant made a viewer while their event stream waits (the object not told) gets no more usage on it", async () => {
   const participant = await createUser();
   const conv = await createConversation(owner);
-  const shared = await api(owner, `/api/conversations/${conv.id}/members`, {
-    method: "PUT",
-    json: { user: participant.id, role: "participant" },
-  });
-  expect(shared.status).toBe(200);
+  await addMembers(owner, conv.id, [[participant, "participant"]]);
   const a = await join(owner, conv.id);
   a.send({ type: "send", clientMessageId: "tidy-3", text: "tidy my notes" });
   await a.until(() => a.events().some((e) => e.type === "approval_requested"), 30_000);

@@ -1,25 +1,26 @@
 import { describe, expect, it, vi } from "vitest";
 
-// Records when franc is loaded: it builds its trigram tables then, which must not happen at start-up.
-const loads = vi.hoisted(() => ({ franc: 0 }));
-vi.mock("franc-min", async (original) => {
-  loads.franc++;
+// Records when the trigram profiles are loaded: they are indexed then, which must not happen at
+// start-up.
+const loads = vi.hoisted(() => ({ trigrams: 0 }));
+vi.mock("./trigram-language", async (original) => {
+  loads.trigrams++;
   return original();
 });
 
 const { detectLanguage, languageInstruction } = await import("./language");
 
 describe("language parity", () => {
-  it("loads franc only when a message needs its trigrams", async () => {
-    expect(loads.franc).toBe(0);
+  it("loads the trigram profiles only when a message needs its trigrams", async () => {
+    expect(loads.trigrams).toBe(0);
     // A short message decided by its script or its function words needs no trigrams.
     expect((await detectLanguage("光合作用是如何进行的？"))?.name).toBe("Chinese");
     expect((await detectLanguage("What is the dose of the drug?"))?.name).toBe("English");
-    expect(loads.franc).toBe(0);
+    expect(loads.trigrams).toBe(0);
     // A long one is decided by trigrams.
     const long = "Kannst du mir bitte erklären, wie die Photosynthese in Pflanzen funktioniert? ";
     expect((await detectLanguage(long.repeat(4)))?.name).toBe("German");
-    expect(loads.franc).toBe(1);
+    expect(loads.trigrams).toBe(1);
   });
 
   it.each([
@@ -30,6 +31,19 @@ describe("language parity", () => {
     ["Объясни, пожалуйста, как работает фотосинтез у растений.", "Russian"],
     ["光合作用是如何进行的？", "Chinese"],
     ["光合成はどのように働きますか？", "Japanese"],
+    ["Puoi spiegarmi come funziona la fotosintesi nelle piante?", "Italian"],
+    ["Quais são os efeitos colaterais da metformina e devo tomá-la com comida?", "Portuguese"],
+    ["Kun je me uitleggen hoe fotosynthese werkt bij planten?", "Dutch"],
+    ["Czy możesz mi wyjaśnić, jak działa fotosynteza w roślinach?", "Polish"],
+    ["Metforminin yan etkileri nelerdir ve yemekle birlikte mi almalıyım?", "Turkish"],
+    ["Kan du förklara hur fotosyntesen fungerar i växter?", "Swedish"],
+    ["Apa efek samping metformin dan apakah saya harus meminumnya bersama makanan?", "Indonesian"],
+    [
+      "Bạn có thể giải thích quá trình quang hợp diễn ra như thế nào ở thực vật không?",
+      "Vietnamese",
+    ],
+    ["Поясни, будь ласка, як працює фотосинтез у рослинах і чому листя зелене.", "Ukrainian"],
+    ["Какие побочные эффекты у метформина и нужно ли принимать его во время еды?", "Russian"],
   ])("detects %s as %s", async (text, name) => {
     expect((await detectLanguage(text))?.name).toBe(name);
   });
@@ -50,6 +64,12 @@ describe("language parity", () => {
     );
     expect(prompt).toContain("The user's latest message is in French");
     expect(prompt).toContain("Réponds en français.");
+  });
+
+  it("tells none of its languages in a script it has no profiles for", async () => {
+    expect(await detectLanguage("Μπορείς να μου εξηγήσεις πώς λειτουργεί η φωτοσύνθεση;")).toBe(
+      null,
+    );
   });
 
   it("falls back to the general rule when a message is too short to tell", async () => {

@@ -1,7 +1,7 @@
 // Language parity: the answer is in the language of the user's latest message. The language is
-// detected from trigrams (franc-min, no service to call) among the languages people commonly
-// write to us in, and the system prompt names it, in English and in that language.
-import type { franc as Franc } from "franc-min";
+// detected from its letter trigrams (trigram-language.ts, no service to call) among the languages
+// people commonly write to us in, and the system prompt names it, in English and in that language.
+import type { trigramLanguage as TrigramLanguage } from "./trigram-language";
 
 export interface Language {
   name: string;
@@ -9,7 +9,7 @@ export interface Language {
   instruction: string;
 }
 
-/** ISO 639-3 codes franc returns, with what the prompt says for each. */
+/** ISO 639-3 codes of the languages told apart, with what the prompt says for each. */
 const LANGUAGES: Record<string, Language> = {
   eng: { name: "English", instruction: "Answer in English." },
   fra: { name: "French", instruction: "Réponds en français." },
@@ -31,8 +31,6 @@ const LANGUAGES: Record<string, Language> = {
   ind: { name: "Indonesian", instruction: "Jawab dalam bahasa Indonesia." },
   vie: { name: "Vietnamese", instruction: "Hãy trả lời bằng tiếng Việt." },
 };
-
-const CANDIDATES = Object.keys(LANGUAGES);
 
 /** Scripts that name their language outright, for messages too short for trigrams. */
 const SCRIPTS: Array<[RegExp, string]> = [
@@ -71,12 +69,13 @@ function byFunctionWords(text: string): string | null {
   return best && best.hits >= 2 && !tie ? best.code : null;
 }
 
-let francLoading: Promise<typeof Franc> | null = null;
+let trigramsLoading: Promise<typeof TrigramLanguage> | null = null;
 /**
- * franc builds its trigram tables for every language when it is loaded (tens of milliseconds of
- * CPU): it is loaded by the first message that needs trigrams, not at every worker start-up.
+ * The trigram profiles are indexed as they load: by the first message that needs them, not at
+ * every worker start-up.
  */
-const loadFranc = () => (francLoading ??= import("franc-min").then((m) => m.franc));
+const loadTrigrams = () =>
+  (trigramsLoading ??= import("./trigram-language").then((m) => m.trigramLanguage));
 
 /**
  * The message without its tokens that hold a digit or an underscore (ids, hashes, code names):
@@ -96,9 +95,8 @@ export async function detectLanguage(text: string): Promise<Language | null> {
   const sample = wordsOnly(head);
   // Trigrams decide long messages; short ones are decided by their function words when clear.
   const code =
-    (sample.length < 200 && byFunctionWords(sample)) ||
-    (await loadFranc())(sample, { only: CANDIDATES, minLength: 8 });
-  return LANGUAGES[code] ?? null;
+    (sample.length < 200 && byFunctionWords(sample)) || (await loadTrigrams())(sample, 8);
+  return code ? (LANGUAGES[code] ?? null) : null;
 }
 
 /** The system prompt's paragraph on the answer's language (of the user's latest message). */

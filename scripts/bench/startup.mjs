@@ -1,7 +1,7 @@
 // Worker start-up: bundle size (raw and gzip) and `wrangler check startup` active CPU of each
 // worker, the median of BENCH_STARTUP_RUNS runs (20 by default; one sample is noise). The API
 // worker is bundled against an empty assets folder, so web/dist (which a running `npm start`
-// serves) is neither needed nor touched. BENCH_STARTUP_WITHOUT=franc-min,... adds a row for the API
+// serves) is neither needed nor touched. BENCH_STARTUP_WITHOUT=@google/genai,... adds a row for the API
 // worker with those packages swapped for an empty module: what they cost in size and start-up.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";

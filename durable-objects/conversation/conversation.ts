@@ -969,7 +969,7 @@ export class Conversation extends Agent<Env> {
       void this.flushOutboxTask();
       return this.resumeParkedTurn();
     }
-    logTurnEnded({
+    logTurnEnded(this.env, {
       conversationId: this.name,
       turnId: turn.id,
       status: outcome.status,

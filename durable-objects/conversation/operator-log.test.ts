@@ -2,6 +2,7 @@
 import { afterEach, expect, inject, it, vi } from "vitest";
 import { api, createConversation, createUser } from "../../tests/support/helpers";
 import { TestSocket, turnEnded } from "../../tests/support/ws-client";
+import { logTurnEnded } from "./operator-log";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -35,3 +36,14 @@ it("logs a finished turn with its steps and its usage, as its last checkpoint re
     }),
   ]);
 }, 60_000);
+
+it("at LOG_LEVEL=warn logs a failed turn, not a complete one", () => {
+  const lines: string[] = [];
+  vi.spyOn(console, "log").mockImplementation((line: unknown) => void lines.push(String(line)));
+  const ids = { conversationId: "c1", turnId: "t1" };
+  logTurnEnded({ LOG_LEVEL: "warn" }, { ...ids, status: "complete" });
+  logTurnEnded({ LOG_LEVEL: "warn" }, { ...ids, status: "failed", errorCode: "provider_error" });
+  expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>)).toEqual([
+    expect.objectContaining({ level: "warn", status: "failed", errorCode: "provider_error" }),
+  ]);
+});

@@ -22,6 +22,9 @@ export function apiWorkerPlugin(pdfText: PdfTextWorker = { kind: "absent" }) {
       bindings: {
         TEST_MIGRATIONS: await readD1Migrations(root("../../migrations")),
         ANTHROPIC_API_KEY: "test-key",
+        // The operator's info lines, as deployed (wrangler.toml's local default writes warnings
+        // and errors only): tests read them.
+        LOG_LEVEL: "info",
         ANTHROPIC_BASE_URL: inject("aimockUrl"),
         MCP_BREAKER_COOLDOWN_MS: "60000",
         // MCP sign-in tokens are sealed with a configured key, as in production.

@@ -71,13 +71,17 @@ function record(prefix: string, app: AppName, t: TurnTimes): void {
   table.add(`${prefix}: send → final event`, app, t.final);
 }
 
+const LOG_LEVEL = process.env.BENCH_LOG_LEVEL || undefined;
+
 // The script figures first: they need no server, and the servers' idle work does not disturb them.
 if (PROFILE_TURNS === 0) addScriptFigures(table, checkout, STARTUP_RUNS, work);
 
 writeFileSync(join(work, "index.html"), "<!doctype html><title>bench</title>");
 const stack = await startStack(peerBenchFixtures, {
   assetsDir: work,
-  vars: UNLIMITED_RATES,
+  // BENCH_LOG_LEVEL=info: ours writes its info lines as deployed (wrangler.toml's local LOG_LEVEL
+  // writes warnings and errors only).
+  vars: { ...UNLIMITED_RATES, ...(LOG_LEVEL && { LOG_LEVEL }) },
   // A profile names our functions only when the script is not minified.
   devArgs: PROFILE_TURNS > 0 ? ["--minify=false"] : [],
   // The inspector then shows the API worker (profiles), not the PDF text worker.
@@ -354,6 +358,9 @@ try {
   // (its local explorer); deployed, traces cost the worker nothing. Ours makes more spans.
   console.log(
     `wrangler's local trace store: ${process.env.X_LOCAL_OBSERVABILITY?.toLowerCase() === "false" ? "off" : "on"} (X_LOCAL_OBSERVABILITY=false turns it off for both apps)`,
+  );
+  console.log(
+    `our LOG_LEVEL: ${LOG_LEVEL ?? "warn (wrangler.toml's local default)"} (BENCH_LOG_LEVEL=info writes every request's and turn's line, as deployed)`,
   );
   if (PROFILE_TURNS > 0) await profiles();
   else {

@@ -1,5 +1,8 @@
+import { Hono } from "hono";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { api, createConversation, createUser } from "../../../../tests/support/helpers";
+import type { AppEnv } from "../app-types";
+import { requestLog } from "./request-log";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -49,5 +52,34 @@ describe("request logs and timings", () => {
     const all = lines.join("\n");
     expect(all).not.toContain(user.token);
     expect(all).not.toContain(secret);
+  });
+});
+
+describe("LOG_LEVEL", () => {
+  /** A worker with the request log and two routes, run with `LOG_LEVEL`. */
+  async function linesAt(level: string) {
+    const app = new Hono<AppEnv>();
+    app.use("*", requestLog());
+    app.get("/api/fine", (c) => c.text("ok"));
+    app.get("/api/broken", (c) => c.text("down", 500));
+    return logged(async () => {
+      await app.request("/api/fine", {}, { LOG_LEVEL: level });
+      return app.request("/api/broken", {}, { LOG_LEVEL: level });
+    });
+  }
+
+  it("at warn (local development's default) writes a failed request's line, not an answered one's", async () => {
+    const { requests } = await linesAt("warn");
+    expect(requests).toEqual([
+      expect.objectContaining({ level: "error", route: "/api/broken", status: 500 }),
+    ]);
+  });
+
+  it("at info (deployed) writes both", async () => {
+    const { requests } = await linesAt("info");
+    expect(requests.map((r) => [r.level, r.route])).toEqual([
+      ["info", "/api/fine"],
+      ["error", "/api/broken"],
+    ]);
   });
 });

@@ -1,8 +1,10 @@
 // Every API request gets an id (`X-Request-Id`, from Cloudflare's `cf-ray` when there is one), a
 // `Server-Timing` header with the time the worker took, and one structured JSON log line:
-// ids, route, status and duration, never a header value, token or message text.
+// ids, route, status and duration, never a header value, token or message text. The line of an
+// answered request is info, of a failed one (5xx) an error (LOG_LEVEL, shared/log-level.ts).
 import type { MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
+import { writesLevel } from "../../../../shared/log-level";
 import type { AppEnv } from "../app-types";
 
 export const REQUEST_ID_HEADER = "x-request-id";
@@ -22,11 +24,13 @@ export function requestLog(now: () => number = () => performance.now()): Middlew
         // Headers that cannot change (an answer passed through as it came): logged all the same.
       }
     }
+    const level = c.res.status >= 500 ? "error" : "info";
+    if (!writesLevel(c.env, level)) return;
     const user = c.get("user") as { id: string } | undefined;
     const conversationId = /^\/api\/conversations\/([^/]+)/.exec(c.req.path)?.[1];
     console.log(
       JSON.stringify({
-        level: c.res.status >= 500 ? "error" : "info",
+        level,
         event: "request",
         requestId,
         method: c.req.method,

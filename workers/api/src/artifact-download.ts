@@ -1,4 +1,5 @@
 // Serving artifact bytes so that a browser never runs them: attachment, nosniff, sandbox CSP.
+import { contentDisposition } from "./http/content-disposition";
 import { z } from "zod";
 import type { artifacts } from "../../../shared/db/schema";
 import { languageExtension, safeFileName } from "../../../durable-objects/protocol/file-names";
@@ -92,14 +93,7 @@ export async function downloadResponse(
     "Cache-Control": "private, max-age=0",
   });
   const name = fileNameFor(row);
-  const disposition = inline ? "inline" : "attachment";
-  // Browsers take the UTF-8 name (a title in any script); the plain one is for old clients, and
-  // a header value must be Latin-1 anyway.
-  const plain = name.replace(/[^\x20-\x7e]+/g, "_").replace(/"/g, "_");
-  headers.set(
-    "Content-Disposition",
-    `${disposition}; filename="${plain}"; filename*=UTF-8''${encodeURIComponent(name)}`,
-  );
+  headers.set("Content-Disposition", contentDisposition(inline ? "inline" : "attachment", name));
   if (row.r2Key) {
     const object = await bucket.get(row.r2Key);
     if (!object) throw notFound("Artifact content");

@@ -1,4 +1,5 @@
 // The conversation's audit log as a JSON Lines download (see durable-objects/conversation/audit-log.ts).
+import { contentDisposition } from "../http/content-disposition";
 import { Hono } from "hono";
 import type { AppEnv } from "../app-types";
 import { conversationStub } from "../conversation-lifecycle";
@@ -14,7 +15,7 @@ export const auditRoutes = new Hono<AppEnv>().get("/:id/audit", async (c) => {
   return new Response(log.body, {
     headers: {
       "content-type": "application/x-ndjson; charset=utf-8",
-      "content-disposition": `attachment; filename="audit-${id}.jsonl"`,
+      "content-disposition": contentDisposition("attachment", `audit-${id}.jsonl`),
     },
   });
 });

@@ -1,5 +1,6 @@
 // A conversation as one file to keep: Markdown to read, or JSON with every message and artifact
 // as the API gives them (conversation-export/), written as it is read from D1.
+import { contentDisposition } from "../http/content-disposition";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../app-types";
@@ -28,10 +29,6 @@ export const ExportQuery = z.object({
 });
 
 /** `attachment` with an ASCII name for old clients and the UTF-8 one (RFC 6266) for the rest. */
-function attachment(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, "_");
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
 
 export const exportRoutes = new Hono<AppEnv>().get(
   "/:id/export",
@@ -58,7 +55,10 @@ export const exportRoutes = new Hono<AppEnv>().get(
     return new Response(streamOf(json ? jsonExport(source) : markdownExport(source)), {
       headers: {
         "content-type": json ? "application/json; charset=utf-8" : "text/markdown; charset=utf-8",
-        "content-disposition": attachment(exportFileName(conversation, json ? "json" : "md")),
+        "content-disposition": contentDisposition(
+          "attachment",
+          exportFileName(conversation, json ? "json" : "md"),
+        ),
         "cache-control": "private, no-store",
       },
     });

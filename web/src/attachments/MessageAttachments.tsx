@@ -4,7 +4,7 @@
 import { useState } from "react";
 import type { AttachmentPart } from "../../../durable-objects/protocol/messages";
 import { downloadUrl, failureWords } from "../artifacts/artifact-api";
-import { formatSize } from "../composer/attachments/format-size";
+import { formatBytes } from "../../../durable-objects/protocol/format-bytes";
 import { KIND_ICONS, KIND_LABELS, previewUrl } from "./attachment-kinds";
 import { usePins } from "./pins";
 import "./attachments.css";
@@ -57,7 +57,7 @@ function MessageAttachment({
         <span className="message-attachment-name">{part.name}</span>
       </button>
       <span className="muted small">
-        {KIND_LABELS[part.kind]} · {formatSize(part.size)}
+        {KIND_LABELS[part.kind]} · {formatBytes(part.size)}
       </span>
       <span className="message-attachment-actions">
         {(part.kind === "pdf" || part.kind === "image") && (

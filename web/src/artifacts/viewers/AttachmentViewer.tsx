@@ -4,7 +4,7 @@
 import { useEffect, useState } from "react";
 import { AttachmentMetadata } from "../../../../durable-objects/protocol/attachments";
 import { KIND_ICONS, KIND_LABELS, previewUrl } from "../../attachments/attachment-kinds";
-import { formatSize } from "../../composer/attachments/format-size";
+import { formatBytes } from "../../../../durable-objects/protocol/format-bytes";
 import { downloadUrl } from "../artifact-api";
 import { ImageViewer } from "./ImageViewer";
 import { JsonViewer } from "./JsonViewer";
@@ -25,7 +25,7 @@ export function AttachmentViewer(props: ViewerProps) {
         <p>
           <span aria-hidden="true">{KIND_ICONS.pdf}</span> {info.name}{" "}
           <span className="artifact-item-meta">
-            {KIND_LABELS.pdf} · {formatSize(info.size)}
+            {KIND_LABELS.pdf} · {formatBytes(info.size)}
           </span>
         </p>
         <a

@@ -2,7 +2,7 @@
 // it, and a button to remove each.
 import { useEffect, useRef } from "react";
 import "./attachment-chips.css";
-import { formatSize } from "./format-size";
+import { formatBytes } from "../../../../durable-objects/protocol/format-bytes";
 import type { AttachmentDraft } from "./use-attachment-drafts";
 
 export function AttachmentChips(props: {
@@ -44,7 +44,7 @@ export function AttachmentChips(props: {
           data-key={d.key}
         >
           <span className="attachment-chip-name">{d.name}</span>{" "}
-          <span className="muted small">{formatSize(d.size)}</span>
+          <span className="muted small">{formatBytes(d.size)}</span>
           {d.status === "uploading" && (
             <progress
               max={1}

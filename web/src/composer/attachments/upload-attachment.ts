@@ -4,7 +4,7 @@ import { z } from "zod";
 import { AttachmentLimits } from "../../../../durable-objects/protocol/attachments";
 import { Artifact } from "../../../../durable-objects/protocol/rest";
 import { ApiFailure, apiRequest, conversationCreatedOrMissing } from "../../api";
-import { formatSize } from "./format-size";
+import { formatBytes } from "../../../../durable-objects/protocol/format-bytes";
 
 /** Called with the share of the file sent so far, 0 to 1. */
 export type UploadProgress = (fraction: number) => void;
@@ -106,7 +106,7 @@ export const tooLarge = (size: number, maxBytes: number) =>
   new ApiFailure(
     413,
     "payload_too_large",
-    `This file (${formatSize(size)}) is larger than the ${formatSize(maxBytes)} an attachment may be. Attach a smaller file, or split it.`,
+    `This file (${formatBytes(size)}) is larger than the ${formatBytes(maxBytes)} an attachment may be. Attach a smaller file, or split it.`,
   );
 
 const limits = new Map<string, Promise<AttachmentLimits | null>>();

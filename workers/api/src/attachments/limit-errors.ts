@@ -1,6 +1,6 @@
 // The refusals of an attachment over a limit: what the limit is, and what the user can do.
 import { ApiError } from "../http/errors";
-import { formatBytes } from "./limits";
+import { formatBytes } from "../../../../durable-objects/protocol/format-bytes";
 
 export function tooLarge(size: number | null, maxBytes: number): ApiError {
   const what = size === null ? "This file" : `This file (${formatBytes(size)})`;

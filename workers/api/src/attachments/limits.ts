@@ -23,10 +23,3 @@ export function attachmentLimits(env: Env): AttachmentLimits {
 
 const bytes = (name: string, value: string | undefined) =>
   positiveSetting(name, value, { integer: true });
-
-/** A size for people: 10 MiB, 512 KiB, 300 bytes. */
-export function formatBytes(bytes: number): string {
-  if (bytes >= MiB) return `${+(bytes / MiB).toFixed(1)} MiB`;
-  if (bytes >= 1024) return `${+(bytes / 1024).toFixed(1)} KiB`;
-  return `${bytes} bytes`;
-}

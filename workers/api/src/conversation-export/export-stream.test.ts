@@ -163,7 +163,7 @@ describe("a conversation exported", () => {
         "",
         "How do I sort a Vec?",
         "",
-        "- Attached: notes.txt (text/plain, 2.0 KB)",
+        "- Attached: notes.txt (text/plain, 2 KiB)",
         "",
         "---",
         "",

@@ -2,6 +2,7 @@
 // who wrote each, the tools each answer used, its reasoning folded away, and the text of its
 // artifacts where they were made (binary ones are named, with the way to fetch them). The pieces
 // are put together as they are read by export-stream.ts.
+import { formatBytes } from "../../../../durable-objects/protocol/format-bytes";
 import type { ChatMessage, MessagePart } from "../../../../durable-objects/protocol/messages";
 import type { Artifact, Conversation } from "../../../../durable-objects/protocol/rest";
 import { inertMarkdown } from "./inert-markdown";
@@ -51,13 +52,6 @@ export function artifactMarkdown(
   return `${heading}\n\n${fenced(artifact.content, language)}`;
 }
 
-const size = (bytes: number) =>
-  bytes < 1024
-    ? `${bytes} B`
-    : bytes < 1024 ** 2
-      ? `${(bytes / 1024).toFixed(1)} KB`
-      : `${(bytes / 1024 ** 2).toFixed(1)} MB`;
-
 function partBlock(part: MessagePart, artifacts: Map<string, Artifact>): string {
   switch (part.type) {
     case "text":
@@ -69,7 +63,7 @@ function partBlock(part: MessagePart, artifacts: Map<string, Artifact>): string 
     case "artifact":
       return artifactMarkdown(part, artifacts.get(part.artifactId));
     case "attachment":
-      return `- Attached: ${plain(part.name)} (${part.contentType}, ${size(part.size)})`;
+      return `- Attached: ${plain(part.name)} (${part.contentType}, ${formatBytes(part.size)})`;
   }
 }
 

@@ -19,7 +19,7 @@ import { conversationFor as conversationWithRight } from "../db/conversation-acc
 import { conversationInsert, createConversation, type NewConversation } from "../db/conversations";
 import { ApiError } from "../http/errors";
 import { parseJsonBody } from "../http/validate";
-import { byUser, enforceRateLimit, rateLimit } from "../rate-limit/middleware";
+import { byUser, enforceRateLimit } from "../rate-limit/middleware";
 import { IdParam } from "../routes/conversations";
 import { listModels, modelById, noSuchModel, sendOptionsFor } from "./models";
 import { completionBody, streamCompletion } from "./completion-answers";
@@ -56,7 +56,7 @@ export const openAiRoutes = new Hono<AppEnv>()
   .get("/models/:provider/:model", (c) =>
     c.json(listedModel(c.env, `${c.req.param("provider")}/${c.req.param("model")}`)),
   )
-  .post("/chat/completions", rateLimit({ ...RATE_LIMITS.message, key: byUser }), async (c) => {
+  .post("/chat/completions", async (c) => {
     const body = await parseJsonBody(c, ChatCompletionRequest);
     const turn = await startTurn(c, {
       model: body.model,
@@ -81,7 +81,7 @@ export const openAiRoutes = new Hono<AppEnv>()
       );
     return c.json(await completionBody(answer, events), 200, headers);
   })
-  .post("/responses", rateLimit({ ...RATE_LIMITS.message, key: byUser }), async (c) => {
+  .post("/responses", async (c) => {
     const body = await parseJsonBody(c, ResponsesRequest);
     const turn = await startTurn(c, {
       model: body.model,
@@ -169,11 +169,7 @@ async function startTurn(
   const key = idempotencyKeyOf(c.req.header(IDEMPOTENCY_HEADER));
   const sent = key
     ? await keyedMessage(c, key, named, model, text)
-    : {
-        conversationId: await conversationFor(c, named, model.provider, model.model, text),
-        clientMessageId: crypto.randomUUID(),
-        createdAt: Date.now(),
-      };
+    : await unkeyedMessage(c, named, model, text);
   const message: Omit<SendMessage, "type"> = {
     clientMessageId: sent.clientMessageId,
     text,
@@ -182,6 +178,21 @@ async function startTurn(
   };
   const events = await sendToConversation(c, sent.conversationId, message);
   return { ...sent, events };
+}
+
+/** The conversation and clientMessageId of a request without an Idempotency-Key: new ones. */
+async function unkeyedMessage(
+  c: Context<AppEnv>,
+  named: string | undefined,
+  model: { provider?: string; model?: string },
+  text: string,
+): Promise<Reservation> {
+  await enforceRateLimit(c, RATE_LIMITS.message, byUser);
+  return {
+    conversationId: await conversationFor(c, named, model.provider, model.model, text),
+    clientMessageId: crypto.randomUUID(),
+    createdAt: Date.now(),
+  };
 }
 
 /**
@@ -208,7 +219,9 @@ async function keyedMessage(
     ]),
   };
   const earlier = await earlierRequest(db, request);
+  // A resend is the same message: it counts against the message limit once, as it was first sent.
   if (earlier) return withAccess(c, earlier);
+  await enforceRateLimit(c, RATE_LIMITS.message, byUser);
   const fresh = {
     conversationId:
       named === undefined

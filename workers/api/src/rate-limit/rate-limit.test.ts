@@ -123,6 +123,24 @@ describe("rate limits", () => {
     await expectRateLimited(res, /Too many messages/);
   });
 
+  it("a /v1 resend under its Idempotency-Key is the same message: it is not counted again", async () => {
+    const user = await createUser();
+    const vars = { RATE_LIMIT_MESSAGE: "1/60" };
+    const ask = (key: string) =>
+      call(vars, "/v1/chat/completions", {
+        method: "POST",
+        json: { model: "thinking-chat", messages: [{ role: "user", content: "Hello there" }] },
+        user,
+        headers: { "idempotency-key": key },
+      });
+    const first = await ask("limit-1");
+    expect(first.status).toBe(200);
+    const resent = await ask("limit-1");
+    expect(resent.status).toBe(200);
+    expect(await resent.json()).toEqual(await first.json());
+    await expectRateLimited(await ask("limit-2"), /Too many messages/);
+  }, 60_000);
+
   it("MCP connection tests (new, saved, built-in) and connects share one limit per user", async () => {
     const [user, other] = [await createUser(), await createUser()];
     const vars = { RATE_LIMIT_CONNECTION_TEST: "3/60" };

@@ -30,7 +30,7 @@ import { internetRoute, type McpRoute, newMcpClient, newMcpTransport } from "../
 import { unsupportedVersion } from "../mcp/probe-server";
 import { forgetSharedCatalog, shareCatalog, sharedCatalog } from "../mcp/shared-catalog";
 import { listAllTools, outputSchemaProblem } from "../mcp/tool-list";
-import { leftOutToolsNotice, toolNameProblem } from "../mcp/tool-name-rules";
+import { leftOutToolsNotice, toolNameProblem } from "../protocol/tool-name-rules";
 import { logLineLimiter } from "../mcp/log-lines";
 import { pacedProgress } from "../mcp/progress-pace";
 import {

@@ -1,8 +1,10 @@
 // What "test the connection" found: the server, its protocol version and its tools, or the
 // problem in words. With `choose`, each tool gets a checkbox (which tools this conversation uses).
-// What the server names is shown without bidi controls: a name must not read as another.
+// What the server names is shown without bidi controls: a name must not read as another. A tool
+// whose name no turn can offer (tool-name-rules.ts) is listed as left out, with why, and no box.
 import { withoutBidiControls as shown } from "../../../durable-objects/protocol/display-text";
 import type { McpServerTest } from "../../../durable-objects/protocol/rest";
+import { shownToolName, toolNameProblem } from "../../../durable-objects/protocol/tool-name-rules";
 
 export function TestResult(props: {
   result: McpServerTest;
@@ -27,6 +29,7 @@ export function TestResult(props: {
       {tools.length > 0 && (
         <ul className="tool-list">
           {tools.map((t) => {
+            const problem = toolNameProblem(t.name);
             const names = (
               <>
                 <span className="tool-name">{shown(t.title ?? t.name)}</span>
@@ -35,7 +38,14 @@ export function TestResult(props: {
             );
             return (
               <li key={t.name}>
-                {choose ? (
+                {problem ? (
+                  <span>
+                    <span className="tool-name">{shownToolName(t.name)}</span>{" "}
+                    <span className="warning small">
+                      Left out: {problem}, so no turn offers it to the model.
+                    </span>
+                  </span>
+                ) : choose ? (
                   <label>
                     <input
                       type="checkbox"

@@ -84,8 +84,9 @@ export function apiWorkerPlugin(pdfText: PdfTextWorker = { kind: "absent" }) {
  * The api project's files that get a workerd of their own (project `api-isolated`, in
  * tests/api-isolated). The others share one per Vitest worker, file after file (see below). A
  * file belongs here if it
- * - ends or evicts Durable Objects (abortAllDurableObjects, evictDurableObject): they restart a
- *   conversation mid-turn, and anything that object was loading for the runtime goes with it;
+ * - ends or evicts Durable Objects (abortAllDurableObjects, evictDurableObject, reset): an
+ *   object ended while its import() waits on the module runner leaves that module's import
+ *   hanging for every later file of the runtime (tests/support/shared-runtime.ts);
  * - or checks what the worker says once per isolate (module-level state in app code: a
  *   malformed setting or a missing secret logged once): in a shared runtime another file may
  *   have said it already.
@@ -126,10 +127,12 @@ export const apiTest = {
   testTimeout: 20_000,
 };
 
-// Most files share a workerd: each file's own runtime (a fresh workerd loading the worker's module
-// graph again) cost about 70% of this project's time. Before each file, shared-runtime.ts empties
-// storage (D1, R2, Durable Objects), as a fresh runtime has it, and loads the worker's modules once
-// per runtime; Vitest restores spies after each file. Files that cannot share: ISOLATED_API_FILES.
+// Most files share a workerd, file after file: a fresh workerd per file, loading the worker's
+// module graph again, was about 70% of this project's time (all 113 files isolated: 476 s on a
+// quiet 2-core machine; shared, these 100 took 120-139 s). Storage is not emptied between files:
+// a test makes its own users and reads only their rows. tests/support/shared-runtime.ts applies
+// the migrations and loads the worker's modules once per runtime; Vitest restores spies after
+// each file. Files that cannot share: ISOLATED_API_FILES.
 export default defineProject({
   root: root("../.."),
   plugins: [apiWorkerPlugin()],

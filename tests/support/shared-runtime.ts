@@ -25,8 +25,33 @@ const modules = import.meta.glob([
   "!**/*.config.ts",
   "!**/test/**",
 ]);
-await Promise.all(Object.values(modules).map((load) => load()));
-// A package imported lazily (durable-objects/loop/language.ts), for the same reason.
-await import("franc-min");
-// The worker loads its routes on its first request (workers/api/src/index.ts).
-await exports.default.fetch("http://app.test/api/health");
+await withinTime(async () => {
+  await Promise.all(Object.values(modules).map((load) => load()));
+  // A package imported lazily (durable-objects/loop/language.ts), for the same reason.
+  await import("franc-min");
+  // The worker loads its routes on its first request (workers/api/src/index.ts).
+  await exports.default.fetch("http://app.test/api/health");
+});
+
+/** Fails the file, instead of stalling the run, once an import hangs as described above. */
+async function withinTime(load: () => Promise<void>): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const hung = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            "Loading the worker's modules hung: an earlier file in this runtime likely ended a " +
+              "Durable Object during an import(). Move that file to ISOLATED_API_FILES " +
+              "(workers/api/vitest.config.ts).",
+          ),
+        ),
+      60_000,
+    );
+  });
+  try {
+    await Promise.race([load(), hung]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

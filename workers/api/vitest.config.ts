@@ -83,6 +83,38 @@ export function apiWorkerPlugin(pdfText: PdfTextWorker = { kind: "absent" }) {
   }));
 }
 
+/**
+ * The api project's files that get a workerd of their own (project `api-isolated`, in
+ * tests/api-isolated). The others share one per Vitest worker, file after file (see below). A
+ * file belongs here if it
+ * - ends or evicts Durable Objects (abortAllDurableObjects, evictDurableObject, reset): an
+ *   object ended while its import() waits on the module runner leaves that module's import
+ *   hanging for every later file of the runtime (tests/support/shared-runtime.ts);
+ * - or checks what the worker says once per isolate (module-level state in app code: a
+ *   malformed setting or a missing secret logged once): in a shared runtime another file may
+ *   have said it already.
+ * A new file that does neither belongs in the shared project; one that passes alone but fails
+ * beside others there (run `--project api` twice) belongs here, with its reason.
+ */
+export const ISOLATED_API_FILES = [
+  // Restart objects mid-turn (abortAllDurableObjects).
+  "durable-objects/conversation/approvals.test.ts",
+  "durable-objects/conversation/cut-off-usage.test.ts",
+  "durable-objects/conversation/elicitations.test.ts",
+  "durable-objects/conversation/eviction.test.ts",
+  "durable-objects/conversation/mcp-lifecycle.test.ts",
+  "durable-objects/conversation/mcp-oauth-turns.test.ts",
+  "durable-objects/conversation/recovery.test.ts",
+  "durable-objects/rate-limit/rate-limit-counter.test.ts",
+  // Count log lines said once per isolate (shared/positive-setting.ts, config/required-*.ts).
+  "workers/api/src/attachments/limits.test.ts",
+  "workers/api/src/config/required-bindings.test.ts",
+  "workers/api/src/config/required-secrets.test.ts",
+  "durable-objects/conversation/operator-settings.test.ts",
+  "durable-objects/conversation/turn-budgets.test.ts",
+];
+
+/** The api project's files with their own workerd each (isolated), as api-isolated runs them. */
 export const apiTest = {
   name: "api",
   maxWorkers,
@@ -98,8 +130,19 @@ export const apiTest = {
   testTimeout: 20_000,
 };
 
+// Most files share a workerd, file after file: a fresh workerd per file, loading the worker's
+// module graph again, was about 70% of this project's time (all 113 files isolated: 476 s on a
+// quiet 2-core machine; shared, these 100 took 120-139 s). Storage is not emptied between files:
+// a test makes its own users and reads only their rows. tests/support/shared-runtime.ts applies
+// the migrations and loads the worker's modules once per runtime; Vitest restores spies after
+// each file. Files that cannot share: ISOLATED_API_FILES.
 export default defineProject({
   root: root("../.."),
   plugins: [apiWorkerPlugin()],
-  test: apiTest,
+  test: {
+    ...apiTest,
+    isolate: false,
+    exclude: [...apiTest.exclude, ...ISOLATED_API_FILES],
+    setupFiles: [root("../../tests/support/shared-runtime.ts")],
+  },
 });

@@ -82,10 +82,11 @@ describe("a conversation exported", () => {
       // A fence of three backticks inside the content must not end the block.
       content: "fn main() {\n    // ```not a fence```\n}\n",
     });
+    // Renamed since the answer made it (the message still says "Timings"): shown as it is now.
     const chart = artifact({
       id: "a2",
       type: "image/png",
-      title: "Timings",
+      title: "Timings per run",
       contentType: "image/png",
     });
     const graph = artifact({
@@ -187,7 +188,7 @@ describe("a conversation exported", () => {
         "}",
         "````",
         "",
-        "**Artifact: Timings** (image/png): image/png, download it from the app (`GET /api/artifacts/a2/download`).",
+        "**Artifact: Timings per run** (image/png): image/png, download it from the app (`GET /api/artifacts/a2/download`).",
         "",
         "**Artifact: Old notes** (text/markdown): deleted since.",
         "",

@@ -37,12 +37,15 @@ const FENCE_LANGUAGE: Record<string, string> = {
   "text/csv": "csv",
 };
 
-/** An artifact as a message (or the list of the others) shows it; `artifact` without it: deleted. */
+/**
+ * An artifact as a message (or the list of the others) shows it, under its title now (a rename
+ * since the answer made it included); `artifact` without it: deleted.
+ */
 export function artifactMarkdown(
   ref: { title: string; artifactType: string },
   artifact: Artifact | undefined,
 ): string {
-  const heading = `**Artifact: ${plain(ref.title)}** (${plain(ref.artifactType)})`;
+  const heading = `**Artifact: ${plain(artifact?.title ?? ref.title)}** (${plain(ref.artifactType)})`;
   if (!artifact) return `${heading}: deleted since.`;
   if (artifact.content == null)
     return `${heading}: ${artifact.contentType ?? "binary"}, download it from the app (\`GET /api/artifacts/${artifact.id}/download\`).`;

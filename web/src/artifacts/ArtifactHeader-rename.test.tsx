@@ -3,18 +3,16 @@
 // onChanged) show the new title; an empty one is refused with words, without a request. A rename
 // names the version it began from: one made meanwhile elsewhere is said, never silently replaced.
 import { act } from "react";
-import { createRoot, type Root } from "react-dom/client";
+import type { Root } from "react-dom/client";
 import { afterEach, expect, it, vi } from "vitest";
+import { mountInPage } from "../test-page";
 import type { Artifact } from "../../../durable-objects/protocol/rest";
 import { ArtifactHeader } from "./ArtifactHeader";
 import { artifact } from "./test-artifact";
 
-let root: Root | null = null;
+let root: Root;
 let host: HTMLElement;
 afterEach(() => {
-  act(() => root?.unmount());
-  host?.remove();
-  root = null;
   vi.unstubAllGlobals();
 });
 
@@ -31,11 +29,9 @@ function type(text: string) {
 }
 
 function showHeader(onChanged: (a: Artifact) => void) {
-  host = document.createElement("div");
-  document.body.appendChild(host);
-  root = createRoot(host);
+  ({ host, root } = mountInPage());
   const render = (a: Artifact) =>
-    root!.render(
+    root.render(
       <ArtifactHeader
         artifact={a}
         onBack={() => undefined}

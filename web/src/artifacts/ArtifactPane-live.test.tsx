@@ -3,19 +3,17 @@
 // tell the page: a newer version shows, a pin shows, a deletion is said; an edit in progress is
 // kept, and says when the text it was begun from has been saved over.
 import { act } from "react";
-import { createRoot, type Root } from "react-dom/client";
+import type { Root } from "react-dom/client";
 import { afterEach, expect, it, vi } from "vitest";
+import { mountInPage } from "../test-page";
 import type { Artifact } from "../../../durable-objects/protocol/rest";
 import type { ArtifactNow } from "../../../durable-objects/protocol/transcript";
 import { ArtifactPane, DELETED_ELSEWHERE } from "./ArtifactPane";
 import { artifact } from "./test-artifact";
 
-let root: Root | null = null;
+let root: Root;
 let host: HTMLElement;
 afterEach(() => {
-  act(() => root?.unmount());
-  host?.remove();
-  root = null;
   vi.unstubAllGlobals();
 });
 
@@ -49,12 +47,10 @@ async function openPane(first: Artifact) {
       return Promise.resolve(Response.json(server.now));
     }),
   );
-  host = document.createElement("div");
-  document.body.appendChild(host);
-  root = createRoot(host);
+  ({ host, root } = mountInPage());
   const show = (changes: Record<string, ArtifactNow>) =>
     act(() =>
-      root!.render(
+      root.render(
         <ArtifactPane
           conversationId="c1"
           openId={first.id}

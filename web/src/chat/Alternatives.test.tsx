@@ -1,21 +1,17 @@
 // @vitest-environment jsdom
 // The versions switcher (‹ 2/3 ›) and the Edit / Regenerate / Branch here actions of a message.
 import { act } from "react";
-import { createRoot, type Root } from "react-dom/client";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import type { Root } from "react-dom/client";
+import { describe, expect, it, vi } from "vitest";
+import { mountInPage } from "../test-page";
 import type { MessageAlternatives } from "../../../durable-objects/protocol/branches";
 import type { ProviderInfo } from "../../../durable-objects/protocol/rest";
 import type { TranscriptMessage } from "../../../durable-objects/protocol/transcript";
 import type { BranchAction } from "./MessageActions";
 import { MessageView } from "./MessageView";
 
-let root: Root | null = null;
+let root: Root;
 let host: HTMLElement;
-afterEach(() => {
-  act(() => root?.unmount());
-  host?.remove();
-  root = null;
-});
 
 const question: TranscriptMessage = {
   id: "u1",
@@ -62,11 +58,9 @@ function show(
     providers?: ProviderInfo[];
   },
 ) {
-  host = document.createElement("div");
-  document.body.appendChild(host);
-  root = createRoot(host);
+  ({ host, root } = mountInPage());
   act(() =>
-    root!.render(
+    root.render(
       <MessageView
         message={message}
         onOpenArtifact={() => undefined}
@@ -100,7 +94,7 @@ describe("the versions of a message", () => {
     expect(host.querySelector('[data-testid="version-position"]')!.textContent).toBe("1/3");
     expect(button("Previous version").disabled).toBe(true);
     expect(button("Next version").disabled).toBe(false);
-    act(() => root!.unmount());
+    act(() => root.unmount());
     host.remove();
     show(answer, { versions: { ...versions, current: 2 } });
     expect(button("Next version").disabled).toBe(true);
@@ -188,7 +182,7 @@ describe("edit, regenerate and branch", () => {
     expect(host.querySelector('form[aria-label="Regenerate with another model"]')).toBeNull();
     expect(document.activeElement).toBe(button("Regenerate with…"));
 
-    act(() => root!.unmount());
+    act(() => root.unmount());
     show(question, { onBranch: async () => undefined });
     click("Edit");
     host.querySelector("textarea")!.focus();

@@ -1,31 +1,25 @@
 // @vitest-environment jsdom
 import { act } from "react";
-import { createRoot, type Root } from "react-dom/client";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import type { Root } from "react-dom/client";
+import { describe, expect, it, vi } from "vitest";
+import { mountInPage } from "../test-page";
 import type { ElicitationAnswer } from "../../../durable-objects/protocol/elicitation";
 import type { ElicitationView } from "../../../durable-objects/protocol/transcript";
 import { ElicitationCard } from "./ElicitationCard";
 import { type Answerer, answererOf } from "../sharing/answerer";
 import { typeInto } from "../ui/type-into";
 
-let root: Root | null = null;
+let root: Root;
 let host: HTMLElement;
-afterEach(() => {
-  act(() => root?.unmount());
-  host?.remove();
-  root = null;
-});
 
 function show(
   elicitation: ElicitationView,
   onAnswer = vi.fn(() => true as boolean | undefined),
   answerer?: Answerer,
 ) {
-  host = document.createElement("div");
-  document.body.appendChild(host);
-  root = createRoot(host);
+  ({ host, root } = mountInPage());
   act(() =>
-    root!.render(
+    root.render(
       <ElicitationCard
         elicitation={elicitation}
         onAnswer={onAnswer}
@@ -172,7 +166,7 @@ describe("the elicitation card", () => {
     const onAnswer = show(form);
     act(() => button("Decline").click());
     expect(onAnswer).toHaveBeenLastCalledWith("el-1", { action: "decline" });
-    act(() => root!.unmount());
+    act(() => root.unmount());
     const again = show(form);
     act(() => button("Cancel").click());
     expect(again).toHaveBeenLastCalledWith("el-1", { action: "cancel" });
@@ -192,7 +186,7 @@ describe("the elicitation card", () => {
     expect(host.querySelector("form")).toBeNull();
     expect(host.querySelector("button")).toBeNull();
     expect(host.querySelector('[role="status"]')?.textContent).toMatch(/^Answered by you \(API,/);
-    act(() => root!.unmount());
+    act(() => root.unmount());
     show({ ...form, answered: { action: "cancel", via: "timeout", at: 0 } });
     expect(host.textContent).toContain("Nobody answered in time");
   });
@@ -206,7 +200,7 @@ describe("the elicitation card", () => {
       as("owner"),
     );
     expect(host.querySelector('[role="status"]')?.textContent).toMatch(/^Declined by bo \(app,/);
-    act(() => root!.unmount());
+    act(() => root.unmount());
     show(form, undefined, as("viewer"));
     expect(host.querySelector("form")).toBeNull();
     expect(host.querySelector("button")).toBeNull();

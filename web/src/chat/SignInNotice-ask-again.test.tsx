@@ -2,8 +2,8 @@
 // After signing in from a turn's notice, the user can ask that turn's question again with one
 // press, instead of typing it a second time.
 import { act } from "react";
-import { createRoot, type Root } from "react-dom/client";
-import { afterEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
+import { mountInPage } from "../test-page";
 import type { TranscriptMessage } from "../../../durable-objects/protocol/transcript";
 import { MessageView } from "./MessageView";
 import { questionBefore } from "./SignInNotice";
@@ -50,19 +50,10 @@ const answer: TranscriptMessage = {
   },
 };
 
-let root: Root | null = null;
-let host: HTMLElement | null = null;
-afterEach(() => {
-  act(() => root?.unmount());
-  host?.remove();
-});
-
 function show(onAskAgain?: (answerId: string) => void) {
-  host = document.createElement("div");
-  document.body.appendChild(host);
-  root = createRoot(host);
+  const { host, root } = mountInPage();
   act(() =>
-    root!.render(
+    root.render(
       <MessageView
         message={answer}
         onOpenArtifact={() => undefined}

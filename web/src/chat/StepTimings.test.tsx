@@ -1,18 +1,14 @@
 // @vitest-environment jsdom
 import { act } from "react";
-import { createRoot, type Root } from "react-dom/client";
-import { afterEach, describe, expect, it } from "vitest";
+import type { Root } from "react-dom/client";
+import { describe, expect, it } from "vitest";
+import { mountInPage } from "../test-page";
 import type { StepTimings } from "../../../durable-objects/protocol/timings";
 import type { TranscriptMessage } from "../../../durable-objects/protocol/transcript";
 import { MessageView } from "./MessageView";
 
-let root: Root | null = null;
+let root: Root;
 let host: HTMLElement;
-afterEach(() => {
-  act(() => root?.unmount());
-  host?.remove();
-  root = null;
-});
 
 const stepOne: StepTimings = {
   step: 1,
@@ -77,10 +73,8 @@ const message: TranscriptMessage = {
 };
 
 function show(m: TranscriptMessage) {
-  host = document.createElement("div");
-  document.body.appendChild(host);
-  root = createRoot(host);
-  act(() => root!.render(<MessageView message={m} onOpenArtifact={() => {}} />));
+  ({ host, root } = mountInPage());
+  act(() => root.render(<MessageView message={m} onOpenArtifact={() => {}} />));
 }
 
 const steps = () => [...host.querySelectorAll<HTMLDetailsElement>("[data-testid=step-timings]")];

@@ -2,25 +2,17 @@
 // The windowed message list under jsdom (no layout: every item takes the estimated height and
 // the viewport the fallback height). Real scrolling and measuring are in tests/e2e.
 import { act } from "react";
-import { createRoot, type Root } from "react-dom/client";
-import { afterEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
+import { mountInPage } from "../test-page";
 import { VirtualList, type VirtualListHandle } from "./VirtualList";
-
-let root: Root | null = null;
-afterEach(() => {
-  act(() => root?.unmount());
-  document.body.innerHTML = "";
-});
 
 const messages = (n: number) => Array.from({ length: n }, (_, i) => `message ${i}`);
 
 function renderList(items: string[], handle?: { current: VirtualListHandle | null }) {
-  const host = document.createElement("div");
-  document.body.appendChild(host);
-  root = createRoot(host);
+  const { host, root } = mountInPage();
   const draw = (list: string[]) =>
     act(() =>
-      root!.render(
+      root.render(
         <VirtualList
           items={list}
           keyOf={(m) => m}

@@ -1,17 +1,15 @@
 // @vitest-environment jsdom
 import { act } from "react";
-import { createRoot, type Root } from "react-dom/client";
+import type { Root } from "react-dom/client";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { mountInPage } from "../test-page";
 import type { ConversationListItem } from "../../../durable-objects/protocol/rest";
 import { ConversationList } from "./ConversationList";
 import { creationRefused } from "./new-conversation";
 
-let root: Root | null = null;
+let root: Root;
 let host: HTMLElement;
 afterEach(() => {
-  act(() => root?.unmount());
-  host?.remove();
-  root = null;
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
@@ -49,11 +47,9 @@ async function settle() {
 
 /** The list as the app shows it, for a signed-in Alice. */
 function showList(props: Partial<Parameters<typeof ConversationList>[0]> = {}) {
-  host = document.createElement("div");
-  document.body.appendChild(host);
-  root = createRoot(host);
+  ({ host, root } = mountInPage());
   act(() =>
-    root!.render(
+    root.render(
       <ConversationList
         selected={null}
         onSelect={() => undefined}
@@ -238,7 +234,7 @@ describe("a title the model gives the open conversation", () => {
     expect(titles()).toEqual(["Tidal forces", "Plant notes"]);
     const asked = fetch.mock.calls.length;
     act(() =>
-      root!.render(
+      root.render(
         <ConversationList
           selected="c1"
           onSelect={() => undefined}

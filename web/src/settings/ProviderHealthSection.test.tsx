@@ -1,25 +1,19 @@
 // @vitest-environment jsdom
 // The providers' health in Settings: checked when asked, one line per configured provider.
 import { act } from "react";
-import { createRoot, type Root } from "react-dom/client";
-import { afterEach, describe, expect, it } from "vitest";
+import type { Root } from "react-dom/client";
+import { describe, expect, it } from "vitest";
+import { mountInPage } from "../test-page";
 import { ProvidersHealth } from "../../../durable-objects/protocol/provider-health";
 import { ApiFailure } from "../api";
 import { ProviderHealthSection } from "./ProviderHealthSection";
 
-let root: Root | null = null;
+let root: Root;
 let host: HTMLElement;
-afterEach(() => {
-  act(() => root?.unmount());
-  host?.remove();
-  root = null;
-});
 
 function show(check: () => Promise<ProvidersHealth>) {
-  host = document.createElement("div");
-  document.body.appendChild(host);
-  root = createRoot(host);
-  act(() => root!.render(<ProviderHealthSection check={check} />));
+  ({ host, root } = mountInPage());
+  act(() => root.render(<ProviderHealthSection check={check} />));
 }
 
 const press = async (name: RegExp) => {

@@ -2,8 +2,9 @@
 // Starting a conversation from a template: the picker lists the built-ins and the user's own,
 // picking one fills the form with its defaults, and the conversation opens to be created from it.
 import { act } from "react";
-import { createRoot, type Root } from "react-dom/client";
+import type { Root } from "react-dom/client";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { mountInPage } from "../test-page";
 import type { Conversation, ProviderInfo } from "../../../durable-objects/protocol/rest";
 import type { Template } from "../../../durable-objects/protocol/templates";
 import { creationQuery } from "../conversations/new-conversation";
@@ -54,21 +55,16 @@ function fakeWorker() {
   return sent;
 }
 
-let root: Root | null = null;
+let root: Root;
 let host: HTMLElement;
 afterEach(() => {
-  act(() => root?.unmount());
-  host?.remove();
-  root = null;
   vi.unstubAllGlobals();
 });
 
 async function showForm(onCreated = vi.fn()) {
-  host = document.createElement("div");
-  document.body.appendChild(host);
-  root = createRoot(host);
+  ({ host, root } = mountInPage());
   await act(async () => {
-    root!.render(
+    root.render(
       <NewConversationForm providers={PROVIDERS} onCreated={onCreated} onCancel={() => {}} />,
     );
   });

@@ -2,8 +2,9 @@
 // Settings → Templates: built-ins can only be copied, your own edited and deleted; each action
 // reaches the worker and the list shows the result.
 import { act } from "react";
-import { createRoot, type Root } from "react-dom/client";
+import type { Root } from "react-dom/client";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { mountInPage } from "../test-page";
 import type { Template } from "../../../durable-objects/protocol/templates";
 import { TemplatesSection } from "./TemplatesSection";
 
@@ -94,20 +95,15 @@ function mcpServers(path: string): Response {
   });
 }
 
-let root: Root | null = null;
+let root: Root;
 let host: HTMLElement;
 afterEach(() => {
-  act(() => root?.unmount());
-  host?.remove();
-  root = null;
   vi.unstubAllGlobals();
 });
 
 async function show() {
-  host = document.createElement("div");
-  document.body.appendChild(host);
-  root = createRoot(host);
-  await act(async () => root!.render(<TemplatesSection providers={[]} />));
+  ({ host, root } = mountInPage());
+  await act(async () => root.render(<TemplatesSection providers={[]} />));
 }
 
 const rows = () =>

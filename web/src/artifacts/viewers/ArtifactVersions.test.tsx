@@ -2,19 +2,17 @@
 // Editing a document keeps what it replaced: the pane lists the earlier versions, shows one, and
 // puts it back with a save that names the version it replaces.
 import { act } from "react";
-import { createRoot, type Root } from "react-dom/client";
+import type { Root } from "react-dom/client";
 import { afterEach, expect, it, vi } from "vitest";
+import { mountInPage } from "../../test-page";
 import type { Artifact } from "../../../../durable-objects/protocol/rest";
 import { ArtifactEditingAllowed } from "../artifact-editing";
 import { artifact } from "../test-artifact";
 import { viewerFor } from "./viewer-for";
 
-let root: Root | null = null;
+let root: Root;
 let host: HTMLElement;
 afterEach(() => {
-  act(() => root?.unmount());
-  host?.remove();
-  root = null;
   vi.unstubAllGlobals();
 });
 
@@ -52,11 +50,9 @@ function stubApi() {
 
 function show(editable: boolean, onSaved: (a: Artifact) => void = () => undefined) {
   const Viewer = viewerFor(current.type);
-  host = document.createElement("div");
-  document.body.appendChild(host);
-  root = createRoot(host);
+  ({ host, root } = mountInPage());
   act(() =>
-    root!.render(
+    root.render(
       <ArtifactEditingAllowed.Provider value={editable}>
         <Viewer artifact={current} onSaved={onSaved} />
       </ArtifactEditingAllowed.Provider>,

@@ -2,18 +2,16 @@
 // Two tabs edit the same document: the second save is refused with words saying why, and
 // Reload shows the version saved meanwhile instead of silently overwriting it.
 import { act } from "react";
-import { createRoot, type Root } from "react-dom/client";
+import type { Root } from "react-dom/client";
 import { afterEach, expect, it, vi } from "vitest";
+import { mountInPage } from "../../test-page";
 import type { Artifact } from "../../../../durable-objects/protocol/rest";
 import { artifact } from "../test-artifact";
 import { viewerFor } from "./viewer-for";
 
-let root: Root | null = null;
+let root: Root;
 let host: HTMLElement;
 afterEach(() => {
-  act(() => root?.unmount());
-  host?.remove();
-  root = null;
   vi.unstubAllGlobals();
 });
 
@@ -61,10 +59,8 @@ it("refuses a save over a version saved since, and Reload shows that version", a
   );
   const shown: Artifact[] = [];
   const Viewer = viewerFor(opened.type);
-  host = document.createElement("div");
-  document.body.appendChild(host);
-  root = createRoot(host);
-  act(() => root!.render(<Viewer artifact={opened} onSaved={(a) => shown.push(a)} />));
+  ({ host, root } = mountInPage());
+  act(() => root.render(<Viewer artifact={opened} onSaved={(a) => shown.push(a)} />));
 
   act(() => button("Edit")!.click());
   type("my edit");

@@ -1,17 +1,13 @@
 // @vitest-environment jsdom
 import { act } from "react";
-import { createRoot, type Root } from "react-dom/client";
-import { afterEach, describe, expect, it } from "vitest";
+import type { Root } from "react-dom/client";
+import { describe, expect, it } from "vitest";
+import { mountInPage } from "../../../test-page";
 import { artifact } from "../../test-artifact";
 import { KnowledgeGraphViewer } from "./KnowledgeGraphViewer";
 
-let root: Root | null = null;
+let root: Root;
 let host: HTMLElement;
-afterEach(() => {
-  act(() => root?.unmount());
-  host?.remove();
-  root = null;
-});
 
 const graph = {
   nodes: [
@@ -26,12 +22,10 @@ const graph = {
 };
 
 function show() {
-  host = document.createElement("div");
-  document.body.appendChild(host);
-  root = createRoot(host);
+  ({ host, root } = mountInPage());
   const content = JSON.stringify(graph);
   act(() =>
-    root!.render(
+    root.render(
       <KnowledgeGraphViewer
         artifact={artifact({ type: "application/vnd.knowledge-graph", title: "Genes", content })}
         onSaved={() => undefined}

@@ -2,19 +2,17 @@
 // A large graph opens without one long freeze: it is drawn a slice per frame, and zoomed out to
 // fit it leaves node labels and arrowheads out (specks at that size), while an export has them.
 import { act } from "react";
-import { createRoot, type Root } from "react-dom/client";
+import type { Root } from "react-dom/client";
 import { afterEach, expect, it, vi } from "vitest";
+import { mountInPage } from "../../../test-page";
 import { artifact } from "../../test-artifact";
 import { exportableSvg } from "./export-graph";
 import { KnowledgeGraphViewer } from "./KnowledgeGraphViewer";
 import { NODES_PER_FRAME } from "./use-progressive-draw";
 
-let root: Root | null = null;
+let root: Root;
 let host: HTMLElement;
 afterEach(() => {
-  act(() => root?.unmount());
-  host?.remove();
-  root = null;
   vi.unstubAllGlobals();
 });
 
@@ -31,12 +29,10 @@ const graph = {
 };
 
 function show() {
-  host = document.createElement("div");
-  document.body.appendChild(host);
-  root = createRoot(host);
+  ({ host, root } = mountInPage());
   const content = JSON.stringify(graph);
   act(() =>
-    root!.render(
+    root.render(
       <KnowledgeGraphViewer
         artifact={artifact({ type: "application/vnd.knowledge-graph", title: "Big", content })}
         onSaved={() => undefined}

@@ -82,12 +82,7 @@ describe("budgets", () => {
       [participant, "participant"],
       [viewer, "viewer"],
     ]);
-    const open = async (who: TestUser) => {
-      const ws = await TestSocket.open(who, conv.id);
-      ws.send({ type: "resume", lastSeq: 0 });
-      await ws.until((f) => f.some((x) => x.type === "synced"));
-      return ws;
-    };
+    const open = (who: TestUser) => TestSocket.openSynced(who, conv.id);
     const [theirs, watching] = [await open(participant), await open(viewer)];
     theirs.send({ type: "send", clientMessageId: crypto.randomUUID(), text: "metered question" });
     for (const ws of [theirs, watching]) await ws.until(turnEnded, 30_000);

@@ -37,9 +37,7 @@ async function askedTurn(text: string, settings: Record<string, unknown> = {}, w
 
 /** A second tab: catches up from the start and sees the question too. */
 async function secondTab(conversationId: string) {
-  const ws = await TestSocket.open(user, conversationId);
-  ws.send({ type: "resume", lastSeq: 0 });
-  await ws.until((f) => f.some((x) => x.type === "synced"));
+  const ws = await TestSocket.openSynced(user, conversationId);
   return ws;
 }
 

@@ -39,9 +39,7 @@ describe("the event log merges an answer's deltas", () => {
   it("a 50-delta answer is a handful of stored events and frames, with the same text", async () => {
     const user = await createUser();
     const conv = await createConversation(user);
-    const live = await TestSocket.open(user, conv.id);
-    live.send({ type: "resume", lastSeq: 0 });
-    await live.until((f) => f.some((x) => x.type === "synced"));
+    const live = await TestSocket.openSynced(user, conv.id);
     live.send({ type: "send", clientMessageId: "f1", text: "fifty deltas please" });
     await live.until(turnEnded);
     live.close();

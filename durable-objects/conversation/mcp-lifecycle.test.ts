@@ -32,9 +32,7 @@ async function waitFor<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: s
 
 /** Opens a socket, catches up, runs one turn and returns the socket and how many turns ended. */
 async function turn(user: TestUser, conversationId: string, text: string) {
-  const ws = await TestSocket.open(user, conversationId);
-  ws.send({ type: "resume", lastSeq: 0 });
-  await ws.until((f) => f.some((x) => x.type === "synced"));
+  const ws = await TestSocket.openSynced(user, conversationId);
   const before = ws.events().filter((e) => e.type === "turn_ended").length;
   ws.send({ type: "send", clientMessageId: crypto.randomUUID(), text });
   await ws.until((f) => f.filter((x) => x.type === "turn_ended").length === before + 1, 30_000);

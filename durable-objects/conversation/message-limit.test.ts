@@ -8,9 +8,7 @@ describe("messages over a WebSocket count against the user's message limit", () 
   it("a user over the limit gets a rate_limited frame_error and nothing is stored; a resend is not counted", async () => {
     const user = await createUser();
     const conv = await createConversation(user);
-    const ws = await TestSocket.open(user, conv.id);
-    ws.send({ type: "resume", lastSeq: 0 });
-    await ws.until((f) => f.some((x) => x.type === "synced"));
+    const ws = await TestSocket.openSynced(user, conv.id);
     ws.send({ type: "send", clientMessageId: "before", text: "hello there" });
     await ws.until((f) => f.some((x) => x.type === "ack"));
 

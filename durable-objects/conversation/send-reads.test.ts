@@ -56,9 +56,7 @@ async function withoutFirstWriteTimer(conversationId: string): Promise<void> {
 
 /** A socket on the conversation, caught up from the start. */
 async function syncedSocket(user: TestUser, conversationId: string): Promise<TestSocket> {
-  const ws = await TestSocket.open(user, conversationId);
-  ws.send({ type: "resume", lastSeq: 0 });
-  await ws.until((f) => f.some((x) => x.type === "synced"));
+  const ws = await TestSocket.openSynced(user, conversationId);
   return ws;
 }
 

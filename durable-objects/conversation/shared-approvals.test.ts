@@ -31,9 +31,7 @@ type Requested = Extract<ServerEvent, { type: "approval_requested" }>;
 type Decided = Extract<ServerEvent, { type: "approval_decided" }>;
 
 async function join(user: TestUser, id: string): Promise<TestSocket> {
-  const ws = await TestSocket.open(user, id);
-  ws.send({ type: "resume", lastSeq: 0 });
-  await ws.until((f) => f.some((x) => x.type === "synced"));
+  const ws = await TestSocket.openSynced(user, id);
   return ws;
 }
 

@@ -8,9 +8,7 @@ describe("a streamed conversation over the WebSocket", () => {
   it("streams a reply, stores both messages in D1, and a resent message is stored once", async () => {
     const user = await createUser();
     const conv = await createConversation(user);
-    const ws = await TestSocket.open(user, conv.id);
-    ws.send({ type: "resume", lastSeq: 0 });
-    await ws.until((f) => f.some((x) => x.type === "synced"));
+    const ws = await TestSocket.openSynced(user, conv.id);
     ws.send({ type: "send", clientMessageId: "m1", text: "hello there" });
     ws.send({ type: "send", clientMessageId: "m1", text: "hello there" });
     await ws.until(turnEnded);
@@ -39,9 +37,7 @@ describe("a streamed conversation over the WebSocket", () => {
   it("after 20 dropped connections mid-reply the client's transcript equals the server's, no gap, no duplicate", async () => {
     const user = await createUser();
     const conv = await createConversation(user);
-    const watcher = await TestSocket.open(user, conv.id);
-    watcher.send({ type: "resume", lastSeq: 0 });
-    await watcher.until((f) => f.some((x) => x.type === "synced"));
+    const watcher = await TestSocket.openSynced(user, conv.id);
 
     const received: ServerEvent[] = [];
     let lastSeq = 0;

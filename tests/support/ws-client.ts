@@ -48,6 +48,14 @@ export class TestSocket {
     return new TestSocket(res.webSocket);
   }
 
+  /** Opens, asks for the whole log and waits until the server says the socket is synced. */
+  static async openSynced(user: TestUser, conversationId: string): Promise<TestSocket> {
+    const ws = await TestSocket.open(user, conversationId);
+    ws.send({ type: "resume", lastSeq: 0 });
+    await ws.until((f) => f.some((x) => x.type === "synced"));
+    return ws;
+  }
+
   /** Opens with exactly these headers (a cookie, a ticket in `query`, or nothing). */
   static async openWith(
     conversationId: string,

@@ -66,9 +66,7 @@ describe("revoking access", () => {
     const conv = await createConversation(user);
     const cookie = await signIn(user);
     const ws = await liveSocket(cookie, conv.id);
-    const bearerSocket = await TestSocket.open(user, conv.id);
-    bearerSocket.send({ type: "resume", lastSeq: 0 });
-    await bearerSocket.until((f) => f.some((x) => x.type === "synced"));
+    const bearerSocket = await TestSocket.openSynced(user, conv.id);
     const id = await tokenIdOf(user);
 
     expect((await withCookie(cookie, `/api/tokens/${id}`, { method: "DELETE" })).status).toBe(204);

@@ -167,12 +167,7 @@ describe("usage in a shared conversation", () => {
       [participant, "participant"],
       [viewer, "viewer"],
     ]);
-    const open = async (who: TestUser) => {
-      const ws = await TestSocket.open(who, conv.id);
-      ws.send({ type: "resume", lastSeq: 0 });
-      await ws.until((f) => f.some((x) => x.type === "synced"));
-      return ws;
-    };
+    const open = (who: TestUser) => TestSocket.openSynced(who, conv.id);
     // Everyone follows the turn live.
     const [mine, theirs, watching] = [
       await open(owner),

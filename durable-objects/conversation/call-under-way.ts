@@ -9,7 +9,7 @@ import type { CallUnderWay } from "../loop/types";
 import { pricedCall } from "../loop/usage-meter";
 import { addCall, EMPTY_USAGE, type UsageTotals } from "../protocol/usage";
 import type { NewServerEvent } from "../protocol/wire";
-import { enqueue } from "./outbox";
+import { enqueueUsage } from "./outbox";
 import type { ConversationStore, TurnRow } from "./store";
 
 const Note = z.object({
@@ -65,18 +65,13 @@ export function countCallCutOff(
   const { step, model, inputTokens, charsPerToken, afterSeq, ...row } = note.data;
   const outputTokens = Math.ceil(streamedChars(store, turn, afterSeq) / charsPerToken);
   const call = pricedCall({ type: "usage", inputTokens, outputTokens }, model, host.prices(), true);
-  enqueue(store, {
-    kind: "usage",
-    row: {
-      id: crypto.randomUUID(),
-      ...row,
-      turnId: turn.id,
-      messageId: turn.assistantMessageId,
-      step,
-      model,
-      createdAt: Date.now(),
-      ...call,
-    },
+  enqueueUsage(store, {
+    ...row,
+    turnId: turn.id,
+    messageId: turn.assistantMessageId,
+    step,
+    model,
+    ...call,
   });
   const used = addCall(usedSoFar ?? EMPTY_USAGE, call);
   host.emit({

@@ -20,7 +20,7 @@ import { refuseChatOverAllowance } from "./daily-allowance";
 import { logTurnEnded } from "./operator-log";
 import { AuditLog } from "./audit-log";
 import { conversationTimings } from "./timings-log";
-import { enqueue } from "./outbox";
+import { enqueue, enqueueUsage } from "./outbox";
 import { type SseSubscriber } from "./sse";
 import { SseGate } from "./sse-gate";
 import { DeltaCoalescer, isDelta } from "./delta-coalescer";
@@ -925,19 +925,14 @@ export class Conversation extends Agent<Env> {
           );
         },
         recordUsage: (u) =>
-          enqueue(this.store, {
-            kind: "usage",
-            row: {
-              id: crypto.randomUUID(),
-              userId: conversation.userId,
-              conversationId: conversation.id,
-              turnId: turn.id,
-              messageId: turn.assistantMessageId,
-              provider: conversation.provider,
-              model: conversation.model,
-              createdAt: Date.now(),
-              ...u,
-            },
+          enqueueUsage(this.store, {
+            userId: conversation.userId,
+            conversationId: conversation.id,
+            turnId: turn.id,
+            messageId: turn.assistantMessageId,
+            provider: conversation.provider,
+            model: conversation.model,
+            ...u,
           }),
         ...historyOptions(this.store, conversation),
         apiBase: this.store.getMeta("api_base") ?? "",

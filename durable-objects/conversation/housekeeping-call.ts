@@ -8,7 +8,7 @@ import { streamWithRetries } from "../providers/retry";
 import type { ModelRequest, StreamEvent } from "../providers/types";
 import type { HousekeepingModel } from "./housekeeping-model";
 import { modelPrices } from "./model-prices";
-import { enqueue } from "./outbox";
+import { enqueueUsage } from "./outbox";
 import type { ConversationStore } from "./store";
 
 type Usage = Extract<StreamEvent, { type: "usage" }>;
@@ -56,16 +56,11 @@ export async function housekeepingCall(
 
 function recordUsage(sink: HousekeepingUsageSink, writer: HousekeepingModel, usage: Usage): void {
   const model = usage.servedBy?.model ?? writer.model;
-  enqueue(sink.store, {
-    kind: "usage",
-    row: {
-      id: crypto.randomUUID(),
-      userId: sink.ownerId,
-      conversationId: sink.conversationId,
-      provider: usage.servedBy?.provider ?? writer.provider.id,
-      model,
-      createdAt: Date.now(),
-      ...pricedCall(usage, model, modelPrices(sink.env), usage.cut),
-    },
+  enqueueUsage(sink.store, {
+    userId: sink.ownerId,
+    conversationId: sink.conversationId,
+    provider: usage.servedBy?.provider ?? writer.provider.id,
+    model,
+    ...pricedCall(usage, model, modelPrices(sink.env), usage.cut),
   });
 }

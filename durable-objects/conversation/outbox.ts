@@ -10,3 +10,16 @@ export function enqueue(store: ConversationStore, item: OutboxItem): void {
   const { kind, ...payload } = item;
   store.enqueue(kind, payload);
 }
+
+type UsageRow = Extract<OutboxItem, { kind: "usage" }>["row"];
+
+/** A model call's usage row, given its id and the time it is written. */
+export function enqueueUsage(
+  store: ConversationStore,
+  row: Omit<UsageRow, "id" | "createdAt">,
+): void {
+  enqueue(store, {
+    kind: "usage",
+    row: { id: crypto.randomUUID(), ...row, createdAt: Date.now() },
+  });
+}

@@ -1,14 +1,15 @@
 // @vitest-environment jsdom
 // The open artifact follows what other tabs (or people) do to it, as artifact_changed events
-// tell the page: a newer version shows, a pin shows, a deletion is said; an edit in progress is
-// kept, and says when the text it was begun from has been saved over.
+// tell the page: a newer version shows, a pin shows, a deletion is said (the version shown stays
+// to copy from); an edit in progress is kept, and says when the text it was begun from has been
+// saved over or deleted.
 import { act } from "react";
 import type { Root } from "react-dom/client";
 import { afterEach, expect, it, vi } from "vitest";
 import { mountInPage } from "../test-page";
 import type { Artifact } from "../../../durable-objects/protocol/rest";
 import type { ArtifactNow } from "../../../durable-objects/protocol/transcript";
-import { ArtifactPane, DELETED_ELSEWHERE } from "./ArtifactPane";
+import { ArtifactPane, DELETED_ELSEWHERE, DELETED_KEPT_ON_SCREEN } from "./ArtifactPane";
 import { artifact } from "./test-artifact";
 
 let root: Root;
@@ -100,7 +101,33 @@ it("shows another tab's save, rename and pin at once, and says when it is delete
   show(changed(server.now, "deleted", 7));
   await settle();
   expect(alertText()).toContain(DELETED_ELSEWHERE);
-  expect(host.querySelector("[data-testid=artifact-viewer]")).toBeNull();
+  expect(alertText()).toContain(DELETED_KEPT_ON_SCREEN);
+  // Its last version stays to read and copy; nothing that would answer 404 is offered.
+  expect(host.textContent).toContain("their text");
+  for (const name of ["Edit", "Delete", "Pinned", "Rename"]) expect(button(name)).toBeUndefined();
+  expect(button("← Back to list")).toBeDefined();
+});
+
+it("keeps an edit in progress on screen to copy when the artifact is deleted elsewhere", async () => {
+  const { requests, show } = await openPane(v1);
+  act(() => button("Edit")!.click());
+  const area = host.querySelector("textarea")!;
+  const setValue = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, "value")!.set!;
+  act(() => {
+    setValue.call(area, "my unsaved text");
+    area.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+
+  show(changed(v1, "deleted", 5));
+  await settle();
+  expect(alertText()).toContain(DELETED_ELSEWHERE);
+  expect(host.textContent).toContain("Your edit can no longer be saved");
+  expect(host.querySelector("textarea")?.value).toBe("my unsaved text");
+  expect(button("Save")).toBeUndefined();
+  act(() => button("Close (drops your edit)")!.click());
+  await settle();
+  expect(host.querySelector("textarea")).toBeNull();
+  expect(requests.filter((r) => r.method === "PATCH")).toEqual([]);
 });
 
 it("keeps an edit in progress when another tab saves over its text, and says so", async () => {

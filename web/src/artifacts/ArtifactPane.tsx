@@ -6,7 +6,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import type { Artifact } from "../../../durable-objects/protocol/rest";
 import type { ArtifactNow } from "../../../durable-objects/protocol/transcript";
 import { artifactApi, failureWords } from "./artifact-api";
-import { ArtifactEditingAllowed } from "./artifact-editing";
+import { ArtifactDeleted, ArtifactEditingAllowed } from "./artifact-editing";
 import { ArtifactHeader } from "./ArtifactHeader";
 import { ArtifactList } from "./ArtifactList";
 import { viewerFor } from "./viewers/viewer-for";
@@ -28,6 +28,9 @@ export interface ArtifactPaneProps {
 
 export const DELETED_ELSEWHERE =
   "This artifact was deleted, in another tab or by the conversation's owner.";
+/** Said under DELETED_ELSEWHERE when its last version is still on screen. */
+export const DELETED_KEPT_ON_SCREEN =
+  "Its last version stays here until you leave it: copy what you need.";
 
 type Loaded<T> =
   { state: "loading" } | { state: "error"; message: string } | { state: "ok"; value: T };
@@ -36,6 +39,8 @@ export function ArtifactPane(props: ArtifactPaneProps) {
   const { conversationId, openId, onOpen, refreshKey, onItems } = props;
   const [list, setList] = useState<Loaded<Artifact[]>>({ state: "loading" });
   const [open, setOpen] = useState<Loaded<Artifact>>({ state: "loading" });
+  /** The open artifact's id once it was deleted elsewhere while shown. */
+  const [deletedId, setDeletedId] = useState<string | null>(null);
   const openNow = useRef(open);
   openNow.current = open;
 
@@ -69,12 +74,17 @@ export function ArtifactPane(props: ArtifactPaneProps) {
   }, [openId]);
 
   // Changed elsewhere: a newer version is fetched (an editor's draft stays, and says so), a pin
-  // is taken as it is, a deletion said. This tab's own changes come back too, and change nothing.
+  // is taken as it is, a deletion said (the version shown, and an edit's text, stay on screen to
+  // copy from). This tab's own changes come back too, and change nothing.
   const change = openId ? props.changes?.[openId] : undefined;
   useEffect(() => {
     if (!change) return;
-    if (change.change === "deleted") return setOpen({ state: "error", message: DELETED_ELSEWHERE });
     const held = openNow.current;
+    if (change.change === "deleted") {
+      if (held.state === "ok" && held.value.id === change.artifactId)
+        return setDeletedId(change.artifactId);
+      return setOpen({ state: "error", message: DELETED_ELSEWHERE });
+    }
     if (held.state !== "ok" || held.value.id !== change.artifactId) return;
     if (change.updatedAt <= held.value.updatedAt) {
       if (change.pinned !== held.value.pinned)
@@ -130,6 +140,7 @@ export function ArtifactPane(props: ArtifactPaneProps) {
           onChanged={changed}
           onDeleted={deleted}
           canManage={props.canManage ?? true}
+          deletedElsewhere={deletedId === openId}
         />
       ) : (
         <>
@@ -155,15 +166,17 @@ function OpenArtifact(props: {
   onChanged: (a: Artifact) => void;
   onDeleted: (id: string) => void;
   canManage: boolean;
+  /** Deleted elsewhere while shown: no header actions (they would answer 404), no editing. */
+  deletedElsewhere: boolean;
 }) {
-  const { open, openId } = props;
+  const { open, openId, deletedElsewhere } = props;
   const artifact = open.state === "ok" && open.value.id === openId ? open.value : undefined;
   // While the content loads, the list already knows the title.
   const shown = artifact ?? props.listed;
   const Viewer = artifact ? viewerFor(artifact.type) : null;
   return (
     <>
-      {shown ? (
+      {shown && !deletedElsewhere ? (
         <ArtifactHeader
           artifact={shown}
           onBack={props.onBack}
@@ -183,6 +196,11 @@ function OpenArtifact(props: {
           Could not open the artifact: {open.message}
         </p>
       )}
+      {deletedElsewhere && artifact && (
+        <p role="alert" className="artifact-error">
+          {DELETED_ELSEWHERE} {DELETED_KEPT_ON_SCREEN}
+        </p>
+      )}
       {!artifact && open.state !== "error" && <p className="artifact-note">Loading…</p>}
       {artifact && Viewer && (
         <div
@@ -190,8 +208,10 @@ function OpenArtifact(props: {
           data-testid="artifact-viewer"
           data-artifact-type={artifact.type}
         >
-          <ArtifactEditingAllowed.Provider value={props.canManage}>
-            <Viewer key={artifact.id} artifact={artifact} onSaved={props.onChanged} />
+          <ArtifactEditingAllowed.Provider value={props.canManage && !deletedElsewhere}>
+            <ArtifactDeleted.Provider value={deletedElsewhere}>
+              <Viewer key={artifact.id} artifact={artifact} onSaved={props.onChanged} />
+            </ArtifactDeleted.Provider>
           </ArtifactEditingAllowed.Provider>
         </div>
       )}

@@ -2,9 +2,10 @@
 // new content (PATCH) and shows the server's words if it refuses, Cancel keeps the old text.
 // A save names the version it was made from; if another tab or person saved since, the server
 // refuses it and Reload shows their version (the draft stays until then, to copy from). A save
-// made elsewhere while editing is said at once (the pane fetches it), with the same Reload.
+// made elsewhere while editing is said at once (the pane fetches it), with the same Reload. An
+// artifact deleted elsewhere while editing keeps the draft on screen to copy, with no Save.
 import { useContext, useId, useState, type ReactNode } from "react";
-import { ArtifactEditingAllowed } from "../artifact-editing";
+import { ArtifactDeleted, ArtifactEditingAllowed } from "../artifact-editing";
 import { artifactApi, failureWords, isStaleEdit } from "../artifact-api";
 import { ArtifactVersions } from "./ArtifactVersions";
 import type { ViewerProps } from "./viewer-props";
@@ -26,6 +27,7 @@ export function EditableText(
   const [stale, setStale] = useState(false);
   const fieldId = useId();
   const editable = useContext(ArtifactEditingAllowed);
+  const deleted = useContext(ArtifactDeleted);
 
   // The pane shows the latest version: if only its title or pin changed since the edit began, the
   // draft still stands on it; if its content changed, the draft's save would overwrite it.
@@ -74,21 +76,27 @@ export function EditableText(
           spellCheck={false}
           rows={Math.min(30, Math.max(8, draft.text.split("\n").length + 1))}
           onChange={(e) => setDraft({ ...draft, text: e.target.value })}
+          readOnly={deleted}
           disabled={saving}
         />
-        {error && (
+        {deleted && (
+          <p role="alert" className="artifact-error">
+            Your edit can no longer be saved: copy your text before you close the editor.
+          </p>
+        )}
+        {error && !deleted && (
           <p role="alert" className="artifact-error">
             Not saved: {error}
           </p>
         )}
-        {changedElsewhere && !saving && !error && (
+        {changedElsewhere && !saving && !error && !deleted && (
           <p role="alert" className="artifact-error">
             Changed in another tab (or by someone else) since you began editing. Copy your text,
             then Reload to see their version.
           </p>
         )}
         <div className="artifact-toolbar">
-          {stale || (changedElsewhere && !saving) ? (
+          {deleted ? null : stale || (changedElsewhere && !saving) ? (
             <button type="button" className="primary" onClick={reload} disabled={saving}>
               Reload (drops your edit)
             </button>
@@ -106,7 +114,7 @@ export function EditableText(
             }}
             disabled={saving}
           >
-            Cancel
+            {deleted ? "Close (drops your edit)" : "Cancel"}
           </button>
         </div>
       </div>

@@ -52,6 +52,7 @@ import { answeredBy } from "./answered-by";
 import { setUserToolPolicy } from "./user-tool-policies";
 import type { ElicitationAnswer } from "../protocol/elicitation";
 import { announcePromptTools } from "./prompt-tools-notice";
+import { noteRefusal, refusedNativeTools } from "./provider-refusals";
 import {
   type AnswerResult,
   elicitationTimeoutSeconds,
@@ -898,6 +899,8 @@ export class Conversation extends Agent<Env> {
         }),
         ...(resumed && { resumed }),
         emit: (e) => this.stream(e),
+        onAskedAgain: (refusal) => noteRefusal(this.store, refusal, (e) => this.stream(e)),
+        refusedNativeTools: (model) => refusedNativeTools(this.store, model),
         saveArtifact: (draft, source) => saver.save(draft, source),
         // The checkpoint records the log's last event: what is held belongs before it.
         checkpoint: (state) => {

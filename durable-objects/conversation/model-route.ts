@@ -11,10 +11,9 @@ import {
 } from "../loop/step-route";
 import type { LoopDeps } from "../loop/types";
 import type { NewServerEvent } from "../protocol/wire";
-import { toolCallingOf } from "../providers/prompt-tools/capabilities";
-import { withPromptTools } from "../providers/prompt-tools/with-prompt-tools";
-import { createProvider, providerConfigFromEnv, type ProviderEnv } from "../providers/registry";
+import type { ProviderEnv } from "../providers/registry";
 import type { ModelProvider } from "../providers/types";
+import { type ProviderRefusals, turnProvider } from "./turn-provider";
 
 const PROVIDER_NAMES: Record<ModelProvider["id"], string> = {
   anthropic: "Anthropic",
@@ -42,6 +41,8 @@ export interface ModelRouteInput {
   emit: (event: NewServerEvent) => void;
   /** How long a model may take to send anything before the step falls back. */
   firstEventTimeoutMs: number;
+  /** What the conversation knows of, and is told of, the models' refusals. */
+  refusals?: ProviderRefusals;
 }
 
 /** The loop's stream and routing rules for a conversation with a route. */
@@ -52,12 +53,7 @@ export function routedStream(
     models: input.models,
     localFirst: input.localFirst,
     record: newRouteRecord(),
-    providerFor: (m) => {
-      const config = providerConfigFromEnv(input.env, m.provider);
-      if (!config) return null;
-      const native = createProvider(m.provider, config);
-      return toolCallingOf(m.provider, m.model) === "prompt" ? withPromptTools(native) : native;
-    },
+    providerFor: (m) => turnProvider(input.env, m, undefined, input.refusals ?? {}),
     stream: input.stream,
     firstEventTimeoutMs: input.firstEventTimeoutMs,
     knownDown: new Map(),

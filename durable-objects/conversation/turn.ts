@@ -20,10 +20,8 @@ import {
 } from "../protocol/messages";
 import type { ConversationSettings } from "../protocol/conversation-settings";
 import type { ErrorInfo, NewServerEvent } from "../protocol/wire";
-import { toolCallingOf } from "../providers/prompt-tools/capabilities";
-import { withPromptTools } from "../providers/prompt-tools/with-prompt-tools";
 import { withReasoningRoom } from "../providers/reasoning-effort";
-import { createProvider, ENABLING_SETTINGS, providerConfigFromEnv } from "../providers/registry";
+import { ENABLING_SETTINGS } from "../providers/registry";
 import { retryNotice, streamWithRetries } from "../providers/retry";
 import { buildToolNameMap } from "../providers/tool-names";
 import type { ModelProvider, ModelRequest, ProviderId } from "../providers/types";
@@ -43,6 +41,7 @@ import { attachmentConverter } from "./attachment-history";
 import type { PdfTextCache } from "./attachment-loader";
 import { unconfiguredProvider } from "../providers/unconfigured";
 import { withAttachmentLinks } from "./attachment-link-tool";
+import { type ProviderRefusals, turnProvider } from "./turn-provider";
 
 export interface ConversationInfo {
   id: string;
@@ -53,7 +52,7 @@ export interface ConversationInfo {
   settings: ConversationSettings;
 }
 
-export interface TurnInput {
+export interface TurnInput extends ProviderRefusals {
   env: Env;
   turnId: string;
   conversation: ConversationInfo;
@@ -111,24 +110,19 @@ export const NOT_CONFIGURED_MESSAGE = (provider: ProviderId) => {
 
 export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
   const { conversation } = input;
-  const config = providerConfigFromEnv(input.env, conversation.provider);
+  const own = turnProvider(input.env, conversation, conversation.settings.toolCalling, input);
   const fallbacks = conversation.settings.route ?? [];
   // Without a key for its own provider, a conversation with a route goes to its fallbacks.
-  if (!config && fallbacks.length === 0) {
+  if (!own && fallbacks.length === 0) {
     return {
       content: [],
       status: "failed",
       error: { code: "not_configured", message: NOT_CONFIGURED_MESSAGE(conversation.provider) },
     };
   }
-  const native = config
-    ? createProvider(conversation.provider, config)
-    : unconfiguredProvider(conversation.provider, NOT_CONFIGURED_MESSAGE(conversation.provider));
   const provider =
-    toolCallingOf(conversation.provider, conversation.model, conversation.settings.toolCalling) ===
-    "prompt"
-      ? withPromptTools(native)
-      : native;
+    own ??
+    unconfiguredProvider(conversation.provider, NOT_CONFIGURED_MESSAGE(conversation.provider));
   let names: ReturnType<typeof buildToolNameMap> | null = null;
   // The model may ask for a link to an attachment, to hand a file to a tool.
   const runner = withAttachmentLinks(input.tools, {
@@ -183,7 +177,8 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
           env: input.env,
           turnId: input.turnId,
           models: [{ provider: conversation.provider, model: conversation.model }, ...fallbacks],
-          own: config ? provider : null,
+          own,
+          refusals: input,
           localFirst: conversation.settings.localFirst ?? false,
           stream: askOnce,
           emit: input.emit,

@@ -192,7 +192,21 @@ export interface ModelProvider {
   stream(request: ModelRequest): AsyncIterable<StreamEvent>;
 }
 
+/** A provider refused something a request asked for, and the call was asked again without it. */
+export interface AskedAgain {
+  /** What was left out: "native tools", "images", "reasoning effort", … (ask-again.ts). */
+  what: string;
+  model: string;
+  /** The provider's refusal, as its error message gives it. */
+  message: string;
+}
+
 export interface ProviderConfig {
+  /**
+   * Told when a request was refused for something it asked for and asked again without it, so
+   * the conversation can tell the user and remember it (Ollama's refusals).
+   */
+  onAskedAgain?: (refusal: AskedAgain) => void;
   apiKey?: string;
   baseURL?: string;
   headers?: Record<string, string>;

@@ -2,7 +2,7 @@
 // refuses the whole request over one image (Ollama: "this model does not support image input"),
 // and an image a tool returned stays in the turn's history, failing every step after it.
 import { askAgainWithout } from "./ask-again";
-import type { ModelProvider, NeutralMessage, NeutralPart } from "./types";
+import type { AskedAgain, ModelProvider, NeutralMessage, NeutralPart } from "./types";
 
 type Content = Extract<NeutralPart, { type: "tool_result" }>["content"][number];
 
@@ -37,7 +37,11 @@ export function withoutImages(messages: NeutralMessage[], model: string): Neutra
  * request is asked again with each image named in text, and the model's later calls go that way
  * at once (a tool's image stays in the turn's history).
  */
-export function imagesIfSeen(provider: ModelProvider, refusedFor: RegExp): ModelProvider {
+export function imagesIfSeen(
+  provider: ModelProvider,
+  refusedFor: RegExp,
+  onAskedAgain?: (refusal: AskedAgain) => void,
+): ModelProvider {
   const blind = new Set<string>();
   return {
     id: provider.id,
@@ -56,6 +60,7 @@ export function imagesIfSeen(provider: ModelProvider, refusedFor: RegExp): Model
         what: "images",
         model: request.model,
         refusedFor,
+        onAskedAgain,
       });
     },
   };

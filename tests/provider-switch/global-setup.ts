@@ -3,7 +3,7 @@
 import { LLMock } from "@copilotkit/aimock";
 import type { TestProject } from "vitest/node";
 import { startEverythingServer } from "../support/everything-server";
-import { addSwitchFixtures } from "./switch-fixtures";
+import { addSwitchFixtures, refuseNativeTools } from "./switch-fixtures";
 import { startWireRecorder } from "./wire-recorder";
 
 declare module "vitest" {
@@ -20,7 +20,7 @@ export default async function setup(project: TestProject) {
   const mock = new LLMock({ host: "127.0.0.1", port: 0, logLevel: "silent" });
   addSwitchFixtures(mock);
   await mock.start();
-  const recorder = await startWireRecorder(mock.url);
+  const recorder = await startWireRecorder(mock.url, refuseNativeTools);
   const everything = await startEverythingServer();
   // The providers talk to the recorder, which passes every request on to aimock.
   project.provide("switchMockUrl", recorder.url);

@@ -4,6 +4,21 @@
 // same fixtures serve all four providers.
 import type { LLMock } from "@copilotkit/aimock";
 import { PROVIDER_IDS } from "../../durable-objects/providers/registry";
+import type { OwnAnswer } from "./wire-recorder";
+
+/** An Ollama model without native tools (one the app does not know lacks them). */
+export const NATIVELESS_MODEL = "nativeless:7b";
+
+/** Ollama's refusal of `tools` for NATIVELESS_MODEL, as Ollama words it (aimock takes them). */
+export const refuseNativeTools: OwnAnswer = ({ path, body }) => {
+  const request = body as { model?: string; tools?: unknown[] };
+  if (path !== "/api/chat" || request.model !== NATIVELESS_MODEL || !request.tools?.length)
+    return undefined;
+  return {
+    status: 400,
+    body: { error: `registry.ollama.ai/library/${NATIVELESS_MODEL} does not support tools` },
+  };
+};
 
 export const switchPairs = PROVIDER_IDS.flatMap((from) =>
   PROVIDER_IDS.filter((to) => to !== from).map((to) => ({ from, to })),
@@ -18,6 +33,7 @@ export const echoed = (marker: string) => `finding of ${marker}`;
 export function addSwitchFixtures(mock: LLMock): void {
   // The automatic title's request quotes the question: answer it before the turn fixtures can.
   mock.on({ systemMessage: "Name this conversation" }, { content: "A switched conversation" });
+  mock.on({ userMessage: "nativeless" }, { content: "Answered with the tools in my prompt." });
   for (const { from, to } of switchPairs) {
     const marker = pairMarker(from, to);
     mock.on(

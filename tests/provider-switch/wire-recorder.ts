@@ -15,8 +15,14 @@ const readBody = async (req: IncomingMessage): Promise<string> => {
   return Buffer.concat(chunks).toString("utf8");
 };
 
-/** Forwards everything to `upstream`; GET /__wire answers the requests recorded so far. */
-export async function startWireRecorder(upstream: string) {
+/** An answer the recorder gives itself instead of passing the request on (a model's refusal). */
+export type OwnAnswer = (request: WireRequest) => { status: number; body: unknown } | undefined;
+
+/**
+ * Forwards everything to `upstream` (unless `ownAnswer` answers it); GET /__wire answers the
+ * requests recorded so far.
+ */
+export async function startWireRecorder(upstream: string, ownAnswer?: OwnAnswer) {
   const recorded: WireRequest[] = [];
   const server = createServer((req, res) => {
     void (async () => {
@@ -26,7 +32,14 @@ export async function startWireRecorder(upstream: string) {
         return;
       }
       const text = await readBody(req);
-      if (text) recorded.push({ path, body: JSON.parse(text) as unknown });
+      const request = text ? { path, body: JSON.parse(text) as unknown } : null;
+      if (request) recorded.push(request);
+      const own = request && ownAnswer?.(request);
+      if (own) {
+        res.writeHead(own.status, { "content-type": "application/json" });
+        res.end(JSON.stringify(own.body));
+        return;
+      }
       const headers = new Headers();
       for (const [name, value] of Object.entries(req.headers))
         if (typeof value === "string" && !["host", "content-length"].includes(name))

@@ -52,6 +52,7 @@ export function createOllamaProvider(config: ProviderConfig): ModelProvider {
       },
     },
     /does not support image/i,
+    config.onAskedAgain,
   );
   const prompted = withPromptTools(seeing);
   // Models that refused native tools: their later calls describe the tools in the prompt at once.
@@ -68,7 +69,12 @@ export function createOllamaProvider(config: ProviderConfig): ModelProvider {
               return prompted.stream(request);
             }
           : null,
-        { what: "native tools", model: request.model, refusedFor: /does not support tools/i },
+        {
+          what: "native tools",
+          model: request.model,
+          refusedFor: /does not support tools/i,
+          onAskedAgain: config.onAskedAgain,
+        },
       );
     },
   };
@@ -83,7 +89,12 @@ function thinkingIfTaken(config: ProviderConfig, request: ModelRequest) {
   return askAgainWithout(
     () => streamOllama(config, request),
     reasoningEffort ? () => streamOllama(config, plain) : null,
-    { what: "reasoning effort", model: request.model, refusedFor: /think/i },
+    {
+      what: "reasoning effort",
+      model: request.model,
+      refusedFor: /think/i,
+      onAskedAgain: config.onAskedAgain,
+    },
   );
 }
 

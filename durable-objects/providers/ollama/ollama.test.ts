@@ -11,6 +11,7 @@ import {
   TOOLS,
   userSays,
 } from "../test/harness";
+import type { AskedAgain } from "../types";
 import { toOllamaMessages } from "./convert-messages";
 import { mapOllamaDoneReason } from "./map-done-reason";
 import { chunkEvents, parseChunk } from "./read-chunk";
@@ -165,14 +166,23 @@ describe("ollama: request", () => {
         return Response.json({ error: '"llama3.2" does not support thinking' }, { status: 400 });
       return fetch(input, init);
     };
+    const refusals: AskedAgain[] = [];
     const r = await run(
       "ollama",
-      { messages: userSays("case:text"), reasoningEffort: "high" },
-      { config: { fetch: refusing } },
+      { model: "llama3.2", messages: userSays("case:text"), reasoningEffort: "high" },
+      { config: { fetch: refusing, onAskedAgain: (refusal) => refusals.push(refusal) } },
     );
     expect(errorOf(r.events)).toBeUndefined();
     expect(textOf(r.events)).not.toBe("");
     expect(thinks).toEqual([true, undefined]);
+    // The conversation is told, to tell the user that the effort has no effect on this model.
+    expect(refusals).toEqual([
+      {
+        what: "reasoning effort",
+        model: "llama3.2",
+        message: expect.stringContaining("does not support thinking"),
+      },
+    ]);
   });
 
   it("offers only the named tool when one is chosen, and none for `none` (Ollama cannot force a call)", async () => {
@@ -332,11 +342,19 @@ describe("ollama: a model without native tools", () => {
         headers: { "content-type": "application/x-ndjson" },
       });
     };
+    const refusals: AskedAgain[] = [];
     const r = await run(
       "ollama",
       { model: "llava:13b", messages: userSays("Weather in Oslo?"), tools: TOOLS },
-      { config: { fetch: ollama } },
+      { config: { fetch: ollama, onAskedAgain: (refusal) => refusals.push(refusal) } },
     );
+    expect(refusals).toEqual([
+      {
+        what: "native tools",
+        model: "llava:13b",
+        message: expect.stringContaining("does not support tools"),
+      },
+    ]);
     expect(errorOf(r.events)).toBeUndefined();
     expect(callsOf(r.events)).toEqual([
       expect.objectContaining({ name: "get_weather", arguments: { city: "Oslo" } }),
@@ -366,14 +384,16 @@ describe("ollama: a model that cannot see", () => {
         headers: { "content-type": "application/x-ndjson" },
       });
     };
+    const refusals: AskedAgain[] = [];
     const r = await run(
       "ollama",
       {
         model: "llama3.1:8b",
         messages: toolAnsweredWithImage("chart:"),
       },
-      { config: { fetch: ollama } },
+      { config: { fetch: ollama, onAskedAgain: (refusal) => refusals.push(refusal) } },
     );
+    expect(refusals.map((x) => [x.what, x.model])).toEqual([["images", "llama3.1:8b"]]);
     expect(errorOf(r.events)).toBeUndefined();
     expect(textOf(r.events)).toBe("The tool drew a chart.");
     expect(bodies).toHaveLength(2);

@@ -6,7 +6,8 @@
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import type { ProviderId } from "../../durable-objects/providers/types";
 import type { ServerFrame } from "../../durable-objects/protocol/wire";
-import { api, createConversation, createUser, type TestUser } from "../support/helpers";
+import { api, createConversation, type TestUser } from "../support/helpers";
+import { userWithEverything } from "./switch-user";
 import { fold, TestSocket, turnEnded } from "../support/ws-client";
 import { echoed, pairMarker, REUSED_CALL_ID, switchPairs } from "./switch-fixtures";
 import { carriedCalls, providerPath } from "./wire-checks";
@@ -22,12 +23,7 @@ const MODEL: Record<ProviderId, string> = {
 
 let user: TestUser;
 beforeAll(async () => {
-  user = await createUser();
-  const res = await api(user, "/api/mcp-servers", {
-    method: "POST",
-    json: { name: "everything", url: inject("switchEverythingUrl") },
-  });
-  expect(res.status).toBe(201);
+  user = await userWithEverything();
 });
 
 async function send(conversationId: string, text: string) {

@@ -4,19 +4,15 @@
 // refused request first. The raw requests (wire-recorder.ts) are the witnesses.
 import { beforeAll, expect, inject, it } from "vitest";
 import type { ServerEvent } from "../../durable-objects/protocol/wire";
-import { api, createConversation, createUser, type TestUser } from "../support/helpers";
+import { createConversation, type TestUser } from "../support/helpers";
+import { userWithEverything } from "./switch-user";
 import { TestSocket, turnEnded } from "../support/ws-client";
 import { NATIVELESS_MODEL } from "./switch-fixtures";
 import type { WireRequest } from "./wire-recorder";
 
 let user: TestUser;
 beforeAll(async () => {
-  user = await createUser();
-  const res = await api(user, "/api/mcp-servers", {
-    method: "POST",
-    json: { name: "everything", url: inject("switchEverythingUrl") },
-  });
-  expect(res.status).toBe(201);
+  user = await userWithEverything();
 });
 
 /** The events of one turn, from its user message on. */

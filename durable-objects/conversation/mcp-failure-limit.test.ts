@@ -1,0 +1,119 @@
+// The failure limit of a user's MCP server, over real streamable HTTP against
+// tests/support/faulty-server.ts: what counts, within a turn and across turns, and what the model
+// and the user are told. (The cool-down and the trial after it: mcp/circuit-breaker.test.ts.)
+import { describe, expect, inject, it } from "vitest";
+import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
+import { TestSocket } from "../../tests/support/ws-client";
+import type { ServerEvent } from "../protocol/wire";
+import { failureLimit } from "./mcp-failure-limit";
+
+async function userWithServer(name: string): Promise<TestUser> {
+  const user = await createUser();
+  const res = await api(user, "/api/mcp-servers", {
+    method: "POST",
+    json: { name, url: `${inject("faultyUrl")}/${name}/mcp`, timeoutMs: 15_000 },
+  });
+  expect(res.status).toBe(201);
+  return user;
+}
+
+async function runs(name: string): Promise<Record<string, number>> {
+  const res = await fetch(`${inject("faultyUrl")}/${name}/runs`);
+  return (await res.json()) as Record<string, number>;
+}
+
+/** Sends the turns one after another in one conversation; the events of each turn. */
+async function turns(user: TestUser, texts: string[]): Promise<ServerEvent[][]> {
+  const conv = await createConversation(user);
+  const ws = await TestSocket.openSynced(user, conv.id);
+  const each: ServerEvent[][] = [];
+  for (const text of texts) {
+    const before = ws.events().length;
+    ws.send({ type: "send", clientMessageId: crypto.randomUUID(), text });
+    const ended = () => ws.events().slice(before);
+    await ws.until(
+      () => ended().some((e) => e.type === "turn_ended" || e.type === "turn_failed"),
+      30_000,
+    );
+    each.push(ws.events().slice(before));
+  }
+  ws.close();
+  return each;
+}
+
+const resultOf = (events: ServerEvent[], callId: string) =>
+  events.find(
+    (e): e is Extract<ServerEvent, { type: "tool_result" }> =>
+      e.type === "tool_result" && e.callId === callId,
+  );
+
+const notices = (events: ServerEvent[]) =>
+  events.flatMap((e) => (e.type === "notice" ? [e.message] : []));
+
+describe("an MCP server's failure limit", () => {
+  it("counts failures in a row across turns, then stops calling the server and says so", async () => {
+    const user = await userWithServer("faulty-limit");
+    // Two failed calls in one turn, a third in the next: the limit (3) is reached there.
+    const [first, second, third] = await turns(user, [
+      "faulty limit twice please",
+      "faulty limit again please",
+      "hello after the limit",
+    ]);
+    expect(resultOf(first!, "fl-a2")?.summary).toMatch(/^faulty-limit: .*connection .* lost/);
+    expect(resultOf(first!, "fl-a2")?.summary).not.toMatch(/times in a row/);
+    expect(resultOf(second!, "fl-b1")?.summary).toMatch(
+      /connection .* lost.* 'faulty-limit' has now failed 3 times in a row, so its tools are skipped for 60 s\.$/,
+    );
+    // The next call is answered at once, without a request, saying why.
+    const skipped = resultOf(second!, "fl-b2");
+    expect(skipped).toMatchObject({ isError: true });
+    expect(skipped?.summary).toMatch(
+      /^faulty-limit: The MCP server 'faulty-limit' failed repeatedly \(3 times in a row\) and is skipped for \d+ s; its tools are not called until then\.$/,
+    );
+    expect((await runs("faulty-limit")).crash_read).toBe(3);
+    // The turn after: its tools are not offered, and the user is told why.
+    expect(notices(third!).join(" ")).toMatch(/'faulty-limit' failed repeatedly .*skipped for/);
+  }, 60_000);
+
+  it("calls the server refused as invalid are the server's answer: they do not switch it off", async () => {
+    const user = await userWithServer("faulty-strict");
+    const [events] = await turns(user, ["faulty strict please"]);
+    expect(resultOf(events!, "fs1")).toMatchObject({
+      isError: true,
+      summary:
+        "faulty-strict: the server refused the call: Invalid arguments: `query` is required.",
+    });
+    expect((await runs("faulty-strict")).strict_read).toBe(3);
+    // Three refusals in a row, and the server's next tool still runs.
+    expect(resultOf(events!, "fs4")).toMatchObject({ isError: false, summary: "All fine." });
+    expect((await runs("faulty-strict")).ok_read).toBe(1);
+  }, 60_000);
+});
+
+describe("failureLimit", () => {
+  const store = () => {
+    const meta = new Map<string, string>();
+    return {
+      getMeta: (k: string) => meta.get(k) ?? null,
+      setMeta: (k: string, v: string) => void meta.set(k, v),
+    };
+  };
+
+  it("skips a server after three failures in a row, for the cool-down, and takes it back once it answers", () => {
+    let now = 0;
+    const limit = failureLimit(store(), { threshold: 3, cooldownMs: 30_000 }, () => now);
+    expect([limit.failed("s"), limit.failed("s")]).toEqual([null, null]);
+    expect(limit.skipped("s")).toBeNull();
+    expect(limit.failed("s")).toBe(
+      "'s' has now failed 3 times in a row, so its tools are skipped for 30 s.",
+    );
+    now = 10_000;
+    expect(limit.skipped("s")).toMatch(/'s' failed repeatedly \(3 times in a row\).* 20 s/);
+    // After the cool-down it is tried again; an answer ends the skipping.
+    now = 30_000;
+    expect(limit.skipped("s")).toBeNull();
+    limit.succeeded("s");
+    expect(limit.failed("s")).toBeNull();
+    expect(limit.skipped("s")).toBeNull();
+  });
+});

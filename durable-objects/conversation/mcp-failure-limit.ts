@@ -1,0 +1,56 @@
+// The failure limit of a conversation's MCP servers: a server that failed `threshold` times in a
+// row (within a turn or across turns: the count is kept in the DO's storage) is skipped for a
+// cool-down, then tried once more. Only contact with the server moves the count: a catalog read
+// from cache says nothing about whether the server works (circuit-breaker.ts does the arithmetic).
+import {
+  type BreakerOptions,
+  type BreakerState,
+  breakerAllows,
+  closedBreaker,
+  recordFailure,
+  recordSuccess,
+} from "../mcp/circuit-breaker";
+import type { ConversationStore } from "./store";
+
+export interface FailureLimit {
+  /** Null when the server may be called; otherwise why it is skipped, in a sentence. */
+  skipped(server: string): string | null;
+  /** The server answered: its failures in a row start again from none. */
+  succeeded(server: string): void;
+  /** Counts one failure; the sentence to add when this one made the server skipped, else null. */
+  failed(server: string): string | null;
+}
+
+export function failureLimit(
+  store: Pick<ConversationStore, "getMeta" | "setMeta">,
+  opts: BreakerOptions,
+  now: () => number = Date.now,
+): FailureLimit {
+  const key = (server: string) => `breaker:${server}`;
+  const read = (server: string): BreakerState => {
+    const raw = store.getMeta(key(server));
+    return raw ? (JSON.parse(raw) as BreakerState) : closedBreaker();
+  };
+  const write = (server: string, state: BreakerState) =>
+    store.setMeta(key(server), JSON.stringify(state));
+  const seconds = (ms: number) => Math.ceil(ms / 1000);
+  return {
+    skipped(server) {
+      const state = read(server);
+      const d = breakerAllows(state, now(), opts);
+      return d.allow
+        ? null
+        : `The MCP server '${server}' failed repeatedly (${state.failures} times in a row) and is skipped for ${seconds(d.retryInMs)} s; its tools are not called until then.`;
+    },
+    succeeded(server) {
+      write(server, recordSuccess(read(server)));
+    },
+    failed(server) {
+      const state = recordFailure(read(server), now(), opts);
+      write(server, state);
+      return state.openedAt === null
+        ? null
+        : `'${server}' has now failed ${state.failures} times in a row, so its tools are skipped for ${seconds(opts.cooldownMs)} s.`;
+    },
+  };
+}

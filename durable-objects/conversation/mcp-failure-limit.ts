@@ -13,7 +13,7 @@ import {
 import type { ConversationStore } from "./store";
 
 export interface FailureLimit {
-  /** Null when the server may be called; otherwise why it is skipped, in a sentence. */
+  /** Null when the server may be called; otherwise why not ("'x' failed 3 times … for 20 s"). */
   skipped(server: string): string | null;
   /** The server answered: its failures in a row start again from none. */
   succeeded(server: string): void;
@@ -40,7 +40,7 @@ export function failureLimit(
       const d = breakerAllows(state, now(), opts);
       return d.allow
         ? null
-        : `The MCP server '${server}' failed repeatedly (${state.failures} times in a row) and is skipped for ${seconds(d.retryInMs)} s; its tools are not called until then.`;
+        : `'${server}' failed ${state.failures} times in a row and is skipped for ${seconds(d.retryInMs)} s`;
     },
     succeeded(server) {
       write(server, recordSuccess(read(server)));

@@ -274,7 +274,8 @@ export async function createToolRunner(opts: {
       await Promise.all(
         servers.map(async (s) => {
           const skip = limit.skipped(s.name);
-          if (skip) return void warnings.push(skip);
+          if (skip)
+            return void warnings.push(`The MCP server ${skip}; it is tried again after that.`);
           try {
             const leftOut: Array<{ name: string; problem: string }> = [];
             for (const t of await toolsOf(s)) {
@@ -330,7 +331,11 @@ export async function createToolRunner(opts: {
       // A server that reached its failure limit (in this turn or before) is not called again
       // until its cool-down ends: each call would most likely fail too, slowly.
       const skip = limit.skipped(s.name);
-      if (skip) return { ok: false, error: { code: "skipped", message: `${serverName}: ${skip}` } };
+      if (skip)
+        return {
+          ok: false,
+          error: { code: "skipped", message: `${serverName}: not called, ${skip}.` },
+        };
       const schema = schemas.get(`${serverName}\u0000${tool}`);
       const finalArgs = { ...args };
       if (s.builtin && schema && hasProperty(schema, CONTEXT_FIELD)) {

@@ -7,14 +7,15 @@ import { TestSocket } from "../../tests/support/ws-client";
 import type { ServerEvent } from "../protocol/wire";
 import { failureLimit } from "./mcp-failure-limit";
 
-async function userWithServer(name: string): Promise<TestUser> {
+/** A user with one server `name`, on the faulty server's channel `name`; and the server's id. */
+async function userWithServer(name: string): Promise<TestUser & { serverId: string }> {
   const user = await createUser();
   const res = await api(user, "/api/mcp-servers", {
     method: "POST",
     json: { name, url: `${inject("faultyUrl")}/${name}/mcp`, timeoutMs: 15_000 },
   });
   expect(res.status).toBe(201);
-  return user;
+  return { ...user, serverId: ((await res.json()) as { id: string }).id };
 }
 
 async function runs(name: string): Promise<Record<string, number>> {
@@ -22,20 +23,28 @@ async function runs(name: string): Promise<Record<string, number>> {
   return (await res.json()) as Record<string, number>;
 }
 
-/** Sends the turns one after another in one conversation; the events of each turn. */
-async function turns(user: TestUser, texts: string[]): Promise<ServerEvent[][]> {
+/**
+ * Sends the turns one after another in one conversation; the events of each turn. `before` runs
+ * before the turn of the same index, if there is one.
+ */
+async function turns(
+  user: TestUser,
+  texts: string[],
+  before: Record<number, () => Promise<void>> = {},
+): Promise<ServerEvent[][]> {
   const conv = await createConversation(user);
   const ws = await TestSocket.openSynced(user, conv.id);
   const each: ServerEvent[][] = [];
-  for (const text of texts) {
-    const before = ws.events().length;
+  for (const [i, text] of texts.entries()) {
+    await before[i]?.();
+    const seen = ws.events().length;
     ws.send({ type: "send", clientMessageId: crypto.randomUUID(), text });
-    const ended = () => ws.events().slice(before);
+    const ended = () => ws.events().slice(seen);
     await ws.until(
       () => ended().some((e) => e.type === "turn_ended" || e.type === "turn_failed"),
       30_000,
     );
-    each.push(ws.events().slice(before));
+    each.push(ws.events().slice(seen));
   }
   ws.close();
   return each;
@@ -54,11 +63,25 @@ describe("an MCP server's failure limit", () => {
   it("counts failures in a row across turns, then stops calling the server and says so", async () => {
     const user = await userWithServer("faulty-limit");
     // Two failed calls in one turn, a third in the next: the limit (3) is reached there.
-    const [first, second, third] = await turns(user, [
-      "faulty limit twice please",
-      "faulty limit again please",
-      "hello after the limit",
-    ]);
+    // Then the user moves the server (to fix it): a server at a new address starts afresh.
+    const move = async () => {
+      const url = `${inject("faultyUrl")}/faulty-limit-moved/mcp`;
+      const res = await api(user, `/api/mcp-servers/${user.serverId}`, {
+        method: "PATCH",
+        json: { url },
+      });
+      expect(res.status).toBe(200);
+    };
+    const [first, second, third, fourth] = await turns(
+      user,
+      [
+        "faulty limit twice please",
+        "faulty limit again please",
+        "hello after the limit",
+        "faulty moved please",
+      ],
+      { 3: move },
+    );
     expect(resultOf(first!, "fl-a2")?.summary).toMatch(/^faulty-limit: .*connection .* lost/);
     expect(resultOf(first!, "fl-a2")?.summary).not.toMatch(/times in a row/);
     expect(resultOf(second!, "fl-b1")?.summary).toMatch(
@@ -75,6 +98,9 @@ describe("an MCP server's failure limit", () => {
     expect(notices(third!).join(" ")).toMatch(
       /The MCP server 'faulty-limit' failed 3 times in a row and is skipped for \d+ s; it is tried again after that\./,
     );
+    // Moved, it is called at once.
+    expect(resultOf(fourth!, "fm1")).toMatchObject({ isError: false, summary: "All fine." });
+    expect((await runs("faulty-limit-moved")).ok_read).toBe(1);
   }, 60_000);
 
   it("calls the server refused as invalid are the server's answer: they do not switch it off", async () => {
@@ -104,18 +130,19 @@ describe("failureLimit", () => {
   it("skips a server after three failures in a row, for the cool-down, and takes it back once it answers", () => {
     let now = 0;
     const limit = failureLimit(store(), { threshold: 3, cooldownMs: 30_000 }, () => now);
-    expect([limit.failed("s"), limit.failed("s")]).toEqual([null, null]);
-    expect(limit.skipped("s")).toBeNull();
-    expect(limit.failed("s")).toBe(
+    const s = { name: "s", url: "https://s.example/mcp" };
+    expect([limit.failed(s), limit.failed(s)]).toEqual([null, null]);
+    expect(limit.skipped(s)).toBeNull();
+    expect(limit.failed(s)).toBe(
       "'s' has now failed 3 times in a row, so its tools are skipped for 30 s.",
     );
     now = 10_000;
-    expect(limit.skipped("s")).toBe("'s' failed 3 times in a row and is skipped for 20 s");
+    expect(limit.skipped(s)).toBe("'s' failed 3 times in a row and is skipped for 20 s");
     // After the cool-down it is tried again; an answer ends the skipping.
     now = 30_000;
-    expect(limit.skipped("s")).toBeNull();
-    limit.succeeded("s");
-    expect(limit.failed("s")).toBeNull();
-    expect(limit.skipped("s")).toBeNull();
+    expect(limit.skipped(s)).toBeNull();
+    limit.succeeded(s);
+    expect(limit.failed(s)).toBeNull();
+    expect(limit.skipped(s)).toBeNull();
   });
 });

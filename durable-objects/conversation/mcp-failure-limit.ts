@@ -2,6 +2,7 @@
 // row (within a turn or across turns: the count is kept in the DO's storage) is skipped for a
 // cool-down, then tried once more. Only contact with the server moves the count: a catalog read
 // from cache says nothing about whether the server works (circuit-breaker.ts does the arithmetic).
+// Counted per name and address: a server the user moved (to fix it) starts afresh.
 import {
   type BreakerOptions,
   type BreakerState,
@@ -10,15 +11,18 @@ import {
   recordFailure,
   recordSuccess,
 } from "../mcp/circuit-breaker";
+import type { ServerConfig } from "./mcp-servers";
 import type { ConversationStore } from "./store";
+
+type Server = Pick<ServerConfig, "name" | "url">;
 
 export interface FailureLimit {
   /** Null when the server may be called; otherwise why not ("'x' failed 3 times … for 20 s"). */
-  skipped(server: string): string | null;
+  skipped(server: Server): string | null;
   /** The server answered: its failures in a row start again from none. */
-  succeeded(server: string): void;
+  succeeded(server: Server): void;
   /** Counts one failure; the sentence to add when this one made the server skipped, else null. */
-  failed(server: string): string | null;
+  failed(server: Server): string | null;
 }
 
 export function failureLimit(
@@ -26,12 +30,12 @@ export function failureLimit(
   opts: BreakerOptions,
   now: () => number = Date.now,
 ): FailureLimit {
-  const key = (server: string) => `breaker:${server}`;
-  const read = (server: string): BreakerState => {
+  const key = (s: Server) => `breaker:${s.name}:${s.url}`;
+  const read = (server: Server): BreakerState => {
     const raw = store.getMeta(key(server));
     return raw ? (JSON.parse(raw) as BreakerState) : closedBreaker();
   };
-  const write = (server: string, state: BreakerState) =>
+  const write = (server: Server, state: BreakerState) =>
     store.setMeta(key(server), JSON.stringify(state));
   const seconds = (ms: number) => Math.ceil(ms / 1000);
   return {
@@ -40,7 +44,7 @@ export function failureLimit(
       const d = breakerAllows(state, now(), opts);
       return d.allow
         ? null
-        : `'${server}' failed ${state.failures} times in a row and is skipped for ${seconds(d.retryInMs)} s`;
+        : `'${server.name}' failed ${state.failures} times in a row and is skipped for ${seconds(d.retryInMs)} s`;
     },
     succeeded(server) {
       write(server, recordSuccess(read(server)));
@@ -50,7 +54,7 @@ export function failureLimit(
       write(server, state);
       return state.openedAt === null
         ? null
-        : `'${server}' has now failed ${state.failures} times in a row, so its tools are skipped for ${seconds(opts.cooldownMs)} s.`;
+        : `'${server.name}' has now failed ${state.failures} times in a row, so its tools are skipped for ${seconds(opts.cooldownMs)} s.`;
     },
   };
 }

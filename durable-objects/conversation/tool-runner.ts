@@ -246,7 +246,7 @@ export async function createToolRunner(opts: {
       if (opts.counters) opts.counters.toolsList++;
       const tools = await listAllTools(live.client, s.timeoutMs);
       // The server answered; a list read from a cache above says nothing about that.
-      limit.succeeded(s.name);
+      limit.succeeded(s);
       writeCache(s, { ...readCache(s), tools });
       if (!authProviderFor(s)) shareCatalog(catalogSource(s), tools);
       return tools;
@@ -273,7 +273,7 @@ export async function createToolRunner(opts: {
       const allow = conversation.settings.enabledTools ?? {};
       await Promise.all(
         servers.map(async (s) => {
-          const skip = limit.skipped(s.name);
+          const skip = limit.skipped(s);
           if (skip)
             return void warnings.push(`The MCP server ${skip}; it is tried again after that.`);
           try {
@@ -307,7 +307,7 @@ export async function createToolRunner(opts: {
               return void (s.id
                 ? signIns.push({ serverId: s.id, serverName: s.name, message: err.message })
                 : warnings.push(err.message));
-            const opened = limit.failed(s.name);
+            const opened = limit.failed(s);
             const version = unsupportedVersion(err);
             warnings.push(
               version !== null
@@ -330,7 +330,7 @@ export async function createToolRunner(opts: {
         };
       // A server that reached its failure limit (in this turn or before) is not called again
       // until its cool-down ends: each call would most likely fail too, slowly.
-      const skip = limit.skipped(s.name);
+      const skip = limit.skipped(s);
       if (skip)
         return {
           ok: false,
@@ -414,7 +414,7 @@ export async function createToolRunner(opts: {
         const problem = outputSchemaProblem(listed.get(`${serverName}\u0000${tool}`), result);
         // The server answered: one tool's bad data is that tool's fault, so it does not count
         // toward the failure limit that would switch off the server's other tools.
-        limit.succeeded(s.name);
+        limit.succeeded(s);
         if (problem) {
           const message = `${serverName}: the server sent a malformed result: ${problem}.`;
           return { ok: false, error: { code: "malformed_result", message } };
@@ -436,8 +436,8 @@ export async function createToolRunner(opts: {
         const { failure, message } = describeCallError(err);
         // A server that answered (the request was wrong; the tool ran past its ceiling) is up.
         const serverFault = isServerFault(err);
-        if (!serverFault) limit.succeeded(s.name);
-        const opened = serverFault ? limit.failed(s.name) : null;
+        if (!serverFault) limit.succeeded(s);
+        const opened = serverFault ? limit.failed(s) : null;
         const timedOut =
           failure === "other" &&
           ((err instanceof McpError && err.code === ErrorCode.RequestTimeout) ||

@@ -85,7 +85,7 @@ describe("an MCP server's failure limit", () => {
     expect(resultOf(first!, "fl-a2")?.summary).toMatch(/^faulty-limit: .*connection .* lost/);
     expect(resultOf(first!, "fl-a2")?.summary).not.toMatch(/times in a row/);
     expect(resultOf(second!, "fl-b1")?.summary).toMatch(
-      /connection .* lost.* 'faulty-limit' has now failed 3 times in a row, so its tools are skipped for 60 s\.$/,
+      /^faulty-limit \(failed 3 times in a row: skipped for 60 s\): the connection .* lost/,
     );
     // The next call is answered at once, without a request, saying why.
     const skipped = resultOf(second!, "fl-b2");
@@ -133,9 +133,7 @@ describe("failureLimit", () => {
     const s = { name: "s", url: "https://s.example/mcp" };
     expect([limit.failed(s), limit.failed(s)]).toEqual([null, null]);
     expect(limit.skipped(s)).toBeNull();
-    expect(limit.failed(s)).toBe(
-      "'s' has now failed 3 times in a row, so its tools are skipped for 30 s.",
-    );
+    expect(limit.failed(s)).toEqual({ failures: 3, skippedForS: 30 });
     now = 10_000;
     expect(limit.skipped(s)).toBe("'s' failed 3 times in a row and is skipped for 20 s");
     // After the cool-down it is tried again; an answer ends the skipping.

@@ -21,8 +21,8 @@ export interface FailureLimit {
   skipped(server: Server): string | null;
   /** The server answered: its failures in a row start again from none. */
   succeeded(server: Server): void;
-  /** Counts one failure; the sentence to add when this one made the server skipped, else null. */
-  failed(server: Server): string | null;
+  /** Counts one failure; when it made the server skipped, its failures so far and for how long. */
+  failed(server: Server): { failures: number; skippedForS: number } | null;
 }
 
 export function failureLimit(
@@ -54,7 +54,7 @@ export function failureLimit(
       write(server, state);
       return state.openedAt === null
         ? null
-        : `'${server.name}' has now failed ${state.failures} times in a row, so its tools are skipped for ${seconds(opts.cooldownMs)} s.`;
+        : { failures: state.failures, skippedForS: seconds(opts.cooldownMs) };
     },
   };
 }

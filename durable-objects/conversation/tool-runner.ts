@@ -312,7 +312,7 @@ export async function createToolRunner(opts: {
             warnings.push(
               version !== null
                 ? `The MCP server '${s.name}' only speaks MCP protocol version ${version}, which this app does not support; the server needs an update.`
-                : `The MCP server '${s.name}' is unavailable (${describeCallError(err, true).message.replace(/\.$/, "")}).${opened ? ` ${opened}` : ""}`,
+                : `The MCP server '${s.name}' is unavailable (${describeCallError(err, true).message.replace(/\.$/, "")})${opened ? `; it failed ${opened.failures} times in a row, so it is skipped for ${opened.skippedForS} s` : ""}.`,
             );
           }
         }),
@@ -443,7 +443,10 @@ export async function createToolRunner(opts: {
           ((err instanceof McpError && err.code === ErrorCode.RequestTimeout) ||
             /timed out|timeout/i.test(message));
         const code = failure !== "other" ? failure : timedOut ? "timeout" : "unavailable";
-        const said = `${serverName}: ${message}${opened ? ` ${opened}` : ""}`;
+        // The news first: the timeline's one-line summary of a call shows its first 140 characters.
+        const said = opened
+          ? `${serverName} (failed ${opened.failures} times in a row: skipped for ${opened.skippedForS} s): ${message}`
+          : `${serverName}: ${message}`;
         return { ok: false, error: { code, message: said } };
       }
     },

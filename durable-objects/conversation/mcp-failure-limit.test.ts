@@ -103,6 +103,21 @@ describe("an MCP server's failure limit", () => {
     expect((await runs("faulty-limit-moved")).ok_read).toBe(1);
   }, 60_000);
 
+  it("results that are no valid MCP result are the server's fault: three in a row switch it off", async () => {
+    const user = await userWithServer("faulty-shapes");
+    const [events] = await turns(user, ["faulty shapes please"]);
+    const said = ["fm-1", "fm-2", "fm-3"].map((id) => resultOf(events!, id)?.summary);
+    const malformed =
+      "the server sent a malformed result: `content` must be an array (it was a string).";
+    expect(said.filter((s) => s === `faulty-shapes: ${malformed}`)).toHaveLength(2);
+    expect(said).toContain(
+      `faulty-shapes (failed 3 times in a row: skipped for 60 s): ${malformed}`,
+    );
+    // The server's other tool is not called.
+    expect(resultOf(events!, "fm-4")?.summary).toMatch(/^faulty-shapes: not called, /);
+    expect((await runs("faulty-shapes")).ok_read).toBeUndefined();
+  }, 60_000);
+
   it("calls the server refused as invalid are the server's answer: they do not switch it off", async () => {
     const user = await userWithServer("faulty-strict");
     const [events] = await turns(user, ["faulty strict please"]);

@@ -184,6 +184,10 @@ export function addFaultyServerFixtures(mock: LLMock): void {
   then(/^faulty limit twice please$/, "fl-a1", call("fl-a2", "faulty-limit__crash_read"));
   then(/^faulty limit again please$/, "fl-b1", call("fl-b2", "faulty-limit__crash_read"));
   mock.on(
+    { userMessage: /^faulty shapes please$/, toolCallId: "fm-3" },
+    call("fm-4", "faulty-shapes__ok_read"),
+  );
+  mock.on(
     { userMessage: /^faulty strict please$/, toolCallId: "fs3" },
     call("fs4", "faulty-strict__ok_read"),
   );
@@ -192,6 +196,13 @@ export function addFaultyServerFixtures(mock: LLMock): void {
     { userMessage: /^faulty .* please$/, hasToolResult: true },
     { content: "Done with the faulty server." },
   );
+  mock.onMessage(/^faulty shapes please$/, {
+    toolCalls: ["fm-1", "fm-2", "fm-3"].map((id) => ({
+      id,
+      name: "faulty-shapes__bad_shape",
+      arguments: `{"n":"${id}"}`,
+    })),
+  });
   mock.onMessage(/^faulty strict please$/, {
     toolCalls: ["fs1", "fs2", "fs3"].map((id) => ({
       id,

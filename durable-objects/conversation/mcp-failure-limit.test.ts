@@ -63,12 +63,11 @@ describe("an MCP server's failure limit", () => {
   it("counts failures in a row across turns, then stops calling the server and says so", async () => {
     const user = await userWithServer("faulty-limit");
     // Two failed calls in one turn, a third in the next: the limit (3) is reached there.
-    // Then the user moves the server (to fix it): a server at a new address starts afresh.
-    const move = async () => {
-      const url = `${inject("faultyUrl")}/faulty-limit-moved/mcp`;
+    // Then the user edits the server (to fix it: a header here): an edited server starts afresh.
+    const edit = async () => {
       const res = await api(user, `/api/mcp-servers/${user.serverId}`, {
         method: "PATCH",
-        json: { url },
+        json: { headers: { "x-fixed": "yes" } },
       });
       expect(res.status).toBe(200);
     };
@@ -78,9 +77,9 @@ describe("an MCP server's failure limit", () => {
         "faulty limit twice please",
         "faulty limit again please",
         "hello after the limit",
-        "faulty moved please",
+        "faulty edited please",
       ],
-      { 3: move },
+      { 3: edit },
     );
     expect(resultOf(first!, "fl-a2")?.summary).toMatch(/^faulty-limit: .*connection .* lost/);
     expect(resultOf(first!, "fl-a2")?.summary).not.toMatch(/times in a row/);
@@ -98,9 +97,9 @@ describe("an MCP server's failure limit", () => {
     expect(notices(third!).join(" ")).toMatch(
       /The MCP server 'faulty-limit' failed 3 times in a row and is skipped for \d+ s; it is tried again after that\./,
     );
-    // Moved, it is called at once.
-    expect(resultOf(fourth!, "fm1")).toMatchObject({ isError: false, summary: "All fine." });
-    expect((await runs("faulty-limit-moved")).ok_read).toBe(1);
+    // Edited, it is called at once.
+    expect(resultOf(fourth!, "fe1")).toMatchObject({ isError: false, summary: "All fine." });
+    expect((await runs("faulty-limit")).ok_read).toBe(1);
   }, 60_000);
 
   it("results that are no valid MCP result are the server's fault: three in a row switch it off", async () => {

@@ -2,7 +2,8 @@
 // row (within a turn or across turns: the count is kept in the DO's storage) is skipped for a
 // cool-down, then tried once more. Only contact with the server moves the count: a catalog read
 // from cache says nothing about whether the server works (circuit-breaker.ts does the arithmetic).
-// Counted per name and address: a server the user moved (to fix it) starts afresh.
+// Counted per server as configured: one the user edited (to fix it: its address, its headers)
+// starts afresh.
 import {
   type BreakerOptions,
   type BreakerState,
@@ -14,7 +15,7 @@ import {
 import type { ServerConfig } from "./mcp-servers";
 import type { ConversationStore } from "./store";
 
-type Server = Pick<ServerConfig, "name" | "url">;
+type Server = Pick<ServerConfig, "name" | "url" | "editedAt">;
 
 export interface FailureLimit {
   /** Null when the server may be called; otherwise why not ("'x' failed 3 times … for 20 s"). */
@@ -30,7 +31,7 @@ export function failureLimit(
   opts: BreakerOptions,
   now: () => number = Date.now,
 ): FailureLimit {
-  const key = (s: Server) => `breaker:${s.name}:${s.url}`;
+  const key = (s: Server) => `breaker:${s.name}:${s.url}:${s.editedAt ?? 0}`;
   const read = (server: Server): BreakerState => {
     const raw = store.getMeta(key(server));
     return raw ? (JSON.parse(raw) as BreakerState) : closedBreaker();

@@ -212,7 +212,7 @@ export function addFaultyServerFixtures(mock: LLMock): void {
   });
   mock.onMessage(/^faulty limit twice please$/, call("fl-a1", "faulty-limit__crash_read"));
   mock.onMessage(/^faulty limit again please$/, call("fl-b1", "faulty-limit__crash_read"));
-  mock.onMessage(/^faulty moved please$/, call("fm1", "faulty-limit__ok_read"));
+  mock.onMessage(/^faulty edited please$/, call("fe1", "faulty-limit__ok_read"));
   mock.onMessage(/^faulty crash please$/, call("fc1", "faulty-crash__crash_read"));
   mock.onMessage(/^faulty bad shape please$/, call("fb1", "faulty-shape__bad_shape"));
   mock.onMessage(/^faulty polled read please$/, call("fp1", "faulty-polled__polled_read"));

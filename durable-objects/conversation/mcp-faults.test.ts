@@ -59,6 +59,11 @@ describe("a failing MCP server never breaks the conversation", () => {
     ws.close();
     const all = notices(ws.events());
     expect(all.slice(0, 3).every((n) => /'flaky' is unavailable/.test(n))).toBe(true);
-    expect(all[3]).toMatch(/'flaky' failed repeatedly and is skipped for \d+ s/);
+    expect(all[2]).toMatch(
+      /'flaky' is unavailable \(.*\); it failed 3 times in a row, so it is skipped for 60 s\.$/,
+    );
+    expect(all[3]).toMatch(
+      /'flaky' failed 3 times in a row and is skipped for \d+ s; it is tried again/,
+    );
   });
 });

@@ -156,7 +156,7 @@ describe("tools with an output schema", () => {
       events.flatMap((e) => (e.type === "tool_call" && e.tool === tool ? [e.callId] : []));
     const bad = callsTo("bad_weather").map((id) => resultOf(events, id));
     expect(bad.map((r) => r?.isError)).toEqual([true, true, true]);
-    expect(noticesOf(events).join(" ")).not.toMatch(/failed repeatedly/);
+    expect(noticesOf(events).join(" ")).not.toMatch(/times in a row|skipped for/);
     expect(resultOf(events, callsTo("weather")[0]!)).toMatchObject({
       isError: false,
       summary: '{"temperature":21.5,"city":"Oslo"} (1 artifact)',

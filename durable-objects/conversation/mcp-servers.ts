@@ -17,6 +17,8 @@ export interface ServerConfig {
   enabledTools: string[] | null;
   /** Our own worker, reached through its service binding rather than the internet. */
   builtin: boolean;
+  /** When the user last changed the server's settings (ms); our built-in server has none. */
+  editedAt?: number;
 }
 
 /** How long one tool call may take at most (progress resets the per-call timeout, not this). */
@@ -34,11 +36,12 @@ const Row = z.object({
   timeout_ms: z.number(),
   max_total_ms: z.number(),
   enabled_tools: z.string().nullable(),
+  updated_at: z.number(),
 });
 
 /** A user's enabled servers; `user` is SQL for the user's id (a parameter, or a subquery). */
 export const userServersSql = (user = "?1") =>
-  `SELECT id, name, url, headers, timeout_ms, max_total_ms, enabled_tools FROM mcp_servers WHERE user_id = ${user} AND enabled = 1 ORDER BY name`;
+  `SELECT id, name, url, headers, timeout_ms, max_total_ms, enabled_tools, updated_at FROM mcp_servers WHERE user_id = ${user} AND enabled = 1 ORDER BY name`;
 
 export async function serversForUser(env: Env, userId: string): Promise<ServerConfig[]> {
   const rows = await env.DB.prepare(userServersSql()).bind(userId).all();
@@ -74,6 +77,7 @@ export function serversFromRows(env: Env, results: readonly unknown[]): ServerCo
       maxTotalMs: row.data.max_total_ms,
       enabledTools: tools?.success ? tools.data : null,
       builtin: false,
+      editedAt: row.data.updated_at,
     });
   }
   return servers;

@@ -15,17 +15,10 @@ import {
 import type { Env } from "../../shared/env";
 import { signContextToken } from "../../shared/context-token";
 import type { CatalogTool, SignInNeeded, ToolRunner } from "../loop/types";
-import {
-  type BreakerState,
-  breakerAllows,
-  closedBreaker,
-  DEFAULT_BREAKER,
-  recordFailure,
-  recordSuccess,
-} from "../mcp/circuit-breaker";
+import { DEFAULT_BREAKER } from "../mcp/circuit-breaker";
 import { callClock, NO_SDK_TIMEOUT } from "../mcp/call-clock";
 import { ToolCallResultSchema } from "../mcp/call-result";
-import { describeCallError } from "../mcp/call-errors";
+import { describeCallError, isServerFault } from "../mcp/call-errors";
 import { internetRoute, type McpRoute, newMcpClient, newMcpTransport } from "../mcp/mcp-client";
 import { unsupportedVersion } from "../mcp/probe-server";
 import { forgetSharedCatalog, shareCatalog, sharedCatalog } from "../mcp/shared-catalog";
@@ -44,6 +37,7 @@ import {
 import { backgroundProvider } from "../mcp/oauth/background-provider";
 import { secretBox } from "../mcp/oauth/secret-box";
 import { SignInRequiredError } from "../mcp/oauth/sign-in-errors";
+import { failureLimit } from "./mcp-failure-limit";
 import { BUILTIN_SERVER, type ServerConfig, serversForUser } from "./mcp-servers";
 import type { ConversationStore } from "./store";
 import type { ConversationInfo } from "./turn";
@@ -135,25 +129,7 @@ export async function createToolRunner(opts: {
   const cooldownMs = positiveSetting("MCP_BREAKER_COOLDOWN_MS", env.MCP_BREAKER_COOLDOWN_MS);
   const breakerOpts = { ...DEFAULT_BREAKER, ...(cooldownMs !== undefined && { cooldownMs }) };
   const routeFor = routesFor(env);
-  const breakerKey = (s: ServerConfig) => `breaker:${s.name}`;
-  const breaker = (s: ServerConfig): BreakerState => {
-    const raw = store.getMeta(breakerKey(s));
-    return raw ? (JSON.parse(raw) as BreakerState) : closedBreaker();
-  };
-  const succeeded = (s: ServerConfig) =>
-    store.setMeta(breakerKey(s), JSON.stringify(recordSuccess(breaker(s))));
-  const failed = (s: ServerConfig) =>
-    store.setMeta(
-      breakerKey(s),
-      JSON.stringify(recordFailure(breaker(s), Date.now(), breakerOpts)),
-    );
-  /** Null when the server may be tried; otherwise why it is skipped. */
-  const skipped = (s: ServerConfig): string | null => {
-    const d = breakerAllows(breaker(s), Date.now(), breakerOpts);
-    return d.allow
-      ? null
-      : `The MCP server '${s.name}' failed repeatedly and is skipped for ${Math.ceil(d.retryInMs / 1000)} s.`;
-  };
+  const limit = failureLimit(store, breakerOpts);
   const blocked = new Set(conversation.settings.blockedServers ?? []);
   // Side by side; the registry usually came with the turn's other D1 reads (turn-reads.ts).
   const [registry, box] = await Promise.all([
@@ -269,6 +245,8 @@ export async function createToolRunner(opts: {
     return withSession(s, async (live) => {
       if (opts.counters) opts.counters.toolsList++;
       const tools = await listAllTools(live.client, s.timeoutMs);
+      // The server answered; a list read from a cache above says nothing about that.
+      limit.succeeded(s);
       writeCache(s, { ...readCache(s), tools });
       if (!authProviderFor(s)) shareCatalog(catalogSource(s), tools);
       return tools;
@@ -295,8 +273,9 @@ export async function createToolRunner(opts: {
       const allow = conversation.settings.enabledTools ?? {};
       await Promise.all(
         servers.map(async (s) => {
-          const skip = skipped(s);
-          if (skip) return void warnings.push(skip);
+          const skip = limit.skipped(s);
+          if (skip)
+            return void warnings.push(`The MCP server ${skip}; it is tried again after that.`);
           try {
             const leftOut: Array<{ name: string; problem: string }> = [];
             for (const t of await toolsOf(s)) {
@@ -322,19 +301,18 @@ export async function createToolRunner(opts: {
             const told = tellOnce(s, leftOut);
             if (told) warnings.push(told);
             listedServers.add(s);
-            succeeded(s);
           } catch (err) {
             // Not a fault of the server: skipped until the user signs in.
             if (err instanceof SignInRequiredError)
               return void (s.id
                 ? signIns.push({ serverId: s.id, serverName: s.name, message: err.message })
                 : warnings.push(err.message));
-            failed(s);
+            const opened = limit.failed(s);
             const version = unsupportedVersion(err);
             warnings.push(
               version !== null
                 ? `The MCP server '${s.name}' only speaks MCP protocol version ${version}, which this app does not support; the server needs an update.`
-                : `The MCP server '${s.name}' is unavailable (${describeCallError(err, true).message.replace(/\.$/, "")}).`,
+                : `The MCP server '${s.name}' is unavailable (${describeCallError(err, true).message.replace(/\.$/, "")})${opened ? `; it failed ${opened.failures} times in a row, so it is skipped for ${opened.skippedForS} s` : ""}.`,
             );
           }
         }),
@@ -349,6 +327,14 @@ export async function createToolRunner(opts: {
         return {
           ok: false,
           error: { code: "unknown_server", message: `No MCP server named ${serverName}.` },
+        };
+      // A server that reached its failure limit (in this turn or before) is not called again
+      // until its cool-down ends: each call would most likely fail too, slowly.
+      const skip = limit.skipped(s);
+      if (skip)
+        return {
+          ok: false,
+          error: { code: "skipped", message: `${serverName}: not called, ${skip}.` },
         };
       const schema = schemas.get(`${serverName}\u0000${tool}`);
       const finalArgs = { ...args };
@@ -428,7 +414,7 @@ export async function createToolRunner(opts: {
         const problem = outputSchemaProblem(listed.get(`${serverName}\u0000${tool}`), result);
         // The server answered: one tool's bad data is that tool's fault, so it does not count
         // toward the failure limit that would switch off the server's other tools.
-        succeeded(s);
+        limit.succeeded(s);
         if (problem) {
           const message = `${serverName}: the server sent a malformed result: ${problem}.`;
           return { ok: false, error: { code: "malformed_result", message } };
@@ -447,14 +433,21 @@ export async function createToolRunner(opts: {
               message: `${serverName}: stopped with the answer; the server was asked to cancel ${tool}, which may have done part of its work.`,
             },
           };
-        failed(s);
         const { failure, message } = describeCallError(err);
+        // A server that answered (the request was wrong; the tool ran past its ceiling) is up.
+        const serverFault = isServerFault(err);
+        if (!serverFault) limit.succeeded(s);
+        const opened = serverFault ? limit.failed(s) : null;
         const timedOut =
           failure === "other" &&
           ((err instanceof McpError && err.code === ErrorCode.RequestTimeout) ||
             /timed out|timeout/i.test(message));
         const code = failure !== "other" ? failure : timedOut ? "timeout" : "unavailable";
-        return { ok: false, error: { code, message: `${serverName}: ${message}` } };
+        // The news first: the timeline's one-line summary of a call shows its first 140 characters.
+        const said = opened
+          ? `${serverName} (failed ${opened.failures} times in a row: skipped for ${opened.skippedForS} s): ${message}`
+          : `${serverName}: ${message}`;
+        return { ok: false, error: { code, message: said } };
       }
     },
   };

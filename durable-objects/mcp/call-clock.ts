@@ -7,6 +7,12 @@
 // The SDK's `maxTotalTimeout` is only checked when progress arrives, hence our own ceiling.
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 
+/**
+ * The call reached its ceiling: the tool kept working (and reporting) for longer than allowed.
+ * The server answers, so this is no sign that it is down (unlike the idle limit).
+ */
+export class CeilingReached extends McpError {}
+
 /** The SDK's own per-request timer, pushed out of the way (setTimeout's largest delay). */
 export const NO_SDK_TIMEOUT = 2_147_483_647;
 
@@ -27,6 +33,8 @@ export function callClock(
   const controller = new AbortController();
   const stop = (message: string) =>
     controller.abort(new McpError(ErrorCode.RequestTimeout, message));
+  const stopAtCeiling = () =>
+    controller.abort(new CeilingReached(ErrorCode.RequestTimeout, limits.ceilingMessage));
   let holds = 0;
   let spent = 0;
   let since = Date.now();
@@ -39,7 +47,7 @@ export function callClock(
   const start = () => {
     since = Date.now();
     idle = setTimeout(() => stop("Request timed out"), limits.idleMs);
-    ceiling = setTimeout(() => stop(limits.ceilingMessage), Math.max(0, limits.maxTotalMs - spent));
+    ceiling = setTimeout(stopAtCeiling, Math.max(0, limits.maxTotalMs - spent));
   };
   const forward = () => controller.abort(signal.reason);
   if (signal.aborted) forward();

@@ -1,6 +1,7 @@
-import { describe, expect, it } from "vitest";
-import { CallToolResultSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { describeCallError } from "./call-errors";
+import { describe, expect, it, vi } from "vitest";
+import { CallToolResultSchema, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { callClock } from "./call-clock";
+import { describeCallError, isServerFault } from "./call-errors";
 import { lostAnswer } from "./response-streams";
 
 const parseError = (result: unknown) => {
@@ -30,5 +31,47 @@ describe("describeCallError", () => {
 
   it("any other error keeps its message", () => {
     expect(describeCallError(new Error("boom"))).toEqual({ failure: "other", message: "boom" });
+  });
+
+  it("a JSON-RPC error that blames the request says the server refused it, in the server's words", () => {
+    const err = new McpError(ErrorCode.InvalidParams, "Invalid arguments: `query` is required");
+    expect(describeCallError(err)).toEqual({
+      failure: "refused",
+      message: "the server refused the call: Invalid arguments: `query` is required.",
+    });
+    expect(describeCallError(err, true).message).toMatch(/^the server refused the request: /);
+  });
+});
+
+describe("isServerFault", () => {
+  it("a server that answered is not at fault; a lost, silent or garbled one is", () => {
+    expect(isServerFault(new McpError(ErrorCode.InvalidParams, "bad arguments"))).toBe(false);
+    expect(isServerFault(new McpError(ErrorCode.MethodNotFound, "no such tool"))).toBe(false);
+    expect(isServerFault(new McpError(ErrorCode.InternalError, "crashed"))).toBe(true);
+    expect(isServerFault(parseError({ content: "oops" }))).toBe(true);
+    const { error } = lostAnswer(1, "reset");
+    expect(isServerFault(new McpError(error.code, error.message, error.data))).toBe(true);
+    expect(isServerFault(new TypeError("fetch failed"))).toBe(true);
+  });
+
+  it("a call cut at its ceiling (the tool kept working) is not; one cut for silence is", () => {
+    vi.useFakeTimers();
+    try {
+      const limits = { idleMs: 1000, maxTotalMs: 3000, ceilingMessage: "too long in all" };
+      const silent = callClock(new AbortController().signal, limits);
+      vi.advanceTimersByTime(1000);
+      expect(isServerFault(silent.signal.reason)).toBe(true);
+      const busy = callClock(new AbortController().signal, limits);
+      for (let t = 0; t < 3000; t += 500) {
+        busy.progressed();
+        vi.advanceTimersByTime(500);
+      }
+      expect(busy.signal.reason).toMatchObject({
+        message: expect.stringMatching(/too long in all/),
+      });
+      expect(isServerFault(busy.signal.reason)).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

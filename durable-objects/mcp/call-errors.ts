@@ -1,8 +1,21 @@
 // Why a tool call failed, in a sentence for the user and the model: the errors the MCP SDK throws
 // are written for developers (a malformed result, for one, is the schema check's JSON dump).
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { CeilingReached } from "./call-clock";
 import { isConnectionLost, unreadableAnswer } from "./response-streams";
 
-export type CallFailure = "connection_lost" | "malformed_result" | "other";
+/**
+ * `refused`: the server answered with a JSON-RPC error saying the request itself was wrong (an
+ * unknown tool, invalid arguments): the server works, the caller should change the request.
+ */
+export type CallFailure = "connection_lost" | "malformed_result" | "refused" | "other";
+
+/** JSON-RPC errors that blame the request, not the server. */
+const REQUEST_ERRORS: ReadonlySet<number> = new Set([
+  ErrorCode.InvalidRequest,
+  ErrorCode.MethodNotFound,
+  ErrorCode.InvalidParams,
+]);
 
 interface Issue {
   code?: string;
@@ -83,5 +96,23 @@ export function describeCallError(
       message: `the server sent a malformed result: ${shown.join("; ")}${more}.`,
     };
   }
+  if (err instanceof McpError && REQUEST_ERRORS.has(err.code)) {
+    // The SDK's message starts "MCP error -32602: "; the server's own words are what help.
+    const said = err.message.replace(/^MCP error -?\d+: /, "").replace(/\.$/, "");
+    return {
+      failure: "refused",
+      message: `the server refused the ${listing ? "request" : "call"}: ${said}.`,
+    };
+  }
   return { failure: "other", message: err instanceof Error ? err.message : String(err) };
+}
+
+/**
+ * Whether a failed call counts toward its server's failure limit. Not when the server answered
+ * that the request was wrong (the model's arguments, an unknown tool), nor when the tool kept
+ * working past its ceiling: the server is up. Whatever else fails (no connection, a lost one, a
+ * silent server, an answer that is not a valid MCP result) is the server's fault.
+ */
+export function isServerFault(err: unknown): boolean {
+  return !(err instanceof CeilingReached) && describeCallError(err).failure !== "refused";
 }

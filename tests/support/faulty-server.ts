@@ -31,7 +31,10 @@ interface Channel {
  *   server that wants the client to poll does) and answers 300 ms later, on the resumed stream;
  * - `vanish_read` (read-only): 200 ms into the call the server drops every connection of the
  *   session and forgets the session (as a server restarted by a deploy does), so a resumption
- *   is refused with 404, and never answers.
+ *   is refused with 404, and never answers;
+ * - `strict_read` (read-only): every call is refused with a JSON-RPC error -32602 (invalid
+ *   params), as a server that checks arguments before running its tool answers;
+ * - `ok_read` (read-only): answers "All fine.".
  */
 function faultyTools(channel: Channel, session: () => string | undefined): McpServer {
   const server = new McpServer({ name: "faulty", version: "1.0.0" });
@@ -56,6 +59,16 @@ function faultyTools(channel: Channel, session: () => string | undefined): McpSe
     { description: "Answers with a malformed result.", annotations: readOnly },
     async () => ({ content: [{ type: "text", text: "unreached" }] }),
   );
+  // Registered so that it is listed; its calls are refused before they reach the server.
+  server.registerTool(
+    "strict_read",
+    { description: "Refuses every call.", annotations: readOnly },
+    async () => ({ content: [{ type: "text", text: "unreached" }] }),
+  );
+  server.registerTool("ok_read", { description: "Works.", annotations: readOnly }, async () => {
+    count("ok_read");
+    return { content: [{ type: "text", text: "All fine." }] };
+  });
   server.registerTool(
     "wipe",
     {
@@ -122,6 +135,12 @@ async function serveFaultyMcp(
       JSON.stringify({ jsonrpc: "2.0", id: message.id, result: { content: "oops" } }),
     );
   }
+  if (message?.method === "tools/call" && message.params?.name === "strict_read") {
+    channel.runs.strict_read = (channel.runs.strict_read ?? 0) + 1;
+    res.writeHead(200, { "content-type": "application/json" });
+    const error = { code: -32602, message: "Invalid arguments: `query` is required" };
+    return void res.end(JSON.stringify({ jsonrpc: "2.0", id: message.id, error }));
+  }
   // A server that closes streams for polling but takes no GET: resumption is refused.
   if (noGet && req.method === "GET") {
     res.writeHead(405, { allow: "POST, DELETE" });
@@ -155,14 +174,45 @@ async function serveFaultyMcp(
 
 /** The model's side of the tests of tests/support/faulty-server.ts (mcp-call-faults.test.ts). */
 export function addFaultyServerFixtures(mock: LLMock): void {
+  const call = (id: string, name: string, args = "{}") => ({
+    toolCalls: [{ id, name, arguments: args }],
+  });
+  // The failure limit (mcp-failure-limit.test.ts): calls chained one step after another, before
+  // the answer to any tool result below.
+  const then = (user: RegExp, after: string, next: ReturnType<typeof call>) =>
+    mock.on({ userMessage: user, toolCallId: after }, next);
+  then(/^faulty limit twice please$/, "fl-a1", call("fl-a2", "faulty-limit__crash_read"));
+  then(/^faulty limit again please$/, "fl-b1", call("fl-b2", "faulty-limit__crash_read"));
+  mock.on(
+    { userMessage: /^faulty shapes please$/, toolCallId: "fm-3" },
+    call("fm-4", "faulty-shapes__ok_read"),
+  );
+  mock.on(
+    { userMessage: /^faulty strict please$/, toolCallId: "fs3" },
+    call("fs4", "faulty-strict__ok_read"),
+  );
   // Whatever the call answered, the model then answers in words (no second call).
   mock.on(
     { userMessage: /^faulty .* please$/, hasToolResult: true },
     { content: "Done with the faulty server." },
   );
-  const call = (id: string, name: string, args = "{}") => ({
-    toolCalls: [{ id, name, arguments: args }],
+  mock.onMessage(/^faulty shapes please$/, {
+    toolCalls: ["fm-1", "fm-2", "fm-3"].map((id) => ({
+      id,
+      name: "faulty-shapes__bad_shape",
+      arguments: `{"n":"${id}"}`,
+    })),
   });
+  mock.onMessage(/^faulty strict please$/, {
+    toolCalls: ["fs1", "fs2", "fs3"].map((id) => ({
+      id,
+      name: "faulty-strict__strict_read",
+      arguments: `{"n":"${id}"}`,
+    })),
+  });
+  mock.onMessage(/^faulty limit twice please$/, call("fl-a1", "faulty-limit__crash_read"));
+  mock.onMessage(/^faulty limit again please$/, call("fl-b1", "faulty-limit__crash_read"));
+  mock.onMessage(/^faulty edited please$/, call("fe1", "faulty-limit__ok_read"));
   mock.onMessage(/^faulty crash please$/, call("fc1", "faulty-crash__crash_read"));
   mock.onMessage(/^faulty bad shape please$/, call("fb1", "faulty-shape__bad_shape"));
   mock.onMessage(/^faulty polled read please$/, call("fp1", "faulty-polled__polled_read"));

@@ -1,0 +1,160 @@
+// The failure limit of a user's MCP server, over real streamable HTTP against
+// tests/support/faulty-server.ts: what counts, within a turn and across turns, and what the model
+// and the user are told. (The cool-down and the trial after it: mcp/circuit-breaker.test.ts.)
+import { describe, expect, inject, it } from "vitest";
+import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
+import { TestSocket } from "../../tests/support/ws-client";
+import type { ServerEvent } from "../protocol/wire";
+import { failureLimit } from "./mcp-failure-limit";
+
+/** A user with one server `name`, on the faulty server's channel `name`; and the server's id. */
+async function userWithServer(name: string): Promise<TestUser & { serverId: string }> {
+  const user = await createUser();
+  const res = await api(user, "/api/mcp-servers", {
+    method: "POST",
+    json: { name, url: `${inject("faultyUrl")}/${name}/mcp`, timeoutMs: 15_000 },
+  });
+  expect(res.status).toBe(201);
+  return { ...user, serverId: ((await res.json()) as { id: string }).id };
+}
+
+async function runs(name: string): Promise<Record<string, number>> {
+  const res = await fetch(`${inject("faultyUrl")}/${name}/runs`);
+  return (await res.json()) as Record<string, number>;
+}
+
+/**
+ * Sends the turns one after another in one conversation; the events of each turn. `before` runs
+ * before the turn of the same index, if there is one.
+ */
+async function turns(
+  user: TestUser,
+  texts: string[],
+  before: Record<number, () => Promise<void>> = {},
+): Promise<ServerEvent[][]> {
+  const conv = await createConversation(user);
+  const ws = await TestSocket.openSynced(user, conv.id);
+  const each: ServerEvent[][] = [];
+  for (const [i, text] of texts.entries()) {
+    await before[i]?.();
+    const seen = ws.events().length;
+    ws.send({ type: "send", clientMessageId: crypto.randomUUID(), text });
+    const ended = () => ws.events().slice(seen);
+    await ws.until(
+      () => ended().some((e) => e.type === "turn_ended" || e.type === "turn_failed"),
+      30_000,
+    );
+    each.push(ws.events().slice(seen));
+  }
+  ws.close();
+  return each;
+}
+
+const resultOf = (events: ServerEvent[], callId: string) =>
+  events.find(
+    (e): e is Extract<ServerEvent, { type: "tool_result" }> =>
+      e.type === "tool_result" && e.callId === callId,
+  );
+
+const notices = (events: ServerEvent[]) =>
+  events.flatMap((e) => (e.type === "notice" ? [e.message] : []));
+
+describe("an MCP server's failure limit", () => {
+  it("counts failures in a row across turns, then stops calling the server and says so", async () => {
+    const user = await userWithServer("faulty-limit");
+    // Two failed calls in one turn, a third in the next: the limit (3) is reached there.
+    // Then the user edits the server (to fix it: a header here): an edited server starts afresh.
+    const edit = async () => {
+      const res = await api(user, `/api/mcp-servers/${user.serverId}`, {
+        method: "PATCH",
+        json: { headers: { "x-fixed": "yes" } },
+      });
+      expect(res.status).toBe(200);
+    };
+    const [first, second, third, fourth] = await turns(
+      user,
+      [
+        "faulty limit twice please",
+        "faulty limit again please",
+        "hello after the limit",
+        "faulty edited please",
+      ],
+      { 3: edit },
+    );
+    expect(resultOf(first!, "fl-a2")?.summary).toMatch(/^faulty-limit: .*connection .* lost/);
+    expect(resultOf(first!, "fl-a2")?.summary).not.toMatch(/times in a row/);
+    expect(resultOf(second!, "fl-b1")?.summary).toMatch(
+      /^faulty-limit \(failed 3 times in a row: skipped for 60 s\): the connection .* lost/,
+    );
+    // The next call is answered at once, without a request, saying why.
+    const skipped = resultOf(second!, "fl-b2");
+    expect(skipped).toMatchObject({ isError: true });
+    expect(skipped?.summary).toMatch(
+      /^faulty-limit: not called, 'faulty-limit' failed 3 times in a row and is skipped for \d+ s\.$/,
+    );
+    expect((await runs("faulty-limit")).crash_read).toBe(3);
+    // The turn after: its tools are not offered, and the user is told why.
+    expect(notices(third!).join(" ")).toMatch(
+      /The MCP server 'faulty-limit' failed 3 times in a row and is skipped for \d+ s; it is tried again after that\./,
+    );
+    // Edited, it is called at once.
+    expect(resultOf(fourth!, "fe1")).toMatchObject({ isError: false, summary: "All fine." });
+    expect((await runs("faulty-limit")).ok_read).toBe(1);
+  }, 60_000);
+
+  it("results that are no valid MCP result are the server's fault: three in a row switch it off", async () => {
+    const user = await userWithServer("faulty-shapes");
+    const [events] = await turns(user, ["faulty shapes please"]);
+    const said = ["fm-1", "fm-2", "fm-3"].map((id) => resultOf(events!, id)?.summary);
+    const malformed =
+      "the server sent a malformed result: `content` must be an array (it was a string).";
+    expect(said.filter((s) => s === `faulty-shapes: ${malformed}`)).toHaveLength(2);
+    expect(said).toContain(
+      `faulty-shapes (failed 3 times in a row: skipped for 60 s): ${malformed}`,
+    );
+    // The server's other tool is not called.
+    expect(resultOf(events!, "fm-4")?.summary).toMatch(/^faulty-shapes: not called, /);
+    expect((await runs("faulty-shapes")).ok_read).toBeUndefined();
+  }, 60_000);
+
+  it("calls the server refused as invalid are the server's answer: they do not switch it off", async () => {
+    const user = await userWithServer("faulty-strict");
+    const [events] = await turns(user, ["faulty strict please"]);
+    expect(resultOf(events!, "fs1")).toMatchObject({
+      isError: true,
+      summary:
+        "faulty-strict: the server refused the call: Invalid arguments: `query` is required.",
+    });
+    expect((await runs("faulty-strict")).strict_read).toBe(3);
+    // Three refusals in a row, and the server's next tool still runs.
+    expect(resultOf(events!, "fs4")).toMatchObject({ isError: false, summary: "All fine." });
+    expect((await runs("faulty-strict")).ok_read).toBe(1);
+  }, 60_000);
+});
+
+describe("failureLimit", () => {
+  const store = () => {
+    const meta = new Map<string, string>();
+    return {
+      getMeta: (k: string) => meta.get(k) ?? null,
+      setMeta: (k: string, v: string) => void meta.set(k, v),
+    };
+  };
+
+  it("skips a server after three failures in a row, for the cool-down, and takes it back once it answers", () => {
+    let now = 0;
+    const limit = failureLimit(store(), { threshold: 3, cooldownMs: 30_000 }, () => now);
+    const s = { name: "s", url: "https://s.example/mcp" };
+    expect([limit.failed(s), limit.failed(s)]).toEqual([null, null]);
+    expect(limit.skipped(s)).toBeNull();
+    expect(limit.failed(s)).toEqual({ failures: 3, skippedForS: 30 });
+    now = 10_000;
+    expect(limit.skipped(s)).toBe("'s' failed 3 times in a row and is skipped for 20 s");
+    // After the cool-down it is tried again; an answer ends the skipping.
+    now = 30_000;
+    expect(limit.skipped(s)).toBeNull();
+    limit.succeeded(s);
+    expect(limit.failed(s)).toBeNull();
+    expect(limit.skipped(s)).toBeNull();
+  });
+});

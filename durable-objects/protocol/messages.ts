@@ -82,7 +82,7 @@ export function messageText(parts: readonly MessagePart[]): string {
 }
 
 /** An artifact as a reader knows it now: its title, or deleted (title: the last one known). */
-export interface ArtifactNow {
+export interface ArtifactState {
   title?: string;
   deleted: boolean;
 }
@@ -95,7 +95,7 @@ export interface ArtifactNow {
  */
 export function withArtifactsNow(
   parts: MessagePart[],
-  now: (artifactId: string) => ArtifactNow | undefined,
+  now: (artifactId: string) => ArtifactState | undefined,
 ): MessagePart[] {
   let changed = false;
   const next = parts.map((p): MessagePart => {

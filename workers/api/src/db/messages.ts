@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, inArray, lte } from "drizzle-orm";
 import { z } from "zod";
 import {
-  type ArtifactNow,
+  type ArtifactState,
   type ChatMessage,
   MessagePart,
   withArtifactsNow,
@@ -71,7 +71,7 @@ async function artifactsNow(
   db: Db,
   conversationId: string,
   page: readonly ChatMessage[],
-): Promise<(artifactId: string) => ArtifactNow | undefined> {
+): Promise<(artifactId: string) => ArtifactState | undefined> {
   const ids = [
     ...new Set(
       page.flatMap((m) =>

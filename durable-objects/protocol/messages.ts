@@ -11,7 +11,8 @@ export const ArtifactRefPart = z.object({
   artifactType: z.string(),
   // Parts stored before bidi controls were dropped on the way in still hold them.
   title: z.string().transform(withoutBidiControls),
-  // Deleted since the answer made it (the transcript fold marks it): its button says so.
+  // Deleted since the answer made it: its button says so. Readers mark it as they read (the
+  // transcript fold, the API's messages, the model's history); a branch stores it as copied.
   deleted: z.literal(true).optional(),
 });
 export const ToolCallPart = z.object({

@@ -1,10 +1,18 @@
 // What the model is told of artifacts in later turns: an earlier answer's artifact under its title
 // now (renamed since), marked when the user deleted it, and titles without bidi controls (a
 // pinned artifact's, read raw from D1, as an old row may still hold them).
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
-import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
+import {
+  api,
+  createConversation,
+  createUser,
+  insertArtifact,
+  type TestUser,
+} from "../../tests/support/helpers";
 import { TestSocket, turnEnded } from "../../tests/support/ws-client";
+import type { MessagePart } from "../protocol/messages";
+import type { Conversation } from "./conversation";
 
 /** One message over the conversation's socket, until its turn ended. */
 async function ask(user: TestUser, conversationId: string, text: string) {
@@ -89,5 +97,61 @@ describe("a pinned artifact's title in the system prompt", () => {
     const [sent] = await requestsWith(marker);
     expect(sent).toContain("### invoicefdp.exe notes (text/markdown)");
     expect(sent).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+  }, 60_000);
+});
+
+describe("the rolling summary of older messages", () => {
+  it("names their artifacts as they are now: renamed, or deleted since", async () => {
+    const user = await createUser();
+    // A 4,000-token window: the older part is summarised past 1,000 tokens.
+    const conv = await createConversation(user, { settings: { contextWindow: 4_000 } });
+    const marker = `summary-${crypto.randomUUID()}`;
+    const plan = await insertArtifact(conv.id, { title: "Plan", content: "# plan" });
+    const chart = await insertArtifact(conv.id, { title: "Chart", content: "{}" });
+    const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(conv.id));
+    await runInDurableObject(stub, (instance: Conversation) => {
+      for (let i = 1; i <= 30; i++) {
+        const artifacts: MessagePart[] =
+          i === 2
+            ? [
+                {
+                  type: "artifact",
+                  artifactId: plan,
+                  artifactType: "text/markdown",
+                  title: "Plan",
+                },
+                { type: "artifact", artifactId: chart, artifactType: "image/png", title: "Chart" },
+              ]
+            : [];
+        instance.store.putMessage({
+          id: crypto.randomUUID(),
+          role: i % 2 === 1 ? "user" : "assistant",
+          content: [
+            { type: "text", text: `${marker} old ${i}: ${"detail ".repeat(40)}` },
+            ...artifacts,
+          ],
+          status: "complete",
+          seq: i,
+          clientMessageId: null,
+          createdAt: Date.now(),
+        });
+      }
+    });
+    const { updatedAt } = (await (await api(user, `/api/artifacts/${plan}`)).json()) as {
+      updatedAt: number;
+    };
+    const renamed = await api(user, `/api/artifacts/${plan}`, {
+      method: "PATCH",
+      json: { title: "Tide plan", baseUpdatedAt: updatedAt },
+    });
+    expect(renamed.status).toBe(200);
+    expect((await api(user, `/api/artifacts/${chart}`, { method: "DELETE" })).status).toBe(204);
+
+    await ask(user, conv.id, `answer me twice ${marker}`);
+    const summaryRequest = async () =>
+      (await requestsWith(marker)).find((r) => r.includes("running summary of a conversation"));
+    for (let i = 0; !(await summaryRequest()) && i < 100; i++)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(await summaryRequest()).toContain("[artifacts: Tide plan; Chart (deleted since)]");
   }, 60_000);
 });

@@ -866,12 +866,15 @@ export class Conversation extends Agent<Env> {
         turnId: turn.id,
         conversation,
         assistantMessageId: turn.assistantMessageId,
+        // Earlier answers name their artifacts as they are now (renamed or deleted since).
         history: withAuthorNames(
           withoutRefused(
             this.store,
-            this.store
-              .messages()
-              .filter((m) => m.seq < turn.assistantSeq && m.seq > (summary?.upToSeq ?? 0)),
+            this.store.withArtifactsNow(
+              this.store
+                .messages()
+                .filter((m) => m.seq < turn.assistantSeq && m.seq > (summary?.upToSeq ?? 0)),
+            ),
           ),
           this.authors.all(),
         ),

@@ -21,7 +21,11 @@ export function historyOptions(
   };
 }
 
-/** The stored results of these calls that are there and in shape, by call id, in one read. */
+/**
+ * The stored results of these calls that are there and in shape, by call id, in one read. The
+ * artifacts a result was saved as are named as they are now: under their titles now, and left
+ * out once deleted (the model is then told the result is kept with its call).
+ */
 export function storedResults(
   store: ConversationStore,
   callIds: readonly string[],
@@ -29,7 +33,13 @@ export function storedResults(
   const results = new Map<string, StoredResult>();
   for (const [id, stored] of store.toolResults(callIds)) {
     const parsed = parseStoredResult(stored);
-    if (parsed) results.set(id, parsed);
+    if (!parsed) continue;
+    const artifacts = parsed.artifacts?.flatMap((a) => {
+      const now = store.artifactNow(a.id);
+      if (now?.deleted) return [];
+      return [{ id: a.id, title: now?.title ?? a.title }];
+    });
+    results.set(id, { ...parsed, ...(artifacts && { artifacts }) });
   }
   return results;
 }

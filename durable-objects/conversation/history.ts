@@ -2,6 +2,7 @@
 // calls of earlier turns with their results (long results shortened, images left out), so a
 // follow-up question can build on what a tool found.
 import { z } from "zod";
+import { withoutBidiControls } from "../protocol/display-text";
 import { type ChatMessage, type MessagePart } from "../protocol/messages";
 import type { NeutralMessage, NeutralPart } from "../providers/types";
 import { buildToolNameMap } from "../providers/tool-names";
@@ -10,8 +11,13 @@ type ToolCallPart = Extract<MessagePart, { type: "tool_call" }>;
 type AttachmentPart = Extract<MessagePart, { type: "attachment" }>;
 
 const namedOnly = (p: AttachmentPart): NeutralPart[] => [
-  { type: "text", text: `[Attachment: ${p.name} (${p.contentType}), artifact ${p.artifactId}]` },
+  {
+    type: "text",
+    text: `[Attachment: ${p.name} (${p.contentType}), artifact ${p.artifactId}${p.deleted ? DELETED : ""}]`,
+  },
 ];
+/** What the model is told of an artifact (or file) the user deleted since: it cannot be fetched. */
+const DELETED = "; the user has deleted it since";
 type ToolResultContent = Extract<NeutralPart, { type: "tool_result" }>["content"];
 
 /** What the tool-call record holds for a call (see loop-storage.ts). */
@@ -109,7 +115,7 @@ function appendAssistantMessages(
       text += p.text;
     } else if (p.type === "tool_call") calls.push(p);
     else if (p.type === "artifact")
-      artifacts += `\n- ${p.title} (${p.artifactType}, artifact ${p.artifactId})`;
+      artifacts += `\n- ${p.title} (${p.artifactType}, artifact ${p.artifactId}${p.deleted ? DELETED : ""})`;
   }
   if (calls.length > 0) {
     appendStep(out, text, calls, resultOf, safeName);
@@ -208,7 +214,10 @@ const StoredResultSchema = z.object({
   ),
   summary: z.string(),
   isError: z.boolean(),
-  artifacts: z.array(z.object({ id: z.string(), title: z.string() })).optional(),
+  // Records written before titles lost their bidi controls on the way in may still hold them.
+  artifacts: z
+    .array(z.object({ id: z.string(), title: z.string().transform(withoutBidiControls) }))
+    .optional(),
 });
 
 /** A tool-call record's result, checked (records outlive deploys that may change their shape). */

@@ -177,3 +177,46 @@ it("a history's earlier tool results are read in one statement, however many cal
       expect(results.get(id)).toEqual(parseStoredResult(store.toolCall("id", id)?.result));
   });
 });
+
+it("an earlier result's saved artifacts are named as they are now: renamed, or left out once deleted", async () => {
+  await withCountingStore(/json_extract/, (store, reads, sql) => {
+    store.startToolCall({ id: "c1", key: "k1", server: "s", tool: "t", arguments: {} }, "t1", 1);
+    store.finishToolCall("c1", "done", {
+      forModel: [{ type: "text", text: "a long result" }],
+      summary: "long",
+      isError: false,
+      artifacts: [
+        { id: "a1", title: "Old name" },
+        { id: "a2", title: "Soon gone" },
+      ],
+    });
+    // Asked before any change: nothing to say, and the log is read once from then on.
+    expect(store.artifactNow("a1")).toBeUndefined();
+    const changed = (artifactId: string, change: "title" | "deleted", title: string) =>
+      store.appendEvent({
+        type: "artifact_changed",
+        artifactId,
+        change,
+        title,
+        pinned: false,
+        updatedAt: 1,
+      });
+    changed("a1", "title", "New name");
+    changed("a2", "deleted", "Soon gone");
+    const conversation = {
+      id: "c",
+      userId: "u",
+      provider: "openai" as const,
+      model: "gpt-4o-mini",
+      mode: "normal" as const,
+      settings: {},
+    };
+    const results = historyOptions(store, conversation).toolResults!(["c1"]);
+    expect(results.get("c1")?.artifacts).toEqual([{ id: "a1", title: "New name" }]);
+    expect(reads()).toBe(1);
+    // A store that reads the log afresh (the object woke up again) knows the same.
+    const woken = new ConversationStore(sql);
+    expect(woken.artifactNow("a1")).toEqual({ title: "New name", deleted: false });
+    expect(woken.artifactNow("a2")).toEqual({ title: "Soon gone", deleted: true });
+  });
+});

@@ -1,7 +1,13 @@
 // The Conversation DO's own SQLite: the event log, messages, turns and the outbox to D1.
 // Single writer, synchronous, strongly consistent: the source of truth while a turn runs.
 import { z } from "zod";
-import { type ChatMessage, MessagePart, type MessageStatus } from "../protocol/messages";
+import {
+  type ArtifactState,
+  type ChatMessage,
+  MessagePart,
+  type MessageStatus,
+  withArtifactsNow,
+} from "../protocol/messages";
 import { type NewServerEvent, ServerEvent, SendOptions } from "../protocol/wire";
 import { USAGE_EVENT } from "../protocol/roles";
 import { createConversationTables } from "./schema";
@@ -50,6 +56,11 @@ const MessageRow = z.object({
   created_at: z.number(),
 });
 
+const stateOf = (e: Extract<ServerEvent, { type: "artifact_changed" }>): ArtifactState => ({
+  title: e.title,
+  deleted: e.change === "deleted",
+});
+
 export class ConversationStore {
   /** `sql` with every table of the object created (schema.ts): the other modules take it from here. */
   constructor(readonly sql: SqlStorage) {
@@ -71,7 +82,44 @@ export class ConversationStore {
       isDeltaEvent(full) ? full.messageId : null,
     );
     this.#lastSeq = seq;
+    if (full.type === "artifact_changed")
+      this.#artifactsChanged?.set(full.artifactId, stateOf(full));
     return full;
+  }
+
+  /** Artifacts changed over REST since they were made, as the log's latest word on each left them. */
+  #artifactsChanged: Map<string, ArtifactState> | undefined;
+
+  /**
+   * What became of an artifact the messages name, renamed or deleted since (undefined: neither,
+   * as far as this object heard). Messages keep the title they were written with; what the model
+   * is told of earlier turns and what a branch copies read the artifact as it is now. Read from
+   * the log once, then kept up to date as events are appended (this object is its only writer).
+   */
+  artifactNow(artifactId: string): ArtifactState | undefined {
+    this.#artifactsChanged ??= new Map(
+      this.sql
+        .exec<{ body: string }>(
+          "SELECT body FROM conv_events WHERE json_extract(body, '$.type') = 'artifact_changed' ORDER BY seq",
+        )
+        .toArray()
+        .flatMap((r) => {
+          const e = ServerEvent.safeParse(JSON.parse(r.body));
+          return e.success && e.data.type === "artifact_changed"
+            ? [[e.data.artifactId, stateOf(e.data)] as const]
+            : [];
+        }),
+    );
+    return this.#artifactsChanged.get(artifactId);
+  }
+
+  /** `messages` with their artifacts and attached files as they are now (`artifactNow`). */
+  withArtifactsNow(messages: readonly ChatMessage[]): ChatMessage[] {
+    const now = (id: string) => this.artifactNow(id);
+    return messages.map((m) => {
+      const content = withArtifactsNow(m.content, now);
+      return content === m.content ? m : { ...m, content };
+    });
   }
 
   eventsAfter(seq: number, limit = 10_000): ServerEvent[] {

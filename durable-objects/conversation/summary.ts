@@ -113,7 +113,7 @@ export async function updateSummaryIfDue(input: SummarizeInput): Promise<void> {
               type: "text",
               text:
                 `Summary so far:\n${previous?.text ?? "(none yet)"}\n\n` +
-                `New messages:\n${due.map(transcriptLine).join("\n\n")}`,
+                `New messages:\n${store.withArtifactsNow(due).map(transcriptLine).join("\n\n")}`,
             },
           ],
         },
@@ -147,7 +147,10 @@ function transcriptLine(m: ChatMessage): string {
   const tools = m.content.flatMap((p) =>
     p.type === "tool_call" ? [`${p.server}/${p.tool}${p.summary ? ` (${p.summary})` : ""}`] : [],
   );
-  const artifacts = m.content.flatMap((p) => (p.type === "artifact" ? [p.title] : []));
+  // As they are now (renamed or deleted since the answer): the summary outlives the messages.
+  const artifacts = m.content.flatMap((p) =>
+    p.type === "artifact" ? [p.deleted ? `${p.title} (deleted since)` : p.title] : [],
+  );
   return (
     `${m.role === "user" ? "User" : "Assistant"}: ${messageText(m.content)}` +
     (tools.length > 0 ? `\n[tools: ${tools.join("; ")}]` : "") +

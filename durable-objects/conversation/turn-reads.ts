@@ -5,6 +5,7 @@
 import { z } from "zod";
 import type { Env } from "../../shared/env";
 import type { PinnedArtifact } from "../loop/prompts";
+import { withoutBidiControls } from "../protocol/display-text";
 import type { ToolPolicies } from "../protocol/tool-policy";
 import { CONVERSATION_ROW_SQL, conversationFromRow } from "./conversation-row";
 import { type ServerConfig, serversFromRows, userServersSql } from "./mcp-servers";
@@ -19,7 +20,13 @@ export interface TurnReads {
   servers: ServerConfig[];
 }
 
-const PinnedRow = z.object({ title: z.string(), type: z.string(), content: z.string() });
+// Read raw (not through drizzle's title column): rows written before titles lost their bidi
+// controls on the way in still hold them, and a title reaches the system prompt as it is read.
+const PinnedRow = z.object({
+  title: z.string().transform(withoutBidiControls),
+  type: z.string(),
+  content: z.string(),
+});
 
 const OWNER = "(SELECT user_id FROM conversations WHERE id = ?1)";
 const PINNED_SQL =

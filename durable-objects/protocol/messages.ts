@@ -11,7 +11,8 @@ export const ArtifactRefPart = z.object({
   artifactType: z.string(),
   // Parts stored before bidi controls were dropped on the way in still hold them.
   title: z.string().transform(withoutBidiControls),
-  // Deleted since the answer made it (the transcript fold marks it): its button says so.
+  // Deleted since the answer made it: its button says so. Readers mark it as they read (the
+  // transcript fold, the API's messages, the model's history); a branch stores it as copied.
   deleted: z.literal(true).optional(),
 });
 export const ToolCallPart = z.object({
@@ -32,6 +33,8 @@ export const AttachmentPart = z.object({
   contentType: z.string(),
   size: z.number().int().min(0),
   kind: AttachmentKind,
+  // Deleted since it was sent (as for an artifact): its chip says so and opens nothing.
+  deleted: z.literal(true).optional(),
 });
 export type AttachmentPart = z.infer<typeof AttachmentPart>;
 
@@ -77,4 +80,40 @@ export function messageText(parts: readonly MessagePart[]): string {
     .filter((p): p is z.infer<typeof TextPart> => p.type === "text")
     .map((p) => p.text)
     .join("");
+}
+
+/** An artifact as a reader knows it now: its title, or deleted (title: the last one known). */
+export interface ArtifactState {
+  title?: string;
+  deleted: boolean;
+}
+
+/**
+ * `parts` with each artifact and attached file as it is now: under its title now (renamed since
+ * the message was written) and marked when deleted. Stored messages keep what they recorded, so
+ * every reader applies this as it reads; `now` answers undefined for an artifact it knows nothing
+ * of, which stays as recorded. The same array when nothing changes.
+ */
+export function withArtifactsNow(
+  parts: MessagePart[],
+  now: (artifactId: string) => ArtifactState | undefined,
+): MessagePart[] {
+  let changed = false;
+  const next = parts.map((p): MessagePart => {
+    if (p.type !== "artifact" && p.type !== "attachment") return p;
+    const state = now(p.artifactId);
+    if (!state) return p;
+    const recorded = p.type === "artifact" ? p.title : p.name;
+    const title = state.title === undefined ? recorded : withoutBidiControls(state.title);
+    if (title === recorded && !!p.deleted === state.deleted) return p;
+    changed = true;
+    const mark = state.deleted ? { deleted: true as const } : {};
+    if (p.type === "artifact") {
+      const { deleted: _, ...recordedPart } = p;
+      return { ...recordedPart, title, ...mark };
+    }
+    const { deleted: _, ...recordedPart } = p;
+    return { ...recordedPart, name: title, ...mark };
+  });
+  return changed ? next : parts;
 }

@@ -260,6 +260,49 @@ describe("a branch's copied history", () => {
   });
 });
 
+describe("a question's attached files", () => {
+  const asked: NewServerEvent = {
+    type: "user_message",
+    message: {
+      id: "u1",
+      role: "user",
+      content: [
+        { type: "text", text: "read this" },
+        {
+          type: "attachment",
+          artifactId: "f1",
+          name: "tides.csv",
+          contentType: "text/csv",
+          size: 12,
+          kind: "table",
+        },
+      ],
+      status: "complete",
+      seq: 1,
+      createdAt: 0,
+    },
+  };
+  const changed = (change: "title" | "deleted", title: string): NewServerEvent => ({
+    type: "artifact_changed",
+    artifactId: "f1",
+    change,
+    title,
+    pinned: false,
+    updatedAt: 5,
+  });
+  const chip = (t: Transcript) => t.messages[0]!.content.find((p) => p.type === "attachment");
+
+  it("are marked deleted when their file is deleted, and read its name now when renamed", () => {
+    expect(chip(fold([asked, changed("deleted", "tides.csv")]))).toMatchObject({
+      name: "tides.csv",
+      deleted: true,
+    });
+    const renamed = chip(fold([asked, changed("title", "tides-2026.csv")]));
+    expect(renamed).toMatchObject({ name: "tides-2026.csv" });
+    expect(renamed).not.toHaveProperty("deleted");
+  });
+});
+
 describe("an answer's artifact buttons", () => {
   const made = (title: string): NewServerEvent[] => [
     user("u1", "chart it", 1),

@@ -1,6 +1,6 @@
 // Folds the event log into the transcript a person sees. The web client and the tests use the
 // same fold, so "what a client shows" is one definition.
-import type { MessagePart, MessageStatus } from "./messages";
+import { type MessagePart, type MessageStatus, withArtifactsNow } from "./messages";
 import type { ElicitationAction, ElicitationContent, ElicitationSchema } from "./elicitation";
 import type { StepTimings } from "./timings";
 import type { UsageTotals } from "./usage";
@@ -458,17 +458,11 @@ function appendText(
   return [...parts, { type: kind, text: delta }];
 }
 
-/** `parts` with each artifact's title now, and deleted ones marked (the same array if none). */
+/** `parts` with each artifact's (and attached file's) title now, and deleted ones marked. */
 function artifactsNow(parts: MessagePart[], artifacts: Transcript["artifacts"]): MessagePart[] {
   if (!artifacts) return parts;
-  let changed = false;
-  const next = parts.map((p) => {
-    const now = p.type === "artifact" ? artifacts[p.artifactId] : undefined;
-    if (!now || p.type !== "artifact") return p;
-    const deleted = now.change === "deleted";
-    if (p.title === now.title && !!p.deleted === deleted) return p;
-    changed = true;
-    return { ...p, title: now.title, ...(deleted && { deleted: true as const }) };
+  return withArtifactsNow(parts, (id) => {
+    const now = artifacts[id];
+    return now && { title: now.title, deleted: now.change === "deleted" };
   });
-  return changed ? next : parts;
 }

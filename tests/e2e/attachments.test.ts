@@ -2,9 +2,9 @@
 // the file picker go with a message, and the model request (Anthropic, OpenAI, Gemini, Ollama)
 // carries each provider's own parts for them, and tables, JSON and Markdown as text (as sent,
 // through recording pass-throughs: aimock's journal keeps only the text of an Anthropic request
-// and of a Responses API one); the message shows them, the artifact pane lists them and they pin
-// from the message; a file over the size limit, dropped on the composer, gets a clear refusal
-// and nothing is stored.
+// and of a Responses API one); the message shows them, the artifact pane lists them, they pin
+// from the message, and one deleted is marked on its chip; a file over the size limit, dropped on
+// the composer, gets a clear refusal and nothing is stored.
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
@@ -221,6 +221,24 @@ it("an image and a PDF reach Anthropic as image and document blocks, show in the
   await page.screenshot({ path: `${SCREENSHOTS}/attachments-message.png` });
   for (const scheme of ["light", "dark"] as const)
     expect(await axeViolations(page, scheme)).toEqual([]);
+
+  // The image deleted (as another tab's artifact pane does): its chip says so, with no thumbnail
+  // to load and nothing that would answer 404, and still after a reload.
+  const imageId = (await thumbnail.getAttribute("src"))!.split("/")[3]!;
+  const deleted = await page.evaluate(
+    async (id) => (await fetch(`/api/artifacts/${id}`, { method: "DELETE" })).status,
+    imageId,
+  );
+  expect(deleted).toBe(204);
+  const image = () =>
+    page.getByTestId("message-user").getByTestId("message-attachment").filter({
+      hasText: "plot.png",
+    });
+  await expect.poll(() => image().textContent()).toContain("plot.png (deleted)");
+  expect(await image().locator("img, a, button").count()).toBe(0);
+  await page.reload();
+  await expect.poll(() => image().textContent()).toContain("plot.png (deleted)");
+  expect(await image().locator("img, a, button").count()).toBe(0);
   expect(watch.outside).toEqual([]);
   await page.context().close();
 });

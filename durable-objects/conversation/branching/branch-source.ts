@@ -45,7 +45,8 @@ export function branchSource(store: ConversationStore, point: Point): BranchSour
       );
     throw new BranchError("not_found", "There is no message with that id in this conversation.");
   }
-  const before = (seq: number) => all.filter((m) => m.seq < seq);
+  // Copied as they read now: an artifact renamed or deleted since under its title now, marked.
+  const before = (seq: number) => store.withArtifactsNow(all.filter((m) => m.seq < seq));
   const source = (messages: ChatMessage[], branchSeq: number, rest: Partial<BranchSource> = {}) => {
     const shown = rest.answer?.shown ?? [];
     return {

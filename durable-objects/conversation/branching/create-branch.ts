@@ -67,11 +67,16 @@ export async function createBranch(input: CreateBranchInput): Promise<{ id: stri
   const messageIds = new Map(source.messages.map((m) => [m.id, crypto.randomUUID()]));
   const copies = await artifactCopies(db, origin.id, source);
   const copyOf = new Map(copies.map((a) => [a.originId, a.row]));
-  // An answer's button reads the artifact's title now (renamed since, say), as in the origin.
+  // An answer's button and a question's file open the branch's copy, under its title now
+  // (renamed since, say), as in the origin. One deleted there has no copy: the origin's source
+  // marked it deleted already.
   const remap = (parts: MessagePart[]): MessagePart[] =>
     parts.map((p) => {
-      const copy = p.type === "artifact" ? copyOf.get(p.artifactId) : undefined;
-      return copy && p.type === "artifact" ? { ...p, artifactId: copy.id, title: copy.title } : p;
+      const copy =
+        p.type === "artifact" || p.type === "attachment" ? copyOf.get(p.artifactId) : undefined;
+      if (!copy) return p;
+      if (p.type === "artifact") return { ...p, artifactId: copy.id, title: copy.title };
+      return p.type === "attachment" ? { ...p, artifactId: copy.id, name: copy.title } : p;
     });
   const copied: ChatMessage[] = source.messages.map((m) => ({
     ...m,

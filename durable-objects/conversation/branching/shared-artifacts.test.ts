@@ -3,7 +3,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { api, createConversation, createUser } from "../../../tests/support/helpers";
-import { TestSocket, turnEnded } from "../../../tests/support/ws-client";
+import { attach } from "../../../tests/support/attachment-fixtures";
+import { fold, TestSocket, turnEnded } from "../../../tests/support/ws-client";
 import type { Conversation } from "../../protocol/rest";
 
 async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
@@ -148,5 +149,89 @@ describe("artifacts of a branch", () => {
       artifactId: copy.id,
       title: "Renamed snippet",
     });
+  }, 60_000);
+
+  it("a branch shows an artifact deleted in its origin as deleted, not as a button that 404s", async () => {
+    const user = await createUser();
+    const origin = await createConversation(user);
+    const ws = await TestSocket.openSynced(user, origin.id);
+    ws.send({
+      type: "send",
+      clientMessageId: crypto.randomUUID(),
+      text: "make a snippet to branch",
+    });
+    await ws.until(turnEnded, 30_000);
+    ws.close();
+    type Listed = { items: Array<{ id: string }> };
+    const snippet = (
+      await eventually(
+        async () =>
+          (await (await api(user, `/api/conversations/${origin.id}/artifacts`)).json()) as Listed,
+        (l) => l.items.length === 1,
+      )
+    ).items[0]!.id;
+    expect((await api(user, `/api/artifacts/${snippet}`, { method: "DELETE" })).status).toBe(204);
+    const answer = (
+      (await (await api(user, `/api/conversations/${origin.id}/messages`)).json()) as Listed
+    ).items[1]!.id;
+    const res = await api(user, `/api/conversations/${origin.id}/branch`, {
+      method: "POST",
+      json: { messageId: answer },
+    });
+    expect(res.status).toBe(201);
+    const branch = (await res.json()) as Conversation;
+
+    // What the branch's page shows (its socket's replay): the button says deleted.
+    const tab = await TestSocket.openSynced(user, branch.id);
+    const shown = fold(tab.events()).messages.flatMap((m) => m.content);
+    tab.close();
+    expect(shown.find((p) => p.type === "artifact")).toMatchObject({
+      title: "Snippet",
+      deleted: true,
+    });
+  }, 60_000);
+
+  it("a question's attached file opens the branch's own copy", async () => {
+    const user = await createUser();
+    const origin = await createConversation(user);
+    const file = await attach(user, origin.id, "notes.txt", "tide tables for the branch");
+    const ws = await TestSocket.openSynced(user, origin.id);
+    ws.send({
+      type: "send",
+      clientMessageId: crypto.randomUUID(),
+      text: "answer me twice",
+      attachments: [file],
+    });
+    await ws.until(turnEnded, 30_000);
+    ws.close();
+    type Page = {
+      items: Array<{ id: string; content: Array<{ type: string; artifactId?: string }> }>;
+    };
+    const messages = await eventually(
+      async () =>
+        ((await (await api(user, `/api/conversations/${origin.id}/messages`)).json()) as Page)
+          .items,
+      (items) => items.length === 2,
+    );
+    const res = await api(user, `/api/conversations/${origin.id}/branch`, {
+      method: "POST",
+      json: { messageId: messages[1]!.id },
+    });
+    expect(res.status).toBe(201);
+    const branch = (await res.json()) as Conversation;
+    const copied = (
+      (await (await api(user, `/api/conversations/${branch.id}/messages`)).json()) as Page
+    ).items[0]!;
+    const part = copied.content.find((p) => p.type === "attachment");
+    const copies = (
+      (await (await api(user, `/api/conversations/${branch.id}/artifacts`)).json()) as {
+        items: Array<{ id: string }>;
+      }
+    ).items.map((a) => a.id);
+    // The branch's own copy, which the branch's model loads and its members may open.
+    expect(copies).toContain(part?.artifactId);
+    const download = await api(user, `/api/artifacts/${part!.artifactId}/download`);
+    expect(download.status).toBe(200);
+    expect(await download.text()).toBe("tide tables for the branch");
   }, 60_000);
 });

@@ -31,11 +31,11 @@ let host: HTMLDivElement;
 let opened: string[];
 let pinCalls: [string, boolean][];
 
-function render(pins: Pins | null) {
+function render(pins: Pins | null, parts: AttachmentPart[] = [image, pdf]) {
   return act(async () =>
     root.render(
       <PinsContext.Provider value={pins}>
-        <MessageAttachments parts={[image, pdf]} onOpenArtifact={(id) => opened.push(id)} />
+        <MessageAttachments parts={parts} onOpenArtifact={(id) => opened.push(id)} />
       </PinsContext.Provider>,
     ),
   );
@@ -117,4 +117,16 @@ it("pins and unpins through the app; a refusal is shown beside the button", asyn
   expect(items()[1]!.querySelector('[role="alert"]')!.textContent).toBe(
     "This artifact no longer exists.",
   );
+});
+
+it("marks a file deleted since it was sent, with nothing left to open, fetch or pin", async () => {
+  const pins: Pins = { pinnedIds: new Set(), setPinned: async () => {} };
+  await render(pins, [{ ...image, deleted: true }, pdf]);
+  const [gone, kept] = items();
+  expect(gone!.textContent).toContain("plot.png (deleted)");
+  expect(gone!.textContent).toContain("deleted since it was sent");
+  // No thumbnail to load, no link or button that would answer 404.
+  expect(gone!.querySelector("img, a, button")).toBeNull();
+  expect(kept!.querySelector("button")).not.toBeNull();
+  expect(kept!.textContent).not.toContain("(deleted)");
 });

@@ -31,6 +31,7 @@ function MessageAttachment({
   onOpen: (id: string) => void;
 }) {
   const [thumbnailFailed, setThumbnailFailed] = useState(false);
+  if (part.deleted) return <DeletedAttachment part={part} />;
   const thumbnail = part.kind === "image" && !thumbnailFailed;
   return (
     <li className="message-attachment" data-kind={part.kind} data-testid="message-attachment">
@@ -80,6 +81,30 @@ function MessageAttachment({
           Download
         </a>
         <PinToggle artifactId={part.artifactId} name={part.name} />
+      </span>
+    </li>
+  );
+}
+
+/** A file deleted since it was sent: named and marked, with nothing to open, fetch or pin. */
+function DeletedAttachment({ part }: { part: AttachmentPart }) {
+  return (
+    <li
+      className="message-attachment"
+      data-kind={part.kind}
+      data-deleted=""
+      data-testid="message-attachment"
+    >
+      <span className="message-attachment-open">
+        <span className="message-attachment-icon" aria-hidden="true">
+          {KIND_ICONS[part.kind]}
+        </span>
+        <span className="message-attachment-name">
+          {part.name} <span className="message-attachment-note">(deleted)</span>
+        </span>
+      </span>
+      <span className="muted small">
+        {KIND_LABELS[part.kind]} · {formatBytes(part.size)} · deleted since it was sent
       </span>
     </li>
   );

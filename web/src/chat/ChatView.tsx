@@ -10,6 +10,7 @@ import { Outbox } from "./outbox";
 import { browserStore } from "../browser-store";
 import { lastUser } from "../last-user";
 import { MessageView } from "./MessageView";
+import { artifactsShown } from "./artifact-count";
 import { SignedOutBanner } from "./SignedOutBanner";
 import { questionBefore } from "./SignInNotice";
 import { sumUsage, usagePerAnswer } from "../usage/merge-usage";
@@ -81,14 +82,7 @@ export function ChatView(props: {
     return () => conversation.close();
   }, [conversationId, me]);
 
-  const artifactCount =
-    state?.transcript.messages.reduce(
-      (n, m) =>
-        n +
-        m.content.filter((p) => (p.type === "artifact" && !p.deleted) || p.type === "attachment")
-          .length,
-      0,
-    ) ?? 0;
+  const artifactCount = state ? artifactsShown(state.transcript.messages) : 0;
   // Resources attached from the composer become artifacts before any answer names them.
   const [attachedArtifacts, setAttachedArtifacts] = useState(0);
   // So do uploaded files, before their message is sent.

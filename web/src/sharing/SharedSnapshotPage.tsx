@@ -1,6 +1,7 @@
 // What a read-only link shows: the conversation as it was when the link was made, to anyone with
 // the link, without signing in. Text is rendered like the chat (sanitised markdown).
 import { useEffect, useState } from "react";
+import type { ChatMessage, MessagePart } from "../../../durable-objects/protocol/messages";
 import type { SharedSnapshot } from "../../../durable-objects/protocol/sharing";
 import { Markdown } from "../markdown/Markdown";
 import { sharingApi } from "./sharing-api";
@@ -35,24 +36,36 @@ export function SharedSnapshotPage(props: { token: string }) {
           {m.role === "user" && m.author && (
             <p className="message-author muted small">{m.author.name}</p>
           )}
-          {m.content.map((p, i) =>
-            p.type === "text" ? (
-              m.role === "user" ? (
-                <p key={i} className="text">
-                  {p.text}
-                </p>
-              ) : (
-                <Markdown key={i} text={p.text} />
-              )
-            ) : p.type === "artifact" ? (
-              <p key={i} className="muted small">
-                Artifact: {p.title}
-              </p>
-            ) : null,
-          )}
+          {m.content.map((p, i) => (
+            <SnapshotPart key={i} part={p} role={m.role} />
+          ))}
         </article>
       ))}
       <SnapshotArtifacts token={props.token} artifacts={snapshot.artifacts} />
     </main>
   );
+}
+
+/** One part of a message: text as the chat shows it; an artifact or a file by name, as it is now. */
+export function SnapshotPart({ part, role }: { part: MessagePart; role: ChatMessage["role"] }) {
+  switch (part.type) {
+    case "text":
+      return role === "user" ? <p className="text">{part.text}</p> : <Markdown text={part.text} />;
+    case "artifact":
+      return (
+        <p className="muted small">
+          Artifact: {part.title}
+          {part.deleted && " (deleted)"}
+        </p>
+      );
+    case "attachment":
+      return (
+        <p className="muted small">
+          Attached: {part.name}
+          {part.deleted && " (deleted)"}
+        </p>
+      );
+    default:
+      return null;
+  }
 }

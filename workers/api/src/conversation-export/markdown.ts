@@ -66,7 +66,7 @@ function partBlock(part: MessagePart, artifacts: Map<string, Artifact>): string 
     case "artifact":
       return artifactMarkdown(part, artifacts.get(part.artifactId));
     case "attachment":
-      return `- Attached: ${plain(part.name)} (${part.contentType}, ${formatBytes(part.size)})`;
+      return `- Attached: ${plain(part.name)} (${part.contentType}, ${formatBytes(part.size)})${part.deleted ? ", deleted since." : ""}`;
   }
 }
 

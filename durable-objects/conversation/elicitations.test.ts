@@ -219,6 +219,51 @@ describe("elicitation", () => {
     expect(messageText(fold(ws.events()).messages[1]!.content)).toBe("The page is done.");
   }, 60_000);
 
+  it("a call refused until a page of the server's is opened (-32042) asks for it, then is made again", async () => {
+    const policies = {
+      toolPolicies: { everything: { tools: { "trigger-url-elicitation": "allow" } } },
+    };
+    const { ws, question } = await askedTurn("first open the server's page", policies);
+    // The page the refusal named, as a link question.
+    expect(question).toMatchObject({
+      mode: "url",
+      url: "https://modelcontextprotocol.io",
+      message: "Open this link to satisfy the prerequisite, then retry the request.",
+      tool: "trigger-url-elicitation",
+      callId: "ul2",
+    });
+    ws.send({ type: "elicitation", elicitationId: question.elicitationId, action: "accept" });
+    // Made again, the call goes on to its own link question.
+    const second = () =>
+      ws.events().filter((e): e is Requested => e.type === "elicitation_requested")[1];
+    await ws.until(() => second() !== undefined, 30_000);
+    expect(second()).toMatchObject({ url: "https://example.com/flow", callId: "ul2" });
+    ws.send({ type: "elicitation", elicitationId: second()!.elicitationId, action: "accept" });
+    await ws.until(turnEnded, 30_000);
+    ws.close();
+    expect(ws.events().find((e) => e.type === "tool_result")).toMatchObject({ isError: false });
+    expect(messageText(fold(ws.events()).messages[1]!.content)).toBe("The page is done.");
+  }, 60_000);
+
+  it("a page declined leaves the call unmade, and says why", async () => {
+    const policies = {
+      toolPolicies: { everything: { tools: { "trigger-url-elicitation": "allow" } } },
+    };
+    const { ws, question } = await askedTurn("first open the server's page", policies);
+    ws.send({ type: "elicitation", elicitationId: question.elicitationId, action: "decline" });
+    await ws.until(turnEnded, 30_000);
+    ws.close();
+    const result = ws.events().find((e) => e.type === "tool_result");
+    expect(result).toMatchObject({ isError: true });
+    expect(JSON.stringify(result)).toMatch(
+      /trigger-url-elicitation needs a page of the server opened first .*the user declined, so it was not run/,
+    );
+    expect(ws.events().filter((e) => e.type === "elicitation_requested")).toHaveLength(1);
+    expect(messageText(fold(ws.events()).messages[1]!.content)).toBe(
+      "Not run, as you declined the page.",
+    );
+  }, 60_000);
+
   it("stopping the answer withdraws the question", async () => {
     const { ws, conv, question } = await askedTurn("ask me for my details");
     ws.send({ type: "cancel" });

@@ -42,6 +42,7 @@ import { BUILTIN_SERVER, type ServerConfig, serversForUser } from "./mcp-servers
 import type { ConversationStore } from "./store";
 import type { ConversationInfo } from "./turn";
 import { answerQuestionsOn, trackCall } from "./elicitation-handler";
+import { openPages, PagesNotOpened, pagesRequired } from "./link-required";
 
 const SEQUENTIAL_THINKING = /sequential[-_]?thinking/i;
 const CONTEXT_FIELD = "databaseContext";
@@ -350,65 +351,80 @@ export async function createToolRunner(opts: {
           }),
         };
       }
+      const call = { callId: hooks.callId, server: serverName, tool };
       try {
-        const result = await withSession(s, async (live) => {
-          // A listener of its own: a call beside it that ends first must not take it away.
-          const shown = logLineLimiter();
-          const onLog = (l: { level: string; data: unknown }) => {
-            const line = shown(l);
-            if (line) hooks.onLog(line);
-          };
-          (live.logListeners ??= new Set()).add(onLog);
-          // Progress resets the per-call timeout; the ceiling bounds the whole call; both wait
-          // while the user answers a question the server asked.
-          const clock = callClock(hooks.signal, {
-            idleMs: Math.min(s.timeoutMs, s.maxTotalMs),
-            maxTotalMs: s.maxTotalMs,
-            ceilingMessage: `${tool} ran longer than ${Math.round(s.maxTotalMs / 1000)} s, the longest one call to '${serverName}' may take, and was cancelled. Raise the server's maxTotalTimeoutMs if its tools need longer.`,
+        const run = () =>
+          withSession(s, async (live) => {
+            // A listener of its own: a call beside it that ends first must not take it away.
+            const shown = logLineLimiter();
+            const onLog = (l: { level: string; data: unknown }) => {
+              const line = shown(l);
+              if (line) hooks.onLog(line);
+            };
+            (live.logListeners ??= new Set()).add(onLog);
+            // Progress resets the per-call timeout; the ceiling bounds the whole call; both wait
+            // while the user answers a question the server asked.
+            const clock = callClock(hooks.signal, {
+              idleMs: Math.min(s.timeoutMs, s.maxTotalMs),
+              maxTotalMs: s.maxTotalMs,
+              ceilingMessage: `${tool} ran longer than ${Math.round(s.maxTotalMs / 1000)} s, the longest one call to '${serverName}' may take, and was cancelled. Raise the server's maxTotalTimeoutMs if its tools need longer.`,
+            });
+            const elicit = opts.elicit;
+            const untrack = elicit
+              ? trackCall(live, {
+                  callId: hooks.callId,
+                  ask: async (params, signal) => {
+                    const release = clock.hold();
+                    try {
+                      return await elicit.ask(
+                        call,
+                        params,
+                        AbortSignal.any([signal, clock.signal]),
+                      );
+                    } finally {
+                      release();
+                    }
+                  },
+                })
+              : () => undefined;
+            // Every report keeps the call alive; the timeline gets a few a second.
+            const progress = pacedProgress(hooks.onProgress);
+            try {
+              // A plain request: the output schema is checked below (callTool would check it
+              // only for tools its own last list saw), and embedded resources keep their names.
+              const params = { name: tool, arguments: finalArgs };
+              return await live.client.request(
+                { method: "tools/call", params },
+                ToolCallResultSchema,
+                {
+                  signal: clock.signal,
+                  timeout: NO_SDK_TIMEOUT,
+                  onprogress: (p) => {
+                    clock.progressed();
+                    progress.report({
+                      progress: p.progress,
+                      ...(p.total !== undefined && { total: p.total }),
+                      ...(p.message && { message: p.message }),
+                    });
+                  },
+                },
+              );
+            } finally {
+              progress.stop();
+              clock.dispose();
+              untrack();
+              live.logListeners.delete(onLog);
+            }
           });
-          const elicit = opts.elicit;
-          const untrack = elicit
-            ? trackCall(live, {
-                callId: hooks.callId,
-                ask: async (params, signal) => {
-                  const release = clock.hold();
-                  try {
-                    const call = { callId: hooks.callId, server: serverName, tool };
-                    return await elicit.ask(call, params, AbortSignal.any([signal, clock.signal]));
-                  } finally {
-                    release();
-                  }
-                },
-              })
-            : () => undefined;
-          // Every report keeps the call alive; the timeline gets a few a second.
-          const progress = pacedProgress(hooks.onProgress);
-          try {
-            // A plain request: the output schema is checked below (callTool would check it
-            // only for tools its own last list saw), and embedded resources keep their names.
-            const params = { name: tool, arguments: finalArgs };
-            return await live.client.request(
-              { method: "tools/call", params },
-              ToolCallResultSchema,
-              {
-                signal: clock.signal,
-                timeout: NO_SDK_TIMEOUT,
-                onprogress: (p) => {
-                  clock.progressed();
-                  progress.report({
-                    progress: p.progress,
-                    ...(p.total !== undefined && { total: p.total }),
-                    ...(p.message && { message: p.message }),
-                  });
-                },
-              },
-            );
-          } finally {
-            progress.stop();
-            clock.dispose();
-            untrack();
-            live.logListeners.delete(onLog);
-          }
+        // A call that needs the user on a page of the server's first (link-required.ts) is made
+        // again once they have been there; a second such answer is the call's error.
+        const result = await run().catch(async (err: unknown) => {
+          const pages = opts.elicit ? pagesRequired(err) : null;
+          if (!pages) throw err;
+          const refused = await openPages(opts.elicit!, call, pages, hooks.signal);
+          if (hooks.signal.aborted) throw err;
+          if (refused) throw new PagesNotOpened(refused);
+          return run();
         });
         // Checked here on every call: the SDK would check only tools its own list saw.
         const problem = outputSchemaProblem(listed.get(`${serverName}\u0000${tool}`), result);
@@ -421,6 +437,11 @@ export async function createToolRunner(opts: {
         }
         return { ok: true, result };
       } catch (err) {
+        if (err instanceof PagesNotOpened)
+          return {
+            ok: false,
+            error: { code: "declined", message: `${serverName}: ${err.message}` },
+          };
         // A call that needs more access (step-up) is the user's to grant, not a server fault.
         if (err instanceof SignInRequiredError)
           return { ok: false, error: { code: "needs_sign_in", message: err.message } };

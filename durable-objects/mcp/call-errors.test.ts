@@ -1,5 +1,10 @@
 import { describe, expect, it, vi } from "vitest";
-import { CallToolResultSchema, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolResultSchema,
+  ErrorCode,
+  McpError,
+  UrlElicitationRequiredError,
+} from "@modelcontextprotocol/sdk/types.js";
 import { callClock } from "./call-clock";
 import { describeCallError, isServerFault } from "./call-errors";
 import { lostAnswer } from "./response-streams";
@@ -27,6 +32,19 @@ describe("describeCallError", () => {
     const described = describeCallError(new McpError(error.code, error.message, error.data));
     expect(described.failure).toBe("connection_lost");
     expect(described.message).toMatch(/connection to the server was lost.*not repeated/);
+  });
+
+  it("a call that needs a page of the server opened first says so, and is not the server's fault", () => {
+    const err = new UrlElicitationRequiredError(
+      [{ mode: "url", url: "https://example.com/pay", message: "Pay first", elicitationId: "e1" }],
+      "This request requires browser-based authorization.",
+    );
+    expect(describeCallError(err)).toEqual({
+      failure: "needs_page",
+      message:
+        "the server needs the user to open a page of its own first: This request requires browser-based authorization.",
+    });
+    expect(isServerFault(err)).toBe(false);
   });
 
   it("any other error keeps its message", () => {

@@ -7,8 +7,12 @@ import { isConnectionLost, unreadableAnswer } from "./response-streams";
 /**
  * `refused`: the server answered with a JSON-RPC error saying the request itself was wrong (an
  * unknown tool, invalid arguments): the server works, the caller should change the request.
+ * `needs_page`: the server answered that the user must open a page of its own first (-32042); a
+ * turn asks them and calls again (conversation/link-required.ts), so this is what is left when
+ * that could not help.
  */
-export type CallFailure = "connection_lost" | "malformed_result" | "refused" | "other";
+export type CallFailure =
+  "connection_lost" | "malformed_result" | "refused" | "needs_page" | "other";
 
 /** JSON-RPC errors that blame the request, not the server. */
 const REQUEST_ERRORS: ReadonlySet<number> = new Set([
@@ -96,23 +100,32 @@ export function describeCallError(
       message: `the server sent a malformed result: ${shown.join("; ")}${more}.`,
     };
   }
-  if (err instanceof McpError && REQUEST_ERRORS.has(err.code)) {
-    // The SDK's message starts "MCP error -32602: "; the server's own words are what help.
-    const said = err.message.replace(/^MCP error -?\d+: /, "").replace(/\.$/, "");
+  if (err instanceof McpError && err.code === ErrorCode.UrlElicitationRequired)
+    return {
+      failure: "needs_page",
+      message: `the server needs the user to open a page of its own first: ${serverWords(err)}.`,
+    };
+  if (err instanceof McpError && REQUEST_ERRORS.has(err.code))
     return {
       failure: "refused",
-      message: `the server refused the ${listing ? "request" : "call"}: ${said}.`,
+      message: `the server refused the ${listing ? "request" : "call"}: ${serverWords(err)}.`,
     };
-  }
   return { failure: "other", message: err instanceof Error ? err.message : String(err) };
 }
 
+/** The SDK's message starts "MCP error -32602: "; the server's own words are what help. */
+const serverWords = (err: McpError) =>
+  err.message.replace(/^MCP error -?\d+: /, "").replace(/\.$/, "");
+
 /**
  * Whether a failed call counts toward its server's failure limit. Not when the server answered
- * that the request was wrong (the model's arguments, an unknown tool), nor when the tool kept
- * working past its ceiling: the server is up. Whatever else fails (no connection, a lost one, a
- * silent server, an answer that is not a valid MCP result) is the server's fault.
+ * that the request was wrong (the model's arguments, an unknown tool) or that the user must open
+ * a page first, nor when the tool kept working past its ceiling: the server is up. Whatever else
+ * fails (no connection, a lost one, a silent server, an answer that is not a valid MCP result) is
+ * the server's fault.
  */
 export function isServerFault(err: unknown): boolean {
-  return !(err instanceof CeilingReached) && describeCallError(err).failure !== "refused";
+  if (err instanceof CeilingReached) return false;
+  const { failure } = describeCallError(err);
+  return failure !== "refused" && failure !== "needs_page";
 }

@@ -131,6 +131,11 @@ export function addLoopFixtures(mock: LLMock): void {
   // A call cut off by a restart is reported as interrupted; the model says so.
   mock.on({ toolResultContains: "was interrupted" }, { content: "The operation was interrupted." });
 
+  // A page a server required declined (-32042): before the approvals' own "the user declined".
+  mock.on(
+    { toolResultContains: "needs a page of the server opened first" },
+    { content: "Not run, as you declined the page." },
+  );
   // Approvals: a read-only call runs at once, a destructive one waits for the user.
   mock.on({ toolResultContains: "Deleted note old" }, { content: "The old note is gone." });
   mock.on(
@@ -250,6 +255,16 @@ export function addLoopFixtures(mock: LLMock): void {
   );
   mock.onMessage(/ask me for my details/, {
     toolCalls: [{ id: "el1", name: "everything__trigger-elicitation-request", arguments: "{}" }],
+  });
+  // The error path (-32042): the server refuses the call until a page of its own was opened.
+  mock.onMessage(/first open the server's page/, {
+    toolCalls: [
+      {
+        id: "ul2",
+        name: "everything__trigger-url-elicitation",
+        arguments: '{"url":"https://example.com/flow","errorPath":true}',
+      },
+    ],
   });
   mock.onMessage(/send me to a page/, {
     toolCalls: [

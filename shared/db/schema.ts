@@ -360,6 +360,23 @@ export const conversationMembers = sqliteTable(
   ],
 );
 
+// Members who left a conversation of their own accord (its row in conversation_members is
+// gone), so that whoever reads the membership later can tell a leave from the owner's removal;
+// forgotten when the owner shares it with them again.
+export const conversationDepartures = sqliteTable(
+  "conversation_departures",
+  {
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    leftAt: integer("left_at", { mode: "number" }).notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.conversationId, t.userId] })],
+);
+
 // Read-only links to a snapshot of a conversation (its messages up to `upToSeq`).
 export const shareLinks = sqliteTable(
   "share_links",

@@ -1,6 +1,6 @@
 // The people a conversation is shared with (conversation_members), and the users of this
 // instance the owner can pick from.
-import { and, asc, desc, eq, ne, or } from "drizzle-orm";
+import { and, asc, desc, eq, ne, or, sql } from "drizzle-orm";
 import type {
   Member,
   MemberRole,
@@ -8,7 +8,12 @@ import type {
   UserRef,
 } from "../../../../durable-objects/protocol/sharing";
 import type { Db } from "../../../../shared/db/client";
-import { conversationMembers, conversations, users } from "../../../../shared/db/schema";
+import {
+  conversationDepartures,
+  conversationMembers,
+  conversations,
+  users,
+} from "../../../../shared/db/schema";
 import { conversationForViewer } from "../../../../durable-objects/protocol/viewer-view";
 import { toConversation } from "./conversations";
 import { startsWithText } from "./text-match";
@@ -56,23 +61,38 @@ export async function searchUsers(db: Db, prefix: string, exceptId: string): Pro
     .limit(10);
 }
 
-/** Adds the member, or changes their role. */
+const departureOf = (conversationId: string, userId: string) =>
+  and(
+    eq(conversationDepartures.conversationId, conversationId),
+    eq(conversationDepartures.userId, userId),
+  );
+
+const membershipOf = (conversationId: string, userId: string) =>
+  and(
+    eq(conversationMembers.conversationId, conversationId),
+    eq(conversationMembers.userId, userId),
+  );
+
+/** Adds the member, or changes their role; one who had left is a member again, not "left". */
 export async function putMember(
   db: Db,
   conversationId: string,
   userId: string,
   role: MemberRole,
 ): Promise<void> {
-  await db
-    .insert(conversationMembers)
-    .values({ conversationId, userId, role })
-    .onConflictDoUpdate({
-      target: [conversationMembers.conversationId, conversationMembers.userId],
-      set: { role },
-    });
+  await db.batch([
+    db
+      .insert(conversationMembers)
+      .values({ conversationId, userId, role })
+      .onConflictDoUpdate({
+        target: [conversationMembers.conversationId, conversationMembers.userId],
+        set: { role },
+      }),
+    db.delete(conversationDepartures).where(departureOf(conversationId, userId)),
+  ]);
 }
 
-/** Removes the member; false when they were not one. */
+/** The owner removes the member; false when they were not one. */
 export async function removeMember(
   db: Db,
   conversationId: string,
@@ -80,13 +100,41 @@ export async function removeMember(
 ): Promise<boolean> {
   const gone = await db
     .delete(conversationMembers)
-    .where(
-      and(
-        eq(conversationMembers.conversationId, conversationId),
-        eq(conversationMembers.userId, userId),
-      ),
-    )
+    .where(membershipOf(conversationId, userId))
     .returning({ userId: conversationMembers.userId });
+  return gone.length > 0;
+}
+
+/**
+ * The member leaves; false when they were not one. The leave is recorded with it, in one batch:
+ * should the worker's word to the conversation be lost, the conversation reads it when it
+ * re-reads its members, and the user's open tabs say they left rather than that they were removed.
+ */
+export async function leaveConversation(
+  db: Db,
+  conversationId: string,
+  userId: string,
+): Promise<boolean> {
+  const [, gone] = await db.batch([
+    // Recorded only for a member (the select finds no row otherwise).
+    db
+      .insert(conversationDepartures)
+      .select(
+        db
+          .select({
+            conversationId: conversationMembers.conversationId,
+            userId: conversationMembers.userId,
+            leftAt: sql<number>`${Date.now()}`.as("left_at"),
+          })
+          .from(conversationMembers)
+          .where(membershipOf(conversationId, userId)),
+      )
+      .onConflictDoNothing(),
+    db
+      .delete(conversationMembers)
+      .where(membershipOf(conversationId, userId))
+      .returning({ userId: conversationMembers.userId }),
+  ]);
   return gone.length > 0;
 }
 

@@ -1,5 +1,5 @@
 // The open conversation: its messages as they stream, the composer, and the connection's state.
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { ElicitationAnswer } from "../../../durable-objects/protocol/elicitation";
 import type { ProviderInfo } from "../../../durable-objects/protocol/rest";
 import type { ArtifactNow, TranscriptMessage } from "../../../durable-objects/protocol/transcript";
@@ -29,6 +29,7 @@ import { useAnswerer } from "../sharing/answerer";
 import { PresenceBar } from "../sharing/PresenceBar";
 import { ViewerNotice } from "../sharing/ViewerNotice";
 import { useTyping } from "../sharing/use-typing";
+import { rememberedRole, rememberRole } from "../sharing/remembered-role";
 import "../sharing/sharing.css";
 
 export function ChatView(props: {
@@ -112,6 +113,17 @@ export function ChatView(props: {
   const liveRole = state?.presence?.you.role;
   const knownRole = liveRole ?? props.membership?.role ?? null;
   const role = knownRole ?? "viewer";
+  // The role last known here (remembered-role.ts): while no role is known (a reload offline
+  // reads no members), it opens the message box of a conversation the user could write to; what
+  // they send waits in the outbox. Nothing else goes by it.
+  const remembered = useMemo(
+    () => (me ? rememberedRole(browserStore(), me, conversationId) : null),
+    [me, conversationId],
+  );
+  useEffect(() => {
+    if (me && knownRole) rememberRole(browserStore(), me, conversationId, knownRole);
+  }, [me, conversationId, knownRole]);
+  const boxRole = knownRole ?? remembered;
   const { onRoleChange } = props;
   const loadedRole = props.membership?.role;
   // The page around the chat (its header: "you are a participant") follows a live change too.
@@ -366,7 +378,7 @@ export function ChatView(props: {
           onUploadsChanged={setUploadedFiles}
           onTyping={onTyping}
           canUseMcpCatalog={owns}
-          waiting={knownRole === null ? ROLE_LOADING : null}
+          waiting={boxRole === null || boxRole === "viewer" ? ROLE_LOADING : null}
         />
       )}
     </section>

@@ -376,3 +376,33 @@ describe("reloaded offline", () => {
     expect(box()!.disabled).toBe(true);
   });
 });
+
+it("opening a shared conversation right after one's own does not take the owner's role for it", async () => {
+  const MINE = { ...CONVERSATION, id: "c-mine", title: "My notes" };
+  const usual = vi.mocked(fetch).getMockImplementation()!;
+  vi.mocked(fetch).mockImplementation(async (path, init) => {
+    const p = String(path);
+    if (p.startsWith("/api/conversations?")) return json(200, { items: [MINE], nextCursor: null });
+    if (p === `/api/conversations/${MINE.id}`) return json(200, MINE);
+    if (p === `/api/conversations/${MINE.id}/members`)
+      return json(200, { role: "owner", owner: ME, members: [] });
+    return usual(path, init);
+  });
+  // The shared one's members never answer: only its socket could tell the role.
+  members.push(() => new Promise<Response>(() => undefined));
+  history.replaceState(null, "", `/?c=${MINE.id}`);
+  await act(async () => root.render(<App />));
+  const box = () => host.querySelector<HTMLTextAreaElement>("#message-box");
+  await until(() => box()?.disabled === false);
+
+  const shared = [...host.querySelectorAll("[data-testid=shared-with-me] button")].find((b) =>
+    b.textContent?.includes(CONVERSATION.title),
+  );
+  await act(async () => (shared as HTMLButtonElement).click());
+  await until(() => host.querySelector("h1")?.textContent === CONVERSATION.title);
+  await settle();
+  expect(box()!.disabled).toBe(true);
+  // A reload offline would go by what was remembered for it: nothing, not "owner".
+  expect(rememberedRole(localStorage, ME.id, CONVERSATION.id)).toBeNull();
+  expect(rememberedRole(localStorage, ME.id, MINE.id)).toBe("owner");
+});

@@ -35,7 +35,8 @@ export const roleOfHolderSql = (holder: string) =>
 
 // With whether the user left it (conversation_departures), for a member no longer there.
 const ROLE_OF_USER = `SELECT r.role AS role,
-    EXISTS (SELECT 1 FROM conversation_departures d WHERE d.conversation_id = ?2 AND d.user_id = ?1) AS has_left
+    EXISTS (SELECT 1 FROM conversation_departures d
+             WHERE d.conversation_id = ?2 AND d.user_id = ?1 AND d.reason = 'left') AS has_left
   FROM (${roleOfHolderSql("SELECT ?1 AS user_id")}) r`;
 
 /** The read behind `accessInConversation`, for a batch; its first row goes to `accessFromRow`. */

@@ -360,9 +360,10 @@ export const conversationMembers = sqliteTable(
   ],
 );
 
-// Members who left a conversation of their own accord (its row in conversation_members is
-// gone), so that whoever reads the membership later can tell a leave from the owner's removal;
-// forgotten when the owner shares it with them again.
+// Members no longer in a conversation (their row in conversation_members is gone): whether they
+// left of their own accord or the owner removed them, so that whoever reads the membership later
+// (the conversation re-reading its members, a tab reconnecting) can say which; forgotten when
+// the owner shares it with them again.
 export const conversationDepartures = sqliteTable(
   "conversation_departures",
   {
@@ -372,6 +373,7 @@ export const conversationDepartures = sqliteTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    reason: text("reason", { enum: ["left", "removed"] }).notNull(),
     leftAt: integer("left_at", { mode: "number" }).notNull().default(now),
   },
   (t) => [primaryKey({ columns: [t.conversationId, t.userId] })],

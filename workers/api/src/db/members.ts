@@ -61,7 +61,7 @@ export async function searchUsers(db: Db, prefix: string, exceptId: string): Pro
     .limit(10);
 }
 
-const departureOf = (conversationId: string, userId: string) =>
+const departureRow = (conversationId: string, userId: string) =>
   and(
     eq(conversationDepartures.conversationId, conversationId),
     eq(conversationDepartures.userId, userId),
@@ -88,32 +88,28 @@ export async function putMember(
         target: [conversationMembers.conversationId, conversationMembers.userId],
         set: { role },
       }),
-    db.delete(conversationDepartures).where(departureOf(conversationId, userId)),
+    db.delete(conversationDepartures).where(departureRow(conversationId, userId)),
   ]);
 }
 
 /** The owner removes the member; false when they were not one. */
-export async function removeMember(
-  db: Db,
-  conversationId: string,
-  userId: string,
-): Promise<boolean> {
-  const gone = await db
-    .delete(conversationMembers)
-    .where(membershipOf(conversationId, userId))
-    .returning({ userId: conversationMembers.userId });
-  return gone.length > 0;
-}
+export const removeMember = (db: Db, conversationId: string, userId: string) =>
+  endMembership(db, conversationId, userId, "removed");
+
+/** The member leaves; false when they were not one. */
+export const leaveConversation = (db: Db, conversationId: string, userId: string) =>
+  endMembership(db, conversationId, userId, "left");
 
 /**
- * The member leaves; false when they were not one. The leave is recorded with it, in one batch:
- * should the worker's word to the conversation be lost, the conversation reads it when it
- * re-reads its members, and the user's open tabs say they left rather than that they were removed.
+ * Ends a membership and records why, in one batch: should the worker's word to the conversation
+ * be lost, or a tab of theirs be offline at the time, the conversation's re-read and the tab's
+ * next connection still say whether they left or were removed.
  */
-export async function leaveConversation(
+async function endMembership(
   db: Db,
   conversationId: string,
   userId: string,
+  reason: DepartureReason,
 ): Promise<boolean> {
   const [, gone] = await db.batch([
     // Recorded only for a member (the select finds no row otherwise).
@@ -124,18 +120,38 @@ export async function leaveConversation(
           .select({
             conversationId: conversationMembers.conversationId,
             userId: conversationMembers.userId,
+            reason: sql<DepartureReason>`${reason}`.as("reason"),
             leftAt: sql<number>`${Date.now()}`.as("left_at"),
           })
           .from(conversationMembers)
           .where(membershipOf(conversationId, userId)),
       )
-      .onConflictDoNothing(),
+      .onConflictDoUpdate({
+        target: [conversationDepartures.conversationId, conversationDepartures.userId],
+        set: { reason, leftAt: Date.now() },
+      }),
     db
       .delete(conversationMembers)
       .where(membershipOf(conversationId, userId))
       .returning({ userId: conversationMembers.userId }),
   ]);
   return gone.length > 0;
+}
+
+export type DepartureReason = (typeof conversationDepartures.$inferInsert)["reason"];
+
+/** Why the user is no longer a member (left, or removed by the owner); null if they never were. */
+export async function departureOf(
+  db: Db,
+  conversationId: string,
+  userId: string,
+): Promise<DepartureReason | null> {
+  const [row] = await db
+    .select({ reason: conversationDepartures.reason })
+    .from(conversationDepartures)
+    .where(departureRow(conversationId, userId))
+    .limit(1);
+  return row?.reason ?? null;
 }
 
 /** Conversations other people shared with the user, newest activity first. */

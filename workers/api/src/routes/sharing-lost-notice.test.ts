@@ -1,6 +1,7 @@
 // A member's leave, or the owner's removal of them, that the conversation's object was never
-// told of (the worker's call to it lost after D1 was written): the object finds out when it
-// re-reads its members, and the member's open tabs still say which of the two it was.
+// told of (the worker's call to it lost after D1 was written), or that a tab of theirs missed
+// (offline then): the object finds out when it re-reads its members, the tab when it reconnects,
+// and either way the member is told which of the two it was.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import {
@@ -45,7 +46,7 @@ async function closing(ws: TestSocket): Promise<[number | null, string]> {
   return [ws.closeCode, ws.closeReason];
 }
 
-describe("leaves and removals the conversation was not told of", () => {
+describe("leaves and removals the conversation or a tab was not told of", () => {
   it("as events go out, one who left is told they left, one removed that they were removed", async () => {
     const { owner, participant, viewer, id } = await people();
     const a = await join(owner, id);
@@ -82,6 +83,34 @@ describe("leaves and removals the conversation was not told of", () => {
     expect(await removeMember(createDb(env.DB), id, participant.id)).toBe(true);
     b.send({ type: "send", clientMessageId: "after-removal", text: "still here?" });
     expect(await closing(b)).toEqual([CLOSE_ACCESS_REVOKED, CLOSE_REASON_ACCESS_REVOKED]);
+  });
+
+  it("a tab reconnecting after the user left, or was removed, is told which; a stranger is refused as before", async () => {
+    const { owner, participant, viewer, id } = await people();
+    const left = await api(participant, `/api/conversations/${id}/members/${participant.id}`, {
+      method: "DELETE",
+    });
+    expect(left.status).toBe(204);
+    const removed = await api(owner, `/api/conversations/${id}/members/${viewer.id}`, {
+      method: "DELETE",
+    });
+    expect(removed.status).toBe(204);
+    // Their tabs were offline then: on reconnecting, the socket opens and closes saying why.
+    expect(await closing(await TestSocket.open(participant, id))).toEqual([
+      CLOSE_ACCESS_REVOKED,
+      CLOSE_REASON_LEFT,
+    ]);
+    expect(await closing(await TestSocket.open(viewer, id))).toEqual([
+      CLOSE_ACCESS_REVOKED,
+      CLOSE_REASON_ACCESS_REVOKED,
+    ]);
+    const stranger = await createUser(`dee-${crypto.randomUUID().slice(0, 8)}`);
+    await expect(TestSocket.open(stranger, id)).rejects.toThrow(/404/);
+    // Shared with again, they are let in.
+    await addMembers(owner, id, [[participant, "viewer"]]);
+    const again = await join(participant, id);
+    expect(again.closed).toBe(false);
+    again.close();
   });
 
   it("leaving a conversation you are not a member of is refused with 404, and records nothing", async () => {

@@ -305,17 +305,31 @@ export function ChatView(props: {
           )
         }
       />
-      {state && state.connection !== "online" && state.pending.length > 0 && (
-        <ul className="muted small pending-sends" aria-label="Waiting to be sent">
-          {state.pending.map((p) => (
-            <li key={p.clientMessageId}>
-              Waiting for the connection to send “{excerpt(p.text)}”
-              {p.files > 0 && ` with ${p.files === 1 ? "1 file" : `${p.files} files`}`}: it goes as
-              soon as the connection is back.
-            </li>
-          ))}
-        </ul>
-      )}
+      {state &&
+        state.connection !== "online" &&
+        state.pending.length > 0 &&
+        (revoked || left || deleted ? (
+          // The conversation is no longer theirs: these never go (the banner says why).
+          <ul className="muted small pending-sends" aria-label="Not sent">
+            {state.pending.map((p) => (
+              <li key={p.clientMessageId}>
+                Not sent: “{p.text}”
+                {p.files > 0 && ` with ${p.files === 1 ? "1 file" : `${p.files} files`}`}. It cannot
+                go to this conversation any more; copy it if you need it.
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <ul className="muted small pending-sends" aria-label="Waiting to be sent">
+            {state.pending.map((p) => (
+              <li key={p.clientMessageId}>
+                Waiting for the connection to send “{excerpt(p.text)}”
+                {p.files > 0 && ` with ${p.files === 1 ? "1 file" : `${p.files} files`}`}: it goes
+                as soon as the connection is back.
+              </li>
+            ))}
+          </ul>
+        ))}
       {state?.error && (
         <p role="alert" className="error composer-error">
           {state.error}

@@ -406,3 +406,39 @@ it("opening a shared conversation right after one's own does not take the owner'
   expect(rememberedRole(localStorage, ME.id, CONVERSATION.id)).toBeNull();
   expect(rememberedRole(localStorage, ME.id, MINE.id)).toBe("owner");
 });
+
+it("messages waiting when the owner stops sharing are shown as not sent, whole, and never sent later", async () => {
+  rememberRole(localStorage, ME.id, CONVERSATION.id, "participant");
+  const online = vi.mocked(fetch).getMockImplementation()!;
+  vi.mocked(fetch).mockImplementation(async () => {
+    throw new TypeError("Failed to fetch");
+  });
+  await act(async () => root.render(<App />));
+  const box = () => host.querySelector<HTMLTextAreaElement>("#message-box");
+  await until(() => box()?.disabled === false);
+  const long = `Please compare these two plans in detail: ${"the first one, then the second; ".repeat(4)}`;
+  const setter = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, "value")!.set!;
+  await act(async () => {
+    setter.call(box()!, long);
+    box()!.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+  await act(async () => button("Send")!.click());
+  await settle();
+  expect(localStorage.getItem(outboxKey(ME.id, CONVERSATION.id))).toContain("compare these");
+
+  // Back online, the conversation's socket closes: the owner no longer shares it with them.
+  vi.mocked(fetch).mockImplementation(online);
+  await act(async () =>
+    sockets
+      .at(-1)!
+      .dispatchEvent(new CloseEvent("close", { code: 4403, reason: "access revoked" })),
+  );
+  await settle();
+  expect(host.querySelector("[data-testid=access-revoked]")).not.toBeNull();
+  expect(host.querySelector("[aria-label='Waiting to be sent']")).toBeNull();
+  const notSent = host.querySelector("[aria-label='Not sent']")?.textContent ?? "";
+  expect(notSent).toContain(long.trim());
+  expect(notSent).not.toContain("goes as soon as the connection is back");
+  // Not kept: should they be shared with again, it does not go by itself.
+  expect(localStorage.getItem(outboxKey(ME.id, CONVERSATION.id))).toBeNull();
+});

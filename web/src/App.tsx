@@ -343,6 +343,8 @@ export function App() {
     setPaneOpen(false);
     setSharedRevision((n) => n + 1);
   }, [selected]);
+  // The owner stopped sharing the open conversation: "Shared with you" no longer lists it.
+  const sharingRevoked = useCallback(() => setSharedRevision((n) => n + 1), []);
   // The owner made this user a viewer (or a participant) while the conversation is open.
   const followRole = useCallback(
     (role: ConversationRole) => setMembership((m) => (m && m.role !== role ? { ...m, role } : m)),
@@ -641,6 +643,7 @@ export function App() {
                 membership={membership}
                 onRoleChange={followRole}
                 onLeft={leftElsewhere}
+                onRevoked={sharingRevoked}
                 template={
                   conversation?.id === selected ? conversation.settings.template : undefined
                 }

@@ -57,6 +57,8 @@ export function ChatView(props: {
   onRoleChange?: (role: ConversationRole) => void;
   /** The user left this conversation elsewhere (another tab): the page says so, not the chat. */
   onLeft?: () => void;
+  /** The owner stopped sharing this conversation with the user while it was open. */
+  onRevoked?: () => void;
 }) {
   const { conversationId, onArtifactCount, onArtifactsChanged, onTitle } = props;
   const [state, setState] = useState<LiveState | null>(null);
@@ -136,6 +138,10 @@ export function ChatView(props: {
   useEffect(() => {
     if (left) onLeft?.();
   }, [left, onLeft]);
+  const { onRevoked } = props;
+  useEffect(() => {
+    if (revoked) onRevoked?.();
+  }, [revoked, onRevoked]);
   const deleted = state?.connection === "deleted";
   const shared = isShared(
     state?.transcript.messages ?? NO_MESSAGES,

@@ -442,3 +442,23 @@ it("messages waiting when the owner stops sharing are shown as not sent, whole, 
   // Not kept: should they be shared with again, it does not go by itself.
   expect(localStorage.getItem(outboxKey(ME.id, CONVERSATION.id))).toBeNull();
 });
+
+it("when the owner stops sharing while it is open, the page says so and 'Shared with you' drops it", async () => {
+  members.push(asParticipant);
+  await openPage();
+  const sharedList = () => host.querySelector("[data-testid=shared-with-me]");
+  expect(sharedList()?.textContent).toContain(CONVERSATION.title);
+  await until(() => sockets.length > 0);
+
+  shared = false;
+  await act(async () =>
+    sockets
+      .at(-1)!
+      .dispatchEvent(new CloseEvent("close", { code: 4403, reason: "access revoked" })),
+  );
+  await settle();
+  expect(host.querySelector("[data-testid=access-revoked]")?.textContent).toContain(
+    "stopped sharing",
+  );
+  expect(sharedList()).toBeNull();
+});

@@ -9,6 +9,7 @@ import {
   api,
   createConversation,
   createUser,
+  errorOf,
   type TestUser,
 } from "../../../../tests/support/helpers";
 import { TestSocket } from "../../../../tests/support/ws-client";
@@ -113,14 +114,15 @@ describe("leaves and removals the conversation or a tab was not told of", () => 
     again.close();
   });
 
-  it("leaving a conversation you are not a member of is refused with 404, and records nothing", async () => {
+  it("leaving a conversation you are not a member of is refused, saying why, and records nothing", async () => {
     const { owner, id } = await people();
     const stranger = await createUser(`dee-${crypto.randomUUID().slice(0, 8)}`);
     expect(await leaveConversation(createDb(env.DB), id, stranger.id)).toBe(false);
     const res = await api(owner, `/api/conversations/${id}/members/${owner.id}`, {
       method: "DELETE",
     });
-    expect(res.status).toBe(404);
+    expect(res.status).toBe(400);
+    expect((await errorOf(res)).message).toMatch(/You own this conversation: you cannot leave it/);
     const rows = await env.DB.prepare(
       "SELECT count(*) AS n FROM conversation_departures WHERE conversation_id = ?",
     )

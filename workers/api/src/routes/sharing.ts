@@ -100,7 +100,13 @@ export const sharingRoutes = new Hono<AppEnv>()
     const me = c.get("user");
     const db = c.get("db");
     const leaving = userId === me.id;
-    await conversationFor(db, me.id, id, leaving ? "read" : "manage");
+    const { role } = await conversationFor(db, me.id, id, leaving ? "read" : "manage");
+    if (leaving && role === "owner")
+      throw new ApiError(
+        400,
+        "bad_request",
+        "You own this conversation: you cannot leave it. Delete it (DELETE /api/conversations/:id) if you no longer want it.",
+      );
     const gone = await (leaving ? leaveConversation : removeMember)(db, id, userId);
     if (!gone)
       throw new ApiError(404, "not_found", "That user is not a member of this conversation.");

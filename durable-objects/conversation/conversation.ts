@@ -65,7 +65,7 @@ import { type BranchSeed, seedBranch } from "./branching/seed-branch";
 import type { SourceResult } from "./branching/create-branch";
 import { type ConversationRole, seesUsage } from "../protocol/roles";
 import { bodyForViewer, eventForViewer } from "../protocol/viewer-view";
-import { userName } from "../../shared/db/conversation-access";
+import { type MemberAccess, userName } from "../../shared/db/conversation-access";
 import { positiveSetting } from "../../shared/positive-setting";
 import { broadcastPresence, type MemberSocketState, nameFromHeader, stateOf } from "./presence";
 import { applyAccessChange, DELETED_COMMENT, frameAccess, roleFromHeader } from "./member-access";
@@ -117,10 +117,10 @@ export class Conversation extends Agent<Env> {
    * loaded machine that streams slower than the threshold does not add a write to their count.
    */
   firstWriteAfterMs = FIRST_WRITE_AFTER_MS;
-  /** A new message's role read and checks (send-checks.ts), started as its frame arrived. */
+  /** A new message's access read and checks (send-checks.ts), started as its frame arrived. */
   #sendReads = new WeakMap<
     ClientFrame,
-    { role?: Promise<ConversationRole | null>; checks: Promise<SendChecks | null> }
+    { access?: Promise<MemberAccess>; checks: Promise<SendChecks | null> }
   >();
   /** A new message's turn gets its D1 reads made while the message is checked. */
   #earlyRead = new EarlyTurnReads(() => readTurnContext(this.env, this.name));
@@ -156,7 +156,7 @@ export class Conversation extends Agent<Env> {
       db: this.env.DB,
       conversationId: this.name,
       members: () => connectedMembers(this.#open.list(), this.#sse),
-      apply: (userId, role) => this.accessChanged(userId, role),
+      apply: (userId, role, left) => this.accessChanged(userId, role, left),
     }));
   }
   #sseGate: SseGate | undefined;
@@ -248,7 +248,7 @@ export class Conversation extends Agent<Env> {
     const early = this.#sendReads.get(frame);
     const checks =
       frame.type === "send" ? (early?.checks ?? this.startSendChecks(connection, frame)) : null;
-    const access = await frameAccess(this.env.DB, this.name, connection, frame, early?.role);
+    const access = await frameAccess(this.env.DB, this.name, connection, frame, early?.access);
     if (!access.ok) {
       // A socket closed for lost access has nobody left to tell.
       try {
@@ -388,7 +388,7 @@ export class Conversation extends Agent<Env> {
     const batch = sendBatch(this.env, this.name, credential, !this.busy());
     if (batch.turn) this.#earlyRead.start(frame.clientMessageId, batch.turn);
     this.#sendReads.set(frame, {
-      role: batch.role,
+      access: batch.access,
       checks: this.startSendChecks(connection, frame, batch.name),
     });
     return batch.live;

@@ -17,7 +17,7 @@ import {
   CLOSE_REASON_ACCESS_REVOKED,
   CLOSE_REASON_LEFT,
 } from "../protocol/close-codes";
-import { roleInConversation } from "../../shared/db/conversation-access";
+import { accessInConversation, type MemberAccess } from "../../shared/db/conversation-access";
 import { type MemberSocketState, stateOf } from "./presence";
 import type { SseSubscriber } from "./sse";
 
@@ -46,15 +46,16 @@ export type FrameAccess = { ok: true; role: Role } | { ok: false; error: ErrorIn
 
 /**
  * Whether the socket may send this frame now. A user who lost the conversation has their socket
- * closed; a viewer gets a `forbidden` frame_error that says why. `roleRead`: the user's role,
- * when its read went out already (as a new message arrived).
+ * closed (saying whether they left or were removed); a viewer gets a `forbidden` frame_error
+ * that says why. `accessRead`: the user's access, when its read went out already (as a new
+ * message arrived).
  */
 export async function frameAccess(
   db: D1Database,
   conversationId: string,
   connection: Connection,
   frame: ClientFrame,
-  roleRead?: Promise<Role | null>,
+  accessRead?: Promise<MemberAccess>,
 ): Promise<FrameAccess> {
   const state = stateOf(connection);
   const userId = state?.credential?.userId;
@@ -66,9 +67,9 @@ export async function frameAccess(
       ? "write"
       : "read";
   if (right === "read") return { ok: true, role: known };
-  const role = await (roleRead ?? roleInConversation(db, conversationId, userId));
+  const { role, left } = await (accessRead ?? accessInConversation(db, conversationId, userId));
   if (!role) {
-    closeRevoked(connection, false);
+    closeRevoked(connection, left);
     return { ok: false, error: revokedError };
   }
   if (role !== known)

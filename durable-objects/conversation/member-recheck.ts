@@ -3,10 +3,11 @@
 // written, a removed member's open socket or event stream would go on receiving the conversation
 // until it sent a frame, and a member made a viewer its usage. So while events go out, at most every REVALIDATE_MS, the roles of the
 // members connected (never the owner's: nobody can take it away) are read again in one D1 batch,
-// and a change is applied as the worker's call would have.
+// and a change is applied as the worker's call would have. A member no longer there is told
+// they left when their leave was recorded (conversation_departures), else that they were removed.
 import type { Connection } from "agents";
 import type { ConversationRole } from "../protocol/roles";
-import { roleFromRow, roleStatement } from "../../shared/db/conversation-access";
+import { accessFromRow, roleStatement } from "../../shared/db/conversation-access";
 import { stateOf } from "./presence";
 import { REVALIDATE_MS } from "./socket-gate";
 import type { SseSubscriber } from "./sse";
@@ -16,8 +17,12 @@ export interface MemberRecheckDeps {
   conversationId: string;
   /** Connected members to check, each with every role their sockets and streams hold. */
   members: () => Map<string, Set<ConversationRole>>;
-  /** Applies a changed role, or a removal (null), to the user's sockets and streams. */
-  apply: (userId: string, role: ConversationRole | null) => void;
+  /**
+   * Applies a changed role, or a removal (null), to the user's sockets and streams; `left`: the
+   * user left it themself (recorded with the leave), so they are told that, not that they were
+   * removed.
+   */
+  apply: (userId: string, role: ConversationRole | null, left: boolean) => void;
 }
 
 export class MemberRecheck {
@@ -46,11 +51,11 @@ export class MemberRecheck {
     const ids = [...members.keys()];
     const rows = await db.batch(ids.map((id) => roleStatement(db, conversationId, id)));
     ids.forEach((id, i) => {
-      const role = roleFromRow(rows[i]?.results[0] ?? null);
+      const { role, left } = accessFromRow(rows[i]?.results[0] ?? null);
       const held = members.get(id) ?? new Set();
       // Any socket or stream still on the old role takes the new one (a stream too: a viewer's
       // leaves out usage).
-      if (role === null || [...held].some((h) => h !== role)) this.deps.apply(id, role);
+      if (role === null || [...held].some((h) => h !== role)) this.deps.apply(id, role, left);
     });
   }
 }

@@ -6,18 +6,18 @@
 // that used to make the read (socket-gate.ts, member-access.ts, send-checks.ts).
 import type { Env } from "../../shared/env";
 import {
+  accessFromRow,
+  type MemberAccess,
   nameFromRow,
-  roleFromRow,
   roleStatement,
   userNameStatement,
 } from "../../shared/db/conversation-access";
-import type { ConversationRole } from "../protocol/roles";
 import { credentialStatement, type SocketCredential } from "./socket-credential";
 import { type TurnReads, turnReadsFrom, turnReadStatements } from "./turn-reads";
 
 export interface SendBatch {
   live: Promise<boolean>;
-  role: Promise<ConversationRole | null>;
+  access: Promise<MemberAccess>;
   name: Promise<string | null>;
   /** Only when asked for (the turn starts at once). */
   turn?: Promise<TurnReads>;
@@ -44,7 +44,7 @@ export function sendBatch(
   };
   return {
     live: part((r) => (r[0]?.results.length ?? 0) > 0),
-    role: part((r) => roleFromRow(r[1]?.results[0] ?? null)),
+    access: part((r) => accessFromRow(r[1]?.results[0] ?? null)),
     name: part((r) => nameFromRow(r[2]?.results[0] ?? null)),
     ...(withTurn && { turn: part((r) => turnReadsFrom(env, r.slice(3))) }),
   };

@@ -3,13 +3,23 @@
 // frame that writes (a member removed while their socket is open is refused at once).
 import { ConversationRole } from "../../durable-objects/protocol/roles";
 
-/** The user's role in the conversation, or null when it is not theirs and not shared with them. */
-export async function roleInConversation(
+/**
+ * A user's access to a conversation: their role, or null when it is not theirs and not shared
+ * with them; `left` when it is not because they left it themself (not because the owner removed
+ * them), so their open tabs can say which.
+ */
+export interface MemberAccess {
+  role: ConversationRole | null;
+  left: boolean;
+}
+
+/** The user's access to the conversation, as read now. */
+export async function accessInConversation(
   db: D1Database,
   conversationId: string,
   userId: string,
-): Promise<ConversationRole | null> {
-  return roleFromRow(await roleStatement(db, conversationId, userId).first());
+): Promise<MemberAccess> {
+  return accessFromRow(await roleStatement(db, conversationId, userId).first());
 }
 
 /**
@@ -23,11 +33,21 @@ export const roleOfHolderSql = (holder: string) =>
      LEFT JOIN conversations c ON c.id = ?2
      LEFT JOIN conversation_members m ON m.conversation_id = c.id AND m.user_id = h.user_id`;
 
-const ROLE_OF_USER = roleOfHolderSql("SELECT ?1 AS user_id");
+// With whether the user left it (conversation_departures), for a member no longer there.
+const ROLE_OF_USER = `SELECT r.role AS role,
+    EXISTS (SELECT 1 FROM conversation_departures d
+             WHERE d.conversation_id = ?2 AND d.user_id = ?1 AND d.reason = 'left') AS has_left
+  FROM (${roleOfHolderSql("SELECT ?1 AS user_id")}) r`;
 
-/** The read behind `roleInConversation`, for a batch; its first row goes to `roleFromRow`. */
+/** The read behind `accessInConversation`, for a batch; its first row goes to `accessFromRow`. */
 export function roleStatement(db: D1Database, conversationId: string, userId: string) {
   return db.prepare(ROLE_OF_USER).bind(userId, conversationId);
+}
+
+export function accessFromRow(row: unknown): MemberAccess {
+  const role = roleFromRow(row);
+  const left = role === null && Boolean((row as { has_left?: unknown } | null)?.has_left);
+  return { role, left };
 }
 
 export function roleFromRow(row: unknown): ConversationRole | null {

@@ -360,6 +360,25 @@ export const conversationMembers = sqliteTable(
   ],
 );
 
+// Members no longer in a conversation (their row in conversation_members is gone): whether they
+// left of their own accord or the owner removed them, so that whoever reads the membership later
+// (the conversation re-reading its members, a tab reconnecting) can say which; forgotten when
+// the owner shares it with them again.
+export const conversationDepartures = sqliteTable(
+  "conversation_departures",
+  {
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    reason: text("reason", { enum: ["left", "removed"] }).notNull(),
+    leftAt: integer("left_at", { mode: "number" }).notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.conversationId, t.userId] })],
+);
+
 // Read-only links to a snapshot of a conversation (its messages up to `upToSeq`).
 export const shareLinks = sqliteTable(
   "share_links",

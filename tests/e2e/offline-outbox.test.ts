@@ -1,5 +1,6 @@
 // A message written offline outlives its tab: closed before the network came back, the
-// conversation opened again sends it once, with its file (outbox.ts, in Chromium's localStorage).
+// conversation opened again sends it once, with its file (outbox.ts, in Chromium's localStorage);
+// a page reloaded offline takes a message in the user's own conversation, sent once back online.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { launchChromium } from "./browser";
@@ -86,5 +87,36 @@ it("a message sent offline in a tab closed before the network came back goes onc
   await again.getByTestId("message-assistant").waitFor();
   await again.waitForTimeout(1000);
   expect(await again.getByTestId("message-user").count()).toBe(1);
+  await context.close();
+});
+
+it("reloaded offline, the user's own conversation opens its box; what they send goes once the network is back", async () => {
+  const id = await create();
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(url(id));
+  const box = page.getByRole("textbox", { name: "Message" });
+  await expect.poll(() => box.isEnabled(), { timeout: 30_000 }).toBe(true);
+  // The service worker keeps the page's shell for a start without the network.
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await context.setOffline(true);
+  await page.reload();
+  // Not the sign-in page: the conversation, its box open (the role this browser last knew).
+  await expect.poll(() => box.isEnabled(), { timeout: 30_000 }).toBe(true);
+  expect(await page.getByRole("button", { name: "Sign in" }).count()).toBe(0);
+  await box.fill("Written after an offline reload");
+  await box.press("Enter");
+  await page.getByRole("list", { name: "Waiting to be sent" }).waitFor();
+
+  await context.setOffline(false);
+  await page
+    .getByTestId("message-assistant")
+    .and(page.locator('[data-status="complete"]'))
+    .waitFor({ timeout: TURN_TIMEOUT });
+  expect(await page.getByTestId("message-user").allTextContents()).toEqual([
+    expect.stringContaining("Written after an offline reload"),
+  ]);
   await context.close();
 });

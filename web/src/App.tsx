@@ -18,6 +18,7 @@ import { sessionStart } from "./session-start";
 import { startLinkToken } from "./start-link";
 import { browserStore } from "./browser-store";
 import { eraseOutboxes } from "./chat/outbox-keys";
+import { forgetRoles } from "./sharing/remembered-role";
 import { artifactApi } from "./artifacts/artifact-api";
 import { type Pins, PinsContext } from "./attachments/pins";
 import { forgetLanding, readLanding, sessionStore } from "./settings/sign-in-return";
@@ -77,12 +78,19 @@ function loadTheRestWhenIdle(): () => void {
   };
 }
 
+const UNREACHABLE =
+  "The server could not be reached to check your sign-in. Check the network, then reload the page.";
+/** How often a session check that got no answer is asked again (besides when the network returns). */
+const RECHECK_UNREACHABLE_MS = 15_000;
+
 type Auth =
   | { state: "checking" }
   | { state: "signed-out"; error?: string }
   // Not `confirmed`: the user this browser last signed in as (last-user.ts), drawn while the
   // session check is on its way; nothing that acts for them starts before it answers.
-  | { state: "signed-in"; user: User; confirmed: boolean };
+  // `unreachable`: the check got no answer (offline): their open conversation shows, its unsent
+  // messages wait, and the check is asked again when the network is back.
+  | { state: "signed-in"; user: User; confirmed: boolean; unreachable?: boolean };
 
 /**
  * A returning visit starts with its last user; a start link (`#token=…`) signs in first; a
@@ -129,6 +137,13 @@ export function App() {
   // Why it did not load (owner-only controls stay hidden until it does); bumped to try again.
   const [membershipFailed, setMembershipFailed] = useState<string | null>(null);
   const [membershipTry, setMembershipTry] = useState(0);
+  // Another conversation opened: the last one's members go before anything renders with them
+  // (its chat would take that role for the new one's, and remember it).
+  const [membershipOf, setMembershipOf] = useState(selected);
+  if (membershipOf !== selected) {
+    setMembershipOf(selected);
+    setMembership(null);
+  }
   // A shared conversation the user is leaving or has left: its page says so instead.
   const [leaving, setLeaving] = useState<{ id: string; done: boolean } | null>(null);
   // Bumped after leaving, so "Shared with you" drops the conversation at once.
@@ -149,22 +164,33 @@ export function App() {
   const sidebarWidth = usePaneWidth("sidebar");
   const artifactsWidth = usePaneWidth("artifacts");
 
-  useEffect(() => {
-    // `npm start` prints a link with the token in the fragment: it never reaches a server log.
-    const check = (token: string | null) => {
+  // `npm start` prints a link with the token in the fragment: it never reaches a server log.
+  const check = useCallback(
+    (token: string | null) => {
       if (token) history.replaceState(null, "", location.pathname + location.search);
       (token ? api.signIn(token) : api.session())
         .then(({ user }) => signedIn(user))
         .catch((err: unknown) => {
           // The list and the rest asked for early have no session either: a sign-in asks again.
           forgetFirstRequests();
+          // No answer at all (fetch's TypeError: offline, the server unreachable): nothing says
+          // the session ended, so the last user's page stays, and the check waits for the network.
+          if (err instanceof TypeError)
+            return setAuth((a) =>
+              a.state === "signed-in"
+                ? { ...a, unreachable: true }
+                : { state: "signed-out", error: UNREACHABLE },
+            );
           if (err instanceof ApiFailure && err.status === 401) forgetUser(browserStore());
           setAuth({
             state: "signed-out",
             ...(err instanceof ApiFailure && err.status !== 401 && { error: err.message }),
           });
         });
-    };
+    },
+    [signedIn],
+  );
+  useEffect(() => {
     const start = sessionStart(location.hash, browserStore());
     if (start.kind !== "signed-out") check(start.kind === "start-link" ? start.token : null);
     // A start link opened in a tab already showing the app changes only the fragment.
@@ -176,7 +202,19 @@ export function App() {
     };
     window.addEventListener("hashchange", onHashChange);
     return () => window.removeEventListener("hashchange", onHashChange);
-  }, [signedIn]);
+  }, [check]);
+  // Unanswered: asked again as the network comes back, and now and then (a server that was down).
+  const unreachable = auth.state === "signed-in" && !auth.confirmed && !!auth.unreachable;
+  useEffect(() => {
+    if (!unreachable) return;
+    const again = () => check(null);
+    window.addEventListener("online", again);
+    const timer = window.setInterval(again, RECHECK_UNREACHABLE_MS);
+    return () => {
+      window.removeEventListener("online", again);
+      window.clearInterval(timer);
+    };
+  }, [unreachable, check]);
 
   useEffect(() => {
     if (!landing) return;
@@ -305,6 +343,8 @@ export function App() {
     setPaneOpen(false);
     setSharedRevision((n) => n + 1);
   }, [selected]);
+  // The owner stopped sharing the open conversation: "Shared with you" no longer lists it.
+  const sharingRevoked = useCallback(() => setSharedRevision((n) => n + 1), []);
   // The owner made this user a viewer (or a participant) while the conversation is open.
   const followRole = useCallback(
     (role: ConversationRole) => setMembership((m) => (m && m.role !== role ? { ...m, role } : m)),
@@ -414,7 +454,10 @@ export function App() {
     api.signOut().finally(() => {
       forgetUser(browserStore());
       // Their unsent messages are theirs: not left for whoever signs in next on this browser.
-      if (auth.state === "signed-in") eraseOutboxes(browserStore(), auth.user.id);
+      if (auth.state === "signed-in") {
+        eraseOutboxes(browserStore(), auth.user.id);
+        forgetRoles(browserStore(), auth.user.id);
+      }
       setAuth({ state: "signed-out" });
     });
   const closeSettings = useCallback(() => {
@@ -573,7 +616,7 @@ export function App() {
             />
           </Suspense>
         )}
-        {selected && !confirmed ? (
+        {selected && !confirmed && !unreachable ? (
           <p className="centered muted">Loading…</p>
         ) : left ? (
           left.done ? (
@@ -600,6 +643,7 @@ export function App() {
                 membership={membership}
                 onRoleChange={followRole}
                 onLeft={leftElsewhere}
+                onRevoked={sharingRevoked}
                 template={
                   conversation?.id === selected ? conversation.settings.template : undefined
                 }

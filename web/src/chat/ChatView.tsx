@@ -1,5 +1,5 @@
 // The open conversation: its messages as they stream, the composer, and the connection's state.
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { ElicitationAnswer } from "../../../durable-objects/protocol/elicitation";
 import type { ProviderInfo } from "../../../durable-objects/protocol/rest";
 import type { ArtifactNow, TranscriptMessage } from "../../../durable-objects/protocol/transcript";
@@ -30,6 +30,7 @@ import { useAnswerer } from "../sharing/answerer";
 import { PresenceBar } from "../sharing/PresenceBar";
 import { ViewerNotice } from "../sharing/ViewerNotice";
 import { useTyping } from "../sharing/use-typing";
+import { rememberedRole, rememberRole } from "../sharing/remembered-role";
 import "../sharing/sharing.css";
 
 export function ChatView(props: {
@@ -57,6 +58,8 @@ export function ChatView(props: {
   onRoleChange?: (role: ConversationRole) => void;
   /** The user left this conversation elsewhere (another tab): the page says so, not the chat. */
   onLeft?: () => void;
+  /** The owner stopped sharing this conversation with the user while it was open. */
+  onRevoked?: () => void;
 }) {
   const { conversationId, onArtifactCount, onArtifactsChanged, onTitle } = props;
   const [state, setState] = useState<LiveState | null>(null);
@@ -106,6 +109,17 @@ export function ChatView(props: {
   const liveRole = state?.presence?.you.role;
   const knownRole = liveRole ?? props.membership?.role ?? null;
   const role = knownRole ?? "viewer";
+  // The role last known here (remembered-role.ts): while no role is known (a reload offline
+  // reads no members), it opens the message box of a conversation the user could write to; what
+  // they send waits in the outbox. Nothing else goes by it.
+  const remembered = useMemo(
+    () => (me ? rememberedRole(browserStore(), me, conversationId) : null),
+    [me, conversationId],
+  );
+  useEffect(() => {
+    if (me && knownRole) rememberRole(browserStore(), me, conversationId, knownRole);
+  }, [me, conversationId, knownRole]);
+  const boxRole = knownRole ?? remembered;
   const { onRoleChange } = props;
   const loadedRole = props.membership?.role;
   // The page around the chat (its header: "you are a participant") follows a live change too.
@@ -118,6 +132,10 @@ export function ChatView(props: {
   useEffect(() => {
     if (left) onLeft?.();
   }, [left, onLeft]);
+  const { onRevoked } = props;
+  useEffect(() => {
+    if (revoked) onRevoked?.();
+  }, [revoked, onRevoked]);
   const deleted = state?.connection === "deleted";
   const shared = isShared(
     state?.transcript.messages ?? NO_MESSAGES,
@@ -287,17 +305,31 @@ export function ChatView(props: {
           )
         }
       />
-      {state && state.connection !== "online" && state.pending.length > 0 && (
-        <ul className="muted small pending-sends" aria-label="Waiting to be sent">
-          {state.pending.map((p) => (
-            <li key={p.clientMessageId}>
-              Waiting for the connection to send “{excerpt(p.text)}”
-              {p.files > 0 && ` with ${p.files === 1 ? "1 file" : `${p.files} files`}`}: it goes as
-              soon as the connection is back.
-            </li>
-          ))}
-        </ul>
-      )}
+      {state &&
+        state.connection !== "online" &&
+        state.pending.length > 0 &&
+        (revoked || left || deleted ? (
+          // The conversation is no longer theirs: these never go (the banner says why).
+          <ul className="muted small pending-sends" aria-label="Not sent">
+            {state.pending.map((p) => (
+              <li key={p.clientMessageId}>
+                Not sent: “{p.text}”
+                {p.files > 0 && ` with ${p.files === 1 ? "1 file" : `${p.files} files`}`}. It cannot
+                go to this conversation any more; copy it if you need it.
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <ul className="muted small pending-sends" aria-label="Waiting to be sent">
+            {state.pending.map((p) => (
+              <li key={p.clientMessageId}>
+                Waiting for the connection to send “{excerpt(p.text)}”
+                {p.files > 0 && ` with ${p.files === 1 ? "1 file" : `${p.files} files`}`}: it goes
+                as soon as the connection is back.
+              </li>
+            ))}
+          </ul>
+        ))}
       {state?.error && (
         <p role="alert" className="error composer-error">
           {state.error}
@@ -360,7 +392,7 @@ export function ChatView(props: {
           onUploadsChanged={setUploadedFiles}
           onTyping={onTyping}
           canUseMcpCatalog={owns}
-          waiting={knownRole === null ? ROLE_LOADING : null}
+          waiting={boxRole === null || boxRole === "viewer" ? ROLE_LOADING : null}
         />
       )}
     </section>

@@ -67,7 +67,10 @@ export interface LiveState {
   presence: Presence | null;
   /** The last send the server refused (a limit, say): its text and files go back in the composer. */
   refused: RefusedSend | null;
-  /** Sends the server has not acknowledged yet (sent again on reconnect), oldest first. */
+  /**
+   * Sends the server has not acknowledged yet (sent again on reconnect), oldest first; once the
+   * conversation is gone (deleted, left, no longer shared), those that were never sent.
+   */
   pending: readonly PendingSend[];
 }
 
@@ -224,6 +227,18 @@ export class LiveConversation {
     removeEventListener("storage", this.otherTab);
   }
 
+  /**
+   * Stops for good: the conversation is no longer the user's (deleted, or not shared with them).
+   * What waits to be sent never can be: no tab sends it, not even should it be shared with them
+   * again some day; `pending` keeps it on this page, which says it was not sent.
+   */
+  private gone() {
+    this.stop();
+    this.unacked.clear();
+    this.kept.clear();
+    this.outbox?.clear();
+  }
+
   /** Stops for good: a new socket would be refused until the user signs in again. */
   private signedOut() {
     this.stop();
@@ -348,12 +363,12 @@ export class LiveConversation {
         return this.set({ connection: "not-created" });
       }
       if (e.code === CLOSE_CONVERSATION_GONE) {
-        this.stop();
+        this.gone();
         return this.set({ connection: "deleted", presence: null });
       }
       if (e.code === CREDENTIAL_REVOKED) return this.signedOut();
       if (e.code === CLOSE_ACCESS_REVOKED) {
-        this.stop();
+        this.gone();
         // The owner stopped sharing it, or the user left it themself (the reason says which).
         const connection = e.reason === CLOSE_REASON_LEFT ? "left" : "access-revoked";
         return this.set({ connection, presence: null });

@@ -27,6 +27,7 @@ import { ACCEPTED_FILES, pastedFiles } from "./attachments/dropped-files";
 import { type AttachmentUploader, attachmentUploader } from "./attachments/upload-attachment";
 import { useAttachmentDrafts } from "./attachments/use-attachment-drafts";
 import { useFileDrop } from "./attachments/use-file-drop";
+import { heldDropsNote, useHeldDrops } from "./attachments/use-held-drops";
 import { usePageDropGuard } from "./attachments/use-page-drop-guard";
 import { type CatalogApi, catalogApi } from "./catalog-api";
 import { PromptForm } from "./PromptForm";
@@ -250,7 +251,8 @@ export function Composer(props: {
 
   const area = useRef<HTMLDivElement>(null);
   // A file uploads as it is added: not before the user is known to be able to send it.
-  const dragging = useFileDrop(props.dropZone, area, waiting ? ignoreFiles : files.add);
+  const drops = useHeldDrops(!!waiting, files.add);
+  const dragging = useFileDrop(props.dropZone, area, drops.take);
   const onPaste = (e: ClipboardEvent) => {
     const pasted = pastedFiles(e.clipboardData);
     if (pasted.length === 0) return;
@@ -375,7 +377,9 @@ export function Composer(props: {
       </div>
       <p id="composer-hint" className={`muted small composer-hint ${tooLong ? "error" : ""}`}>
         {waiting
-          ? waiting
+          ? drops.held > 0
+            ? `${waiting} ${heldDropsNote(drops.held)}`
+            : waiting
           : tooLong
             ? `Too long: ${message.length} of ${MAX_MESSAGE_CHARS} characters. Shorten it, remove an attachment or split it into several messages.`
             : uploading
@@ -387,5 +391,3 @@ export function Composer(props: {
     </div>
   );
 }
-
-const ignoreFiles = (): void => undefined;

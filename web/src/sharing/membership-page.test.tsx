@@ -1,13 +1,16 @@
 // @vitest-environment jsdom
 // A shared conversation's page as its member sees it: no owner-only control while their role
 // loads or when it cannot be read, and Leave with a confirmation, after which the conversation
-// goes from "Shared with you" and its page says they left.
+// goes from "Shared with you" and its page says they left. Reloaded offline, the role last known
+// opens the message box (the message waits), until the server's word replaces it.
 import { act } from "react";
 import { createRoot, type Root } from "react-dom/client";
-import { afterEach, beforeAll, beforeEach, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { App } from "../App";
 import { artifact } from "../artifacts/test-artifact";
 import { rememberUser } from "../last-user";
+import { outboxKey } from "../chat/outbox-keys";
+import { rememberedRole, rememberRole } from "./remembered-role";
 
 beforeAll(() => {
   // jsdom has no modal dialogs.
@@ -309,4 +312,153 @@ it("opens the box at once for a conversation from the user's own list, before it
     "Loading your role",
   );
   expect(requests).toContain(`GET /api/conversations/${CONVERSATION.id}/members`);
+});
+
+describe("reloaded offline", () => {
+  const offline = () =>
+    vi.mocked(fetch).mockImplementation(async () => {
+      throw new TypeError("Failed to fetch");
+    });
+  const box = () => host.querySelector<HTMLTextAreaElement>("#message-box");
+
+  async function typeAndSend(text: string) {
+    const el = box()!;
+    const setter = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, "value")!.set!;
+    await act(async () => {
+      setter.call(el, text);
+      el.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+    await act(async () => button("Send")!.click());
+    await settle();
+  }
+
+  it("a conversation the user could write to opens its box: the message waits, and the server's role wins once back", async () => {
+    rememberRole(localStorage, ME.id, CONVERSATION.id, "participant");
+    const online = vi.mocked(fetch).getMockImplementation()!;
+    offline();
+    await act(async () => root.render(<App />));
+    // The conversation, not the sign-in page.
+    await until(() => box() !== null);
+    expect(button("Sign in")).toBeUndefined();
+    expect(box()!.disabled).toBe(false);
+    expect(host.querySelector("#composer-hint")?.textContent).not.toContain("Loading your role");
+    await typeAndSend("Written on the train");
+    expect(host.querySelector("[aria-label='Waiting to be sent']")?.textContent).toContain(
+      "Written on the train",
+    );
+    expect(localStorage.getItem(outboxKey(ME.id, CONVERSATION.id))).toContain(
+      "Written on the train",
+    );
+
+    // Back online: the session is confirmed, the members say the owner made them a viewer.
+    vi.mocked(fetch).mockImplementation(online);
+    members.push(() => Promise.resolve(json(200, { role: "viewer", owner: OWNER, members: [] })));
+    await act(async () => window.dispatchEvent(new Event("online")));
+    await until(() => host.querySelector("[data-testid=viewer-notice]") !== null);
+    expect(box()).toBeNull();
+    expect(rememberedRole(localStorage, ME.id, CONVERSATION.id)).toBe("viewer");
+  });
+
+  it("without a role known from before, the box waits and says why (never the sign-in page)", async () => {
+    offline();
+    await act(async () => root.render(<App />));
+    await until(() => box() !== null);
+    expect(button("Sign in")).toBeUndefined();
+    expect(box()!.disabled).toBe(true);
+    expect(host.querySelector("#composer-hint")?.textContent).toContain("Loading your role");
+  });
+
+  it("a role remembered as viewer keeps the box closed", async () => {
+    rememberRole(localStorage, ME.id, CONVERSATION.id, "viewer");
+    offline();
+    await act(async () => root.render(<App />));
+    await until(() => box() !== null);
+    expect(box()!.disabled).toBe(true);
+  });
+});
+
+it("opening a shared conversation right after one's own does not take the owner's role for it", async () => {
+  const MINE = { ...CONVERSATION, id: "c-mine", title: "My notes" };
+  const usual = vi.mocked(fetch).getMockImplementation()!;
+  vi.mocked(fetch).mockImplementation(async (path, init) => {
+    const p = String(path);
+    if (p.startsWith("/api/conversations?")) return json(200, { items: [MINE], nextCursor: null });
+    if (p === `/api/conversations/${MINE.id}`) return json(200, MINE);
+    if (p === `/api/conversations/${MINE.id}/members`)
+      return json(200, { role: "owner", owner: ME, members: [] });
+    return usual(path, init);
+  });
+  // The shared one's members never answer: only its socket could tell the role.
+  members.push(() => new Promise<Response>(() => undefined));
+  history.replaceState(null, "", `/?c=${MINE.id}`);
+  await act(async () => root.render(<App />));
+  const box = () => host.querySelector<HTMLTextAreaElement>("#message-box");
+  await until(() => box()?.disabled === false);
+
+  const shared = [...host.querySelectorAll("[data-testid=shared-with-me] button")].find((b) =>
+    b.textContent?.includes(CONVERSATION.title),
+  );
+  await act(async () => (shared as HTMLButtonElement).click());
+  await until(() => host.querySelector("h1")?.textContent === CONVERSATION.title);
+  await settle();
+  expect(box()!.disabled).toBe(true);
+  // A reload offline would go by what was remembered for it: nothing, not "owner".
+  expect(rememberedRole(localStorage, ME.id, CONVERSATION.id)).toBeNull();
+  expect(rememberedRole(localStorage, ME.id, MINE.id)).toBe("owner");
+});
+
+it("messages waiting when the owner stops sharing are shown as not sent, whole, and never sent later", async () => {
+  rememberRole(localStorage, ME.id, CONVERSATION.id, "participant");
+  const online = vi.mocked(fetch).getMockImplementation()!;
+  vi.mocked(fetch).mockImplementation(async () => {
+    throw new TypeError("Failed to fetch");
+  });
+  await act(async () => root.render(<App />));
+  const box = () => host.querySelector<HTMLTextAreaElement>("#message-box");
+  await until(() => box()?.disabled === false);
+  const long = `Please compare these two plans in detail: ${"the first one, then the second; ".repeat(4)}`;
+  const setter = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, "value")!.set!;
+  await act(async () => {
+    setter.call(box()!, long);
+    box()!.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+  await act(async () => button("Send")!.click());
+  await settle();
+  expect(localStorage.getItem(outboxKey(ME.id, CONVERSATION.id))).toContain("compare these");
+
+  // Back online, the conversation's socket closes: the owner no longer shares it with them.
+  vi.mocked(fetch).mockImplementation(online);
+  await act(async () =>
+    sockets
+      .at(-1)!
+      .dispatchEvent(new CloseEvent("close", { code: 4403, reason: "access revoked" })),
+  );
+  await settle();
+  expect(host.querySelector("[data-testid=access-revoked]")).not.toBeNull();
+  expect(host.querySelector("[aria-label='Waiting to be sent']")).toBeNull();
+  const notSent = host.querySelector("[aria-label='Not sent']")?.textContent ?? "";
+  expect(notSent).toContain(long.trim());
+  expect(notSent).not.toContain("goes as soon as the connection is back");
+  // Not kept: should they be shared with again, it does not go by itself.
+  expect(localStorage.getItem(outboxKey(ME.id, CONVERSATION.id))).toBeNull();
+});
+
+it("when the owner stops sharing while it is open, the page says so and 'Shared with you' drops it", async () => {
+  members.push(asParticipant);
+  await openPage();
+  const sharedList = () => host.querySelector("[data-testid=shared-with-me]");
+  expect(sharedList()?.textContent).toContain(CONVERSATION.title);
+  await until(() => sockets.length > 0);
+
+  shared = false;
+  await act(async () =>
+    sockets
+      .at(-1)!
+      .dispatchEvent(new CloseEvent("close", { code: 4403, reason: "access revoked" })),
+  );
+  await settle();
+  expect(host.querySelector("[data-testid=access-revoked]")?.textContent).toContain(
+    "stopped sharing",
+  );
+  expect(sharedList()).toBeNull();
 });

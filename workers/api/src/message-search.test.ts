@@ -1,6 +1,12 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, createConversation, createUser, type TestUser } from "../../../tests/support/helpers";
+import {
+  addMembers,
+  api,
+  createConversation,
+  createUser,
+  type TestUser,
+} from "../../../tests/support/helpers";
 
 let alice: TestUser;
 let bob: TestUser;
@@ -25,8 +31,8 @@ async function putMessage(conversationId: string, text: string, id = crypto.rand
   return id;
 }
 
-async function search(user: TestUser, q: string) {
-  const res = await api(user, `/api/conversations?q=${encodeURIComponent(q)}`);
+async function search(user: TestUser, q: string, include = "") {
+  const res = await api(user, `/api/conversations?q=${encodeURIComponent(q)}${include}`);
   expect(res.status).toBe(200);
   const body: { items: Array<{ id: string; title: string; snippet?: string }> } = await res.json();
   return body.items;
@@ -89,5 +95,52 @@ describe("searching conversations finds words inside messages", () => {
     expect((await search(alice, title.toUpperCase())).map((x) => x.id)).toEqual([c.id]);
     expect((await search(alice, "erosion_rates: 40%")).map((x) => x.id)).toEqual([c.id]);
     expect(await search(alice, "w0 w1 w2 w3 w4 w5 w6 w7 w8 w9 w10 w11 w12 w13 w14")).toEqual([]);
+  });
+});
+
+describe("searching conversations shared with you", () => {
+  const BUDGET_LINE =
+    "_Stopped early to stay within this turn's cost budget ($0.0110 of $0.0300 spent so far)._";
+  const shared = (user: TestUser, q: string) => search(user, q, "&include=shared");
+  const cast = async () => {
+    const suffix = crypto.randomUUID().slice(0, 8);
+    const [owner, viewer, participant] = await Promise.all(
+      ["ow", "vi", "pa"].map((who) => createUser(`${who}-${suffix}`)),
+    );
+    return { owner: owner!, viewer: viewer!, participant: participant! };
+  };
+
+  it("a viewer's snippet keeps an answer's budget line without its figures; a participant's keeps them", async () => {
+    const { owner, viewer, participant } = await cast();
+    const c = await createConversation(owner, { title: "Moon phases" });
+    await addMembers(owner, c.id, [
+      [viewer, "viewer"],
+      [participant, "participant"],
+    ]);
+    await putMessage(c.id, `Waxing gibbous.\n\n${BUDGET_LINE}`);
+
+    const seen = await shared(viewer, "stopped early");
+    expect(seen.map((x) => x.id)).toEqual([c.id]);
+    expect(seen[0]?.snippet).toContain("Stopped early to stay within this turn's cost budget");
+    expect(seen[0]?.snippet).not.toMatch(/0\.0110|0\.0300|\$/);
+    // Words elsewhere in the answer are found as before.
+    expect((await shared(viewer, "gibbous"))[0]?.snippet).toContain("Waxing gibbous");
+    // Usage is a participant's to see (and the owner's): their snippet keeps the figures.
+    expect((await shared(participant, "stopped early"))[0]?.snippet).toContain("$0.0110");
+    expect((await search(owner, "stopped early"))[0]?.snippet).toContain("$0.0110");
+  });
+
+  it("a viewer does not find a conversation by the figures of its budget lines", async () => {
+    const { owner, viewer } = await cast();
+    const c = await createConversation(owner, { title: "Tides" });
+    await addMembers(owner, c.id, [[viewer, "viewer"]]);
+    await putMessage(c.id, `Spring tides follow new and full moons.\n\n${BUDGET_LINE}`);
+    expect(await shared(viewer, "0.0110")).toEqual([]);
+    expect(await shared(viewer, "spent so far")).toEqual([]);
+    expect((await search(owner, "0.0110")).map((x) => x.id)).toEqual([c.id]);
+    // Found by its title, it is listed, without a snippet of the figures.
+    const byTitle = await shared(viewer, "tides");
+    expect(byTitle.map((x) => x.id)).toEqual([c.id]);
+    expect(byTitle[0]?.snippet ?? "").not.toContain("0.0110");
   });
 });

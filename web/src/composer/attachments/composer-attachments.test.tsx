@@ -235,6 +235,43 @@ it("files dropped on the composer are attached; a drag of text is left to the te
   expect(textDrag.defaultPrevented).toBe(false);
 });
 
+it("files dropped while the user's role loads wait, saying so, and are attached once the box opens", async () => {
+  const WAITING = "Loading your role in this conversation…";
+  const withWaiting = (waiting: string | null) =>
+    act(async () =>
+      root.render(
+        <Composer
+          key={conversation}
+          conversationId={conversation}
+          busy={false}
+          onSend={(text, attachments) => sent.push({ text, attachments })}
+          onCancel={() => undefined}
+          api={noCatalog}
+          uploader={uploader}
+          waiting={waiting}
+        />,
+      ),
+    );
+  await withWaiting(WAITING);
+  const area = host.querySelector(".composer-area")!;
+  const drop = await fire(area, "drop", "dataTransfer", transfer([png("early.png")]));
+  expect(drop.defaultPrevented).toBe(true);
+  await fire(area, "drop", "dataTransfer", transfer([png("second.png")]));
+  // Nothing uploads before the user is known to be able to send it; the hint says they wait.
+  expect(uploads).toHaveLength(0);
+  expect(hint()).toContain(WAITING);
+  expect(hint()).toContain("The 2 files you dropped wait: they are attached once the box opens.");
+
+  await withWaiting(null);
+  await settle();
+  expect(uploads.map((u) => u.file.name)).toEqual(["early.png", "second.png"]);
+  expect(chips().map((c) => c.textContent)).toEqual([
+    expect.stringContaining("early.png"),
+    expect.stringContaining("second.png"),
+  ]);
+  expect(hint()).not.toContain("you dropped");
+});
+
 it("a file dropped beside the composer does not take the browser away from the app", async () => {
   const beside = document.createElement("div");
   document.body.appendChild(beside);

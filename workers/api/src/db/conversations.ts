@@ -7,8 +7,9 @@ import {
 } from "../../../../durable-objects/protocol/rest";
 import { conversationForViewer } from "../../../../durable-objects/protocol/viewer-view";
 import { notFound } from "../http/errors";
-import { ftsQueryOf, hasMatchingMessage, matchingSnippet } from "./message-search";
+import { ftsQueryOf, hasMatchingMessage, matchingSnippet, searchWordsOf } from "./message-search";
 import { containsText } from "./text-match";
+import { viewerSnippets } from "./viewer-search";
 import type { Db } from "../../../../shared/db/client";
 import { conversationMembers, conversations } from "../../../../shared/db/schema";
 
@@ -74,6 +75,9 @@ export async function listConversations(db: Db, userId: string, opts: ListOption
       row: conversations,
       memberRole: conversationMembers.role,
       snippet: ftsQuery ? matchingSnippet(ftsQuery) : sql<null>`null`,
+      titleMatches: opts.q
+        ? sql<number>`${containsText(conversations.title, opts.q)}`
+        : sql<null>`null`,
     })
     .from(conversations)
     .leftJoin(
@@ -106,15 +110,31 @@ export async function listConversations(db: Db, userId: string, opts: ListOption
     .limit(opts.limit + 1);
   const page = rows.slice(0, opts.limit);
   const last = page[page.length - 1];
+  const viewer = (r: (typeof page)[number]) =>
+    r.row.userId !== userId && r.memberRole !== "participant";
+  // A viewer's snippets come from the text without its budget figures (viewer-search.ts).
+  const forViewer =
+    ftsQuery && opts.q
+      ? await viewerSnippets(
+          db,
+          ftsQuery,
+          searchWordsOf(opts.q),
+          page.filter((r) => viewer(r) && r.snippet !== null).map((r) => r.row.id),
+        )
+      : null;
+  const shown = page.flatMap((r) => {
+    if (!forViewer || !viewer(r)) return [r];
+    const snippet = forViewer.get(r.row.id) ?? null;
+    // Found only by figures the viewer is not shown: not found.
+    return snippet !== null || r.titleMatches ? [{ ...r, snippet }] : [];
+  });
   return {
-    items: page.map(({ row, memberRole, snippet }) => ({
+    items: shown.map((r) => ({
       // A viewer is not shown the owner's budgets (viewer-view.ts).
-      ...(row.userId !== userId && memberRole !== "participant"
-        ? conversationForViewer(toConversation(row))
-        : toConversation(row)),
-      ...(snippet ? { snippet } : {}),
+      ...(viewer(r) ? conversationForViewer(toConversation(r.row)) : toConversation(r.row)),
+      ...(r.snippet ? { snippet: r.snippet } : {}),
       ...(opts.includeShared && {
-        role: row.userId === userId ? ("owner" as const) : (memberRole ?? "viewer"),
+        role: r.row.userId === userId ? ("owner" as const) : (r.memberRole ?? "viewer"),
       }),
     })),
     nextCursor: rows.length > opts.limit && last ? encodeCursor(last.row) : null,

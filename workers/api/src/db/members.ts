@@ -1,6 +1,6 @@
 // The people a conversation is shared with (conversation_members), and the users of this
 // instance the owner can pick from.
-import { and, asc, desc, eq, ne, or } from "drizzle-orm";
+import { and, asc, desc, eq, ne, or, sql } from "drizzle-orm";
 import type {
   Member,
   MemberRole,
@@ -8,7 +8,12 @@ import type {
   UserRef,
 } from "../../../../durable-objects/protocol/sharing";
 import type { Db } from "../../../../shared/db/client";
-import { conversationMembers, conversations, users } from "../../../../shared/db/schema";
+import {
+  conversationDepartures,
+  conversationMembers,
+  conversations,
+  users,
+} from "../../../../shared/db/schema";
 import { conversationForViewer } from "../../../../durable-objects/protocol/viewer-view";
 import { toConversation } from "./conversations";
 import { startsWithText } from "./text-match";
@@ -56,38 +61,97 @@ export async function searchUsers(db: Db, prefix: string, exceptId: string): Pro
     .limit(10);
 }
 
-/** Adds the member, or changes their role. */
+const departureRow = (conversationId: string, userId: string) =>
+  and(
+    eq(conversationDepartures.conversationId, conversationId),
+    eq(conversationDepartures.userId, userId),
+  );
+
+const membershipOf = (conversationId: string, userId: string) =>
+  and(
+    eq(conversationMembers.conversationId, conversationId),
+    eq(conversationMembers.userId, userId),
+  );
+
+/** Adds the member, or changes their role; one who had left is a member again, not "left". */
 export async function putMember(
   db: Db,
   conversationId: string,
   userId: string,
   role: MemberRole,
 ): Promise<void> {
-  await db
-    .insert(conversationMembers)
-    .values({ conversationId, userId, role })
-    .onConflictDoUpdate({
-      target: [conversationMembers.conversationId, conversationMembers.userId],
-      set: { role },
-    });
+  await db.batch([
+    db
+      .insert(conversationMembers)
+      .values({ conversationId, userId, role })
+      .onConflictDoUpdate({
+        target: [conversationMembers.conversationId, conversationMembers.userId],
+        set: { role },
+      }),
+    db.delete(conversationDepartures).where(departureRow(conversationId, userId)),
+  ]);
 }
 
-/** Removes the member; false when they were not one. */
-export async function removeMember(
+/** The owner removes the member; false when they were not one. */
+export const removeMember = (db: Db, conversationId: string, userId: string) =>
+  endMembership(db, conversationId, userId, "removed");
+
+/** The member leaves; false when they were not one. */
+export const leaveConversation = (db: Db, conversationId: string, userId: string) =>
+  endMembership(db, conversationId, userId, "left");
+
+/**
+ * Ends a membership and records why, in one batch: should the worker's word to the conversation
+ * be lost, or a tab of theirs be offline at the time, the conversation's re-read and the tab's
+ * next connection still say whether they left or were removed.
+ */
+async function endMembership(
   db: Db,
   conversationId: string,
   userId: string,
+  reason: DepartureReason,
 ): Promise<boolean> {
-  const gone = await db
-    .delete(conversationMembers)
-    .where(
-      and(
-        eq(conversationMembers.conversationId, conversationId),
-        eq(conversationMembers.userId, userId),
-      ),
-    )
-    .returning({ userId: conversationMembers.userId });
+  const [, gone] = await db.batch([
+    // Recorded only for a member (the select finds no row otherwise).
+    db
+      .insert(conversationDepartures)
+      .select(
+        db
+          .select({
+            conversationId: conversationMembers.conversationId,
+            userId: conversationMembers.userId,
+            reason: sql<DepartureReason>`${reason}`.as("reason"),
+            leftAt: sql<number>`${Date.now()}`.as("left_at"),
+          })
+          .from(conversationMembers)
+          .where(membershipOf(conversationId, userId)),
+      )
+      .onConflictDoUpdate({
+        target: [conversationDepartures.conversationId, conversationDepartures.userId],
+        set: { reason, leftAt: Date.now() },
+      }),
+    db
+      .delete(conversationMembers)
+      .where(membershipOf(conversationId, userId))
+      .returning({ userId: conversationMembers.userId }),
+  ]);
   return gone.length > 0;
+}
+
+export type DepartureReason = (typeof conversationDepartures.$inferInsert)["reason"];
+
+/** Why the user is no longer a member (left, or removed by the owner); null if they never were. */
+export async function departureOf(
+  db: Db,
+  conversationId: string,
+  userId: string,
+): Promise<DepartureReason | null> {
+  const [row] = await db
+    .select({ reason: conversationDepartures.reason })
+    .from(conversationDepartures)
+    .where(departureRow(conversationId, userId))
+    .limit(1);
+  return row?.reason ?? null;
 }
 
 /** Conversations other people shared with the user, newest activity first. */

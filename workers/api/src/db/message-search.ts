@@ -9,12 +9,17 @@ import { conversations } from "../../../../shared/db/schema";
  * search box finds "photosynth" while it is still being typed. Null when no word is left.
  */
 export function ftsQueryOf(typed: string): string | null {
+  const words = searchWordsOf(typed);
+  return words.length ? words.map((w) => `"${w}"*`).join(" ") : null;
+}
+
+/** The words of what a person typed that a search matches (each as the start of a word). */
+export function searchWordsOf(typed: string): string[] {
   // The same split as FTS5's unicode61 tokenizer: letters and digits make words.
-  const words = typed
+  return typed
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean)
     .slice(0, 16);
-  return words.length ? words.map((w) => `"${w}"*`).join(" ") : null;
 }
 
 /** True for conversations with a message whose text matches. */

@@ -14,6 +14,8 @@ import {
   handshakeResume,
 } from "../../../../durable-objects/protocol/handshake-resume";
 import { conversationFor } from "../db/conversation-access";
+import { departureOf } from "../db/members";
+import { departedSocket } from "./departed-socket";
 import { ROLE_HEADER } from "../../../../durable-objects/conversation/member-access";
 import { ApiError, notFound } from "../http/errors";
 import { holderRole, type HolderRole } from "../auth/holder-role";
@@ -76,7 +78,15 @@ export const realtimeRoutes = new Hono<AppEnv>()
             throw err;
           },
         )
-      : await readerRole(c, credential.userId, id, early);
+      : await readerRole(c, credential.userId, id, early).catch(async (err: unknown) => {
+          // One who left or was removed is told which, not refused as a stranger would be.
+          const gone =
+            err instanceof ApiError && err.status === 404
+              ? await departureOf(c.get("db"), id, credential.userId)
+              : null;
+          if (gone) return departedSocket(gone);
+          throw err;
+        });
     if (role instanceof Response) return role;
     // A ticket is claimed by RPC, which needs the object started; the upgrade alone starts it.
     const stub = ticket ? await conversationStub(c.env, id) : conversationFetchStub(c.env, id);

@@ -17,6 +17,7 @@ import { conversationStub } from "../conversation-lifecycle";
 import { conversationFor } from "../db/conversation-access";
 import { getConversationRow } from "../db/conversations";
 import {
+  leaveConversation,
   listMembers,
   putMember,
   removeMember,
@@ -98,10 +99,18 @@ export const sharingRoutes = new Hono<AppEnv>()
     const userId = parseParam(c, "userId", IdParam);
     const me = c.get("user");
     const db = c.get("db");
-    await conversationFor(db, me.id, id, userId === me.id ? "read" : "manage");
-    if (!(await removeMember(db, id, userId)))
+    const leaving = userId === me.id;
+    const { role } = await conversationFor(db, me.id, id, leaving ? "read" : "manage");
+    if (leaving && role === "owner")
+      throw new ApiError(
+        400,
+        "bad_request",
+        "You own this conversation: you cannot leave it. Delete it (DELETE /api/conversations/:id) if you no longer want it.",
+      );
+    const gone = await (leaving ? leaveConversation : removeMember)(db, id, userId);
+    if (!gone)
       throw new ApiError(404, "not_found", "That user is not a member of this conversation.");
-    await tellConversation(c.env, id, userId, null, userId === me.id);
+    await tellConversation(c.env, id, userId, null, leaving);
     return c.body(null, 204);
   })
   .get("/:id/links", async (c) => {

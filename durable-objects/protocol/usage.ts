@@ -56,11 +56,15 @@ export function addCall(totals: UsageTotals, call: CallUsage): UsageTotals {
   };
 }
 
-/** `GET /api/conversations/:id/usage`: the conversation's total and each answer's. */
+/**
+ * `GET /api/conversations/:id/usage`: the conversation's total, each answer's, and its calls of
+ * no answer (`housekeeping`: the title and summary calls). The total is their sum.
+ */
 export const ConversationUsage = z.object({
   conversationId: z.string(),
   total: UsageTotals,
   messages: z.array(UsageTotals.extend({ messageId: z.string() })),
+  housekeeping: UsageTotals,
 });
 export type ConversationUsage = z.infer<typeof ConversationUsage>;
 

@@ -1,5 +1,6 @@
 // The conversation's usage as the client shows it: the API's figures per answer, or the live
-// meter's where it has seen more calls (a turn that just ended may not have reached D1 yet).
+// meter's where it has seen more calls (a turn that just ended may not have reached D1 yet), and
+// the API's figures of the calls of no answer (titles, summaries).
 import {
   type ConversationUsage,
   EMPTY_USAGE,
@@ -18,6 +19,14 @@ export function usagePerAnswer(
     if (!known || totals.calls > known.calls) merged.set(messageId, totals);
   }
   return merged;
+}
+
+/** The conversation's figures: its answers' (as merged above) and its title and summary calls. */
+export function conversationTotal(
+  perAnswer: ReadonlyMap<string, UsageTotals>,
+  stored: ConversationUsage | null,
+): UsageTotals {
+  return sumUsage([...perAnswer.values(), ...(stored ? [stored.housekeeping] : [])]);
 }
 
 export function sumUsage(all: Iterable<UsageTotals>): UsageTotals {

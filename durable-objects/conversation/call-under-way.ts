@@ -26,7 +26,10 @@ const Note = z.object({
 
 const keyOf = (turnId: string) => `call:${turnId}`;
 
-/** Notes `call` (or drops the note) for `turn`; the rest of its usage row comes with it. */
+/**
+ * Notes `call` (or drops the note) for `turn`; the rest of its usage row comes with it (`row`'s
+ * provider is the conversation's, for a call that names none).
+ */
 export function noteCallUnderWay(
   store: ConversationStore,
   turn: TurnRow,
@@ -34,7 +37,14 @@ export function noteCallUnderWay(
   call: CallUnderWay | null,
 ): void {
   if (!call) return store.deleteMeta(keyOf(turn.id));
-  const note: z.infer<typeof Note> = { ...call, ...row, afterSeq: store.lastSeq() };
+  // A fallback's call names its own provider.
+  const { provider, ...rest } = call;
+  const note: z.infer<typeof Note> = {
+    ...rest,
+    ...row,
+    ...(provider && { provider }),
+    afterSeq: store.lastSeq(),
+  };
   store.setMeta(keyOf(turn.id), JSON.stringify(note));
 }
 

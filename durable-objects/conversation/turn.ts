@@ -39,6 +39,7 @@ import { templateMessages, templateSystemSection } from "./template-prompt";
 import { routedStream } from "./model-route";
 import { StepTimer } from "../loop/step-timings";
 import { auditedAttempts, type TurnAudit } from "./audited-attempts";
+import { CallAttempts } from "./call-attempts";
 import { attachmentConverter } from "./attachment-history";
 import type { PdfTextCache } from "./attachment-loader";
 import { unconfiguredProvider } from "../providers/unconfigured";
@@ -176,7 +177,9 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
   });
   const audit = input.audit && auditedAttempts(input.audit);
   const ask = (p: ModelProvider, request: ModelRequest) => fitter.stream(p, request);
-  const askOnce = audit ? audit.attempt(ask) : ask;
+  // A call cut short is counted as the model's it was sent to (a fallback's too).
+  const attempts = new CallAttempts(input.callUnderWay);
+  const askOnce = attempts.wrap(audit ? audit.attempt(ask) : ask);
   const routed: Pick<LoopDeps, "stream" | "routing"> =
     fallbacks.length > 0
       ? routedStream({
@@ -216,7 +219,8 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
       checkpoint: input.checkpoint,
       emit: input.emit,
       recordUsage: input.recordUsage,
-      ...(input.callUnderWay && { callUnderWay: input.callUnderWay }),
+      ...(input.callUnderWay && { callUnderWay: attempts.callUnderWay }),
+      attempting: attempts.current,
       // A call cut short is estimated at the ratio the fitter counts the history with.
       ...(input.charsPerToken && { charsPerToken: input.charsPerToken }),
       prices: modelPrices(input.env),

@@ -33,7 +33,12 @@ import { historyOptions, pdfTextCache } from "./history-options";
 import { titleFromFirstMessage } from "./first-message-title";
 import { dropCheckpoint, loadCheckpoint, saveCheckpoint, toolCallLog } from "./loop-storage";
 import { forgetRecoveryAttempts, recoverInterruptedTurn } from "./recovery";
-import { dropCallNote, noteCallUnderWay } from "./call-under-way";
+import {
+  cutSinceCheckpoint,
+  dropCallNote,
+  forgetCutCalls,
+  noteCallUnderWay,
+} from "./call-under-way";
 import { modelPrices } from "./model-prices";
 import { cancelApprovalExpiries } from "./approval-expiry";
 import { foldedContent, turnStarted } from "./turn-log";
@@ -899,12 +904,15 @@ export class Conversation extends Agent<Env> {
             void this.schedule(new Date(at), "expireApproval", { approvalId }),
         }),
         ...(resumed && { resumed }),
+        // Started again with no checkpoint: the calls a restart cut off count in its budgets.
+        ...(!resumed && { usedBefore: cutSinceCheckpoint(this.store, turn.id) }),
         emit: (e) => this.stream(e),
         saveArtifact: (draft, source) => saver.save(draft, source),
         // The checkpoint records the log's last event: what is held belongs before it.
         checkpoint: (state) => {
           this.#deltas.flush();
           saveCheckpoint(this.store, turn.id, state);
+          forgetCutCalls(this.store, turn.id);
           checkpointed = { step: state.step, usage: state.usage };
         },
         audit: {
@@ -1067,6 +1075,7 @@ export class Conversation extends Agent<Env> {
     this.store.finishTurn(turn.id);
     dropCheckpoint(this.store, turn.id);
     dropCallNote(this.store, turn.id);
+    forgetCutCalls(this.store, turn.id);
     forgetRecoveryAttempts(this.store, turn.id);
     void this.flushOutboxTask();
   }

@@ -49,6 +49,8 @@ it("counts the model call a restart cut off, once, estimated, and the usage API 
   expect(cutOff[0]!.call.outputTokens).toBe(Math.ceil(streamed.length / 4));
 
   const calls = updates(all).length;
+  // The turn started again (it had no checkpoint) counts on from the cut call, budgets too.
+  expect(updates(all).at(-1)!.turn).toMatchObject({ calls, estimatedCalls: 1 });
   const usage = await usageOf(user, conv.id, calls);
   expect(usage.total).toMatchObject({ calls, estimatedCalls: 1 });
   expect(usage.messages).toEqual([{ messageId: answer.id, ...usage.total }]);
@@ -95,3 +97,31 @@ it("counts a cut-off call that had fallen back as the fallback model's, at its p
     }),
   ]);
 }, 60_000);
+
+it("keeps every cut-off call in the turn's running total when restarts cut it twice before a checkpoint", async () => {
+  const user = await createUser();
+  const conv = await createConversation(user);
+  const deltas = (events: ServerEvent[]) => events.filter((x) => x.type === "text_delta").length;
+  let ws = await TestSocket.openSynced(user, conv.id);
+  ws.send({ type: "send", clientMessageId: "cut-off-twice", text: "long answer please" });
+  const all: ServerEvent[] = [];
+  for (let restart = 0; restart < 2; restart++) {
+    await ws.until((f) => deltas(f as ServerEvent[]) >= 5, 20_000);
+    all.push(...ws.events());
+    await abortAllDurableObjects();
+    ws = await TestSocket.open(user, conv.id);
+    ws.send({ type: "resume", lastSeq: all.at(-1)!.seq });
+  }
+  await ws.until((events) => turnEnded(events), 30_000);
+  ws.close();
+  all.push(...ws.events());
+  expect(fold(all).messages[1]!.status).toBe("complete");
+
+  const cutOff = updates(all).filter((e) => e.estimated);
+  expect(cutOff.map((e) => e.turn.calls)).toEqual([1, 2]);
+  expect(cutOff[1]!.turn.inputTokens).toBe(
+    cutOff[0]!.call.inputTokens + cutOff[1]!.call.inputTokens,
+  );
+  // The answer's last call: three calls so far, two of them estimated.
+  expect(updates(all).at(-1)!.turn).toMatchObject({ calls: 3, estimatedCalls: 2 });
+}, 90_000);

@@ -19,6 +19,7 @@ import {
   messageText,
 } from "../protocol/messages";
 import type { ConversationSettings } from "../protocol/conversation-settings";
+import type { UsageTotals } from "../protocol/usage";
 import type { ErrorInfo, NewServerEvent } from "../protocol/wire";
 import { toolCallingOf } from "../providers/prompt-tools/capabilities";
 import { withPromptTools } from "../providers/prompt-tools/with-prompt-tools";
@@ -67,6 +68,8 @@ export interface TurnInput {
   tools: ToolRunner;
   calls: ToolCallLog;
   resumed?: LoopState;
+  /** What the turn used before it started again without a checkpoint (calls a restart cut off). */
+  usedBefore?: UsageTotals | undefined;
   emit: (event: NewServerEvent) => void;
   saveArtifact: (draft: DraftArtifact, source: ArtifactSource) => Promise<ArtifactRef>;
   checkpoint: (state: LoopState) => void;
@@ -255,6 +258,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
       // Ollama runs with the window the history is fitted to, not its own small default.
       ...(conversation.provider === "ollama" && { contextTokens: contextWindow.contextTokens }),
       signal: input.signal,
+      ...(input.usedBefore && { usedBefore: input.usedBefore }),
       budgets: turnBudgets(input.env, conversation.settings.budgets),
       ...(conversation.settings.answerCapChars !== undefined && {
         answerCapChars: conversation.settings.answerCapChars,

@@ -304,6 +304,8 @@ export interface LoopInput {
   model: string;
   system: string;
   history: NeutralMessage[];
+  /** Usage the turn had before it started (again, after a restart), counted in its budgets. */
+  usedBefore?: UsageTotals;
   maxSteps: number;
   temperature?: number;
   maxTokens: number;

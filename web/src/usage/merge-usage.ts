@@ -3,9 +3,11 @@
 // the API's figures of the calls of no answer (titles, summaries).
 import {
   type ConversationUsage,
-  EMPTY_USAGE,
+  sumUsage,
   type UsageTotals,
 } from "../../../durable-objects/protocol/usage";
+
+export { sumUsage };
 
 export function usagePerAnswer(
   stored: ConversationUsage | null,
@@ -27,22 +29,4 @@ export function conversationTotal(
   stored: ConversationUsage | null,
 ): UsageTotals {
   return sumUsage([...perAnswer.values(), ...(stored ? [stored.housekeeping] : [])]);
-}
-
-export function sumUsage(all: Iterable<UsageTotals>): UsageTotals {
-  let sum = EMPTY_USAGE;
-  for (const u of all) {
-    const estimatedCalls = (sum.estimatedCalls ?? 0) + (u.estimatedCalls ?? 0);
-    sum = {
-      calls: sum.calls + u.calls,
-      inputTokens: sum.inputTokens + u.inputTokens,
-      outputTokens: sum.outputTokens + u.outputTokens,
-      cachedTokens: sum.cachedTokens + u.cachedTokens,
-      reasoningTokens: sum.reasoningTokens + u.reasoningTokens,
-      costUsd: u.costUsd === null ? sum.costUsd : (sum.costUsd ?? 0) + u.costUsd,
-      unpricedCalls: sum.unpricedCalls + u.unpricedCalls,
-      ...(estimatedCalls > 0 && { estimatedCalls }),
-    };
-  }
-  return sum;
 }

@@ -15,7 +15,7 @@ export const UsageTotals = z.object({
   unpricedCalls: z.number().int().min(0),
   /**
    * How many of the calls have estimated tokens (cut short before their provider's count: by a
-   * cancel, a guard, a lost connection or a restart; or given no count by it); absent when none has.
+   * cancel, a guard, a lost connection or a restart); absent when none has.
    */
   estimatedCalls: z.number().int().min(0).optional(),
 });

@@ -5,7 +5,7 @@
 // Once its rows are sent to D1, a `usage_recorded` event tells clients (an open page's meter reads
 // the usage again; an SSE client gets the figures).
 import type { Env } from "../../shared/env";
-import { estimatedUsage, pricedCall } from "../loop/usage-meter";
+import { pricedCall } from "../loop/usage-meter";
 import { addCall, EMPTY_USAGE, type UsageTotals } from "../protocol/usage";
 import type { NewServerEvent } from "../protocol/wire";
 import { streamWithRetries } from "../providers/retry";
@@ -42,26 +42,20 @@ export async function housekeepingCall(
   sink?: HousekeepingUsageSink,
 ): Promise<HousekeepingResult> {
   let text = "";
-  let streamed = 0;
   const used: Usage[] = [];
   let error: string | null = null;
-  const sent = { ...request, model: writer.model };
-  for await (const event of streamWithRetries(writer.provider, sent)) {
-    if (event.type === "text_delta" || event.type === "reasoning_delta") {
-      if (event.type === "text_delta") text += event.text;
-      streamed += event.text.length;
-    }
-    // Nothing but zeros is no report (a call always reads some input).
+  for await (const event of streamWithRetries(writer.provider, {
+    ...request,
+    model: writer.model,
+  })) {
+    if (event.type === "text_delta") text += event.text;
+    // A call its provider says used nothing costs nothing: no row for it.
     else if (event.type === "usage" && event.inputTokens + event.outputTokens > 0) used.push(event);
     else if (event.type === "error") {
       error = event.error.message;
       break;
     }
   }
-  // Answered (or streamed) with no report: the provider was paid all the same, so the call is
-  // counted with estimated tokens. One refused before it answered has read nothing.
-  if (used.length === 0 && (error === null || streamed > 0))
-    used.push({ ...estimatedUsage(sent, streamed), cut: true });
   if (sink && used.length > 0) await record(sink, writer, used);
   return error === null ? { text } : { text: null, error };
 }

@@ -256,46 +256,4 @@ describe("usage of a call cut short", () => {
     ]);
     expect(usage.at(-1)!.turn).toMatchObject({ calls: 2, inputTokens: 200, outputTokens: 11 });
   });
-
-  it("counts a call whose provider reported no usage, or only zeros, as a call with estimated tokens", async () => {
-    // A server that sends no usage (a chat-completions server without it), or zeros (Ollama
-    // without its counts): the call was still made and paid for.
-    for (const report of [[], [{ type: "usage", inputTokens: 0, outputTokens: 0 }]] as const) {
-      const unreported: LoopDeps["provider"] = {
-        id: "openai",
-        async *stream() {
-          yield say("A plain answer.");
-          yield* report;
-          yield stop;
-        },
-      };
-      const { outcome, usage, recorded } = await run(unreported);
-      expect(outcome.status).toBe("complete");
-      expect(usage).toHaveLength(1);
-      // Output from "A plain answer." (15 characters, 4 a token); input from the request.
-      expect(usage[0]).toMatchObject({
-        estimated: true,
-        call: { calls: 1, outputTokens: 4, estimatedCalls: 1 },
-      });
-      expect(usage[0]!.call.inputTokens).toBeGreaterThan(0);
-      expect(recorded).toHaveLength(1);
-    }
-  });
-
-  it("counts a call once when its tool calls come after its usage (prompted tool calling)", async () => {
-    const prompted: LoopDeps["provider"] = {
-      id: "ollama",
-      async *stream() {
-        yield say("Done.");
-        yield { type: "usage", inputTokens: 50, outputTokens: 5 };
-        yield { type: "tool_call", id: "t1", name: "response_formatter", arguments: {} };
-        yield stop;
-      },
-    };
-    const { usage } = await run(prompted);
-    // However many calls the step took, each is its report alone: no estimate beside it.
-    expect(usage.length).toBeGreaterThan(0);
-    expect(usage.filter((u) => u.estimated || u.call.inputTokens !== 50)).toEqual([]);
-    expect(usage.at(-1)!.turn.calls).toBe(usage.length);
-  });
 });

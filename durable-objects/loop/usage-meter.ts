@@ -30,22 +30,6 @@ export function pricedCall(
   };
 }
 
-/**
- * A call's tokens where its provider did not give them: input from the request as the context
- * fitter counts it, output from the characters it streamed, at `charsPerToken`.
- */
-export function estimatedUsage(
-  request: ModelRequest,
-  streamedChars: number,
-  charsPerToken = DEFAULT_CHARS_PER_TOKEN,
-): Extract<StreamEvent, { type: "usage" }> {
-  return {
-    type: "usage",
-    inputTokens: Math.ceil(requestChars(request) / charsPerToken),
-    outputTokens: Math.ceil(streamedChars / charsPerToken),
-  };
-}
-
 export function meterModelCall(
   deps: Pick<LoopDeps, "emit" | "recordUsage" | "prices">,
   input: Pick<LoopInput, "turnId" | "messageId" | "model">,
@@ -77,9 +61,8 @@ type Usage = Extract<StreamEvent, { type: "usage" }>;
 
 /**
  * Meters the model calls of one stream (retries and fallbacks are calls of their own). A call is
- * closed by its usage, or by its finish when the provider reported none (or reported nothing but
- * zeros): then it is counted estimated, as a call cut short is, since the provider was paid for it
- * all the same. A call that ends without either is counted at `end` when it streamed output or was
+ * closed by its usage, or by its finish when the provider reported none (counted as before: not
+ * at all). A call that ends without either is counted at `end` when it streamed output or was
  * cancelled once sent (the provider has read its input by then: cancelled while the model
  * thought, it streamed nothing yet); one whose provider sent figures as far as they went (`cut`)
  * is counted with them. Either way what the provider did not say is estimated, input from the
@@ -92,8 +75,6 @@ export class CallMeter {
   #open = true;
   /** The stream ended cancelled by the user, with a request the provider had been sent. */
   #cancelled = false;
-  /** The provider reported usage in this stream (a finish after it is the same call's). */
-  #reported = false;
   readonly #ratio: number;
   readonly #inputTokens: number;
 
@@ -104,7 +85,7 @@ export class CallMeter {
     request: ModelRequest,
   ) {
     this.#ratio = deps.charsPerToken ?? DEFAULT_CHARS_PER_TOKEN;
-    this.#inputTokens = estimatedUsage(request, 0, this.#ratio).inputTokens;
+    this.#inputTokens = Math.ceil(requestChars(request) / this.#ratio);
     // Cancelled before it started, the call never reaches the provider.
     if (request.signal?.aborted) this.#open = false;
     else this.#note();
@@ -121,17 +102,12 @@ export class CallMeter {
   }
 
   usage(event: Usage): void {
-    this.#reported = true;
-    // Nothing but zeros is no report: a call always reads some input.
-    if (event.cut || event.inputTokens + event.outputTokens === 0) this.#estimate(event);
+    if (event.cut) this.#estimate(event);
     else meterModelCall(this.deps, this.input, this.state, event);
     this.#close();
   }
 
   finished(): void {
-    // Finished with no usage report at all (a server that does not send one).
-    if (this.#open && !this.#reported)
-      this.#estimate({ type: "usage", inputTokens: 0, outputTokens: 0 });
     this.#close();
   }
 

@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { PriceTable } from "../loop/prices";
 import type { CallUnderWay } from "../loop/types";
 import { pricedCall } from "../loop/usage-meter";
-import { addCall, EMPTY_USAGE, type UsageTotals } from "../protocol/usage";
+import { addCall, EMPTY_USAGE, sumUsage, UsageTotals } from "../protocol/usage";
 import type { NewServerEvent } from "../protocol/wire";
 import { enqueueUsage } from "./outbox";
 import type { ConversationStore, TurnRow } from "./store";
@@ -26,7 +26,10 @@ const Note = z.object({
 
 const keyOf = (turnId: string) => `call:${turnId}`;
 
-/** Notes `call` (or drops the note) for `turn`; the rest of its usage row comes with it. */
+/**
+ * Notes `call` (or drops the note) for `turn`; the rest of its usage row comes with it (`row`'s
+ * provider is the conversation's, for a call that names none).
+ */
 export function noteCallUnderWay(
   store: ConversationStore,
   turn: TurnRow,
@@ -34,7 +37,14 @@ export function noteCallUnderWay(
   call: CallUnderWay | null,
 ): void {
   if (!call) return store.deleteMeta(keyOf(turn.id));
-  const note: z.infer<typeof Note> = { ...call, ...row, afterSeq: store.lastSeq() };
+  // A fallback's call names its own provider.
+  const { provider, ...rest } = call;
+  const note: z.infer<typeof Note> = {
+    ...rest,
+    ...row,
+    ...(provider && { provider }),
+    afterSeq: store.lastSeq(),
+  };
   store.setMeta(keyOf(turn.id), JSON.stringify(note));
 }
 
@@ -44,8 +54,10 @@ export function dropCallNote(store: ConversationStore, turnId: string): void {
 
 /**
  * Counts the call a restart cut off, if the turn had one under way: its usage row (marked
- * estimated) goes to the outbox, a `usage_updated` event to clients. Returns what the turn has
- * now used (`usedSoFar` with the call), or null when there was no such call.
+ * estimated) goes to the outbox, a `usage_updated` event to clients. The calls cut off since the
+ * turn's last checkpoint are kept apart until its next one, which then holds them: a turn cut off
+ * again before that still counts them. Returns what the turn has used: `checkpointed` (its last
+ * checkpoint's figures) and every call cut off since.
  */
 export function countCallCutOff(
   host: {
@@ -54,14 +66,15 @@ export function countCallCutOff(
     prices: () => PriceTable;
   },
   turn: TurnRow,
-  usedSoFar: UsageTotals | undefined,
-): UsageTotals | null {
+  checkpointed: UsageTotals | undefined,
+): UsageTotals | undefined {
   const { store } = host;
+  const earlier = cutSinceCheckpoint(store, turn.id);
   const stored = store.getMeta(keyOf(turn.id));
-  if (stored === null) return null;
   dropCallNote(store, turn.id);
-  const note = Note.safeParse(JSON.parse(stored));
-  if (!note.success) return null;
+  const note = stored === null ? null : Note.safeParse(JSON.parse(stored));
+  if (!note?.success)
+    return earlier ? sumUsage([checkpointed ?? EMPTY_USAGE, earlier]) : checkpointed;
   const { step, model, inputTokens, charsPerToken, afterSeq, ...row } = note.data;
   const outputTokens = Math.ceil(streamedChars(store, turn, afterSeq) / charsPerToken);
   const call = pricedCall({ type: "usage", inputTokens, outputTokens }, model, host.prices(), true);
@@ -73,7 +86,9 @@ export function countCallCutOff(
     model,
     ...call,
   });
-  const used = addCall(usedSoFar ?? EMPTY_USAGE, call);
+  const cut = addCall(earlier ?? EMPTY_USAGE, call);
+  store.setMeta(cutKeyOf(turn.id), JSON.stringify(cut));
+  const used = sumUsage([checkpointed ?? EMPTY_USAGE, cut]);
   host.emit({
     type: "usage_updated",
     turnId: turn.id,
@@ -85,6 +100,23 @@ export function countCallCutOff(
     estimated: true,
   });
   return used;
+}
+
+const cutKeyOf = (turnId: string) => `cut-usage:${turnId}`;
+
+/** The calls cut off since the turn's last checkpoint (which does not hold them), if any. */
+export function cutSinceCheckpoint(
+  store: ConversationStore,
+  turnId: string,
+): UsageTotals | undefined {
+  const stored = store.getMeta(cutKeyOf(turnId));
+  const parsed = stored === null ? null : UsageTotals.safeParse(JSON.parse(stored));
+  return parsed?.success ? parsed.data : undefined;
+}
+
+/** A checkpoint now holds the calls cut off before it (or the turn is over). */
+export function forgetCutCalls(store: ConversationStore, turnId: string): void {
+  store.deleteMeta(cutKeyOf(turnId));
 }
 
 /** Characters of text and reasoning the answer streamed after `afterSeq`. */

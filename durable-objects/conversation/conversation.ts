@@ -33,7 +33,12 @@ import { historyOptions, pdfTextCache } from "./history-options";
 import { titleFromFirstMessage } from "./first-message-title";
 import { dropCheckpoint, loadCheckpoint, saveCheckpoint, toolCallLog } from "./loop-storage";
 import { forgetRecoveryAttempts, recoverInterruptedTurn } from "./recovery";
-import { dropCallNote, noteCallUnderWay } from "./call-under-way";
+import {
+  cutSinceCheckpoint,
+  dropCallNote,
+  forgetCutCalls,
+  noteCallUnderWay,
+} from "./call-under-way";
 import { modelPrices } from "./model-prices";
 import { cancelApprovalExpiries } from "./approval-expiry";
 import { foldedContent, turnStarted } from "./turn-log";
@@ -104,7 +109,9 @@ export class Conversation extends Agent<Env> {
   #sse = new Set<SseSubscriber>();
   /** Deltas held up to COALESCE_MS to go out as one event (delta-coalescer.ts). */
   #deltas = new DeltaCoalescer((e) => this.publish(e));
-  #flushing = false;
+  /** The outbox flush under way, and the one that follows it for rows it may have missed. */
+  #flushing: Promise<void> | null = null;
+  #flushAgain: Promise<void> | null = null;
   /** The open sockets, listed once until one opens or closes (open-sockets.ts). */
   #open = new OpenSockets(() => this.getConnections());
   #mcp: ConnectionPool = new Map();
@@ -901,6 +908,8 @@ export class Conversation extends Agent<Env> {
             void this.schedule(new Date(at), "expireApproval", { approvalId }),
         }),
         ...(resumed && { resumed }),
+        // Started again with no checkpoint: the calls a restart cut off count in its budgets.
+        ...(!resumed && { usedBefore: cutSinceCheckpoint(this.store, turn.id) }),
         emit: (e) => this.stream(e),
         onAskedAgain: (refusal) => noteRefusal(this.store, refusal, (e) => this.stream(e)),
         refusedNativeTools: (model) => refusedNativeTools(this.store, model),
@@ -909,6 +918,7 @@ export class Conversation extends Agent<Env> {
         checkpoint: (state) => {
           this.#deltas.flush();
           saveCheckpoint(this.store, turn.id, state);
+          forgetCutCalls(this.store, turn.id);
           checkpointed = { step: state.step, usage: state.usage };
         },
         audit: {
@@ -998,7 +1008,7 @@ export class Conversation extends Agent<Env> {
         store: this.store,
         conversation,
         emit: (e) => this.emit(e),
-        flush: () => void this.flushOutboxTask(),
+        flush: () => this.flushOutboxTask(),
       });
     } catch (err) {
       console.warn("could not update the summary", err);
@@ -1015,7 +1025,7 @@ export class Conversation extends Agent<Env> {
         conversationId: this.name,
         conversation,
         emit: (e) => this.emit(e),
-        flush: () => void this.flushOutboxTask(),
+        flush: () => this.flushOutboxTask(),
       });
     } catch (err) {
       console.warn("could not name the conversation", err);
@@ -1071,6 +1081,7 @@ export class Conversation extends Agent<Env> {
     this.store.finishTurn(turn.id);
     dropCheckpoint(this.store, turn.id);
     dropCallNote(this.store, turn.id);
+    forgetCutCalls(this.store, turn.id);
     forgetRecoveryAttempts(this.store, turn.id);
     void this.flushOutboxTask();
   }
@@ -1083,23 +1094,33 @@ export class Conversation extends Agent<Env> {
 
   // ---------- outbox ----------
 
-  /** Flushes the outbox to D1; on failure, retries later from an alarm with backoff. */
-  async flushOutboxTask(): Promise<void> {
-    if (this.#flushing) return;
-    this.#flushing = true;
-    try {
-      const { flushOutbox } = await import("./outbox-flush");
-      const result = await flushOutbox(this.store, this.env.DB);
-      if (result.remaining > 0) {
-        const attempts = this.store.pendingOutbox(1)[0]?.attempts ?? 1;
-        const delaySeconds = Math.min(2 ** Math.max(0, attempts - 1), 60);
-        console.warn(
-          `outbox: ${result.remaining} rows wait for D1 (${result.error}); retry in ${delaySeconds}s`,
-        );
-        await this.schedule(delaySeconds, "flushOutboxTask");
-      }
-    } finally {
-      this.#flushing = false;
+  /**
+   * Flushes the outbox to D1; on failure, retries later from an alarm with backoff. Resolves once
+   * the rows queued before the call have been sent (or D1 refused them): a caller may then tell
+   * clients that the usage API has them.
+   */
+  flushOutboxTask(): Promise<void> {
+    if (!this.#flushing)
+      return (this.#flushing = this.flushOutboxOnce().finally(() => (this.#flushing = null)));
+    // The flush under way may have read the outbox before the caller's rows: one more follows
+    // it, shared by every caller that comes meanwhile.
+    const again = () => {
+      this.#flushAgain = null;
+      return this.flushOutboxTask();
+    };
+    return (this.#flushAgain ??= this.#flushing.then(again, again));
+  }
+
+  private async flushOutboxOnce(): Promise<void> {
+    const { flushOutbox } = await import("./outbox-flush");
+    const result = await flushOutbox(this.store, this.env.DB);
+    if (result.remaining > 0) {
+      const attempts = this.store.pendingOutbox(1)[0]?.attempts ?? 1;
+      const delaySeconds = Math.min(2 ** Math.max(0, attempts - 1), 60);
+      console.warn(
+        `outbox: ${result.remaining} rows wait for D1 (${result.error}); retry in ${delaySeconds}s`,
+      );
+      await this.schedule(delaySeconds, "flushOutboxTask");
     }
   }
 

@@ -2,8 +2,12 @@
 // like an answer's, as a usage row of the conversation's owner (in the outbox, so it reaches D1
 // with the rest). It belongs to no answer, so it has no turn or step; it still costs the owner at
 // the provider, so it counts toward their daily allowance and shows in the conversation's usage.
+// Once its rows are sent to D1, a `usage_recorded` event tells clients (an open page's meter reads
+// the usage again; an SSE client gets the figures).
 import type { Env } from "../../shared/env";
 import { pricedCall } from "../loop/usage-meter";
+import { addCall, EMPTY_USAGE, type UsageTotals } from "../protocol/usage";
+import type { NewServerEvent } from "../protocol/wire";
 import { streamWithRetries } from "../providers/retry";
 import type { ModelRequest, StreamEvent } from "../providers/types";
 import type { HousekeepingModel } from "./housekeeping-model";
@@ -13,14 +17,17 @@ import type { ConversationStore } from "./store";
 
 type Usage = Extract<StreamEvent, { type: "usage" }>;
 
-/** Where a housekeeping call's usage goes: the owner's usage rows, then D1. */
+/** Where a housekeeping call's usage goes: the owner's usage rows, then D1, then clients. */
 export interface HousekeepingUsageSink {
   env: Pick<Env, "MODEL_PRICES">;
   store: ConversationStore;
   conversationId: string;
   ownerId: string;
-  /** Sends the outbox on to D1 (the conversation's own flush). */
-  flush: () => void;
+  /** What the call was for, as the event names it. */
+  purpose: Extract<NewServerEvent, { type: "usage_recorded" }>["purpose"];
+  /** Sends the outbox on to D1 (the conversation's own flush); resolves once it was tried. */
+  flush: () => Promise<void>;
+  emit: (event: NewServerEvent) => void;
 }
 
 export type HousekeepingResult = { text: string } | { text: null; error: string };
@@ -49,18 +56,35 @@ export async function housekeepingCall(
       break;
     }
   }
-  if (sink) for (const usage of used) recordUsage(sink, writer, usage);
-  if (used.length > 0) sink?.flush();
+  if (sink && used.length > 0) await record(sink, writer, used);
   return error === null ? { text } : { text: null, error };
 }
 
-function recordUsage(sink: HousekeepingUsageSink, writer: HousekeepingModel, usage: Usage): void {
-  const model = usage.servedBy?.model ?? writer.model;
-  enqueueUsage(sink.store, {
-    userId: sink.ownerId,
-    conversationId: sink.conversationId,
-    provider: usage.servedBy?.provider ?? writer.provider.id,
-    model,
-    ...pricedCall(usage, model, modelPrices(sink.env), usage.cut),
-  });
+/** Writes the call's usage rows (one per attempt), sends them to D1, then tells clients. */
+async function record(
+  sink: HousekeepingUsageSink,
+  writer: HousekeepingModel,
+  used: Usage[],
+): Promise<void> {
+  let call: UsageTotals = EMPTY_USAGE;
+  const provider = used[0]?.servedBy?.provider ?? writer.provider.id;
+  const model = used[0]?.servedBy?.model ?? writer.model;
+  for (const usage of used) {
+    const figures = pricedCall(
+      usage,
+      usage.servedBy?.model ?? writer.model,
+      modelPrices(sink.env),
+      usage.cut,
+    );
+    enqueueUsage(sink.store, {
+      userId: sink.ownerId,
+      conversationId: sink.conversationId,
+      provider: usage.servedBy?.provider ?? writer.provider.id,
+      model: usage.servedBy?.model ?? writer.model,
+      ...figures,
+    });
+    call = addCall(call, figures);
+  }
+  await sink.flush();
+  sink.emit({ type: "usage_recorded", purpose: sink.purpose, provider, model, call });
 }

@@ -2,8 +2,13 @@
 // in the conversation's usage and the owner's day, under the cheap model that made it.
 import { expect, it } from "vitest";
 import type { ConversationUsage, UserUsage } from "../protocol/usage";
-import { api, createConversation, createUser } from "../../tests/support/helpers";
+import type { ServerEvent } from "../protocol/wire";
+import { addMembers, api, createConversation, createUser } from "../../tests/support/helpers";
+import { SseReader } from "../../tests/support/sse-client";
 import { TestSocket, turnEnded } from "../../tests/support/ws-client";
+
+const recorded = (events: ServerEvent[]) =>
+  events.flatMap((e) => (e.type === "usage_recorded" ? [e] : []));
 
 it("counts the title call in the conversation's usage and the owner's day, apart from the answer", async () => {
   const user = await createUser();
@@ -42,4 +47,54 @@ it("counts the title call in the conversation's usage and the owner's day, apart
   const models = mine.days.map((d) => d.model);
   expect(models).toHaveLength(2);
   expect(models).toContain("claude-sonnet-4-20250514");
+}, 60_000);
+
+it("tells every open tab and SSE client of the title call once the usage API has it, and no viewer", async () => {
+  const owner = await createUser();
+  const viewer = await createUser();
+  const conv = await createConversation(owner, {
+    provider: "anthropic",
+    model: "claude-sonnet-4-20250514",
+  });
+  await addMembers(owner, conv.id, [[viewer, "viewer"]]);
+  const [tab, otherTab, watching] = [
+    await TestSocket.openSynced(owner, conv.id),
+    await TestSocket.openSynced(owner, conv.id),
+    await TestSocket.openSynced(viewer, conv.id),
+  ];
+  tab.send({
+    type: "send",
+    clientMessageId: crypto.randomUUID(),
+    text: "housekeeping metered question, told live",
+  });
+  for (const ws of [tab, otherTab])
+    await ws.until((frames) => recorded(frames as ServerEvent[]).length > 0, 30_000);
+  const [event] = recorded(tab.events());
+  expect(event).toMatchObject({
+    purpose: "title",
+    provider: "anthropic",
+    call: { calls: 1, inputTokens: 120, outputTokens: 8 },
+  });
+  expect(event?.call.costUsd).toBeGreaterThan(0);
+  expect(recorded(otherTab.events())).toEqual([event]);
+
+  // Told once D1 has the row: the page's meter reads it at once, no reload, no waiting.
+  const res = await api(owner, `/api/conversations/${conv.id}/usage`);
+  const usage = (await res.json()) as ConversationUsage;
+  expect(usage.housekeeping).toMatchObject({ calls: 1, inputTokens: 120, outputTokens: 8 });
+  expect(usage.total).toMatchObject({ calls: 2, inputTokens: 520, outputTokens: 58 });
+
+  // The viewer saw the answer and the title, not what they cost; live or replayed.
+  await watching.until((frames) => frames.some((f) => f.type === "title_changed"), 10_000);
+  expect(recorded(watching.events())).toEqual([]);
+  for (const ws of [tab, otherTab, watching]) ws.close();
+  const replayed = await TestSocket.openSynced(viewer, conv.id);
+  expect(recorded(replayed.events())).toEqual([]);
+  replayed.close();
+
+  // Server-Sent Events: the owner's stream carries the same event, a viewer's none.
+  const streamOf = async (who: typeof owner) =>
+    new SseReader(await api(who, `/api/conversations/${conv.id}/events`)).done();
+  expect(recorded(await streamOf(owner))).toEqual([event]);
+  expect(recorded(await streamOf(viewer))).toEqual([]);
 }, 60_000);

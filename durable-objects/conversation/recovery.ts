@@ -41,6 +41,8 @@ export function recoverInterruptedTurn(host: RecoveryHost): void {
   if (!turn || host.isParked(turn)) return;
   const checkpoint = loadCheckpoint(store, turn.id);
   // The provider was paid for the call the restart cut off: it counts, in the turn's budgets too.
+  // Its checkpoint's figures lack the calls cut off since (a turn without one gets them as it
+  // starts again: the Durable Object reads them, cutSinceCheckpoint).
   const used = countCallCutOff(host, turn, checkpoint?.state.usage);
   if (used && checkpoint) checkpoint.state.usage = used;
   const started = turnStarted(store, turn);

@@ -9,7 +9,7 @@ import {
   withArtifactsNow,
 } from "../protocol/messages";
 import { type NewServerEvent, ServerEvent, SendOptions } from "../protocol/wire";
-import { USAGE_EVENT } from "../protocol/roles";
+import { USAGE_EVENTS } from "../protocol/roles";
 import { createConversationTables } from "./schema";
 
 /** Meta values up to this long are held in memory once read (see `getMeta`). */
@@ -137,7 +137,7 @@ export class ConversationStore {
    * Stored events after `seq` as the text they were sent as, for replay to clients. `compact`
    * leaves out the text and reasoning deltas of finished answers: each answer's
    * message_completed (stored with it) carries its whole content, so the folded transcript is
-   * the same. `withoutUsage` (a viewer's replay) leaves out `usage_updated`: usage is the
+   * the same. `withoutUsage` (a viewer's replay) leaves out the usage events: usage is the
    * owner's spending, not a viewer's to see. Sequence numbers are those of the log either way.
    */
   replayAfter(
@@ -151,7 +151,9 @@ export class ConversationStore {
                (SELECT id FROM conv_messages WHERE role = 'assistant'))`
       : "";
     // Only a viewer's replay pays for reading each event's type.
-    const usage = withoutUsage ? ` AND json_extract(body, '$.type') IS NOT '${USAGE_EVENT}'` : "";
+    const usage = withoutUsage
+      ? ` AND json_extract(body, '$.type') NOT IN (${USAGE_EVENTS.map((t) => `'${t}'`).join(", ")})`
+      : "";
     return this.sql
       .exec<{ seq: number; body: string }>(
         `SELECT seq, body FROM conv_events WHERE seq > ?${deltas}${usage} ORDER BY seq LIMIT ?`,

@@ -89,7 +89,7 @@ export interface SummarizeInput {
   conversation: ConversationInfo;
   emit: (event: NewServerEvent) => void;
   /** Sends the outbox (the summary call's usage row) on to D1. */
-  flush: () => void;
+  flush: () => Promise<void>;
 }
 
 /** Updates the summary when the older part has passed the threshold; otherwise does nothing. */
@@ -129,6 +129,8 @@ export async function updateSummaryIfDue(input: SummarizeInput): Promise<void> {
       conversationId: conversation.id,
       ownerId: conversation.userId,
       flush: input.flush,
+      emit: input.emit,
+      purpose: "summary",
     },
   );
   if (result.text === null) {

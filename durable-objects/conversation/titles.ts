@@ -45,7 +45,7 @@ export interface NameConversationInput {
   conversation: Pick<ConversationInfo, "userId" | "provider" | "model" | "settings">;
   emit: (event: NewServerEvent) => void;
   /** Sends the outbox (the title call's usage row) on to D1. */
-  flush: () => void;
+  flush: () => Promise<void>;
 }
 
 /** Names the conversation once, after its first complete answer; failures only cost the title. */
@@ -65,6 +65,8 @@ export async function nameConversationOnce(input: NameConversationInput): Promis
     conversationId: input.conversationId,
     ownerId: input.conversation.userId,
     flush: input.flush,
+    emit: input.emit,
+    purpose: "title",
   });
   if (!title) return;
   const written = await input.env.DB.prepare(

@@ -19,6 +19,7 @@ import {
   messageText,
 } from "../protocol/messages";
 import type { ConversationSettings } from "../protocol/conversation-settings";
+import type { UsageTotals } from "../protocol/usage";
 import type { ErrorInfo, NewServerEvent } from "../protocol/wire";
 import { withReasoningRoom } from "../providers/reasoning-effort";
 import { ENABLING_SETTINGS } from "../providers/registry";
@@ -37,6 +38,7 @@ import { templateMessages, templateSystemSection } from "./template-prompt";
 import { routedStream } from "./model-route";
 import { StepTimer } from "../loop/step-timings";
 import { auditedAttempts, type TurnAudit } from "./audited-attempts";
+import { CallAttempts } from "./call-attempts";
 import { attachmentConverter } from "./attachment-history";
 import type { PdfTextCache } from "./attachment-loader";
 import { unconfiguredProvider } from "../providers/unconfigured";
@@ -65,6 +67,8 @@ export interface TurnInput extends ProviderRefusals {
   tools: ToolRunner;
   calls: ToolCallLog;
   resumed?: LoopState;
+  /** What the turn used before it started again without a checkpoint (calls a restart cut off). */
+  usedBefore?: UsageTotals | undefined;
   emit: (event: NewServerEvent) => void;
   saveArtifact: (draft: DraftArtifact, source: ArtifactSource) => Promise<ArtifactRef>;
   checkpoint: (state: LoopState) => void;
@@ -170,7 +174,9 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
   });
   const audit = input.audit && auditedAttempts(input.audit);
   const ask = (p: ModelProvider, request: ModelRequest) => fitter.stream(p, request);
-  const askOnce = audit ? audit.attempt(ask) : ask;
+  // A call cut short is counted as the model's it was sent to (a fallback's too).
+  const attempts = new CallAttempts(input.callUnderWay);
+  const askOnce = attempts.wrap(audit ? audit.attempt(ask) : ask);
   const routed: Pick<LoopDeps, "stream" | "routing"> =
     fallbacks.length > 0
       ? routedStream({
@@ -211,7 +217,8 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
       checkpoint: input.checkpoint,
       emit: input.emit,
       recordUsage: input.recordUsage,
-      ...(input.callUnderWay && { callUnderWay: input.callUnderWay }),
+      ...(input.callUnderWay && { callUnderWay: attempts.callUnderWay }),
+      attempting: attempts.current,
       // A call cut short is estimated at the ratio the fitter counts the history with.
       ...(input.charsPerToken && { charsPerToken: input.charsPerToken }),
       prices: modelPrices(input.env),
@@ -246,6 +253,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
       // Ollama runs with the window the history is fitted to, not its own small default.
       ...(conversation.provider === "ollama" && { contextTokens: contextWindow.contextTokens }),
       signal: input.signal,
+      ...(input.usedBefore && { usedBefore: input.usedBefore }),
       budgets: turnBudgets(input.env, conversation.settings.budgets),
       ...(conversation.settings.answerCapChars !== undefined && {
         answerCapChars: conversation.settings.answerCapChars,

@@ -6,6 +6,7 @@ import type { NewServerEvent } from "../protocol/wire";
 import { streamWithRetries } from "../providers/retry";
 import type { ModelRequest, StreamEvent } from "../providers/types";
 import { runScripted, say, stop } from "./test/scripted-loop";
+import { BUILT_IN_PRICES } from "./prices";
 import type { LoopDeps } from "./types";
 
 const SENTENCE = "I will check the data again to be sure that nothing was missed. ";
@@ -101,6 +102,42 @@ describe("usage of a call cut short", () => {
     });
     expect(usage[0]!.call.inputTokens).toBeGreaterThan(0);
     expect(recorded).toHaveLength(1);
+  });
+
+  it("counts a cancelled call that a route had sent to a fallback as that model's, at its price", async () => {
+    const controller = new AbortController();
+    // Routed past the conversation's own model "m" (no price) to Haiku, which reports nothing.
+    const fallback: LoopDeps["provider"] = {
+      id: "anthropic",
+      async *stream(request) {
+        yield say("Let me ");
+        controller.abort();
+        if (request.signal?.aborted)
+          yield {
+            type: "error",
+            error: { code: "aborted", message: "cancelled", retryable: false },
+          };
+      },
+    };
+    const recorded: unknown[] = [];
+    const { events } = await runScripted({
+      tools: [],
+      steps: [],
+      deps: {
+        provider: fallback,
+        recordUsage: (u) => void recorded.push(u),
+        prices: BUILT_IN_PRICES,
+        attempting: () => ({ provider: "anthropic", model: "claude-haiku-4-5" }),
+      },
+      input: { signal: controller.signal },
+    });
+    const [cut, ...more] = usageOf(events);
+    expect(more).toEqual([]);
+    expect(cut).toMatchObject({ model: "claude-haiku-4-5", estimated: true });
+    expect(cut!.call.costUsd).toBeGreaterThan(0);
+    expect(recorded).toEqual([
+      expect.objectContaining({ provider: "anthropic", model: "claude-haiku-4-5" }),
+    ]);
   });
 
   it("counts a call the user cancelled while the model thought, before it streamed or reported anything", async () => {

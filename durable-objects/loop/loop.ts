@@ -44,7 +44,10 @@ export async function runThinkingLoop(
   input: LoopInput,
   resumed?: LoopState,
 ): Promise<LoopOutcome> {
-  const state = resumed ?? initialState(input.history);
+  const state = resumed ?? {
+    ...initialState(input.history),
+    ...(input.usedBefore && { usage: input.usedBefore }),
+  };
   // Every phase of a step is timed (step-timings.ts); a step's timings go out when it ends.
   const timer = deps.stepTimer ?? new StepTimer(deps.now ? { now: deps.now } : {});
   const timed = timer.instrument(deps, input, state, resumed !== undefined);

@@ -200,6 +200,8 @@ export interface ApprovalGate {
 export interface CallUnderWay {
   step: number;
   model: string;
+  /** The provider it was sent to, when not the conversation's own (a fallback's). */
+  provider?: ModelProvider["id"];
   /** Its input as the context fitter counts it. */
   inputTokens: number;
   /** The ratio its output is to be estimated at, from the characters streamed. */
@@ -235,6 +237,11 @@ export interface LoopDeps {
    * counted or over: a call a restart cuts off is counted from the note when the turn resumes.
    */
   callUnderWay?: (call: CallUnderWay | null) => void;
+  /**
+   * The model the call under way was sent to (with a route, a fallback's or the local one), or
+   * null before any: a call cut short before its provider's figures is counted as that model's.
+   */
+  attempting?: () => { provider: ModelProvider["id"]; model: string } | null;
   /**
    * The conversation's learned characters per token (DEFAULT_CHARS_PER_TOKEN without it): a call
    * cut short before its provider's count is estimated with it.
@@ -297,6 +304,8 @@ export interface LoopInput {
   model: string;
   system: string;
   history: NeutralMessage[];
+  /** Usage the turn had before it started (again, after a restart), counted in its budgets. */
+  usedBefore?: UsageTotals;
   maxSteps: number;
   temperature?: number;
   maxTokens: number;

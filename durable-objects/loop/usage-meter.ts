@@ -53,7 +53,10 @@ export function meterModelCall(
   });
 }
 
-type Deps = Pick<LoopDeps, "emit" | "recordUsage" | "prices" | "charsPerToken" | "callUnderWay">;
+type Deps = Pick<
+  LoopDeps,
+  "emit" | "recordUsage" | "prices" | "charsPerToken" | "callUnderWay" | "attempting"
+>;
 type Usage = Extract<StreamEvent, { type: "usage" }>;
 
 /**
@@ -141,11 +144,13 @@ export class CallMeter {
     const estimated =
       inputTokens !== reported.inputTokens || outputTokens !== reported.outputTokens;
     const { cut: _cut, ...figures } = reported;
+    // Reported or not, the call is the model's it was sent to (a fallback's, with a route).
+    const servedBy = reported.servedBy ?? this.deps.attempting?.() ?? undefined;
     meterModelCall(
       this.deps,
       this.input,
       this.state,
-      { ...figures, inputTokens, outputTokens },
+      { ...figures, inputTokens, outputTokens, ...(servedBy && { servedBy }) },
       estimated,
     );
   }

@@ -33,9 +33,12 @@ export function refusalFor(role: ConversationRole, right: Right): string {
 
 /**
  * Usage and cost are the owner's spending: a role sees them only if it may write (and so spend).
- * A viewer gets them nowhere: not from REST (403), nor as `usage_updated` events, nor in meters.
+ * A viewer gets them nowhere: not from REST (403), nor as `usage_updated` or `usage_recorded` events, nor in meters.
  */
 export const seesUsage = (role: ConversationRole): boolean => roleAllows(role, "write");
 
-/** The event that carries a turn's usage: left out of what a viewer receives, live or replayed. */
-export const USAGE_EVENT = "usage_updated";
+/**
+ * The events that carry usage (an answer's calls, a title's or summary's): left out of what a
+ * viewer receives, live or replayed.
+ */
+export const USAGE_EVENTS: readonly string[] = ["usage_updated", "usage_recorded"];

@@ -116,6 +116,11 @@ export interface Transcript {
   summary?: { text: string; upToSeq: number };
   /** Artifacts changed since they were made, by id: each as its latest artifact_changed left it. */
   artifacts?: Record<string, ArtifactNow>;
+  /**
+   * The seq of the latest `usage_recorded` (a title's or summary's call, in D1 now): the web
+   * client reads the conversation's usage again when it changes.
+   */
+  usageRecordedSeq?: number;
 }
 
 /** An artifact as its latest change left it (the artifact pane follows these). */
@@ -408,6 +413,9 @@ function applyTo(draft: TranscriptDraft, e: ServerEvent): void {
       break;
     case "usage_updated":
       editActivity(e.messageId, (a) => ({ ...a, usage: e.turn }));
+      break;
+    case "usage_recorded":
+      next.usageRecordedSeq = e.seq;
       break;
     case "title_changed":
       next.title = e.title;

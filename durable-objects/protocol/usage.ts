@@ -56,11 +56,34 @@ export function addCall(totals: UsageTotals, call: CallUsage): UsageTotals {
   };
 }
 
-/** `GET /api/conversations/:id/usage`: the conversation's total and each answer's. */
+/** Totals added up (an answer's with its title's, a turn's before and after a restart). */
+export function sumUsage(all: Iterable<UsageTotals>): UsageTotals {
+  let sum = EMPTY_USAGE;
+  for (const u of all) {
+    const estimatedCalls = (sum.estimatedCalls ?? 0) + (u.estimatedCalls ?? 0);
+    sum = {
+      calls: sum.calls + u.calls,
+      inputTokens: sum.inputTokens + u.inputTokens,
+      outputTokens: sum.outputTokens + u.outputTokens,
+      cachedTokens: sum.cachedTokens + u.cachedTokens,
+      reasoningTokens: sum.reasoningTokens + u.reasoningTokens,
+      costUsd: u.costUsd === null ? sum.costUsd : (sum.costUsd ?? 0) + u.costUsd,
+      unpricedCalls: sum.unpricedCalls + u.unpricedCalls,
+      ...(estimatedCalls > 0 && { estimatedCalls }),
+    };
+  }
+  return sum;
+}
+
+/**
+ * `GET /api/conversations/:id/usage`: the conversation's total, each answer's, and its calls of
+ * no answer (`housekeeping`: the title and summary calls). The total is their sum.
+ */
 export const ConversationUsage = z.object({
   conversationId: z.string(),
   total: UsageTotals,
   messages: z.array(UsageTotals.extend({ messageId: z.string() })),
+  housekeeping: UsageTotals,
 });
 export type ConversationUsage = z.infer<typeof ConversationUsage>;
 

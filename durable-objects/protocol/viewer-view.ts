@@ -1,9 +1,9 @@
 // What a viewer of a shared conversation is sent instead of the owner's spending. Usage is the
-// owner's (roles.ts): a viewer gets no `usage_updated`, and a budget's line (the notice when a
+// owner's (roles.ts): a viewer gets no `usage_updated` nor `usage_recorded`, and a budget's line (the notice when a
 // turn stops early, the answer's closing line) keeps its words but loses its figures, which are
 // the turn's tokens used or dollars spent (time and steps are not spending and stay).
 import type { MessagePart } from "./messages";
-import { USAGE_EVENT } from "./roles";
+import { USAGE_EVENTS } from "./roles";
 import type { ServerEvent } from "./wire";
 
 /** The figures after a token or cost budget's name, as durable-objects/loop/budgets.ts words them. */
@@ -21,7 +21,7 @@ export function partsForViewer(parts: MessagePart[]): MessagePart[] {
 
 /** The event as a viewer gets it, or null when they get none of it. */
 export function eventForViewer<E extends ServerEvent>(event: E): E | null {
-  if (event.type === USAGE_EVENT) return null;
+  if (USAGE_EVENTS.includes(event.type)) return null;
   if (event.type === "notice") return { ...event, message: withoutSpending(event.message) };
   if (event.type === "message_completed")
     return { ...event, content: partsForViewer(event.content) };

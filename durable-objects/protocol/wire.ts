@@ -340,6 +340,17 @@ export const ServerEvent = z.discriminatedUnion("type", [
     type: z.literal("artifact_changed"),
     ...ArtifactChange.shape,
   }),
+  // A model call of no answer (the title, the rolling summary) was counted: its usage rows have
+  // been sent to D1, so `GET …/usage` has them (unless D1 refused; they are retried). Its figures
+  // are the conversation's, never a turn's.
+  z.object({
+    ...seqd,
+    type: z.literal("usage_recorded"),
+    purpose: z.enum(["title", "summary"]),
+    provider: z.string(),
+    model: z.string(),
+    call: UsageTotals,
+  }),
 ]);
 export type ServerEvent = z.infer<typeof ServerEvent>;
 export type ServerEventType = ServerEvent["type"];

@@ -1,4 +1,4 @@
-// Usage rows summed in D1: per answer of a conversation, per UTC day and model of a user, and a
+// Usage rows summed in D1: per answer of a conversation (and its calls of no answer), per UTC day and model of a user, and a
 // user's total since a moment (the daily allowance).
 import { z } from "zod";
 import type { UsageTotals } from "../../durable-objects/protocol/usage";
@@ -33,7 +33,7 @@ function roundUsd(usd: number): number {
 }
 
 export async function conversationUsage(db: D1Database, conversationId: string) {
-  const [total, perMessage] = await db.batch([
+  const [total, perMessage, housekeeping] = await db.batch([
     db.prepare(`SELECT ${SUMS} FROM usage WHERE conversation_id = ?`).bind(conversationId),
     db
       .prepare(
@@ -42,6 +42,10 @@ export async function conversationUsage(db: D1Database, conversationId: string) 
          GROUP BY message_id ORDER BY MIN(created_at)`,
       )
       .bind(conversationId),
+    // Calls of no answer: the title and the rolling summary.
+    db
+      .prepare(`SELECT ${SUMS} FROM usage WHERE conversation_id = ? AND message_id IS NULL`)
+      .bind(conversationId),
   ]);
   return {
     total: totals(SumsRow.parse(total?.results[0])),
@@ -49,6 +53,7 @@ export async function conversationUsage(db: D1Database, conversationId: string) 
       const row = SumsRow.extend({ messageId: z.string() }).parse(r);
       return { messageId: row.messageId, ...totals(row) };
     }),
+    housekeeping: totals(SumsRow.parse(housekeeping?.results[0])),
   };
 }
 

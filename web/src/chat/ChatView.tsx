@@ -13,7 +13,7 @@ import { MessageView } from "./MessageView";
 import { artifactsShown } from "./artifact-count";
 import { SignedOutBanner } from "./SignedOutBanner";
 import { questionBefore } from "./SignInNotice";
-import { sumUsage, usagePerAnswer } from "../usage/merge-usage";
+import { conversationTotal, usagePerAnswer } from "../usage/merge-usage";
 import { UsageMeter } from "../usage/UsageMeter";
 import { useConversationUsage } from "../usage/use-conversation-usage";
 import { VirtualList, type VirtualListHandle } from "./VirtualList";
@@ -172,7 +172,12 @@ export function ChatView(props: {
     live.current?.send(question.text, question.attachments);
     list.current?.scrollToEnd();
   }, []);
-  const storedUsage = useConversationUsage(conversationId, !!transcript?.busy, role);
+  const storedUsage = useConversationUsage(
+    conversationId,
+    !!transcript?.busy,
+    role,
+    transcript?.usageRecordedSeq,
+  );
   // A viewer sees no cost (made one mid-conversation, the figures seen so far go too).
   const usage = usagePerAnswer(
     storedUsage,
@@ -182,7 +187,7 @@ export function ChatView(props: {
       ),
     ),
   );
-  const conversationUsage = sumUsage(usage.values());
+  const conversationUsage = conversationTotal(usage, storedUsage);
   // Stable callbacks, so a streamed delta re-renders only the message it changed.
   const { onOpenArtifact } = props;
   const answerApproval = useCallback(

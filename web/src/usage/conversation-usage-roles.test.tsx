@@ -20,9 +20,17 @@ beforeEach(() => {
     "fetch",
     vi.fn(async (path: string) => {
       asked.push(path);
-      return new Response(JSON.stringify({ conversationId: "c1", total: TOTAL, messages: [] }), {
-        headers: { "content-type": "application/json" },
-      });
+      return new Response(
+        JSON.stringify({
+          conversationId: "c1",
+          total: TOTAL,
+          messages: [],
+          housekeeping: EMPTY_USAGE,
+        }),
+        {
+          headers: { "content-type": "application/json" },
+        },
+      );
     }),
   );
   host = document.createElement("div");

@@ -1,10 +1,13 @@
 // The conversation's usage as the client shows it: the API's figures per answer, or the live
-// meter's where it has seen more calls (a turn that just ended may not have reached D1 yet).
+// meter's where it has seen more calls (a turn that just ended may not have reached D1 yet), and
+// the API's figures of the calls of no answer (titles, summaries).
 import {
   type ConversationUsage,
-  EMPTY_USAGE,
+  sumUsage,
   type UsageTotals,
 } from "../../../durable-objects/protocol/usage";
+
+export { sumUsage };
 
 export function usagePerAnswer(
   stored: ConversationUsage | null,
@@ -20,20 +23,10 @@ export function usagePerAnswer(
   return merged;
 }
 
-export function sumUsage(all: Iterable<UsageTotals>): UsageTotals {
-  let sum = EMPTY_USAGE;
-  for (const u of all) {
-    const estimatedCalls = (sum.estimatedCalls ?? 0) + (u.estimatedCalls ?? 0);
-    sum = {
-      calls: sum.calls + u.calls,
-      inputTokens: sum.inputTokens + u.inputTokens,
-      outputTokens: sum.outputTokens + u.outputTokens,
-      cachedTokens: sum.cachedTokens + u.cachedTokens,
-      reasoningTokens: sum.reasoningTokens + u.reasoningTokens,
-      costUsd: u.costUsd === null ? sum.costUsd : (sum.costUsd ?? 0) + u.costUsd,
-      unpricedCalls: sum.unpricedCalls + u.unpricedCalls,
-      ...(estimatedCalls > 0 && { estimatedCalls }),
-    };
-  }
-  return sum;
+/** The conversation's figures: its answers' (as merged above) and its title and summary calls. */
+export function conversationTotal(
+  perAnswer: ReadonlyMap<string, UsageTotals>,
+  stored: ConversationUsage | null,
+): UsageTotals {
+  return sumUsage([...perAnswer.values(), ...(stored ? [stored.housekeeping] : [])]);
 }

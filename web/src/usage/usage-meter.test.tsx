@@ -68,6 +68,7 @@ describe("the usage meter", () => {
         { messageId: "a1", ...priced },
         { messageId: "a2", ...unpriced },
       ],
+      housekeeping: EMPTY_USAGE,
     };
     const merged = usagePerAnswer(
       stored,

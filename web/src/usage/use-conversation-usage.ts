@@ -1,6 +1,8 @@
-// The conversation's usage from the API: its total and each answer's. Fetched on opening and
-// again whenever a turn ends, so finished answers keep their figures after a reload. Usage is
-// the owner's spending: a viewer is not shown it, and not asked for it (the API refuses it).
+// The conversation's usage from the API: its total, each answer's, and its title and summary
+// calls'. Fetched on opening, again whenever a turn ends, so finished answers keep their figures
+// after a reload, and whenever a title or summary call is recorded (`recordedSeq`, the seq of its
+// `usage_recorded` event, sent once its rows are in D1). Usage is the owner's spending: a viewer
+// is not shown it, and not asked for it (the API refuses it).
 import { useEffect, useState } from "react";
 import { type ConversationRole, seesUsage } from "../../../durable-objects/protocol/roles";
 import { ConversationUsage } from "../../../durable-objects/protocol/usage";
@@ -10,6 +12,7 @@ export function useConversationUsage(
   conversationId: string,
   busy: boolean,
   role: ConversationRole,
+  recordedSeq = 0,
 ): ConversationUsage | null {
   const [usage, setUsage] = useState<ConversationUsage | null>(null);
   const shown = seesUsage(role);
@@ -24,6 +27,6 @@ export function useConversationUsage(
     return () => {
       current = false;
     };
-  }, [conversationId, busy, shown]);
+  }, [conversationId, busy, shown, recordedSeq]);
   return shown && usage?.conversationId === conversationId ? usage : null;
 }

@@ -54,6 +54,7 @@ export function withAttachmentLinks(
       return { ...result, tools: [...result.tools, tool] };
     },
     ...(runner.changed && { changed: () => runner.changed!() }),
+    ...(runner.skipped && { skipped: (server: string) => runner.skipped!(server) }),
     async call(server, name, args, hooks) {
       if (server !== ATTACHMENTS_SERVER || name !== ATTACHMENT_LINK_TOOL)
         return runner.call(server, name, args, hooks);

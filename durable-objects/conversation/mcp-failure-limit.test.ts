@@ -117,6 +117,18 @@ describe("an MCP server's failure limit", () => {
     expect((await runs("faulty-shapes")).ok_read).toBeUndefined();
   }, 60_000);
 
+  it("a call that needs approval, to a server switched off, is answered at once: no approval is asked", async () => {
+    const user = await userWithServer("faulty-skipwipe");
+    const [events] = await turns(user, ["faulty skipped wipe please"]);
+    // Three malformed results reach the limit; the destructive call after them is not put to
+    // the user, since it would not be made.
+    expect(events!.some((e) => e.type === "approval_requested")).toBe(false);
+    expect(resultOf(events!, "fk-4")).toMatchObject({ isError: true });
+    expect(resultOf(events!, "fk-4")?.summary).toMatch(/^faulty-skipwipe: not called, /);
+    expect(events!.some((e) => e.type === "turn_ended")).toBe(true);
+    expect((await runs("faulty-skipwipe"))["wipe:drafts"]).toBeUndefined();
+  }, 60_000);
+
   it("calls the server refused as invalid are the server's answer: they do not switch it off", async () => {
     const user = await userWithServer("faulty-strict");
     const [events] = await turns(user, ["faulty strict please"]);

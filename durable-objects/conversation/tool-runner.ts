@@ -322,6 +322,11 @@ export async function createToolRunner(opts: {
       return { tools, warnings, signIns };
     },
 
+    skipped(serverName) {
+      const s = byName.get(serverName);
+      return s ? limit.skipped(s) : null;
+    },
+
     async call(serverName, tool, args, hooks) {
       const s = byName.get(serverName);
       if (!s)

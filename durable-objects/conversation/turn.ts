@@ -142,6 +142,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     },
     call: (...args) => runner.call(...args),
     ...(runner.changed && { changed: () => runner.changed!() }),
+    ...(runner.skipped && { skipped: (server: string) => runner.skipped!(server) }),
   };
   const maxTokens = conversation.settings.maxTokens ?? 4096;
   const effort = conversation.settings.reasoningEffort;

@@ -257,7 +257,10 @@ async function runOne(
       fresh: false,
     };
   }
-  if (policy === "ask" && deps.approvals) {
+  // A server skipped for its failures answers at once: no approval is asked for a call it would
+  // not make.
+  const skipped = approval.status === "none" && !!deps.tools.skipped?.(server);
+  if (policy === "ask" && deps.approvals && !skipped) {
     if (approval.status === "none") {
       deps.approvals.request({
         callId: call.id,

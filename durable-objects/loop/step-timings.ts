@@ -86,6 +86,7 @@ export class StepTimer {
           }
         },
         ...(deps.tools.changed && { changed: () => deps.tools.changed!() }),
+        ...(deps.tools.skipped && { skipped: (server: string) => deps.tools.skipped!(server) }),
         call: async (server, tool, args, hooks) => {
           const t0 = this.now();
           try {

@@ -49,6 +49,11 @@ export interface ToolRunner {
    * used in the same turn.
    */
   changed?(): boolean;
+  /**
+   * Why a server's calls are not made now (it reached its failure limit), or null. Such a call is
+   * answered at once by `call`, so none waits for the user's approval first.
+   */
+  skipped?(server: string): string | null;
   call(
     server: string,
     tool: string,

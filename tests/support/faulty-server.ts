@@ -188,6 +188,10 @@ export function addFaultyServerFixtures(mock: LLMock): void {
     call("fm-4", "faulty-shapes__ok_read"),
   );
   mock.on(
+    { userMessage: /^faulty skipped wipe please$/, toolCallId: "fk-3" },
+    call("fk-4", "faulty-skipwipe__wipe", '{"what":"drafts"}'),
+  );
+  mock.on(
     { userMessage: /^faulty strict please$/, toolCallId: "fs3" },
     call("fs4", "faulty-strict__ok_read"),
   );
@@ -200,6 +204,13 @@ export function addFaultyServerFixtures(mock: LLMock): void {
     toolCalls: ["fm-1", "fm-2", "fm-3"].map((id) => ({
       id,
       name: "faulty-shapes__bad_shape",
+      arguments: `{"n":"${id}"}`,
+    })),
+  });
+  mock.onMessage(/^faulty skipped wipe please$/, {
+    toolCalls: ["fk-1", "fk-2", "fk-3"].map((id) => ({
+      id,
+      name: "faulty-skipwipe__bad_shape",
       arguments: `{"n":"${id}"}`,
     })),
   });

@@ -99,3 +99,25 @@ describe("prompt-based tool calling at the token limit", () => {
     expect(events.at(-1)).toEqual({ type: "finish", reason: "length" });
   });
 });
+
+describe("prompt-based tool calling and the call's usage", () => {
+  it("hands out a block the stream's end completes before the usage, as every provider does", async () => {
+    // A provider reports usage, then finish; the block still open at its last text is a call
+    // only at the end. The usage must come after it: the loop takes the usage as the call's end.
+    const openAtEnd = withPromptTools({
+      id: "ollama",
+      async *stream() {
+        yield {
+          type: "text_delta",
+          text: '```tool_call\n{"name": "get_weather", "arguments": {"city": "Paris"}}',
+        };
+        yield { type: "usage", inputTokens: 10, outputTokens: 5 };
+        yield { type: "finish", reason: "stop" };
+      },
+    });
+    const events = [];
+    for await (const e of openAtEnd.stream({ model: "m", messages: [], tools: TOOLS }))
+      events.push(e);
+    expect(events.map((e) => e.type)).toEqual(["tool_call", "usage", "finish"]);
+  });
+});

@@ -29,22 +29,32 @@ export function withPromptTools(provider: ModelProvider): ModelProvider {
           yield e;
         }
       };
+      // The provider's usage comes before its finish, but the text it held may still hold a call:
+      // the usage waits for the parser's last events, as a provider's own come before its usage.
+      let usage: StreamEvent | null = null;
+      const ending = function* () {
+        yield* parsed(parser.end());
+        if (usage) yield usage;
+        usage = null;
+      };
       for await (const event of provider.stream({
         ...rest,
         system: [request.system, toolPrompt(tools, toolChoice)].filter(Boolean).join("\n\n"),
         messages: asText(request.messages),
       })) {
         if (event.type === "text_delta") yield* parsed(parser.push(event.text));
+        else if (event.type === "usage") usage = event;
         else if (event.type === "finish") {
-          yield* parsed(parser.end());
+          yield* ending();
           // Cut at max tokens, the last block may be cut too: the loop must know it.
           const reason = calls > 0 && event.reason !== "length" ? "tool_calls" : event.reason;
           yield { ...event, reason };
         } else if (event.type === "error") {
-          yield* parsed(parser.end());
+          yield* ending();
           yield event;
         } else yield event;
       }
+      if (usage) yield usage;
     },
   };
 }

@@ -2,13 +2,7 @@
 // once, what a viewer may not do, and a removed member's socket closing at once.
 import { env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
-import {
-  addMembers,
-  api,
-  createConversation,
-  createUser,
-  type TestUser,
-} from "../../tests/support/helpers";
+import { api, sharedConversation, type TestUser } from "../../tests/support/helpers";
 import { fold, TestSocket } from "../../tests/support/ws-client";
 import type { ServerFrame } from "../protocol/wire";
 import { isTurnEnd, SseReader } from "../../tests/support/sse-client";
@@ -27,18 +21,7 @@ async function modelRequests(): Promise<string[]> {
   return entries.map((e) => JSON.stringify(e.body ?? null));
 }
 
-async function people() {
-  const suffix = crypto.randomUUID().slice(0, 8);
-  const owner = await createUser(`ada-${suffix}`);
-  const participant = await createUser(`bo-${suffix}`);
-  const viewer = await createUser(`cy-${suffix}`);
-  const conv = await createConversation(owner);
-  await addMembers(owner, conv.id, [
-    [participant, "participant"],
-    [viewer, "viewer"],
-  ]);
-  return { owner, participant, viewer, id: conv.id, suffix };
-}
+const people = () => sharedConversation();
 
 async function join(user: TestUser, id: string): Promise<TestSocket> {
   const ws = await TestSocket.open(user, id);

@@ -73,6 +73,23 @@ export async function addMembers(
 }
 
 /**
+ * A new owner's new conversation (made with `conversation`), shared with a new participant and a
+ * new viewer; their names are `ada-`, `bo-` and `cy-` followed by `suffix`.
+ */
+export async function sharedConversation(conversation: Record<string, unknown> = {}) {
+  const suffix = crypto.randomUUID().slice(0, 8);
+  const owner = await createUser(`ada-${suffix}`);
+  const participant = await createUser(`bo-${suffix}`);
+  const viewer = await createUser(`cy-${suffix}`);
+  const conv = await createConversation(owner, conversation);
+  await addMembers(owner, conv.id, [
+    [participant, "participant"],
+    [viewer, "viewer"],
+  ]);
+  return { owner, participant, viewer, id: conv.id, suffix };
+}
+
+/**
  * GET /api/artifacts/:id once D1 holds the artifact: the conversation's outbox writes it there
  * just after the turn that made it ends, so a read right after `turn_ended` may come first.
  */

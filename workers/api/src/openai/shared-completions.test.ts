@@ -4,26 +4,16 @@
 import { describe, expect, inject, it } from "vitest";
 import { TestSocket } from "../../../../tests/support/ws-client";
 import {
-  addMembers,
   api,
-  createConversation,
   createUser,
+  sharedConversation,
   errorOf,
   type TestUser,
 } from "../../../../tests/support/helpers";
 
-async function sharedConversation() {
-  const suffix = crypto.randomUUID().slice(0, 8);
-  const owner = await createUser(`owner-${suffix}`);
-  const participant = await createUser(`participant-${suffix}`);
-  const viewer = await createUser(`viewer-${suffix}`);
-  const stranger = await createUser(`stranger-${suffix}`);
-  const conv = await createConversation(owner, { title: "Shared by API" });
-  await addMembers(owner, conv.id, [
-    [participant, "participant"],
-    [viewer, "viewer"],
-  ]);
-  return { owner, participant, viewer, stranger, id: conv.id };
+async function sharedByApi() {
+  const shared = await sharedConversation({ title: "Shared by API" });
+  return { ...shared, stranger: await createUser(`dee-${shared.suffix}`) };
 }
 
 function complete(user: TestUser, conversationId: string, text: string) {
@@ -36,7 +26,7 @@ function complete(user: TestUser, conversationId: string, text: string) {
 
 describe("/v1/chat/completions in a shared conversation", () => {
   it("lets a participant send, and the message lands in the owner's conversation", async () => {
-    const { owner, participant, id } = await sharedConversation();
+    const { owner, participant, id } = await sharedByApi();
     const res = await complete(participant, id, "hello from the participant's SDK");
     expect(res.status).toBe(200);
     expect(res.headers.get("x-conversation-id")).toBe(id);
@@ -50,14 +40,14 @@ describe("/v1/chat/completions in a shared conversation", () => {
   });
 
   it("refuses a viewer with 403 saying to ask for the participant role", async () => {
-    const { viewer, id } = await sharedConversation();
+    const { viewer, id } = await sharedByApi();
     const res = await complete(viewer, id, "may I?");
     expect(res.status).toBe(403);
     expect((await errorOf(res)).message).toMatch(/viewer.*participant/);
   });
 
   it("gives a stranger 404, as if the conversation did not exist", async () => {
-    const { stranger, id } = await sharedConversation();
+    const { stranger, id } = await sharedByApi();
     expect((await complete(stranger, id, "hi")).status).toBe(404);
   });
 
@@ -73,7 +63,7 @@ describe("/v1/chat/completions in a shared conversation", () => {
 /** A participant's /v1 answer waits for an approval while they lose the conversation. */
 async function answerEndedByLosingAccess(how: "removed" | "left", says: RegExp) {
   for (const stream of [false, true]) {
-    const { owner, participant, id } = await sharedConversation();
+    const { owner, participant, id } = await sharedByApi();
     const added = await api(owner, "/api/mcp-servers", {
       method: "POST",
       json: { name: "notes", url: inject("approvalUrl") },

@@ -7,8 +7,8 @@ import { describe, expect, it } from "vitest";
 import {
   addMembers,
   api,
-  createConversation,
   createUser,
+  sharedConversation,
   errorOf,
   type TestUser,
 } from "../../../../tests/support/helpers";
@@ -21,18 +21,7 @@ import {
 import { createDb } from "../../../../shared/db/client";
 import { leaveConversation, removeMember } from "../db/members";
 
-async function people() {
-  const suffix = crypto.randomUUID().slice(0, 8);
-  const owner = await createUser(`ada-${suffix}`);
-  const participant = await createUser(`bo-${suffix}`);
-  const viewer = await createUser(`cy-${suffix}`);
-  const conv = await createConversation(owner);
-  await addMembers(owner, conv.id, [
-    [participant, "participant"],
-    [viewer, "viewer"],
-  ]);
-  return { owner, participant, viewer, id: conv.id };
-}
+const people = () => sharedConversation();
 
 async function join(user: TestUser, id: string): Promise<TestSocket> {
   const ws = await TestSocket.open(user, id);

@@ -2,6 +2,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import type { AppEnv } from "../app-types";
+import { besideRequest } from "../http/beside-request";
 import { ApiError } from "../http/errors";
 import { RATE_LIMITS } from "../../../../shared/rate-limit/limits";
 import { byAddress, enforceRateLimit } from "../rate-limit/middleware";
@@ -19,7 +20,7 @@ export async function credentialOf(c: Context<AppEnv>): Promise<Credential | "ba
   const db = c.get("db");
   if (c.req.header("authorization") !== undefined) {
     const token = bearerOf(c);
-    const owner = token ? await ownerOfToken(db, token) : null;
+    const owner = token ? await ownerOfToken(db, token, besideRequest(c)) : null;
     return owner ? { user: owner.user, tokenId: owner.tokenId } : "bad_bearer";
   }
   const cookie = getCookie(c, SESSION_COOKIE);

@@ -81,3 +81,27 @@ it("each signed-in prefix asks for a credential at its bare path too (one `/*` r
     expect([path, res.status]).toEqual([path, 401]);
   }
 });
+
+it("a token's once-a-minute use mark does not hold up the request's own reads", async () => {
+  const user = await createUser();
+  await original
+    .prepare("UPDATE api_tokens SET last_used_at = ? WHERE token_hash IS NOT NULL AND user_id = ?")
+    .bind(Date.now() - 120_000, user.id)
+    .run();
+  const recording = recordingD1(original);
+  (env as { DB: D1Database }).DB = recording.db;
+  expect((await api(user, "/api/conversations")).status).toBe(200);
+  const sqlOf = (t: (typeof recording.trips)[number]) => t.sql.join(" ");
+  const mark = recording.trips.find((t) => /^update "api_tokens"/i.test(sqlOf(t)));
+  const listing = recording.trips.find((t) => /from "conversations"/i.test(sqlOf(t)));
+  expect(mark).toBeDefined();
+  expect(listing).toBeDefined();
+  // The listing went out before the mark was answered: the request did not wait for it.
+  expect(listing!.started).toBeLessThan(mark!.answered!);
+  // And the mark was written all the same.
+  const used = await original
+    .prepare("SELECT last_used_at AS t FROM api_tokens WHERE user_id = ?")
+    .bind(user.id)
+    .first<number>("t");
+  expect(Date.now() - used!).toBeLessThan(10_000);
+});

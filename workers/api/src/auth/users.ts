@@ -19,10 +19,15 @@ export interface TokenOwner {
   expiresAt: number | null;
 }
 
-/** The owner of a valid, unexpired token; marks the token used (at most once a minute). */
+/**
+ * The owner of a valid, unexpired token; marks the token used (at most once a minute). The mark
+ * is bookkeeping the request need not wait for: it goes to `waitUntil` (http/beside-request.ts),
+ * so the request's own reads go out without a round trip behind it.
+ */
 export async function ownerOfToken(
   db: Db,
   token: string,
+  waitUntil: (write: Promise<unknown>) => void,
   now = Date.now(),
 ): Promise<TokenOwner | null> {
   const hash = await sha256Hex(token);
@@ -47,7 +52,7 @@ export async function ownerOfToken(
   if (!row) return null;
   if (row.lastUsedAt === null || row.lastUsedAt <= now - LAST_USED_RESOLUTION_MS) {
     // Conditional, so two requests in the same minute write once.
-    await db
+    const marked = db
       .update(apiTokens)
       .set({ lastUsedAt: now })
       .where(
@@ -58,7 +63,12 @@ export async function ownerOfToken(
             lt(apiTokens.lastUsedAt, now - LAST_USED_RESOLUTION_MS + 1),
           ),
         ),
+      )
+      .then(
+        () => undefined,
+        (err: unknown) => console.warn("could not mark an API token as used", err),
       );
+    waitUntil(marked);
   }
   return { user: { id: row.id, name: row.name }, tokenId: row.tokenId, expiresAt: row.expiresAt };
 }

@@ -8,12 +8,13 @@ import type { AppEnv } from "../app-types";
 import { createTicket } from "../auth/tickets";
 import { liveCredentialOf } from "../auth/websocket-auth";
 import { conversationStub } from "../conversation-lifecycle";
+import { besideRequest } from "../http/beside-request";
 
 export async function firstSocketOf(
   c: Context<AppEnv>,
   conversationId: string,
 ): Promise<SocketTicket> {
-  c.executionCtx.waitUntil(
+  besideRequest(c)(
     // A start that fails here is tried again by the upgrade, which reports it.
     conversationStub(c.env, conversationId).then(
       () => undefined,

@@ -14,6 +14,7 @@ import {
 } from "../auth/session";
 import { ownerOfToken } from "../auth/users";
 import { listSessions } from "../db/access";
+import { besideRequest } from "../http/beside-request";
 import { ApiError } from "../http/errors";
 import { parseJsonBody } from "../http/validate";
 
@@ -24,7 +25,7 @@ const clearCookie = (c: Context<AppEnv>) => deleteCookie(c, SESSION_COOKIE, { pa
 export const sessionRoutes = new Hono<AppEnv>()
   .post("/", async (c) => {
     const { token } = await parseJsonBody(c, SignIn);
-    const owner = await ownerOfToken(c.get("db"), token);
+    const owner = await ownerOfToken(c.get("db"), token, besideRequest(c));
     if (!owner)
       throw new ApiError(
         401,

@@ -11,6 +11,7 @@ import {
   attachmentLinkSecret,
 } from "../../shared/attachment-link";
 import type { Env } from "../../shared/env";
+import { runnerHooks } from "../loop/runner-hooks";
 
 /** The pseudo-server the tool belongs to in the timeline and in tool policies. */
 export const ATTACHMENTS_SERVER = "attachments";
@@ -53,8 +54,7 @@ export function withAttachmentLinks(
       const result = await runner.catalog();
       return { ...result, tools: [...result.tools, tool] };
     },
-    ...(runner.changed && { changed: () => runner.changed!() }),
-    ...(runner.skipped && { skipped: (server: string) => runner.skipped!(server) }),
+    ...runnerHooks(runner),
     async call(server, name, args, hooks) {
       if (server !== ATTACHMENTS_SERVER || name !== ATTACHMENT_LINK_TOOL)
         return runner.call(server, name, args, hooks);

@@ -37,6 +37,7 @@ import { type StoredSummary, summaryPrompt } from "./summary";
 import { templateMessages, templateSystemSection } from "./template-prompt";
 import { routedStream } from "./model-route";
 import { StepTimer } from "../loop/step-timings";
+import { runnerHooks } from "../loop/runner-hooks";
 import { auditedAttempts, type TurnAudit } from "./audited-attempts";
 import { CallAttempts } from "./call-attempts";
 import { attachmentConverter } from "./attachment-history";
@@ -141,8 +142,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
       return result;
     },
     call: (...args) => runner.call(...args),
-    ...(runner.changed && { changed: () => runner.changed!() }),
-    ...(runner.skipped && { skipped: (server: string) => runner.skipped!(server) }),
+    ...runnerHooks(runner),
   };
   const maxTokens = conversation.settings.maxTokens ?? 4096;
   const effort = conversation.settings.reasoningEffort;

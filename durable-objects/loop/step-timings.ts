@@ -12,6 +12,7 @@ import {
 } from "../protocol/timings";
 import type { StreamEvent } from "../providers/types";
 import type { LoopDeps, LoopInput, LoopOutcome, LoopState } from "./types";
+import { runnerHooks } from "./runner-hooks";
 
 /** A step being timed: its figures so far, kept in the checkpoint. */
 export const StepTimingsDraft = StepTimings.omit({ servers: true, totalMs: true }).extend({
@@ -85,8 +86,7 @@ export class StepTimer {
             this.beforeFirstStep.catalogMs = this.now() - t0;
           }
         },
-        ...(deps.tools.changed && { changed: () => deps.tools.changed!() }),
-        ...(deps.tools.skipped && { skipped: (server: string) => deps.tools.skipped!(server) }),
+        ...runnerHooks(deps.tools),
         call: async (server, tool, args, hooks) => {
           const t0 = this.now();
           try {

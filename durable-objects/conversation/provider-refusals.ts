@@ -4,6 +4,7 @@
 // tools in its prompt at once instead of being refused first (a round trip each turn).
 import type { NewServerEvent } from "../protocol/wire";
 import type { AskedAgain } from "../providers/types";
+import { addToMetaList, metaList } from "./meta-list";
 import type { ConversationStore } from "./store";
 
 /** "what|model" of each refusal the user was told about, as a JSON list. */
@@ -39,34 +40,18 @@ export function refusalNotice({ what, model, message }: AskedAgain): string | nu
   }
 }
 
-function listOf(store: Meta, key: string): string[] {
-  try {
-    const list: unknown = JSON.parse(store.getMeta(key) ?? "[]");
-    return Array.isArray(list) ? list.filter((x): x is string => typeof x === "string") : [];
-  } catch {
-    return [];
-  }
-}
-
-function addTo(store: Meta, key: string, item: string): boolean {
-  const list = listOf(store, key);
-  if (list.includes(item)) return false;
-  store.setMeta(key, JSON.stringify([...list, item]));
-  return true;
-}
-
 /** A refusal reported by the provider: remembered, and told the first time it is met. */
 export function noteRefusal(
   store: Meta,
   refusal: AskedAgain,
   emit: (event: NewServerEvent) => void,
 ): void {
-  if (refusal.what === "native tools") addTo(store, WITHOUT_NATIVE_TOOLS, refusal.model);
+  if (refusal.what === "native tools") addToMetaList(store, WITHOUT_NATIVE_TOOLS, refusal.model);
   const message = refusalNotice(refusal);
-  if (message && addTo(store, TOLD, `${refusal.what}|${refusal.model}`))
+  if (message && addToMetaList(store, TOLD, `${refusal.what}|${refusal.model}`))
     emit({ type: "notice", level: "warning", message });
 }
 
 /** Whether `model` refused native tools in this conversation before. */
 export const refusedNativeTools = (store: Meta, model: string): boolean =>
-  listOf(store, WITHOUT_NATIVE_TOOLS).includes(model);
+  metaList(store, WITHOUT_NATIVE_TOOLS).includes(model);

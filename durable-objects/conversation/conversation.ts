@@ -1174,7 +1174,12 @@ export class Conversation extends Agent<Env> {
   // ---------- branches (branching/) ----------
 
   /** What a branch made at `point` takes from this conversation (the origin's side). */
-  branchSource(point: Pick<BranchRequest, "messageId" | "step" | "text">): SourceResult {
+  async branchSource(
+    point: Pick<BranchRequest, "messageId" | "step" | "text">,
+  ): Promise<SourceResult> {
+    // The branch copies its artifacts from D1: rows still waiting in the outbox (a turn just
+    // ended, or D1 failed and the retry has not come) go first, or the branch would lack them.
+    if (this.store.outboxSize() > 0) await this.flushOutboxTask();
     try {
       return { ok: true, source: branchSource(this.store, point) };
     } catch (err) {

@@ -1,11 +1,12 @@
 // A branch shares its origin's artifacts by reference: new rows over the same R2 bytes, which
 // stay for as long as any conversation still points at them.
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { api, createConversation, createUser } from "../../../tests/support/helpers";
 import { attach } from "../../../tests/support/attachment-fixtures";
 import { fold, TestSocket, turnEnded } from "../../../tests/support/ws-client";
 import type { Conversation } from "../../protocol/rest";
+import type { Conversation as ConversationObject } from "../conversation";
 
 async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
   for (let i = 0; ; i++) {
@@ -233,5 +234,49 @@ describe("artifacts of a branch", () => {
     const download = await api(user, `/api/artifacts/${part!.artifactId}/download`);
     expect(download.status).toBe(200);
     expect(await download.text()).toBe("tide tables for the branch");
+  }, 60_000);
+
+  it("a branch made while the origin's answer still waits for D1 holds its artifact", async () => {
+    const user = await createUser();
+    const origin = await createConversation(user);
+    // A real D1 failure while the answer is written: its message and artifact wait in the
+    // origin's outbox, to be retried later.
+    await env.DB.exec("ALTER TABLE messages RENAME TO messages_unavailable");
+    const ws = await TestSocket.openSynced(user, origin.id);
+    ws.send({
+      type: "send",
+      clientMessageId: crypto.randomUUID(),
+      text: "make a snippet to branch",
+    });
+    await ws.until(turnEnded, 30_000);
+    ws.close();
+    const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(origin.id));
+    const answer = await runInDurableObject(stub, async (instance: ConversationObject, state) => {
+      // D1 is back, and the retry has not come yet (its backoff grows to a minute).
+      await env.DB.exec("ALTER TABLE messages_unavailable RENAME TO messages");
+      await state.storage.deleteAlarm();
+      expect(instance.store.outboxSize()).toBeGreaterThan(0);
+      return instance.store.messages().at(-1)!.id;
+    });
+
+    const res = await api(user, `/api/conversations/${origin.id}/branch`, {
+      method: "POST",
+      json: { messageId: answer },
+    });
+    expect(res.status).toBe(201);
+    const branch = (await res.json()) as Conversation;
+    const copies = (
+      (await (await api(user, `/api/conversations/${branch.id}/artifacts`)).json()) as {
+        items: Array<{ id: string; title: string }>;
+      }
+    ).items;
+    expect(copies.map((a) => a.title)).toEqual(["Snippet"]);
+    // The branch's answer opens its own copy.
+    const copied = (
+      (await (await api(user, `/api/conversations/${branch.id}/messages`)).json()) as {
+        items: Array<{ content: Array<{ type: string; artifactId?: string }> }>;
+      }
+    ).items[1]!;
+    expect(copied.content.find((p) => p.type === "artifact")?.artifactId).toBe(copies[0]!.id);
   }, 60_000);
 });

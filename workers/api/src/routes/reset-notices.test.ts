@@ -1,7 +1,8 @@
-// The owner adds, changes or removes a member, or a member leaves, and the conversation's object
-// is reset (a deploy) while the route tells it: D1 holds the change, so the route answers as it
-// always does, and the conversation follows D1: a removed member's tab that reconnects is told
-// they were removed, one who left that they left, one added can write, one made a viewer cannot.
+// A route changes D1, then tells the conversation's object, and the object is reset (a deploy)
+// while the route's call waits: the change stands, so the route answers as it always does.
+// Sharing: the owner adds, changes or removes a member, or a member leaves; the conversation
+// follows D1: a removed member's tab that reconnects is told they were removed, one who left that
+// they left, one added can write, one made a viewer cannot. Artifacts: a rename or a deletion.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import {
@@ -12,7 +13,9 @@ import {
 import type { MemberList } from "../../../../durable-objects/protocol/sharing";
 import {
   api,
+  createConversation,
   createUser,
+  insertArtifact,
   sharedConversation,
   type TestUser,
 } from "../../../../tests/support/helpers";
@@ -22,6 +25,7 @@ import { TestSocket } from "../../../../tests/support/ws-client";
 const people = () => sharedConversation();
 
 const LOST = "could not tell the conversation of a change in who may use it";
+const ARTIFACT_LOST = "could not tell the conversation of an artifact change";
 
 async function join(user: TestUser, id: string): Promise<TestSocket> {
   const ws = await TestSocket.open(user, id);
@@ -126,5 +130,42 @@ describe("sharing changes whose word to the conversation is lost", () => {
     await viewerTab.until((f) => f.some((x) => x.type === "frame_error"));
     expect(viewerTab.frames.some((f) => f.type === "ack")).toBe(false);
     viewerTab.close();
+  });
+});
+
+describe("artifact changes whose word to the conversation is lost", () => {
+  it("a rename answers the renamed artifact, a deletion 204, and reads show the change", async () => {
+    const owner = await createUser();
+    const { id } = await createConversation(owner);
+    const artifactId = await insertArtifact(id, { title: "Plan", content: "# plan" });
+    const title = async () =>
+      (
+        await env.DB.prepare("SELECT title FROM artifacts WHERE id = ?")
+          .bind(artifactId)
+          .first<{ title: string }>()
+      )?.title;
+
+    const renamed = await resetWhileTold(
+      id,
+      () =>
+        api(owner, `/api/artifacts/${artifactId}`, { method: "PATCH", json: { title: "Plan B" } }),
+      async () => (await title()) === "Plan B",
+    );
+    expect(renamed.res.status).toBe(200);
+    expect(((await renamed.res.json()) as { title: string }).title).toBe("Plan B");
+    expect(renamed.warnings).toContain(ARTIFACT_LOST);
+
+    const deleted = await resetWhileTold(
+      id,
+      () => api(owner, `/api/artifacts/${artifactId}`, { method: "DELETE" }),
+      async () => (await title()) === undefined,
+    );
+    expect(deleted.res.status).toBe(204);
+    expect(deleted.warnings).toContain(ARTIFACT_LOST);
+    expect((await api(owner, `/api/artifacts/${artifactId}`)).status).toBe(404);
+    const list = (await (await api(owner, `/api/conversations/${id}/artifacts`)).json()) as {
+      items: unknown[];
+    };
+    expect(list.items).toEqual([]);
   });
 });

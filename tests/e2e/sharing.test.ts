@@ -173,14 +173,14 @@ it("two people write at once, a viewer follows, and removing the viewer closes t
   await expect.poll(() => dialog.getByTestId("share-member").count(), WAIT).toBe(1);
   await viewer.getByTestId("access-revoked").waitFor(WAIT);
   await expect.poll(() => names(owner), WAIT).toEqual(["You · owner", "bo · participant"]);
-  // Reloaded, the conversation is no longer theirs to open.
-  expect(
-    (
-      await fetch(`${stack.url}/api/conversations/${conversationId}`, {
-        headers: { authorization: `Bearer ${cy!.token}` },
-      })
-    ).status,
-  ).toBe(404);
+  // Reloaded, the conversation is no longer theirs to open, and the API says why.
+  const gone = await fetch(`${stack.url}/api/conversations/${conversationId}`, {
+    headers: { authorization: `Bearer ${cy!.token}` },
+  });
+  expect(gone.status).toBe(403);
+  expect(((await gone.json()) as { error: { message: string } }).error.message).toMatch(
+    /^The owner stopped sharing this conversation with you/,
+  );
 
   // The owner deletes the conversation while bo has it open: bo's page says so and takes no
   // more messages (it used to stay as it was, the message box still there).
@@ -291,5 +291,8 @@ it("a participant leaves from the header: after confirming, it goes from their l
   const reopened = await fetch(`${stack.url}/api/conversations/${id}`, {
     headers: { authorization: `Bearer ${bo!.token}` },
   });
-  expect(reopened.status).toBe(404);
+  expect(reopened.status).toBe(403);
+  expect(((await reopened.json()) as { error: { message: string } }).error.message).toMatch(
+    /^You left this conversation/,
+  );
 }, 300_000);

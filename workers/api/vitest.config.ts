@@ -106,6 +106,8 @@ export const ISOLATED_API_FILES = [
   "durable-objects/conversation/mcp-oauth-turns.test.ts",
   "durable-objects/conversation/recovery.test.ts",
   "durable-objects/rate-limit/rate-limit-counter.test.ts",
+  // Reset an object while a route's call to it waits (tests/support/notice-lost.ts).
+  "workers/api/src/routes/reset-notices.test.ts",
   // Count log lines said once per isolate (shared/positive-setting.ts, config/required-*.ts).
   "workers/api/src/attachments/limits.test.ts",
   "workers/api/src/config/required-bindings.test.ts",

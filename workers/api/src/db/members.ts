@@ -140,20 +140,6 @@ async function endMembership(
 
 export type DepartureReason = (typeof conversationDepartures.$inferInsert)["reason"];
 
-/** Why the user is no longer a member (left, or removed by the owner); null if they never were. */
-export async function departureOf(
-  db: Db,
-  conversationId: string,
-  userId: string,
-): Promise<DepartureReason | null> {
-  const [row] = await db
-    .select({ reason: conversationDepartures.reason })
-    .from(conversationDepartures)
-    .where(departureRow(conversationId, userId))
-    .limit(1);
-  return row?.reason ?? null;
-}
-
 /** Conversations other people shared with the user, newest activity first. */
 export async function sharedWith(db: Db, userId: string): Promise<SharedConversation[]> {
   const rows = await db

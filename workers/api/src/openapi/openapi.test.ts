@@ -181,6 +181,16 @@ describe("error answers", () => {
       json: { user: viewer.id, role: "viewer" },
     });
     expect(shared.status).toBe(200);
+    // One who left: every route of the conversation refuses them with 403.
+    const former = await createUser();
+    await api(owner, `/api/conversations/${conversation.id}/members`, {
+      method: "PUT",
+      json: { user: former.id, role: "participant" },
+    });
+    const left = await api(former, `/api/conversations/${conversation.id}/members/${former.id}`, {
+      method: "DELETE",
+    });
+    expect(left.status).toBe(204);
     const server = { name: "twice", url: "https://mcp.example.com/mcp" };
     await api(owner, "/api/mcp-servers", { method: "POST", json: server });
     const huge = JSON.stringify({ title: "x".repeat(300 * 1024) });
@@ -203,6 +213,19 @@ describe("error answers", () => {
       ],
       [owner, "post", "/api/conversations", { method: "POST", body: "{}" }, 415],
       [owner, "get", "/api/conversations/{id}/ws", {}, 426],
+      [former, "get", "/api/conversations/{id}/events", {}, 403],
+      [former, "get", "/api/conversations/{id}/messages", {}, 403],
+      [
+        former,
+        "post",
+        "/v1/chat/completions",
+        {
+          method: "POST",
+          headers: { "x-conversation-id": conversation.id },
+          json: { model: "thinking-chat", messages: [{ role: "user", content: "hi" }] },
+        },
+        403,
+      ],
     ];
     for (const [user, method, path, init, status] of cases) {
       const res = await api(user, path.replace("{id}", conversation.id), init);

@@ -70,6 +70,7 @@ import {
   ERRORS,
   eventStream,
   FORBIDDEN,
+  FORBIDDEN_FORMER_MEMBER,
   items,
   json,
   JSON_BODY_ERRORS,
@@ -102,6 +103,13 @@ const idempotencyHeader = {
   schema: { type: "string" as const, minLength: 1, maxLength: 255, pattern: "^[ -~]+$" },
   description:
     "A key of yours for this request: resent with the same key within 24 hours, the same request gets the first one's answer (the turn replayed, or followed while it runs) and starts no second turn; another request under a used key gets 409.",
+};
+
+/** The OpenAI-compatible routes' 403: the conversation X-Conversation-Id names is not yours to write in. */
+const V1_FORBIDDEN = {
+  403: errorAnswer(
+    "X-Conversation-Id names a conversation shared with you as a viewer, or one you left or whose owner stopped sharing it with you (permission_error; the message says which).",
+  ),
 };
 
 const Ok = z.object({ ok: z.literal(true) });
@@ -389,6 +397,7 @@ const DESCRIBED: Record<string, Operation> = {
           "A chat.completion, or with stream: true chat.completion.chunk events ending with [DONE]. X-Conversation-Id names the conversation.",
       },
       ...conflict("The Idempotency-Key was used for another request"),
+      ...V1_FORBIDDEN,
     },
     {
       requestBody: body(ChatCompletionRequest),
@@ -404,6 +413,7 @@ const DESCRIBED: Record<string, Operation> = {
           "A response object, or with stream: true Responses events from response.created to response.completed (response.failed when the turn fails, response.incomplete when it was cancelled or interrupted). The answer is a message item; reasoning and tool activity are reasoning items. X-Conversation-Id names the conversation; a later request continues it with this response's id as previous_response_id.",
       },
       ...conflict("The Idempotency-Key was used for another request"),
+      ...V1_FORBIDDEN,
     },
     {
       requestBody: body(ResponsesRequest),
@@ -546,8 +556,9 @@ const WITHOUT_ORIGIN_CHECK = new Set(["POST /api/session", "DELETE /api/session"
 
 /**
  * The errors every route of a kind returns, so no entry can forget them: a JSON body's 413 and
- * 415 (parseJsonBody), and 403 on a signed-in change (requireUser's Origin check, and roles in a
- * shared conversation). The OpenAI-compatible routes keep their own description.
+ * 415 (parseJsonBody), 403 on a signed-in change (requireUser's Origin check, and roles in a
+ * shared conversation) and on any route of one conversation or artifact (a former member). The
+ * OpenAI-compatible routes keep their own description.
  */
 function withKindErrors(key: string, operation: Operation): Operation {
   const [method, path] = key.split(" ") as [string, string];
@@ -559,10 +570,13 @@ function withKindErrors(key: string, operation: Operation): Operation {
   );
   const guarded =
     method !== "GET" && !WITHOUT_ORIGIN_CHECK.has(key) && operation.security?.length !== 0;
+  // Every route of one conversation or artifact checks the caller's role there.
+  const ofOne = /^\/api\/(conversations|artifacts)\/:id(\/|$)/.test(path);
   return {
     ...operation,
     responses: {
       ...(takesJson && JSON_BODY_ERRORS),
+      ...(ofOne && FORBIDDEN_FORMER_MEMBER),
       ...(guarded && FORBIDDEN),
       ...operation.responses,
     },

@@ -34,10 +34,21 @@ export const JSON_BODY_ERRORS = {
   ),
 } as const;
 
-/** A member whose role falls short (db/conversation-access.ts), or a cookie from another site. */
+// A former member is told which way they went (db/conversation-access.ts, FormerMemberError), with
+// the close reason their WebSocket gets.
+const FORMER_MEMBER_REASON = "`details.reason` is `left` or `access revoked`";
+
+/** A member whose role falls short or a former member (db/conversation-access.ts), or a cookie from another site. */
 export const FORBIDDEN = {
   403: errorAnswer(
-    "Your role in this shared conversation does not allow it (forbidden), or a signed-in browser's request came from another site (forbidden_origin).",
+    `Your role in this shared conversation does not allow it, or you left it or its owner stopped sharing it with you (forbidden; ${FORMER_MEMBER_REASON}), or a signed-in browser's request came from another site (forbidden_origin).`,
+  ),
+} as const;
+
+/** A read of one conversation (or of its artifact): refused with 403 only to a former member. */
+export const FORBIDDEN_FORMER_MEMBER = {
+  403: errorAnswer(
+    `You left this shared conversation, or its owner stopped sharing it with you (forbidden; ${FORMER_MEMBER_REASON}).`,
   ),
 } as const;
 

@@ -15,9 +15,9 @@ import { downloadResponse, DownloadQuery } from "../artifact-download";
 import { validQuery } from "../http/validated";
 import { IdParam } from "./conversations";
 import { conversationStub } from "../conversation-lifecycle";
+import { announceArtifactChange } from "./artifact-notice";
 import { ATTACHMENT_ARTIFACT_TYPE } from "../../../../durable-objects/protocol/attachments";
 import { TitleInput } from "../../../../durable-objects/protocol/display-text";
-import type { ArtifactChange } from "../../../../durable-objects/protocol/wire";
 import type { Artifact } from "../../../../durable-objects/protocol/rest";
 
 export const PatchBody = z
@@ -49,19 +49,6 @@ const changedSince = () =>
     "This artifact was changed since you opened it; reload it to see the new version, then edit again.",
   );
 
-/**
- * Tells the artifact's conversation, whose open tabs and event streams follow the change at once
- * (an `artifact_changed` event). The change has landed: a word that cannot be sent is logged,
- * not reported as a failure (tabs see the change when they next load it).
- */
-async function announce(c: Context<AppEnv>, conversationId: string, change: ArtifactChange) {
-  try {
-    await (await conversationStub(c.env, conversationId)).artifactChanged(change);
-  } catch (err) {
-    console.warn("could not tell the conversation of an artifact change", err);
-  }
-}
-
 /** The artifact the path's :id names, if the caller has `right` in its conversation. */
 const requestedArtifact = (c: Context<AppEnv>, right: Right) =>
   artifactFor(c.get("db"), c.get("user").id, parseParam(c, "id", IdParam), right);
@@ -92,7 +79,7 @@ export const artifactRoutes = new Hono<AppEnv>()
       await keepVersion(c.get("db"), row).catch((err: unknown) =>
         console.warn("could not keep an artifact's earlier version", err),
       );
-    await announce(c, row.conversationId, {
+    await announceArtifactChange(c, row.conversationId, {
       ...changeOf(saved),
       change: patch.content !== undefined ? "content" : "title",
     });
@@ -113,7 +100,7 @@ export const artifactRoutes = new Hono<AppEnv>()
     if (row.r2Key)
       await deleteUnsharedBytes(c.env.DB, c.env.ARTIFACTS, [row.r2Key], { artifactId: row.id });
     await c.get("db").delete(artifacts).where(eq(artifacts.id, row.id));
-    await announce(c, row.conversationId, { ...changeOf(row), change: "deleted" });
+    await announceArtifactChange(c, row.conversationId, { ...changeOf(row), change: "deleted" });
     // The conversation keeps a PDF attachment's text for its turns; it goes with the file. A
     // failure here leaves it to the next turn, which forgets an attachment it finds deleted.
     if (row.type === ATTACHMENT_ARTIFACT_TYPE)
@@ -133,7 +120,7 @@ export const artifactRoutes = new Hono<AppEnv>()
 async function pin(c: Context<AppEnv>, pinned: boolean) {
   const row = await requestedArtifact(c, "manage");
   const saved = (await updateArtifact(c.get("db"), row.id, { pinned })) ?? gone();
-  await announce(c, row.conversationId, { ...changeOf(saved), change: "pinned" });
+  await announceArtifactChange(c, row.conversationId, { ...changeOf(saved), change: "pinned" });
   return c.json(saved);
 }
 

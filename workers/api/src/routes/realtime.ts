@@ -13,11 +13,10 @@ import {
   HandshakeQuery,
   handshakeResume,
 } from "../../../../durable-objects/protocol/handshake-resume";
-import { conversationFor } from "../db/conversation-access";
-import { departureOf } from "../db/members";
+import { conversationFor, FormerMemberError } from "../db/conversation-access";
 import { departedSocket } from "./departed-socket";
 import { ROLE_HEADER } from "../../../../durable-objects/conversation/member-access";
-import { ApiError, notFound } from "../http/errors";
+import { ApiError } from "../http/errors";
 import { holderRole, type HolderRole } from "../auth/holder-role";
 import type { ConversationRole } from "../../../../durable-objects/protocol/sharing";
 import { parseJsonBody, parseParam } from "../http/validate";
@@ -78,13 +77,9 @@ export const realtimeRoutes = new Hono<AppEnv>()
             throw err;
           },
         )
-      : await readerRole(c, credential.userId, id, early).catch(async (err: unknown) => {
+      : await readerRole(c, credential.userId, id, early).catch((err: unknown) => {
           // One who left or was removed is told which, not refused as a stranger would be.
-          const gone =
-            err instanceof ApiError && err.status === 404
-              ? await departureOf(c.get("db"), id, credential.userId)
-              : null;
-          if (gone) return departedSocket(gone);
+          if (err instanceof FormerMemberError) return departedSocket(err.reason);
           throw err;
         });
     if (role instanceof Response) return role;
@@ -162,7 +157,10 @@ export const realtimeRoutes = new Hono<AppEnv>()
     },
   );
 
-/** The user's role in the conversation (any role reads): as read early when it is theirs. */
+/**
+ * The user's role in the conversation (any role reads): as read early when it is theirs. Without
+ * one, the full read says why: a stranger's 404, or a former member's FormerMemberError.
+ */
 async function readerRole(
   c: Context<AppEnv>,
   userId: string,
@@ -170,7 +168,6 @@ async function readerRole(
   early: Promise<HolderRole | null> | null,
 ): Promise<ConversationRole> {
   const held = await early;
-  if (held?.userId !== userId) return (await conversationFor(c.get("db"), userId, id, "read")).role;
-  if (!held.role) throw notFound("Conversation");
-  return held.role;
+  if (held?.userId === userId && held.role) return held.role;
+  return (await conversationFor(c.get("db"), userId, id, "read")).role;
 }

@@ -219,14 +219,15 @@ describe("sharing a conversation: every route checks the role", () => {
       method: "DELETE",
     });
     expect(removed.status).toBe(204);
-    expect((await api(c.viewer, `/api/conversations/${id}`)).status).toBe(404);
+    // Told they were removed (former-member-routes.test.ts), not that it does not exist.
+    expect((await api(c.viewer, `/api/conversations/${id}`)).status).toBe(403);
 
     // A participant may leave on their own.
     const left = await api(c.participant, `/api/conversations/${id}/members/${c.participant.id}`, {
       method: "DELETE",
     });
     expect(left.status).toBe(204);
-    expect((await api(c.participant, `/api/conversations/${id}`)).status).toBe(404);
+    expect((await api(c.participant, `/api/conversations/${id}`)).status).toBe(403);
   });
 
   it("conversations shared with you are listed with their owner and your role", async () => {

@@ -42,6 +42,9 @@ const SNAPSHOT_MESSAGES = 1000;
 /**
  * Tells the conversation's object, so the user's open sockets follow the change at once; `left`:
  * the user removed themself, and their other tabs say so rather than "the owner stopped sharing".
+ * The change is in D1 by now, and the object re-reads it (member-recheck.ts, and every frame that
+ * writes): a word that cannot be sent (the object reset by a deploy, say) is logged, not reported
+ * as a failed change the caller would retry.
  */
 async function tellConversation(
   env: Env,
@@ -50,8 +53,12 @@ async function tellConversation(
   role: MemberRole | null,
   left = false,
 ) {
-  const stub = await conversationStub(env, id);
-  await stub.accessChanged(userId, role, left);
+  try {
+    const stub = await conversationStub(env, id);
+    await stub.accessChanged(userId, role, left);
+  } catch (err) {
+    console.warn("could not tell the conversation of a change in who may use it", err);
+  }
 }
 
 /** Mounted on /api/conversations (behind requireUser). */

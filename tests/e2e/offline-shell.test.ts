@@ -21,14 +21,18 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-it("reloaded offline with the HTTP cache emptied, the conversation and the new-conversation form open", async () => {
+async function conversation(title: string): Promise<string> {
   const res = await fetch(`${stack.url}/api/conversations`, {
     method: "POST",
     headers: { authorization: `Bearer ${stack.token}`, "content-type": "application/json" },
-    body: JSON.stringify({ title: "Field notes", provider: "anthropic" }),
+    body: JSON.stringify({ title, provider: "anthropic" }),
   });
   expect(res.status).toBe(201);
-  const { id } = (await res.json()) as { id: string };
+  return ((await res.json()) as { id: string }).id;
+}
+
+it("reloaded offline with the HTTP cache emptied, the conversation and the new-conversation form open", async () => {
+  const id = await conversation("Field notes");
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   const page = await context.newPage();
   const errors: string[] = [];
@@ -50,5 +54,29 @@ it("reloaded offline with the HTTP cache emptied, the conversation and the new-c
   await page.getByRole("button", { name: "New conversation" }).click();
   await page.getByRole("form", { name: "New conversation" }).waitFor({ timeout: 15_000 });
   expect(errors).toEqual([]);
+  await context.close();
+});
+
+it("a page open across a deploy that removed a part's file says so with Reload when that part opens, and keeps the conversation", async () => {
+  const id = await conversation("Across a deploy");
+  // No worker here: a tab opened before the deploy, whose old files the server no longer has.
+  const context = await browser.newContext({
+    viewport: { width: 1400, height: 900 },
+    serviceWorkers: "block",
+  });
+  await context.route(/\/assets\/SettingsPanel-[^/]+\.js$/, (route) =>
+    route.fulfill({ status: 404, body: "Not found" }),
+  );
+  const page = await context.newPage();
+  await page.goto(`${stack.url}/?c=${id}#token=${stack.token}`);
+  const box = page.getByRole("textbox", { name: "Message" });
+  await expect.poll(() => box.isEnabled(), { timeout: 30_000 }).toBe(true);
+  await page.getByRole("button", { name: "Settings" }).click();
+  const notice = page.getByRole("alert").filter({ hasText: "could not be loaded" });
+  await notice.waitFor({ timeout: 15_000 });
+  expect(await notice.textContent()).toContain("the app may have been updated");
+  await notice.getByRole("button", { name: "Reload" }).waitFor();
+  // The rest of the page is still there to read and write in.
+  expect(await box.isEnabled()).toBe(true);
   await context.close();
 });

@@ -2,7 +2,7 @@
 // app at install (lazy ones included) and a new build is a new worker. Fallback font formats
 // (.woff, .ttf) stay out: every browser that runs a service worker takes the .woff2 beside them.
 import { createHash } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Plugin } from "vite";
 
@@ -16,18 +16,20 @@ export interface Build {
   assets: string[];
 }
 
-/** The build's id and the files its worker keeps, from the bundle's file names and its page. */
-export function buildOf(fileNames: string[], page: string): Build {
+/**
+ * The build's id and the files its worker keeps, from the bundle's file names and the contents
+ * of the files whose names never change (the page, the manifest, the icons).
+ */
+export function buildOf(fileNames: string[], unhashed: string[]): Build {
   const assets = fileNames
     .filter((name) => name.startsWith("assets/") && PRECACHED.test(name))
     .map((name) => `/${name}`)
     .sort();
-  // Names carry their content's hash; the page is in too, as its markup can change alone.
-  const version = createHash("sha256")
-    .update(assets.join("\n"))
-    .update(page)
-    .digest("hex")
-    .slice(0, 12);
+  // Names carry their content's hash; the others' contents are in too, as each can change alone
+  // (the worker serves them from its cache, so only a new worker brings a new icon).
+  const hash = createHash("sha256").update(assets.join("\n"));
+  for (const content of unhashed) hash.update("\0").update(content);
+  const version = hash.digest("hex").slice(0, 12);
   return { version, assets };
 }
 
@@ -44,13 +46,17 @@ export function swPrecache(): Plugin {
   return {
     name: "sw-precache",
     apply: "build",
-    // After the write: the public folder (sw.js) and index.html are in the out dir by then.
+    // After the write: the public folder (sw.js, manifest, icons) and index.html are there by then.
     writeBundle(options, bundle) {
       const outDir = options.dir;
       if (!outDir) throw new Error("sw-precache needs build.outDir");
       const sw = join(outDir, "sw.js");
-      const page = readFileSync(join(outDir, "index.html"), "utf8");
-      const build = buildOf(Object.keys(bundle), page);
+      const unhashed = readdirSync(outDir, { withFileTypes: true })
+        .filter((entry) => entry.isFile() && entry.name !== "sw.js")
+        .map((entry) => entry.name)
+        .sort()
+        .map((name) => `${name}\n${readFileSync(join(outDir, name), "utf8")}`);
+      const build = buildOf(Object.keys(bundle), unhashed);
       writeFileSync(sw, fillServiceWorker(readFileSync(sw, "utf8"), build));
     },
   };

@@ -1,25 +1,59 @@
 // The installed app opens offline whole: every part of it loaded by `import()` (the conversation,
 // the new-conversation form, never opened online) comes from the service worker's cache, even
 // once the browser's HTTP cache has dropped it.
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { swPrecache } from "../../web/build/sw-precache";
 import { launchChromium } from "./browser";
 import { type Stack, startStack } from "./stack";
+
+const dist = fileURLToPath(new URL("../../web/dist", import.meta.url));
+const publicSw = fileURLToPath(new URL("../../web/public/sw.js", import.meta.url));
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 180_000 });
 
 let stack: Stack;
 let browser: Browser;
+// The build the server serves: a copy, so a test can deploy another one over it.
+const served = mkdtempSync(join(tmpdir(), "offline-shell-dist-"));
 beforeAll(async () => {
-  stack = await startStack((mock) => {
-    mock.onMessage(/.*/, { content: "Noted." });
-  });
+  cpSync(dist, served, { recursive: true });
+  stack = await startStack(
+    (mock) => {
+      mock.onMessage(/.*/, { content: "Noted." });
+    },
+    { assetsDir: served },
+  );
   browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
   await stack?.stop();
+  rmSync(served, { recursive: true, force: true });
 });
+
+/** A new build of the page alone (as a change to index.html makes), built as `vite build` does. */
+function deployNewPage(marker: string) {
+  const page = join(served, "index.html");
+  writeFileSync(
+    page,
+    readFileSync(page, "utf8").replace(
+      "</head>",
+      `<meta name="build" content="${marker}" /></head>`,
+    ),
+  );
+  writeFileSync(join(served, "sw.js"), readFileSync(publicSw, "utf8"));
+  const writeBundle = swPrecache().writeBundle as (
+    options: { dir: string },
+    bundle: Record<string, unknown>,
+  ) => void;
+  const names = readdirSync(join(served, "assets")).map((name) => `assets/${name}`);
+  writeBundle({ dir: served }, Object.fromEntries(names.map((name) => [name, {}])));
+}
 
 async function conversation(title: string): Promise<string> {
   const res = await fetch(`${stack.url}/api/conversations`, {
@@ -78,5 +112,33 @@ it("a page open across a deploy that removed a part's file says so with Reload w
   await notice.getByRole("button", { name: "Reload" }).waitFor();
   // The rest of the page is still there to read and write in.
   expect(await box.isEnabled()).toBe(true);
+  await context.close();
+});
+
+it("after a deploy a reload shows the new page, and offline after that the new build opens, the old one's cache gone", async () => {
+  const id = await conversation("Deploys");
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${stack.url}/?c=${id}#token=${stack.token}`);
+  const box = page.getByRole("textbox", { name: "Message" });
+  await expect.poll(() => box.isEnabled(), { timeout: 30_000 }).toBe(true);
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  const before = await page.evaluate(() => caches.keys());
+  expect(before).toHaveLength(1);
+
+  deployNewPage("two");
+  await stack.restart();
+  await page.reload();
+  const marker = page.locator('meta[name="build"][content="two"]');
+  expect(await marker.count()).toBe(1);
+  // The new build's worker takes over and drops the old build's cache.
+  await expect
+    .poll(() => page.evaluate(() => caches.keys()), { timeout: 30_000 })
+    .toEqual([expect.not.stringMatching(before[0]!)]);
+
+  await context.setOffline(true);
+  await page.reload();
+  await expect.poll(() => box.isEnabled(), { timeout: 30_000 }).toBe(true);
+  expect(await marker.count()).toBe(1);
   await context.close();
 });

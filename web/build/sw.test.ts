@@ -141,6 +141,17 @@ describe("the service worker", () => {
     );
   });
 
+  it("copies the files an earlier build kept instead of downloading them again", async () => {
+    const caches = new MemoryCaches();
+    await start(caches, ["/assets/index-A.js", "/assets/Settings-B.js"], "one").install();
+    fetched.length = 0;
+    const assets = ["/assets/index-A.js", "/assets/Settings-B.js", "/assets/Chat-C.js"];
+    await start(caches, assets, "two").install();
+    const two = await caches.open("thinking-chat-shell-two");
+    for (const path of assets) expect(await two.match(path), path).toBeDefined();
+    expect(fetched.filter((path) => path.startsWith("/assets/"))).toEqual(["/assets/Chat-C.js"]);
+  });
+
   it("refuses to install over a page of another build, which would open blank offline", async () => {
     const caches = new MemoryCaches();
     page = '<script type="module" src="/assets/index-Z.js"></script>';

@@ -40,7 +40,14 @@ async function precache() {
     await caches.delete(SHELL_CACHE);
     throw new Error(`the page is not build ${BUILD.version}'s: ${foreign.join(", ")}`);
   }
-  await cache.addAll([...new Set([...named, ...BUILD.assets])]);
+  // A file an earlier build kept has the same bytes under the same name: copied, not fetched.
+  const missing = [];
+  for (const path of new Set([...named, ...BUILD.assets])) {
+    const kept = await caches.match(path);
+    if (kept) await cache.put(path, kept);
+    else missing.push(path);
+  }
+  await cache.addAll(missing);
 }
 
 self.addEventListener("install", (event) => {

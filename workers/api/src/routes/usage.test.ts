@@ -83,6 +83,7 @@ describe("usage and cost", () => {
       costUsd: 0.015,
       unpricedCalls: 0,
       estimatedCalls: 0,
+      unreportedCalls: 0,
     });
     expect(usage.messages).toEqual([{ messageId: answer.id, ...usage.total }]);
 

@@ -25,7 +25,7 @@ const Day = z
   .refine((d) => {
     const ms = Date.parse(`${d}T00:00:00Z`);
     return !Number.isNaN(ms) && dayOf(ms) === d;
-  }, "not a calendar day (a month's days, as YYYY-MM-DD)");
+  }, "not a calendar day: give a day its month has, as YYYY-MM-DD");
 
 const RangeQuery = z.object({ from: Day.optional(), to: Day.optional() }).strict();
 

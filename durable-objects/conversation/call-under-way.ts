@@ -77,7 +77,12 @@ export function countCallCutOff(
     return earlier ? sumUsage([checkpointed ?? EMPTY_USAGE, earlier]) : checkpointed;
   const { step, model, inputTokens, charsPerToken, afterSeq, ...row } = note.data;
   const outputTokens = Math.ceil(streamedChars(store, turn, afterSeq) / charsPerToken);
-  const call = pricedCall({ type: "usage", inputTokens, outputTokens }, model, host.prices(), true);
+  const call = pricedCall(
+    { type: "usage", inputTokens, outputTokens },
+    model,
+    host.prices(),
+    "estimated",
+  );
   enqueueUsage(store, {
     ...row,
     turnId: turn.id,

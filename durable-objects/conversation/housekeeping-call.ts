@@ -3,9 +3,10 @@
 // with the rest). It belongs to no answer, so it has no turn or step; it still costs the owner at
 // the provider, so it counts toward their daily allowance and shows in the conversation's usage.
 // Once its rows are sent to D1, a `usage_recorded` event tells clients (an open page's meter reads
-// the usage again; an SSE client gets the figures).
+// the usage again; an SSE client gets the figures). A call that completed without a usage report
+// is a row of zero tokens marked unreported, never a guess.
 import type { Env } from "../../shared/env";
-import { pricedCall } from "../loop/usage-meter";
+import { type CallFlag, pricedCall, saysNothing } from "../loop/usage-meter";
 import { addCall, EMPTY_USAGE, type UsageTotals } from "../protocol/usage";
 import type { NewServerEvent } from "../protocol/wire";
 import { streamWithRetries } from "../providers/retry";
@@ -16,6 +17,9 @@ import { enqueueUsage } from "./outbox";
 import type { ConversationStore } from "./store";
 
 type Usage = Extract<StreamEvent, { type: "usage" }>;
+/** One attempt's figures, and what they are when not simply the provider's count. */
+type Used = { usage: Usage; flag?: CallFlag };
+const NO_REPORT: Usage = { type: "usage", inputTokens: 0, outputTokens: 0, cachedTokens: 0 };
 
 /** Where a housekeeping call's usage goes: the owner's usage rows, then D1, then clients. */
 export interface HousekeepingUsageSink {
@@ -34,7 +38,8 @@ export type HousekeepingResult = { text: string } | { text: null; error: string 
 
 /**
  * Streams `request` to `writer`; what its provider reported of usage is recorded in `sink`,
- * whether the call ended well or not (a call that failed after its input was read still costs).
+ * whether the call ended well or not (a call that failed after its input was read still costs),
+ * and a call that finished without a report is recorded as unreported.
  */
 export async function housekeepingCall(
   writer: HousekeepingModel,
@@ -42,16 +47,23 @@ export async function housekeepingCall(
   sink?: HousekeepingUsageSink,
 ): Promise<HousekeepingResult> {
   let text = "";
-  const used: Usage[] = [];
+  const used: Used[] = [];
+  let reported = false;
   let error: string | null = null;
   for await (const event of streamWithRetries(writer.provider, {
     ...request,
     model: writer.model,
   })) {
     if (event.type === "text_delta") text += event.text;
-    // A call its provider says used nothing costs nothing: no row for it.
-    else if (event.type === "usage" && event.inputTokens + event.outputTokens > 0) used.push(event);
-    else if (event.type === "error") {
+    else if (event.type === "usage") {
+      reported = true;
+      // A call cut short is estimated, and all zeros (a call always reads input) is no report.
+      if (saysNothing(event)) used.push({ usage: event, flag: "unreported" });
+      else used.push({ usage: event, ...(event.cut && { flag: "estimated" as const }) });
+    } else if (event.type === "finish") {
+      if (!reported) used.push({ usage: NO_REPORT, flag: "unreported" });
+      reported = false;
+    } else if (event.type === "error") {
       error = event.error.message;
       break;
     }
@@ -64,17 +76,17 @@ export async function housekeepingCall(
 async function record(
   sink: HousekeepingUsageSink,
   writer: HousekeepingModel,
-  used: Usage[],
+  used: Used[],
 ): Promise<void> {
   let call: UsageTotals = EMPTY_USAGE;
-  const provider = used[0]?.servedBy?.provider ?? writer.provider.id;
-  const model = used[0]?.servedBy?.model ?? writer.model;
-  for (const usage of used) {
+  const provider = used[0]?.usage.servedBy?.provider ?? writer.provider.id;
+  const model = used[0]?.usage.servedBy?.model ?? writer.model;
+  for (const { usage, flag } of used) {
     const figures = pricedCall(
       usage,
       usage.servedBy?.model ?? writer.model,
       modelPrices(sink.env),
-      usage.cut,
+      flag,
     );
     enqueueUsage(sink.store, {
       userId: sink.ownerId,

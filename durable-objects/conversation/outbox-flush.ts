@@ -63,6 +63,8 @@ export const OutboxItem = z.discriminatedUnion("kind", [
       createdAt: z.number().optional(),
       // Set on a call cut short before its provider's count (absent in older rows: not).
       estimated: z.boolean().optional(),
+      // Set on a call that completed without a usage report (its tokens are zero, not counted).
+      unreported: z.boolean().optional(),
     }),
   }),
 ]);

@@ -192,7 +192,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
           firstEventTimeoutMs: (conversation.settings.routeTimeoutSeconds ?? 60) * 1000,
         })
       : { stream: (p, request) => askOnce(p, request) };
-  const stream = audit ? audit.step(routed.stream) : routed.stream;
+  const stream = attempts.call(audit ? audit.step(routed.stream) : routed.stream);
   const attachments = await attachmentConverter({
     env: input.env,
     conversation,

@@ -102,10 +102,13 @@ async function readStream(
   call: AbortController,
 ): Promise<{ reasoningChars: number }> {
   let reasoningChars = 0;
+  // Opened before the meter notes the call: a stream that starts its first attempt at once has
+  // named the model it went to by then (see `callUnderWay`).
+  const events = deps.stream(deps.provider, request, state.step);
   const meter = new CallMeter(deps, input, state, request);
   let drained = 0;
   try {
-    for await (const event of deps.stream(deps.provider, request, state.step)) {
+    for await (const event of events) {
       if (out.cut) {
         // The call was cut: only its usage matters now (and the output it still made).
         if (event.type === "text_delta" || event.type === "reasoning_delta")

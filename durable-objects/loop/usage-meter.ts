@@ -2,7 +2,9 @@
 // state, so a resumed turn counts on from its checkpoint), recorded and shown live. A call cut
 // short (cancelled, cut by a stream guard, failed mid-answer) is counted too: with the figures
 // its provider gave, and what they lack estimated (see CallMeter). A call under way is noted
-// (`callUnderWay`), so one a restart cuts off can be counted when the turn resumes.
+// (`callUnderWay`), so one a restart cuts off can be counted when the turn resumes. A call that
+// completes without a usage report is counted too, with zero tokens and marked unreported: a
+// guess would charge the budgets and the daily allowance with tokens nobody counted.
 import type { ModelRequest, ProviderErrorInfo, StreamEvent } from "../providers/types";
 import { addCall, type CallUsage, EMPTY_USAGE } from "../protocol/usage";
 import { DEFAULT_CHARS_PER_TOKEN } from "./context-budget";
@@ -10,12 +12,18 @@ import { requestChars } from "./context-fit";
 import { costOf, type PriceTable, priceOf } from "./prices";
 import type { LoopDeps, LoopInput, LoopState } from "./types";
 
+/**
+ * What a call's figures are when not simply its provider's count: `estimated` (cut short, what
+ * the provider did not say is estimated) or `unreported` (it completed without any report).
+ */
+export type CallFlag = "estimated" | "unreported";
+
 /** A provider's usage report as a call's figures, priced at `model`'s rate when prices are known. */
 export function pricedCall(
   event: Extract<StreamEvent, { type: "usage" }>,
   model: string,
   prices: PriceTable | undefined,
-  estimated = false,
+  flag?: CallFlag,
 ): CallUsage {
   const tokens = {
     inputTokens: event.inputTokens,
@@ -26,19 +34,23 @@ export function pricedCall(
     ...tokens,
     reasoningTokens: event.reasoningTokens ?? 0,
     costUsd: prices ? costOf(priceOf(prices, model), tokens) : null,
-    ...(estimated && { estimated: true }),
+    ...(flag && { [flag]: true }),
   };
 }
+
+/** A usage event that says nothing: a call always reads some input, so zeros are no count. */
+export const saysNothing = (event: Extract<StreamEvent, { type: "usage" }>): boolean =>
+  !event.cut && event.inputTokens + event.outputTokens === 0;
 
 export function meterModelCall(
   deps: Pick<LoopDeps, "emit" | "recordUsage" | "prices">,
   input: Pick<LoopInput, "turnId" | "messageId" | "model">,
   state: LoopState,
   event: Extract<StreamEvent, { type: "usage" }>,
-  estimated = false,
+  flag?: CallFlag,
 ): void {
   const model = event.servedBy?.model ?? input.model;
-  const call = pricedCall(event, model, deps.prices, estimated);
+  const call = pricedCall(event, model, deps.prices, flag);
   state.usage = addCall(state.usage ?? EMPTY_USAGE, call);
   deps.recordUsage({ ...call, step: state.step, ...event.servedBy });
   deps.emit({
@@ -49,7 +61,7 @@ export function meterModelCall(
     model,
     call: addCall(EMPTY_USAGE, call),
     turn: state.usage,
-    ...(estimated && { estimated: true }),
+    ...(flag && { [flag]: true }),
   });
 }
 
@@ -61,8 +73,9 @@ type Usage = Extract<StreamEvent, { type: "usage" }>;
 
 /**
  * Meters the model calls of one stream (retries and fallbacks are calls of their own). A call is
- * closed by its usage, or by its finish when the provider reported none (counted as before: not
- * at all). A call that ends without either is counted at `end` when it streamed output or was
+ * closed by its usage, or by its finish when the provider reported none: then it is counted with
+ * zero tokens and marked unreported (as is one whose report is all zeros). A call that ends
+ * without either is counted at `end` when it streamed output or was
  * cancelled once sent (the provider has read its input by then: cancelled while the model
  * thought, it streamed nothing yet); one whose provider sent figures as far as they went (`cut`)
  * is counted with them. Either way what the provider did not say is estimated, input from the
@@ -103,11 +116,14 @@ export class CallMeter {
 
   usage(event: Usage): void {
     if (event.cut) this.#estimate(event);
+    else if (saysNothing(event)) this.#unreported(event);
     else meterModelCall(this.deps, this.input, this.state, event);
     this.#close();
   }
 
   finished(): void {
+    // Finished with no usage report at all (a compatible server without stream usage).
+    if (this.#open) this.#unreported({ type: "usage", inputTokens: 0, outputTokens: 0 });
     this.#close();
   }
 
@@ -138,6 +154,18 @@ export class CallMeter {
     this.#chars = 0;
   }
 
+  #unreported(event: Usage): void {
+    const servedBy = event.servedBy ?? this.deps.attempting?.() ?? undefined;
+    const zero: Usage = { type: "usage", inputTokens: 0, outputTokens: 0, cachedTokens: 0 };
+    meterModelCall(
+      this.deps,
+      this.input,
+      this.state,
+      { ...zero, ...(servedBy && { servedBy }) },
+      "unreported",
+    );
+  }
+
   #estimate(reported: Usage): void {
     const inputTokens = reported.inputTokens > 0 ? reported.inputTokens : this.#inputTokens;
     const outputTokens = Math.max(reported.outputTokens, Math.ceil(this.#chars / this.#ratio));
@@ -151,7 +179,7 @@ export class CallMeter {
       this.input,
       this.state,
       { ...figures, inputTokens, outputTokens, ...(servedBy && { servedBy }) },
-      estimated,
+      estimated ? "estimated" : undefined,
     );
   }
 }

@@ -18,6 +18,11 @@ export const UsageTotals = z.object({
    * cancel, a guard, a lost connection or a restart); absent when none has.
    */
   estimatedCalls: z.number().int().min(0).optional(),
+  /**
+   * How many of the calls completed without a usage report (a compatible server that sends
+   * none): counted with zero tokens, so the token and cost figures leave them out; absent when none.
+   */
+  unreportedCalls: z.number().int().min(0).optional(),
 });
 export type UsageTotals = z.infer<typeof UsageTotals>;
 
@@ -40,10 +45,21 @@ export interface CallUsage {
   costUsd: number | null;
   /** Its tokens are estimated, not the provider's count. */
   estimated?: boolean;
+  /** Its provider reported no usage: its tokens are zero, not a count. */
+  unreported?: boolean;
+}
+
+/** The calls of `a` and `b` that are estimates or went unreported, each absent when none. */
+function flagged(a: Pick<UsageTotals, "estimatedCalls" | "unreportedCalls">, b: typeof a) {
+  const estimatedCalls = (a.estimatedCalls ?? 0) + (b.estimatedCalls ?? 0);
+  const unreportedCalls = (a.unreportedCalls ?? 0) + (b.unreportedCalls ?? 0);
+  return {
+    ...(estimatedCalls > 0 && { estimatedCalls }),
+    ...(unreportedCalls > 0 && { unreportedCalls }),
+  };
 }
 
 export function addCall(totals: UsageTotals, call: CallUsage): UsageTotals {
-  const estimatedCalls = (totals.estimatedCalls ?? 0) + (call.estimated ? 1 : 0);
   return {
     calls: totals.calls + 1,
     inputTokens: totals.inputTokens + call.inputTokens,
@@ -52,7 +68,10 @@ export function addCall(totals: UsageTotals, call: CallUsage): UsageTotals {
     reasoningTokens: totals.reasoningTokens + call.reasoningTokens,
     costUsd: call.costUsd === null ? totals.costUsd : (totals.costUsd ?? 0) + call.costUsd,
     unpricedCalls: totals.unpricedCalls + (call.costUsd === null ? 1 : 0),
-    ...(estimatedCalls > 0 && { estimatedCalls }),
+    ...flagged(totals, {
+      estimatedCalls: call.estimated ? 1 : 0,
+      unreportedCalls: call.unreported ? 1 : 0,
+    }),
   };
 }
 
@@ -60,7 +79,6 @@ export function addCall(totals: UsageTotals, call: CallUsage): UsageTotals {
 export function sumUsage(all: Iterable<UsageTotals>): UsageTotals {
   let sum = EMPTY_USAGE;
   for (const u of all) {
-    const estimatedCalls = (sum.estimatedCalls ?? 0) + (u.estimatedCalls ?? 0);
     sum = {
       calls: sum.calls + u.calls,
       inputTokens: sum.inputTokens + u.inputTokens,
@@ -69,7 +87,7 @@ export function sumUsage(all: Iterable<UsageTotals>): UsageTotals {
       reasoningTokens: sum.reasoningTokens + u.reasoningTokens,
       costUsd: u.costUsd === null ? sum.costUsd : (sum.costUsd ?? 0) + u.costUsd,
       unpricedCalls: sum.unpricedCalls + u.unpricedCalls,
-      ...(estimatedCalls > 0 && { estimatedCalls }),
+      ...flagged(sum, u),
     };
   }
   return sum;

@@ -295,6 +295,9 @@ export const ServerEvent = z.discriminatedUnion("type", [
     // The call was cut short (cancelled, cut by a guard, its connection lost) before its
     // provider's final count: what the provider did not report is estimated.
     estimated: z.literal(true).optional(),
+    // The call completed without a usage report (a compatible server that sends none): counted
+    // with zero tokens, not a guess; the totals' `unreportedCalls` says how many.
+    unreported: z.literal(true).optional(),
   }),
   // The conversation was named by the model after its first answer (never over a user's title).
   z.object({ ...seqd, type: z.literal("title_changed"), title: z.string() }),

@@ -194,6 +194,9 @@ export const usage = sqliteTable(
     // Tokens estimated, not the provider's count: a call cancelled or cut off by a restart
     // before its provider said what it used.
     estimated: integer("estimated", { mode: "boolean" }).notNull().default(false),
+    // The call completed without a usage report (a compatible server that sends none): its
+    // tokens are zero, not a guess, and the totals say how many calls they leave out.
+    unreported: integer("unreported", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [
     index("usage_user_idx").on(t.userId, t.createdAt),

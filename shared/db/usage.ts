@@ -10,7 +10,8 @@ const SUMS = `COUNT(*) AS calls,
   COALESCE(SUM(reasoning_tokens), 0) AS reasoningTokens,
   SUM(cost_usd) AS costUsd,
   COALESCE(SUM(cost_usd IS NULL), 0) AS unpricedCalls,
-  COALESCE(SUM(estimated), 0) AS estimatedCalls`;
+  COALESCE(SUM(estimated), 0) AS estimatedCalls,
+  COALESCE(SUM(unreported), 0) AS unreportedCalls`;
 
 const SumsRow = z.object({
   calls: z.number(),
@@ -21,6 +22,7 @@ const SumsRow = z.object({
   costUsd: z.number().nullable(),
   unpricedCalls: z.number(),
   estimatedCalls: z.number(),
+  unreportedCalls: z.number(),
 });
 
 function totals(row: z.infer<typeof SumsRow>): UsageTotals {

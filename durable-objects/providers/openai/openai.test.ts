@@ -83,6 +83,29 @@ describe("openai: specifics", () => {
   });
 });
 
+describe("openai: usage from a compatible server", () => {
+  it("asks for the stream's usage, and ends without a usage event when the server sends none", async () => {
+    const asked: Array<Record<string, unknown>> = [];
+    // A server that ignores stream_options sends no usage chunk: aimock does too when not asked.
+    const ignoring: typeof fetch = async (input, init) => {
+      const body = JSON.parse(String(init?.body)) as Record<string, unknown>;
+      asked.push(body);
+      const { stream_options: _ignored, ...rest } = body;
+      return fetch(input, { ...init, body: JSON.stringify(rest) });
+    };
+    const r = await run(
+      "openai",
+      { messages: userSays("case:text") },
+      { config: { fetch: ignoring } },
+    );
+    expect(asked[0]).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+    expect(textOf(r.events)).not.toBe("");
+    // What the loop then counts as a call without a usage report (usage-meter.ts).
+    expect(r.events.filter((e) => e.type === "usage")).toEqual([]);
+    expect(r.events.at(-1)).toEqual({ type: "finish", reason: "stop" });
+  });
+});
+
 describe("openai: request for the kind of server", () => {
   const base = { messages: userSays("hi"), temperature: 0.7, maxTokens: 500 };
 

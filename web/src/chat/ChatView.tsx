@@ -177,6 +177,7 @@ export function ChatView(props: {
     !!transcript?.busy,
     role,
     transcript?.usageRecordedSeq,
+    state?.connection === "online",
   );
   // A viewer sees no cost (made one mid-conversation, the figures seen so far go too).
   const usage = usagePerAnswer(

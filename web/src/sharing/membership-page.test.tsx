@@ -153,6 +153,18 @@ async function openPage() {
   expect(host.querySelector("h1")?.textContent).toBe(CONVERSATION.title);
 }
 
+/** The page's socket opens and says it has caught up (the usage is read only after that). */
+async function catchUp() {
+  await until(() => sockets.length > 0);
+  const socket = sockets.at(-1)!;
+  await act(async () => {
+    socket.dispatchEvent(new Event("open"));
+    const synced = JSON.stringify({ type: "synced", seq: 0, busy: false });
+    socket.dispatchEvent(new MessageEvent("message", { data: synced }));
+  });
+  await settle();
+}
+
 it("shows no Settings while the user's role loads, and only to its owner once known", async () => {
   let answer!: (r: Response) => void;
   members.push(() => new Promise<Response>((r) => (answer = r)));
@@ -279,6 +291,7 @@ it("keeps the message box closed and asks for no usage while the role loads; a v
   expect(box()!.disabled).toBe(true);
   expect(button("Send")!.disabled).toBe(true);
   expect(host.querySelector("#composer-hint")?.textContent).toContain("Loading your role");
+  await catchUp();
   const usageAsked = () => requests.some((r) => r.endsWith(`/${CONVERSATION.id}/usage`));
   expect(usageAsked()).toBe(false);
 
@@ -298,6 +311,7 @@ it("opens the message box and the cost meter's request once the role says the us
   await until(() => box() !== null);
   expect(box()!.disabled).toBe(false);
   expect(host.querySelector("#composer-hint")?.textContent).not.toContain("Loading your role");
+  await catchUp();
   expect(requests).toContain(`GET /api/conversations/${CONVERSATION.id}/usage`);
 });
 

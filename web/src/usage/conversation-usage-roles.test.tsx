@@ -42,7 +42,7 @@ afterEach(async () => {
 });
 
 function Meter(props: { role: ConversationRole }) {
-  const usage = useConversationUsage("c1", false, props.role);
+  const usage = useConversationUsage("c1", false, props.role, undefined, true);
   return usage ? <UsageMeter usage={usage.total} label="This conversation" /> : null;
 }
 

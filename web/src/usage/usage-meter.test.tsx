@@ -36,6 +36,19 @@ describe("the usage meter", () => {
     expect(usageWords(total)).toBe("7,500 in · 1,500 out tokens (2 calls estimated) · $0.0450");
   });
 
+  it("says how many calls came without a usage report (their tokens are in no figure)", () => {
+    const silent: UsageTotals = { ...EMPTY_USAGE, calls: 1, costUsd: 0, unreportedCalls: 1 };
+    expect(usageWords(silent)).toBe(
+      "0 in · 0 out tokens (1 call without a usage report) · $0.0000",
+    );
+    const cutOff: UsageTotals = { ...priced, calls: 1, estimatedCalls: 1 };
+    const total = sumUsage([priced, silent, cutOff, silent]);
+    expect(total).toMatchObject({ calls: 5, estimatedCalls: 1, unreportedCalls: 2 });
+    expect(usageWords(total)).toBe(
+      "5,000 in · 1,000 out tokens (1 call estimated, 2 calls without a usage report) · $0.0300",
+    );
+  });
+
   it("shows an answer's figures while it streams, from the live events", () => {
     const message: TranscriptMessage = {
       id: "a1",

@@ -15,9 +15,18 @@ export function usageWords(u: UsageTotals): string {
   const parts = [`${count.format(u.inputTokens)} in`, `${count.format(u.outputTokens)} out`];
   if (u.cachedTokens > 0) parts.push(`${count.format(u.cachedTokens)} cached`);
   if (u.reasoningTokens > 0) parts.push(`${count.format(u.reasoningTokens)} reasoning`);
-  // Calls cut short before their provider's count (cancelled, restarted) are estimates.
-  const estimated = u.estimatedCalls ?? 0;
-  const estimates =
-    estimated === 0 ? "" : ` (${estimated === 1 ? "1 call" : `${estimated} calls`} estimated)`;
-  return `${parts.join(" · ")} tokens${estimates} · ${costWords(u)}`;
+  // Calls cut short before their provider's count (cancelled, restarted) are estimates; calls
+  // whose provider sent no usage report are in no figure but the count of calls.
+  const notes = [
+    callsWord(u.estimatedCalls, "estimated"),
+    callsWord(u.unreportedCalls, "without a usage report"),
+  ].filter((note) => note !== null);
+  const noted = notes.length === 0 ? "" : ` (${notes.join(", ")})`;
+  return `${parts.join(" · ")} tokens${noted} · ${costWords(u)}`;
+}
+
+/** "1 call estimated", "2 calls without a usage report"; null for none. */
+function callsWord(calls: number | undefined, what: string): string | null {
+  if (!calls) return null;
+  return `${calls === 1 ? "1 call" : `${calls} calls`} ${what}`;
 }

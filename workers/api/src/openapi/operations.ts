@@ -354,7 +354,7 @@ const DESCRIBED: Record<string, Operation> = {
   ),
   "GET /api/conversations/:id/usage": op(
     "usage",
-    "Tokens and cost of a conversation, in total and per answer (an unpriced model's cost is null)",
+    "Tokens and cost of a conversation, in total and per answer (an unpriced model's cost is null; unreportedCalls counts calls whose provider sent no usage report)",
     { 200: json(ConversationUsage), ...FORBIDDEN },
   ),
   "GET /api/usage": op(

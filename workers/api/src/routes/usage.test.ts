@@ -83,6 +83,7 @@ describe("usage and cost", () => {
       costUsd: 0.015,
       unpricedCalls: 0,
       estimatedCalls: 0,
+      unreportedCalls: 0,
     });
     expect(usage.messages).toEqual([{ messageId: answer.id, ...usage.total }]);
 
@@ -118,6 +119,12 @@ describe("usage and cost", () => {
     expect((await errorOf(bad)).message).toMatch(/`from` must be on or before `to`/);
     const long = await api(user, "/api/usage?from=2020-01-01&to=2026-01-01");
     expect((await errorOf(long)).message).toMatch(/at most 366 days/);
+    // A day its month does not have is refused, not read as a day of the next month.
+    for (const day of ["2026-02-30", "2026-04-31"]) {
+      const missing = await api(user, `/api/usage?from=${day}&to=2026-05-31`);
+      expect(missing.status).toBe(400);
+      expect((await errorOf(missing)).message).toMatch(/not a calendar day/);
+    }
   });
 
   it("counts cached and reasoning tokens as OpenAI reports them, live and in the totals, and prices cached input at its rate", async () => {

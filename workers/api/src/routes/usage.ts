@@ -15,15 +15,19 @@ const DAY_MS = 86_400_000;
 const DEFAULT_DAYS = 30;
 const MAX_DAYS = 366;
 
+const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`);
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+// Date.parse takes 2026-02-30 as March 2: a real day reads back as itself.
 const Day = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "expected a UTC day as YYYY-MM-DD")
-  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), "not a calendar day");
+  .refine((d) => {
+    const ms = Date.parse(`${d}T00:00:00Z`);
+    return !Number.isNaN(ms) && dayOf(ms) === d;
+  }, "not a calendar day: give a day its month has, as YYYY-MM-DD");
 
 const RangeQuery = z.object({ from: Day.optional(), to: Day.optional() }).strict();
-
-const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`);
-const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** Per conversation: mounted on /api/conversations. */
 export const conversationUsageRoutes = new Hono<AppEnv>().get("/:id/usage", async (c) => {

@@ -65,7 +65,12 @@ async function runLoop(
   resumed: boolean,
 ): Promise<LoopOutcome> {
   if (state.final) return { content: state.final, status: "complete" };
-  const { tools: catalog, warnings: failures, signIns = [] } = await deps.tools.catalog();
+  const {
+    tools: catalog,
+    known = [],
+    warnings: failures,
+    signIns = [],
+  } = await deps.tools.catalog();
   if (failures.length > 0)
     deps.emit({ type: "notice", level: "warning", message: failures.join(" ") });
   // One notice per server to sign in to, so the timeline can offer its Connect button.
@@ -83,11 +88,13 @@ async function runLoop(
   let schemas = new Map<string, Record<string, unknown>>();
   const schemaOf = (server: string, tool: string) => schemas.get(`${server}\u0000${tool}`);
   let catalogDefs: ToolDefinition[] = [];
-  const useCatalog = (tools: CatalogTool[]) => {
+  const useCatalog = (tools: CatalogTool[], known: CatalogTool[] = []) => {
+    // A known tool's call is routed, checked and approved like an offered one's.
+    const all = [...tools, ...known];
     policies = new Map(
-      tools.map((t) => [`${t.server}\u0000${t.tool}`, deps.approvals?.policy(t) ?? "allow"]),
+      all.map((t) => [`${t.server}\u0000${t.tool}`, deps.approvals?.policy(t) ?? "allow"]),
     );
-    schemas = new Map(tools.map((t) => [`${t.server}\u0000${t.tool}`, t.inputSchema]));
+    schemas = new Map(all.map((t) => [`${t.server}\u0000${t.tool}`, t.inputSchema]));
     // A tool the user never allows is not offered at all.
     catalogDefs = tools
       .filter((t) => policyOf(t.server, t.tool) !== "never")
@@ -97,7 +104,7 @@ async function runLoop(
         inputSchema: t.inputSchema,
       }));
   };
-  useCatalog(catalog);
+  useCatalog(catalog, known);
   /** The step's tools: all, or above the cap the most relevant ones and find_tools. */
   let lastOffered: ToolDefinition[] | undefined;
   const toolsForStep = (): ToolDefinition[] => {
@@ -164,7 +171,10 @@ async function runLoop(
       }
       // A server whose tools changed during the turn (a call loaded more) is listed again, so
       // the model can use what it just added; the step shows the time as its "Listing tools".
-      if (deps.tools.changed?.()) useCatalog((await deps.tools.catalog()).tools);
+      if (deps.tools.changed?.()) {
+        const again = await deps.tools.catalog();
+        useCatalog(again.tools, again.known);
+      }
       state.step += 1;
       markStepStart(state);
       deps.stepTimer?.stepStarted(state);

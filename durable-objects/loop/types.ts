@@ -42,7 +42,17 @@ export interface ToolRunner {
    * Every tool the model may use this turn; servers that failed are named in `warnings`, those
    * skipped until the user signs in in `signIns`.
    */
-  catalog(): Promise<{ tools: CatalogTool[]; warnings: string[]; signIns?: SignInNeeded[] }>;
+  catalog(): Promise<{
+    tools: CatalogTool[];
+    /**
+     * Tools not offered, of servers skipped for their failures (or that could not list them
+     * now): a call the model makes to one anyway (it saw it earlier) still reaches `call`, which
+     * says why it was not made, rather than being taken for a tool that does not exist.
+     */
+    known?: CatalogTool[];
+    warnings: string[];
+    signIns?: SignInNeeded[];
+  }>;
   /**
    * A server said its tools changed (`notifications/tools/list_changed`) since the latest
    * catalog(): the turn's next step reads the catalog again, so a tool a call just added can be

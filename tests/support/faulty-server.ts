@@ -183,6 +183,12 @@ export function addFaultyServerFixtures(mock: LLMock): void {
     mock.on({ userMessage: user, toolCallId: after }, next);
   then(/^faulty limit twice please$/, "fl-a1", call("fl-a2", "faulty-limit__crash_read"));
   then(/^faulty limit again please$/, "fl-b1", call("fl-b2", "faulty-limit__crash_read"));
+  // A server skipped mid-turn, then the tool list read again (another server's tools changed):
+  // the model calls the skipped server's tool anyway.
+  mock.on(
+    { userMessage: /^faulty rebuild please$/, toolCallId: "fr-4" },
+    call("fr-5", "faulty-rebuild__ok_read"),
+  );
   mock.on(
     { userMessage: /^faulty shapes please$/, toolCallId: "fm-3" },
     call("fm-4", "faulty-shapes__ok_read"),
@@ -206,6 +212,16 @@ export function addFaultyServerFixtures(mock: LLMock): void {
       name: "faulty-shapes__bad_shape",
       arguments: `{"n":"${id}"}`,
     })),
+  });
+  mock.onMessage(/^faulty rebuild please$/, {
+    toolCalls: [
+      ...["fr-1", "fr-2", "fr-3"].map((id) => ({
+        id,
+        name: "faulty-rebuild__bad_shape",
+        arguments: `{"n":"${id}"}`,
+      })),
+      { id: "fr-4", name: "changing-rebuild__add_tool", arguments: "{}" },
+    ],
   });
   mock.onMessage(/^faulty skipped wipe please$/, {
     toolCalls: ["fk-1", "fk-2", "fk-3"].map((id) => ({

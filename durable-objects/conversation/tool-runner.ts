@@ -333,8 +333,8 @@ export async function createToolRunner(opts: {
               return void (s.id
                 ? signIns.push({ serverId: s.id, serverName: s.name, message: err.message })
                 : warnings.push(err.message));
-            keepKnown(s);
             const opened = limit.failed(s, failureCause(err, s.timeoutMs));
+            if (opened) keepKnown(s);
             const version = unsupportedVersion(err);
             warnings.push(
               version !== null

@@ -45,9 +45,9 @@ export interface ToolRunner {
   catalog(): Promise<{
     tools: CatalogTool[];
     /**
-     * Tools not offered, of servers skipped for their failures (or that could not list them
-     * now): a call the model makes to one anyway (it saw it earlier) still reaches `call`, which
-     * says why it was not made, rather than being taken for a tool that does not exist.
+     * Tools not offered, of servers skipped for their failures: a call the model makes to one
+     * anyway (it saw it earlier) still reaches `call`, which says why it was not made, rather
+     * than being taken for a tool that does not exist.
      */
     known?: CatalogTool[];
     warnings: string[];

@@ -1,10 +1,12 @@
 // The failure limit of a user's MCP server, over real streamable HTTP against
 // tests/support/faulty-server.ts: what counts, within a turn and across turns, and what the model
 // and the user are told. (The cool-down and the trial after it: mcp/circuit-breaker.test.ts.)
+import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
 import { TestSocket } from "../../tests/support/ws-client";
 import type { ServerEvent } from "../protocol/wire";
+import type { Conversation } from "./conversation";
 import { failureLimit, forgetOldFailures, skipSentence } from "./mcp-failure-limit";
 
 /** A user with one server `name`, on the faulty server's channel `name`; and the server's id. */
@@ -30,13 +32,13 @@ async function runs(name: string): Promise<Record<string, number>> {
 async function turns(
   user: TestUser,
   texts: string[],
-  before: Record<number, () => Promise<void>> = {},
+  before: Record<number, (conversationId: string) => Promise<void>> = {},
 ): Promise<ServerEvent[][]> {
   const conv = await createConversation(user);
   const ws = await TestSocket.openSynced(user, conv.id);
   const each: ServerEvent[][] = [];
   for (const [i, text] of texts.entries()) {
-    await before[i]?.();
+    await before[i]?.(conv.id);
     const seen = ws.events().length;
     ws.send({ type: "send", clientMessageId: crypto.randomUUID(), text });
     const ended = () => ws.events().slice(seen);
@@ -152,6 +154,33 @@ describe("an MCP server's failure limit", () => {
     expect(events!.some((e) => e.type === "turn_ended")).toBe(true);
   }, 60_000);
 
+  it("a server tried again after its skip that answers is back, and the user is told", async () => {
+    const user = await userWithServer("faulty-back");
+    // As if the cool-down (60 s here) had passed since the limit was reached.
+    const cooledDown = (conversationId: string) =>
+      runInDurableObject(
+        env.CONVERSATION.get(env.CONVERSATION.idFromName(conversationId)),
+        (i: Conversation) => {
+          const [row] = i.store.metaWithPrefix("breaker:faulty-back:");
+          const state = JSON.parse(row!.value) as { openedAt: number | null };
+          expect(state.openedAt).not.toBeNull();
+          i.store.setMeta(row!.key, JSON.stringify({ ...state, openedAt: Date.now() - 61_000 }));
+        },
+      );
+    const [first, second, third] = await turns(
+      user,
+      ["faulty back please", "faulty back again please", "faulty back again please"],
+      { 1: cooledDown },
+    );
+    expect(notices(first!).join(" ")).not.toMatch(/answers again/);
+    expect(resultOf(second!, "fb-4")).toMatchObject({ isError: false, summary: "All fine." });
+    expect(notices(second!)).toContain(
+      "The MCP server 'faulty-back' answers again; it is no longer skipped.",
+    );
+    // Said once: the next turn's answer is nothing new.
+    expect(notices(third!).join(" ")).not.toMatch(/answers again/);
+  }, 60_000);
+
   it("calls the server refused as invalid are the server's answer: they do not switch it off", async () => {
     const user = await userWithServer("faulty-strict");
     const [events] = await turns(user, ["faulty strict please"]);
@@ -193,7 +222,9 @@ describe("failureLimit", () => {
     // After the cool-down it is tried again; an answer ends the skipping.
     now = 30_000;
     expect(limit.skipped(s)).toBeNull();
-    limit.succeeded(s);
+    // It had been skipped: it is back.
+    expect(limit.succeeded(s)).toBe(true);
+    expect(limit.succeeded(s)).toBe(false);
     expect(limit.failed(s, "HTTP 502")).toBeNull();
     expect(limit.skipped(s)).toBeNull();
   });

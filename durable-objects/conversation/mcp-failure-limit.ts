@@ -28,8 +28,11 @@ export interface Skip {
 export interface FailureLimit {
   /** Null when the server may be called; otherwise why not. */
   skipped(server: Server): Skip | null;
-  /** The server answered: its failures in a row start again from none. */
-  succeeded(server: Server): void;
+  /**
+   * The server answered: its failures in a row start again from none. True when it had reached
+   * its limit (it is back).
+   */
+  succeeded(server: Server): boolean;
   /**
    * Counts one failure, `cause` in a few words; when it made the server skipped, its failures so
    * far and for how long.
@@ -76,7 +79,9 @@ export function failureLimit(
         : { failures: state.failures, forS: seconds(d.retryInMs), cause: state.cause ?? null };
     },
     succeeded(server) {
-      write(server, recordSuccess(read(server)));
+      const before = read(server);
+      write(server, recordSuccess(before));
+      return before.openedAt !== null;
     },
     failed(server, cause) {
       const state = { ...recordFailure(read(server), now(), opts), cause };

@@ -252,7 +252,7 @@ export async function createToolRunner(opts: {
       if (opts.counters) opts.counters.toolsList++;
       const tools = await listAllTools(live.client, s.timeoutMs);
       // The server answered; a list read from a cache above says nothing about that.
-      limit.succeeded(s);
+      answered(s);
       writeCache(s, { ...readCache(s), tools });
       if (!authProviderFor(s)) shareCatalog(catalogSource(s), tools);
       return tools;
@@ -292,6 +292,11 @@ export async function createToolRunner(opts: {
       });
     }
     return { tools, leftOut };
+  };
+  /** Servers that answered again after reaching their failure limit, not yet told (`backAgain`). */
+  const back = new Set<string>();
+  const answered = (s: ServerConfig) => {
+    if (limit.succeeded(s)) back.add(s.name);
   };
   /** Each server's tools as this turn last listed them (see `known` in catalog()). */
   const listedThisTurn = new Map<string, Tool[]>();
@@ -347,6 +352,12 @@ export async function createToolRunner(opts: {
       const order = (a: CatalogTool, b: CatalogTool) =>
         `${a.server}:${a.tool}`.localeCompare(`${b.server}:${b.tool}`);
       return { tools: tools.sort(order), known: known.sort(order), warnings, signIns };
+    },
+
+    backAgain() {
+      const names = [...back];
+      back.clear();
+      return names;
     },
 
     skipped(serverName) {
@@ -464,7 +475,7 @@ export async function createToolRunner(opts: {
         const problem = outputSchemaProblem(listed.get(`${serverName}\u0000${tool}`), result);
         // The server answered: one tool's bad data is that tool's fault, so it does not count
         // toward the failure limit that would switch off the server's other tools.
-        limit.succeeded(s);
+        answered(s);
         if (problem) {
           const message = `${serverName}: the server sent a malformed result: ${problem}.`;
           return { ok: false, error: { code: "malformed_result", message } };
@@ -491,7 +502,7 @@ export async function createToolRunner(opts: {
         const { failure, message } = describeCallError(err);
         // A server that answered (the request was wrong; the tool ran past its ceiling) is up.
         const serverFault = isServerFault(err);
-        if (!serverFault) limit.succeeded(s);
+        if (!serverFault) answered(s);
         const waited = Math.min(s.timeoutMs, s.maxTotalMs);
         const opened = serverFault ? limit.failed(s, failureCause(err, waited)) : null;
         const timedOut =

@@ -39,6 +39,16 @@ export function initialState(history: NeutralMessage[]): LoopState {
   };
 }
 
+/** A server skipped for its failures that answered again: the user saw it skipped, now it is back. */
+function tellServersBack(deps: LoopDeps): void {
+  for (const server of deps.tools.backAgain?.() ?? [])
+    deps.emit({
+      type: "notice",
+      level: "info",
+      message: `The MCP server '${server}' answers again; it is no longer skipped.`,
+    });
+}
+
 export async function runThinkingLoop(
   deps: LoopDeps,
   input: LoopInput,
@@ -81,6 +91,7 @@ async function runLoop(
       message: s.message,
       action: { kind: "mcp_sign_in", serverId: s.serverId, serverName: s.serverName },
     });
+  tellServersBack(deps);
   const warnings = [...failures, ...signIns.map((s) => s.message)];
   let policies = new Map<string, ToolPolicy>();
   const policyOf = (server: string, tool: string) =>
@@ -248,6 +259,7 @@ async function runLoop(
       schemaOf,
     );
     resumedStep = false;
+    tellServersBack(deps);
     if (!answers) {
       // A call waits for approval: the turn parks here and resumes from the checkpoint.
       clock.sync();

@@ -64,6 +64,11 @@ export interface ToolRunner {
    * answered at once by `call`, so none waits for the user's approval first.
    */
   skipped?(server: string): string | null;
+  /**
+   * The servers that answered again, since the last time this was asked, after they had been
+   * skipped for their failures: the user is told they are back.
+   */
+  backAgain?(): string[];
   call(
     server: string,
     tool: string,

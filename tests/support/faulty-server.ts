@@ -223,6 +223,14 @@ export function addFaultyServerFixtures(mock: LLMock): void {
       { id: "fr-4", name: "changing-rebuild__add_tool", arguments: "{}" },
     ],
   });
+  mock.onMessage(/^faulty back please$/, {
+    toolCalls: ["fb-1", "fb-2", "fb-3"].map((id) => ({
+      id,
+      name: "faulty-back__bad_shape",
+      arguments: `{"n":"${id}"}`,
+    })),
+  });
+  mock.onMessage(/^faulty back again please$/, call("fb-4", "faulty-back__ok_read"));
   mock.onMessage(/^faulty skipped wipe please$/, {
     toolCalls: ["fk-1", "fk-2", "fk-3"].map((id) => ({
       id,

@@ -151,7 +151,21 @@ describe("an MCP server's failure limit", () => {
     expect(skipped).toMatchObject({ isError: true });
     expect(skipped?.summary).toMatch(/^faulty-rebuild: not called, it failed 3 times in a row /);
     expect((await runs("faulty-rebuild")).ok_read).toBeUndefined();
+    // The call that reached the limit said so: the list read again does not say it once more.
+    expect(notices(events!).join(" ")).not.toMatch(/'faulty-rebuild'/);
     expect(events!.some((e) => e.type === "turn_ended")).toBe(true);
+  }, 60_000);
+
+  it("a server whose tool list fails when read again mid-turn: the user is told, and its tools are still called", async () => {
+    const user = await userWithServer("faulty-relist");
+    const [events] = await turns(user, ["faulty relist please"]);
+    expect(resultOf(events!, "fx-1")).toMatchObject({ isError: false, summary: "List broken." });
+    expect(notices(events!).join(" ")).toMatch(
+      /The MCP server 'faulty-relist' is unavailable \(the server answered HTTP 502\)\./,
+    );
+    // The tool it offered a step before is called, not taken for one that does not exist.
+    expect(resultOf(events!, "fx-2")).toMatchObject({ isError: false, summary: "All fine." });
+    expect((await runs("faulty-relist")).ok_read).toBe(1);
   }, 60_000);
 
   it("a server tried again after its skip that answers is back, and the user is told", async () => {

@@ -300,6 +300,15 @@ export async function createToolRunner(opts: {
   };
   /** Each server's tools as this turn last listed them (see `known` in catalog()). */
   const listedThisTurn = new Map<string, Tool[]>();
+  /**
+   * Servers the turn already said are skipped or unavailable (a notice, or the call that reached
+   * the limit): a catalog read again mid-turn says only what is new.
+   */
+  const told = new Set<string>();
+  const tellOnceATurn = (s: ServerConfig, warnings: string[], text: string) => {
+    if (!told.has(s.name)) warnings.push(text);
+    told.add(s.name);
+  };
 
   return {
     changed: () => [...listedServers].some((s) => readCache(s).tools === null),
@@ -320,17 +329,20 @@ export async function createToolRunner(opts: {
           const skip = limit.skipped(s);
           if (skip) {
             keepKnown(s);
-            return void warnings.push(
+            return tellOnceATurn(
+              s,
+              warnings,
               `The MCP server '${s.name}' ${skipSentence(skip)}; it is tried again after that.`,
             );
           }
           try {
             const listedTools = await toolsOf(s);
             listedThisTurn.set(s.name, listedTools);
+            told.delete(s.name);
             const { tools: offered, leftOut } = usable(s, listedTools);
             tools.push(...offered);
-            const told = tellOnce(s, leftOut);
-            if (told) warnings.push(told);
+            const leftOutNotice = tellOnce(s, leftOut);
+            if (leftOutNotice) warnings.push(leftOutNotice);
             listedServers.add(s);
           } catch (err) {
             // Not a fault of the server: skipped until the user signs in.
@@ -339,9 +351,12 @@ export async function createToolRunner(opts: {
                 ? signIns.push({ serverId: s.id, serverName: s.name, message: err.message })
                 : warnings.push(err.message));
             const opened = limit.failed(s, failureCause(err, s.timeoutMs));
-            if (opened) keepKnown(s);
+            // Offered a step before (its list read again failed): its tools are still called.
+            if (opened || listedThisTurn.has(s.name)) keepKnown(s);
             const version = unsupportedVersion(err);
-            warnings.push(
+            tellOnceATurn(
+              s,
+              warnings,
               version !== null
                 ? `The MCP server '${s.name}' only speaks MCP protocol version ${version}, which this app does not support; the server needs an update.`
                 : `The MCP server '${s.name}' is unavailable (${describeCallError(err, true).message.replace(/\.$/, "")})${opened ? `; it failed ${opened.failures} times in a row, so it is skipped for ${opened.skippedForS} s` : ""}.`,
@@ -511,6 +526,7 @@ export async function createToolRunner(opts: {
             /timed out|timeout/i.test(message));
         const code = failure !== "other" ? failure : timedOut ? "timeout" : "unavailable";
         // The news first: the timeline's one-line summary of a call shows its first 140 characters.
+        if (opened) told.add(serverName);
         const said = opened
           ? `${serverName} (failed ${opened.failures} times in a row: skipped for ${opened.skippedForS} s): ${message}`
           : `${serverName}: ${message}`;

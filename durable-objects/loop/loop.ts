@@ -185,6 +185,9 @@ async function runLoop(
       if (deps.tools.changed?.()) {
         const again = await deps.tools.catalog();
         useCatalog(again.tools, again.known);
+        // What is new since the turn began (a server whose list could not be read again).
+        if (again.warnings.length > 0)
+          deps.emit({ type: "notice", level: "warning", message: again.warnings.join(" ") });
       }
       state.step += 1;
       markStepStart(state);

@@ -39,15 +39,17 @@ export type ToolCallOutcome =
 
 export interface ToolRunner {
   /**
-   * Every tool the model may use this turn; servers that failed are named in `warnings`, those
-   * skipped until the user signs in in `signIns`.
+   * Every tool the model may use this turn; servers that failed are named in `warnings` (once a
+   * turn: a catalog read again says only what is new), those skipped until the user signs in in
+   * `signIns`.
    */
   catalog(): Promise<{
     tools: CatalogTool[];
     /**
-     * Tools not offered, of servers skipped for their failures: a call the model makes to one
-     * anyway (it saw it earlier) still reaches `call`, which says why it was not made, rather
-     * than being taken for a tool that does not exist.
+     * Tools not offered, of servers skipped for their failures (or whose list, offered earlier in
+     * the turn, could not be read again): a call the model makes to one anyway (it saw it
+     * earlier) still reaches `call`, which answers it, rather than being taken for a tool that
+     * does not exist.
      */
     known?: CatalogTool[];
     warnings: string[];

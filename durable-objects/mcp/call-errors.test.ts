@@ -48,6 +48,15 @@ describe("describeCallError", () => {
     expect(isServerFault(err)).toBe(false);
   });
 
+  it("an HTTP error names its status, and the server's words when they are plain and short", () => {
+    const html = new StreamableHTTPError(502, "Error POSTing to endpoint: <html><body>Bad gateway");
+    expect(describeCallError(html, true).message).toBe("the server answered HTTP 502.");
+    const plain = new StreamableHTTPError(503, "Error POSTing to endpoint: down for maintenance");
+    expect(describeCallError(plain).message).toBe(
+      "the server answered HTTP 503: down for maintenance.",
+    );
+  });
+
   it("any other error keeps its message", () => {
     expect(describeCallError(new Error("boom"))).toEqual({ failure: "other", message: "boom" });
   });

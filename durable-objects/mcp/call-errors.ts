@@ -111,7 +111,22 @@ export function describeCallError(
       failure: "refused",
       message: `the server refused the ${listing ? "request" : "call"}: ${serverWords(err)}.`,
     };
+  if (err instanceof StreamableHTTPError && (err.code ?? 0) > 0)
+    return { failure: "other", message: httpFailure(err) };
   return { failure: "other", message: err instanceof Error ? err.message : String(err) };
+}
+
+/**
+ * "the server answered HTTP 502", with its words when they are short plain text: the SDK's
+ * "Streamable HTTP error: Error POSTing to endpoint: <html>…" named no status at all.
+ */
+function httpFailure(err: StreamableHTTPError): string {
+  const text = err.message
+    .replace(/^Streamable HTTP error: /, "")
+    .replace(/^Error POSTing to endpoint:\s*/, "")
+    .trim();
+  const plain = text && !/^</.test(text) && text.length <= 200;
+  return `the server answered HTTP ${err.code}${plain ? `: ${text.replace(/\.$/, "")}` : ""}.`;
 }
 
 /** The SDK's message starts "MCP error -32602: "; the server's own words are what help. */

@@ -41,6 +41,15 @@ describe("known tools", () => {
     );
   });
 
+  it("a call to a skipped server is answered as skipped, not sent back to fix its arguments", async () => {
+    const { requests } = await runScripted({
+      tools: [LOOKUP],
+      steps: [[call("c1", "flaky__wipe", { what: 42 }), toolStop], [stop]],
+      deps: known("'flaky' failed 3 times in a row and is skipped for 20 s"),
+    });
+    expect(toolResultsIn(requests[1])).toEqual([expect.stringContaining("flaky: not called")]);
+  });
+
   it("keep their policy: once the server is no longer skipped, a call that asks still asks", async () => {
     const requested: string[] = [];
     const { outcome } = await runScripted({

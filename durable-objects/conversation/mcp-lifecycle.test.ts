@@ -133,6 +133,35 @@ it("a conversation nobody uses ends its session on the server, and its next turn
   expect(events.filter((e) => e.type === "tool_result").at(-1)).toMatchObject({ isError: false });
 }, 60_000);
 
+it("the idle check forgets failure counts of servers gone or edited, and rows of earlier versions", async () => {
+  const { ch, user, conv } = await setUp();
+  const failureRows = () =>
+    runInDurableObject(stubOf(conv.id), (i: Conversation) =>
+      i.store.metaWithPrefix("breaker:").map((r) => r.key),
+    );
+  const stale = [
+    "breaker:changing",
+    `breaker:changing:${ch.url}`,
+    `breaker:changing:${ch.url}:1`,
+    "breaker:removed:https://gone.example/mcp:0",
+  ];
+  await runInDurableObject(stubOf(conv.id), (i: Conversation) => {
+    for (const key of stale) i.store.setMeta(key, JSON.stringify({ failures: 2, openedAt: null }));
+  });
+  await idleAfter300ms(conv.id);
+  await turn(user, conv.id, "hello again");
+  await waitFor(ch.state, (s) => s.sessions.length === 0, "the session stays open");
+  const left = await waitFor(
+    failureRows,
+    (keys) => !keys.some((k) => stale.includes(k)),
+    "old failure rows stay",
+  );
+  // The configured server's own count stays (and our built-in server's).
+  const own = left.filter((k) => k.startsWith("breaker:changing"));
+  expect(own).toHaveLength(1);
+  expect(own[0]).toMatch(new RegExp(`^breaker:changing:${ch.url.replace(/[.?]/g, "\\$&")}:\\d+$`));
+}, 60_000);
+
 it("a conversation's turns keep its one pending idle check instead of replacing it at every turn", async () => {
   const { user, conv } = await setUp();
   const idleChecks = () =>

@@ -18,7 +18,7 @@ import type { CatalogTool, SignInNeeded, ToolRunner } from "../loop/types";
 import { DEFAULT_BREAKER } from "../mcp/circuit-breaker";
 import { callClock, NO_SDK_TIMEOUT } from "../mcp/call-clock";
 import { ToolCallResultSchema } from "../mcp/call-result";
-import { describeCallError, isServerFault } from "../mcp/call-errors";
+import { describeCallError, failureCause, isServerFault } from "../mcp/call-errors";
 import { internetRoute, type McpRoute, newMcpClient, newMcpTransport } from "../mcp/mcp-client";
 import { unsupportedVersion } from "../mcp/probe-server";
 import { forgetSharedCatalog, shareCatalog, sharedCatalog } from "../mcp/shared-catalog";
@@ -37,7 +37,7 @@ import {
 import { backgroundProvider } from "../mcp/oauth/background-provider";
 import { secretBox } from "../mcp/oauth/secret-box";
 import { SignInRequiredError } from "../mcp/oauth/sign-in-errors";
-import { failureLimit } from "./mcp-failure-limit";
+import { failureLimit, forgetOldFailures, skipSentence } from "./mcp-failure-limit";
 import { BUILTIN_SERVER, type ServerConfig, serversForUser } from "./mcp-servers";
 import type { ConversationStore } from "./store";
 import type { ConversationInfo } from "./turn";
@@ -47,6 +47,8 @@ import { openPages, PagesNotOpened, pagesRequired } from "./link-required";
 const SEQUENTIAL_THINKING = /sequential[-_]?thinking/i;
 const CONTEXT_FIELD = "databaseContext";
 const CONTEXT_TTL_SECONDS = 15 * 60;
+/** How much of a call's result the timeline's one line shows (web/src/chat/tool-summary.ts). */
+const SUMMARY_LINE = 140;
 
 export type { ConnectionPool };
 
@@ -93,7 +95,8 @@ export async function endAllSessions(opts: {
  * Ends the sessions of a conversation nobody used for `idleMs` (HTTP DELETE), so its servers do
  * not keep one per conversation forever: live connections idle that long, and stored sessions
  * with no live connection (the instance that opened them was evicted or restarted, and its
- * standing stream went with it). Returns how long until the next live one turns idle, or null.
+ * standing stream went with it); and the failure counts of servers no longer configured so.
+ * Returns how long until the next live one turns idle, or null.
  */
 export async function endIdleSessions(opts: {
   env: Env;
@@ -111,6 +114,8 @@ export async function endIdleSessions(opts: {
     routeFor: routesFor(opts.env),
     which: (key) => idle.has(key) || !opts.pool.has(key),
   });
+  // Here rather than in a turn: nothing is added before a message's model request.
+  forgetOldFailures(opts.store, servers);
   return nextInMs;
 }
 
@@ -247,7 +252,7 @@ export async function createToolRunner(opts: {
       if (opts.counters) opts.counters.toolsList++;
       const tools = await listAllTools(live.client, s.timeoutMs);
       // The server answered; a list read from a cache above says nothing about that.
-      limit.succeeded(s);
+      answered(s);
       writeCache(s, { ...readCache(s), tools });
       if (!authProviderFor(s)) shareCatalog(catalogSource(s), tools);
       return tools;
@@ -263,44 +268,81 @@ export async function createToolRunner(opts: {
     return leftOutToolsNotice(s.name, leftOut);
   };
 
+  /** A server's tools as the turn may offer them: named acceptably, allowed, and not "thinking". */
+  const usable = (s: ServerConfig, listedTools: Tool[]) => {
+    const tools: CatalogTool[] = [];
+    const leftOut: Array<{ name: string; problem: string }> = [];
+    const allowed = (conversation.settings.enabledTools ?? {})[s.name] ?? s.enabledTools;
+    for (const t of listedTools) {
+      const problem = toolNameProblem(t.name);
+      if (problem) {
+        leftOut.push({ name: t.name, problem });
+        continue;
+      }
+      if (SEQUENTIAL_THINKING.test(t.name) || SEQUENTIAL_THINKING.test(s.name)) continue;
+      if (allowed && !allowed.includes(t.name)) continue;
+      schemas.set(`${s.name}\u0000${t.name}`, t.inputSchema as Record<string, unknown>);
+      listed.set(`${s.name}\u0000${t.name}`, t);
+      tools.push({
+        server: s.name,
+        tool: t.name,
+        description: t.description ?? t.title ?? t.name,
+        inputSchema: withoutContextField(t.inputSchema as Record<string, unknown>),
+        ...(t.annotations && { annotations: t.annotations }),
+      });
+    }
+    return { tools, leftOut };
+  };
+  /** Servers that answered again after reaching their failure limit, not yet told (`backAgain`). */
+  const back = new Set<string>();
+  const answered = (s: ServerConfig) => {
+    if (limit.succeeded(s)) back.add(s.name);
+  };
+  /** Each server's tools as this turn last listed them (see `known` in catalog()). */
+  const listedThisTurn = new Map<string, Tool[]>();
+  /**
+   * Servers the turn already said are skipped or unavailable (a notice, or the call that reached
+   * the limit): a catalog read again mid-turn says only what is new.
+   */
+  const told = new Set<string>();
+  const tellOnceATurn = (s: ServerConfig, warnings: string[], text: string) => {
+    if (!told.has(s.name)) warnings.push(text);
+    told.add(s.name);
+  };
+
   return {
     changed: () => [...listedServers].some((s) => readCache(s).tools === null),
 
     async catalog() {
       listedServers.clear();
       const tools: CatalogTool[] = [];
+      const known: CatalogTool[] = [];
       const warnings: string[] = [];
       const signIns: SignInNeeded[] = [];
-      const allow = conversation.settings.enabledTools ?? {};
+      // Not offered, but still known: a call the model makes to one of them anyway (it saw the
+      // tool earlier in the turn, or in an earlier turn) is answered as skipped, not as a tool
+      // that does not exist. Read from this turn's listing or the stored one: no request.
+      const keepKnown = (s: ServerConfig) =>
+        known.push(...usable(s, listedThisTurn.get(s.name) ?? readCache(s).tools ?? []).tools);
       await Promise.all(
         servers.map(async (s) => {
           const skip = limit.skipped(s);
-          if (skip)
-            return void warnings.push(`The MCP server ${skip}; it is tried again after that.`);
+          if (skip) {
+            keepKnown(s);
+            return tellOnceATurn(
+              s,
+              warnings,
+              `The MCP server '${s.name}' ${skipSentence(skip)}; it is tried again after that.`,
+            );
+          }
           try {
-            const leftOut: Array<{ name: string; problem: string }> = [];
-            for (const t of await toolsOf(s)) {
-              const problem = toolNameProblem(t.name);
-              if (problem) {
-                leftOut.push({ name: t.name, problem });
-                continue;
-              }
-              if (SEQUENTIAL_THINKING.test(t.name) || SEQUENTIAL_THINKING.test(s.name)) continue;
-              const allowed = allow[s.name] ?? s.enabledTools;
-              if (allowed && !allowed.includes(t.name)) continue;
-              const inputSchema = withoutContextField(t.inputSchema as Record<string, unknown>);
-              schemas.set(`${s.name}\u0000${t.name}`, t.inputSchema as Record<string, unknown>);
-              listed.set(`${s.name}\u0000${t.name}`, t);
-              tools.push({
-                server: s.name,
-                tool: t.name,
-                description: t.description ?? t.title ?? t.name,
-                inputSchema,
-                ...(t.annotations && { annotations: t.annotations }),
-              });
-            }
-            const told = tellOnce(s, leftOut);
-            if (told) warnings.push(told);
+            const listedTools = await toolsOf(s);
+            listedThisTurn.set(s.name, listedTools);
+            told.delete(s.name);
+            const { tools: offered, leftOut } = usable(s, listedTools);
+            tools.push(...offered);
+            const leftOutNotice = tellOnce(s, leftOut);
+            if (leftOutNotice) warnings.push(leftOutNotice);
             listedServers.add(s);
           } catch (err) {
             // Not a fault of the server: skipped until the user signs in.
@@ -308,9 +350,13 @@ export async function createToolRunner(opts: {
               return void (s.id
                 ? signIns.push({ serverId: s.id, serverName: s.name, message: err.message })
                 : warnings.push(err.message));
-            const opened = limit.failed(s);
+            const opened = limit.failed(s, failureCause(err, s.timeoutMs));
+            // Offered a step before (its list read again failed): its tools are still called.
+            if (opened || listedThisTurn.has(s.name)) keepKnown(s);
             const version = unsupportedVersion(err);
-            warnings.push(
+            tellOnceATurn(
+              s,
+              warnings,
               version !== null
                 ? `The MCP server '${s.name}' only speaks MCP protocol version ${version}, which this app does not support; the server needs an update.`
                 : `The MCP server '${s.name}' is unavailable (${describeCallError(err, true).message.replace(/\.$/, "")})${opened ? `; it failed ${opened.failures} times in a row, so it is skipped for ${opened.skippedForS} s` : ""}.`,
@@ -318,13 +364,21 @@ export async function createToolRunner(opts: {
           }
         }),
       );
-      tools.sort((a, b) => `${a.server}:${a.tool}`.localeCompare(`${b.server}:${b.tool}`));
-      return { tools, warnings, signIns };
+      const order = (a: CatalogTool, b: CatalogTool) =>
+        `${a.server}:${a.tool}`.localeCompare(`${b.server}:${b.tool}`);
+      return { tools: tools.sort(order), known: known.sort(order), warnings, signIns };
+    },
+
+    backAgain() {
+      const names = [...back];
+      back.clear();
+      return names;
     },
 
     skipped(serverName) {
       const s = byName.get(serverName);
-      return s ? limit.skipped(s) : null;
+      const skip = s ? limit.skipped(s) : null;
+      return skip && `'${serverName}' ${skipSentence(skip)}`;
     },
 
     async call(serverName, tool, args, hooks) {
@@ -337,11 +391,12 @@ export async function createToolRunner(opts: {
       // A server that reached its failure limit (in this turn or before) is not called again
       // until its cool-down ends: each call would most likely fail too, slowly.
       const skip = limit.skipped(s);
-      if (skip)
-        return {
-          ok: false,
-          error: { code: "skipped", message: `${serverName}: not called, ${skip}.` },
-        };
+      if (skip) {
+        // The timeline shows a call's first 140 characters: the cause is cut to fit there.
+        const lead = `${serverName}: not called, it `;
+        const message = `${lead}${skipSentence(skip, SUMMARY_LINE - lead.length - 1)}.`;
+        return { ok: false, error: { code: "skipped", message } };
+      }
       const schema = schemas.get(`${serverName}\u0000${tool}`);
       const finalArgs = { ...args };
       if (s.builtin && schema && hasProperty(schema, CONTEXT_FIELD)) {
@@ -435,7 +490,7 @@ export async function createToolRunner(opts: {
         const problem = outputSchemaProblem(listed.get(`${serverName}\u0000${tool}`), result);
         // The server answered: one tool's bad data is that tool's fault, so it does not count
         // toward the failure limit that would switch off the server's other tools.
-        limit.succeeded(s);
+        answered(s);
         if (problem) {
           const message = `${serverName}: the server sent a malformed result: ${problem}.`;
           return { ok: false, error: { code: "malformed_result", message } };
@@ -462,14 +517,16 @@ export async function createToolRunner(opts: {
         const { failure, message } = describeCallError(err);
         // A server that answered (the request was wrong; the tool ran past its ceiling) is up.
         const serverFault = isServerFault(err);
-        if (!serverFault) limit.succeeded(s);
-        const opened = serverFault ? limit.failed(s) : null;
+        if (!serverFault) answered(s);
+        const waited = Math.min(s.timeoutMs, s.maxTotalMs);
+        const opened = serverFault ? limit.failed(s, failureCause(err, waited)) : null;
         const timedOut =
           failure === "other" &&
           ((err instanceof McpError && err.code === ErrorCode.RequestTimeout) ||
             /timed out|timeout/i.test(message));
         const code = failure !== "other" ? failure : timedOut ? "timeout" : "unavailable";
         // The news first: the timeline's one-line summary of a call shows its first 140 characters.
+        if (opened) told.add(serverName);
         const said = opened
           ? `${serverName} (failed ${opened.failures} times in a row: skipped for ${opened.skippedForS} s): ${message}`
           : `${serverName}: ${message}`;

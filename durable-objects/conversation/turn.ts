@@ -138,7 +138,9 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
   const tools: ToolRunner = {
     catalog: async () => {
       const result = await runner.catalog();
-      names = buildToolNameMap(result.tools.map((t) => ({ server: t.server, tool: t.tool })));
+      // Known tools keep their names: a call to one is answered (as skipped), not unknown.
+      const all = [...result.tools, ...(result.known ?? [])];
+      names = buildToolNameMap(all.map((t) => ({ server: t.server, tool: t.tool })));
       return result;
     },
     call: (...args) => runner.call(...args),

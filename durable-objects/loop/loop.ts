@@ -39,6 +39,16 @@ export function initialState(history: NeutralMessage[]): LoopState {
   };
 }
 
+/** A server skipped for its failures that answered again: the user saw it skipped, now it is back. */
+function tellServersBack(deps: LoopDeps): void {
+  for (const server of deps.tools.backAgain?.() ?? [])
+    deps.emit({
+      type: "notice",
+      level: "info",
+      message: `The MCP server '${server}' answers again; it is no longer skipped.`,
+    });
+}
+
 export async function runThinkingLoop(
   deps: LoopDeps,
   input: LoopInput,
@@ -65,7 +75,12 @@ async function runLoop(
   resumed: boolean,
 ): Promise<LoopOutcome> {
   if (state.final) return { content: state.final, status: "complete" };
-  const { tools: catalog, warnings: failures, signIns = [] } = await deps.tools.catalog();
+  const {
+    tools: catalog,
+    known = [],
+    warnings: failures,
+    signIns = [],
+  } = await deps.tools.catalog();
   if (failures.length > 0)
     deps.emit({ type: "notice", level: "warning", message: failures.join(" ") });
   // One notice per server to sign in to, so the timeline can offer its Connect button.
@@ -76,6 +91,7 @@ async function runLoop(
       message: s.message,
       action: { kind: "mcp_sign_in", serverId: s.serverId, serverName: s.serverName },
     });
+  tellServersBack(deps);
   const warnings = [...failures, ...signIns.map((s) => s.message)];
   let policies = new Map<string, ToolPolicy>();
   const policyOf = (server: string, tool: string) =>
@@ -83,11 +99,13 @@ async function runLoop(
   let schemas = new Map<string, Record<string, unknown>>();
   const schemaOf = (server: string, tool: string) => schemas.get(`${server}\u0000${tool}`);
   let catalogDefs: ToolDefinition[] = [];
-  const useCatalog = (tools: CatalogTool[]) => {
+  const useCatalog = (tools: CatalogTool[], known: CatalogTool[] = []) => {
+    // A known tool's call is routed, checked and approved like an offered one's.
+    const all = [...tools, ...known];
     policies = new Map(
-      tools.map((t) => [`${t.server}\u0000${t.tool}`, deps.approvals?.policy(t) ?? "allow"]),
+      all.map((t) => [`${t.server}\u0000${t.tool}`, deps.approvals?.policy(t) ?? "allow"]),
     );
-    schemas = new Map(tools.map((t) => [`${t.server}\u0000${t.tool}`, t.inputSchema]));
+    schemas = new Map(all.map((t) => [`${t.server}\u0000${t.tool}`, t.inputSchema]));
     // A tool the user never allows is not offered at all.
     catalogDefs = tools
       .filter((t) => policyOf(t.server, t.tool) !== "never")
@@ -97,7 +115,7 @@ async function runLoop(
         inputSchema: t.inputSchema,
       }));
   };
-  useCatalog(catalog);
+  useCatalog(catalog, known);
   /** The step's tools: all, or above the cap the most relevant ones and find_tools. */
   let lastOffered: ToolDefinition[] | undefined;
   const toolsForStep = (): ToolDefinition[] => {
@@ -164,7 +182,13 @@ async function runLoop(
       }
       // A server whose tools changed during the turn (a call loaded more) is listed again, so
       // the model can use what it just added; the step shows the time as its "Listing tools".
-      if (deps.tools.changed?.()) useCatalog((await deps.tools.catalog()).tools);
+      if (deps.tools.changed?.()) {
+        const again = await deps.tools.catalog();
+        useCatalog(again.tools, again.known);
+        // What is new since the turn began (a server whose list could not be read again).
+        if (again.warnings.length > 0)
+          deps.emit({ type: "notice", level: "warning", message: again.warnings.join(" ") });
+      }
       state.step += 1;
       markStepStart(state);
       deps.stepTimer?.stepStarted(state);
@@ -238,6 +262,7 @@ async function runLoop(
       schemaOf,
     );
     resumedStep = false;
+    tellServersBack(deps);
     if (!answers) {
       // A call waits for approval: the turn parks here and resumes from the checkpoint.
       clock.sync();

@@ -128,7 +128,11 @@ async function runOne(
     call.arguments && typeof call.arguments === "object" && !Array.isArray(call.arguments)
       ? (call.arguments as Record<string, unknown>)
       : null;
-  const schema = target && given ? schemaOf(target.server, target.tool) : undefined;
+  // A call to a server skipped for its failures is answered at once as such: telling the model
+  // to fix its arguments first would only cost it a step.
+  const skippedServer = target ? deps.tools.skipped?.(target.server) : null;
+  const schema =
+    target && given && !skippedServer ? schemaOf(target.server, target.tool) : undefined;
   const checked = given && schema ? checkToolArguments(schema, given) : null;
   // The coerced arguments are the call's arguments from here on: shown, keyed and sent.
   const args = checked?.ok ? checked.value : given;

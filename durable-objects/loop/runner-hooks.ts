@@ -2,7 +2,10 @@
 // runner's optional hooks on unchanged: one place, so a new hook reaches every wrapper.
 import type { ToolRunner } from "./types";
 
-export const runnerHooks = (runner: ToolRunner): Pick<ToolRunner, "changed" | "skipped"> => ({
+export const runnerHooks = (
+  runner: ToolRunner,
+): Pick<ToolRunner, "changed" | "skipped" | "backAgain"> => ({
   ...(runner.changed && { changed: () => runner.changed!() }),
   ...(runner.skipped && { skipped: (server: string) => runner.skipped!(server) }),
+  ...(runner.backAgain && { backAgain: () => runner.backAgain!() }),
 });

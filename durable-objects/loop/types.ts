@@ -39,10 +39,22 @@ export type ToolCallOutcome =
 
 export interface ToolRunner {
   /**
-   * Every tool the model may use this turn; servers that failed are named in `warnings`, those
-   * skipped until the user signs in in `signIns`.
+   * Every tool the model may use this turn; servers that failed are named in `warnings` (once a
+   * turn: a catalog read again says only what is new), those skipped until the user signs in in
+   * `signIns`.
    */
-  catalog(): Promise<{ tools: CatalogTool[]; warnings: string[]; signIns?: SignInNeeded[] }>;
+  catalog(): Promise<{
+    tools: CatalogTool[];
+    /**
+     * Tools not offered, of servers skipped for their failures (or whose list, offered earlier in
+     * the turn, could not be read again): a call the model makes to one anyway (it saw it
+     * earlier) still reaches `call`, which answers it, rather than being taken for a tool that
+     * does not exist.
+     */
+    known?: CatalogTool[];
+    warnings: string[];
+    signIns?: SignInNeeded[];
+  }>;
   /**
    * A server said its tools changed (`notifications/tools/list_changed`) since the latest
    * catalog(): the turn's next step reads the catalog again, so a tool a call just added can be
@@ -54,6 +66,11 @@ export interface ToolRunner {
    * answered at once by `call`, so none waits for the user's approval first.
    */
   skipped?(server: string): string | null;
+  /**
+   * The servers that answered again, since the last time this was asked, after they had been
+   * skipped for their failures: the user is told they are back.
+   */
+  backAgain?(): string[];
   call(
     server: string,
     tool: string,

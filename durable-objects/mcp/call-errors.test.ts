@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
+import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
   CallToolResultSchema,
   ErrorCode,
@@ -6,7 +7,7 @@ import {
   UrlElicitationRequiredError,
 } from "@modelcontextprotocol/sdk/types.js";
 import { callClock } from "./call-clock";
-import { describeCallError, isServerFault } from "./call-errors";
+import { describeCallError, failureCause, isServerFault } from "./call-errors";
 import { lostAnswer } from "./response-streams";
 
 const parseError = (result: unknown) => {
@@ -45,6 +46,15 @@ describe("describeCallError", () => {
         "the server needs the user to open a page of its own first: This request requires browser-based authorization.",
     });
     expect(isServerFault(err)).toBe(false);
+  });
+
+  it("an HTTP error names its status, and the server's words when they are plain and short", () => {
+    const html = new StreamableHTTPError(502, "Error POSTing to endpoint: <html><body>Bad gateway");
+    expect(describeCallError(html, true).message).toBe("the server answered HTTP 502.");
+    const plain = new StreamableHTTPError(503, "Error POSTing to endpoint: down for maintenance");
+    expect(describeCallError(plain).message).toBe(
+      "the server answered HTTP 503: down for maintenance.",
+    );
   });
 
   it("any other error keeps its message", () => {
@@ -91,5 +101,36 @@ describe("isServerFault", () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe("failureCause", () => {
+  it("says a server's failure in a few words, for the notice that it is skipped", () => {
+    expect(failureCause(new StreamableHTTPError(502, "Error POSTing to endpoint: <html>"), 1)).toBe(
+      "HTTP 502",
+    );
+    vi.useFakeTimers();
+    try {
+      const silent = callClock(new AbortController().signal, {
+        idleMs: 30_000,
+        maxTotalMs: 600_000,
+        ceilingMessage: "too long in all",
+      });
+      vi.advanceTimersByTime(30_000);
+      expect(failureCause(silent.signal.reason, 30_000)).toBe("timed out after 30 s");
+    } finally {
+      vi.useRealTimers();
+    }
+    const { error } = lostAnswer(1, "reset");
+    expect(failureCause(new McpError(error.code, error.message, error.data), 1)).toBe(
+      "connection lost",
+    );
+    expect(failureCause(parseError({ content: "oops" }), 1)).toBe(
+      "a malformed result: `content` must be an array (it was a string)",
+    );
+    expect(failureCause(new TypeError("Network connection lost."), 1)).toBe(
+      "Network connection lost",
+    );
+    expect(failureCause(new Error("x".repeat(200)), 1)).toHaveLength(80);
   });
 });

@@ -1,5 +1,6 @@
 // Why a tool call failed, in a sentence for the user and the model: the errors the MCP SDK throws
 // are written for developers (a malformed result, for one, is the schema check's JSON dump).
+import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { CeilingReached } from "./call-clock";
 import { isConnectionLost, unreadableAnswer } from "./response-streams";
@@ -110,7 +111,22 @@ export function describeCallError(
       failure: "refused",
       message: `the server refused the ${listing ? "request" : "call"}: ${serverWords(err)}.`,
     };
+  if (err instanceof StreamableHTTPError && (err.code ?? 0) > 0)
+    return { failure: "other", message: httpFailure(err) };
   return { failure: "other", message: err instanceof Error ? err.message : String(err) };
+}
+
+/**
+ * "the server answered HTTP 502", with its words when they are short plain text: the SDK's
+ * "Streamable HTTP error: Error POSTing to endpoint: <html>…" named no status at all.
+ */
+function httpFailure(err: StreamableHTTPError): string {
+  const text = err.message
+    .replace(/^Streamable HTTP error: /, "")
+    .replace(/^Error POSTing to endpoint:\s*/, "")
+    .trim();
+  const plain = text && !/^</.test(text) && text.length <= 200;
+  return `the server answered HTTP ${err.code}${plain ? `: ${text.replace(/\.$/, "")}` : ""}.`;
 }
 
 /** The SDK's message starts "MCP error -32602: "; the server's own words are what help. */
@@ -128,4 +144,25 @@ export function isServerFault(err: unknown): boolean {
   if (err instanceof CeilingReached) return false;
   const { failure } = describeCallError(err);
   return failure !== "refused" && failure !== "needs_page";
+}
+
+/** Longest cause `failureCause` gives: the notices that repeat it are one line each. */
+const MAX_CAUSE = 80;
+
+/**
+ * A server's failure in a few words ("HTTP 502", "timed out after 30 s", "connection lost"), for
+ * the notices that say why it is skipped. `timeoutMs`: how long the request could go unanswered.
+ */
+export function failureCause(err: unknown, timeoutMs: number): string {
+  if (err instanceof StreamableHTTPError && (err.code ?? 0) > 0) return `HTTP ${err.code}`;
+  if (err instanceof McpError && err.code === ErrorCode.RequestTimeout)
+    return `timed out after ${Math.round(timeoutMs / 1000)} s`;
+  if (isConnectionLost(err) && unreadableAnswer(err) === null) return "connection lost";
+  const { message } = describeCallError(err, true);
+  const words = message
+    .replace(/^the server sent /, "")
+    .replace(/^the server's answer could not be read/, "an unreadable answer")
+    .replace(/^(MCP error -?\d+|Streamable HTTP error): /, "")
+    .replace(/\.$/, "");
+  return words.length <= MAX_CAUSE ? words : `${words.slice(0, MAX_CAUSE - 1).trimEnd()}…`;
 }

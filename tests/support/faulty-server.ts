@@ -19,6 +19,8 @@ interface Channel {
   /** The responses still open, per session: a crash ends them all. */
   open: Map<string, Set<ServerResponse>>;
   runs: Record<string, number>;
+  /** Set by `break_list`: tools/list is answered 502 from then on. */
+  listBroken?: boolean;
 }
 
 /**
@@ -34,7 +36,9 @@ interface Channel {
  *   is refused with 404, and never answers;
  * - `strict_read` (read-only): every call is refused with a JSON-RPC error -32602 (invalid
  *   params), as a server that checks arguments before running its tool answers;
- * - `ok_read` (read-only): answers "All fine.".
+ * - `ok_read` (read-only): answers "All fine.";
+ * - `break_list` (read-only): says the tool list changed (notifications/tools/list_changed, on
+ *   the call's stream), and from then on answers tools/list with HTTP 502.
  */
 function faultyTools(channel: Channel, session: () => string | undefined): McpServer {
   const server = new McpServer({ name: "faulty", version: "1.0.0" });
@@ -64,6 +68,16 @@ function faultyTools(channel: Channel, session: () => string | undefined): McpSe
     "strict_read",
     { description: "Refuses every call.", annotations: readOnly },
     async () => ({ content: [{ type: "text", text: "unreached" }] }),
+  );
+  server.registerTool(
+    "break_list",
+    { description: "Changes the tool list, which then fails.", annotations: readOnly },
+    async (extra) => {
+      count("break_list");
+      channel.listBroken = true;
+      await extra.sendNotification({ method: "notifications/tools/list_changed" });
+      return { content: [{ type: "text", text: "List broken." }] };
+    },
   );
   server.registerTool("ok_read", { description: "Works.", annotations: readOnly }, async () => {
     count("ok_read");
@@ -141,6 +155,10 @@ async function serveFaultyMcp(
     const error = { code: -32602, message: "Invalid arguments: `query` is required" };
     return void res.end(JSON.stringify({ jsonrpc: "2.0", id: message.id, error }));
   }
+  if (channel.listBroken && message?.method === "tools/list") {
+    res.writeHead(502, { "content-type": "text/html" });
+    return void res.end("<html><body>Bad gateway</body></html>");
+  }
   // A server that closes streams for polling but takes no GET: resumption is refused.
   if (noGet && req.method === "GET") {
     res.writeHead(405, { allow: "POST, DELETE" });
@@ -183,6 +201,17 @@ export function addFaultyServerFixtures(mock: LLMock): void {
     mock.on({ userMessage: user, toolCallId: after }, next);
   then(/^faulty limit twice please$/, "fl-a1", call("fl-a2", "faulty-limit__crash_read"));
   then(/^faulty limit again please$/, "fl-b1", call("fl-b2", "faulty-limit__crash_read"));
+  // A server skipped mid-turn, then the tool list read again (another server's tools changed):
+  // the model calls the skipped server's tool anyway.
+  mock.on(
+    { userMessage: /^faulty rebuild please$/, toolCallId: "fr-4" },
+    call("fr-5", "faulty-rebuild__ok_read"),
+  );
+  // A server whose tool list fails when read again mid-turn: its tools were offered a step before.
+  mock.on(
+    { userMessage: /^faulty relist please$/, toolCallId: "fx-1" },
+    call("fx-2", "faulty-relist__ok_read"),
+  );
   mock.on(
     { userMessage: /^faulty shapes please$/, toolCallId: "fm-3" },
     call("fm-4", "faulty-shapes__ok_read"),
@@ -207,6 +236,25 @@ export function addFaultyServerFixtures(mock: LLMock): void {
       arguments: `{"n":"${id}"}`,
     })),
   });
+  mock.onMessage(/^faulty rebuild please$/, {
+    toolCalls: [
+      ...["fr-1", "fr-2", "fr-3"].map((id) => ({
+        id,
+        name: "faulty-rebuild__bad_shape",
+        arguments: `{"n":"${id}"}`,
+      })),
+      { id: "fr-4", name: "changing-rebuild__add_tool", arguments: "{}" },
+    ],
+  });
+  mock.onMessage(/^faulty relist please$/, call("fx-1", "faulty-relist__break_list"));
+  mock.onMessage(/^faulty back please$/, {
+    toolCalls: ["fb-1", "fb-2", "fb-3"].map((id) => ({
+      id,
+      name: "faulty-back__bad_shape",
+      arguments: `{"n":"${id}"}`,
+    })),
+  });
+  mock.onMessage(/^faulty back again please$/, call("fb-4", "faulty-back__ok_read"));
   mock.onMessage(/^faulty skipped wipe please$/, {
     toolCalls: ["fk-1", "fk-2", "fk-3"].map((id) => ({
       id,

@@ -70,15 +70,16 @@ export const realtimeRoutes = new Hono<AppEnv>()
     const early = creates || c.req.query("ticket") ? null : holderRole(c, id).catch(() => null);
     const auth = await authenticateUpgrade(c, id);
     const { credential, ticket } = auth;
+    // One who left or was removed is told which, not refused as a stranger would be.
     const role = creates
       ? await openNewConversation(c, id, { id: credential.userId, name: auth.name }).catch(
           (err: unknown) => {
+            if (err instanceof FormerMemberError) return departedSocket(err.reason);
             if (err instanceof ApiError) return refusedCreation(err);
             throw err;
           },
         )
       : await readerRole(c, credential.userId, id, early).catch((err: unknown) => {
-          // One who left or was removed is told which, not refused as a stranger would be.
           if (err instanceof FormerMemberError) return departedSocket(err.reason);
           throw err;
         });

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import {
   addMembers,
   api,
+  bearer,
   createUser,
   sharedConversation,
   errorOf,
@@ -93,6 +94,11 @@ describe("leaves and removals the conversation or a tab was not told of", () => 
     expect(await closing(await TestSocket.open(viewer, id))).toEqual([
       CLOSE_ACCESS_REVOKED,
       CLOSE_REASON_ACCESS_REVOKED,
+    ]);
+    // A client that opens it with ?new=1 (a repeated creating open, say) is told the same.
+    expect(await closing(await TestSocket.openWith(id, bearer(participant), "?new=1"))).toEqual([
+      CLOSE_ACCESS_REVOKED,
+      CLOSE_REASON_LEFT,
     ]);
     const stranger = await createUser(`dee-${crypto.randomUUID().slice(0, 8)}`);
     await expect(TestSocket.open(stranger, id)).rejects.toThrow(/404/);

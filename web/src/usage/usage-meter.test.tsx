@@ -39,13 +39,13 @@ describe("the usage meter", () => {
   it("says how many calls came without a usage report (their tokens are in no figure)", () => {
     const silent: UsageTotals = { ...EMPTY_USAGE, calls: 1, costUsd: 0, unreportedCalls: 1 };
     expect(usageWords(silent)).toBe(
-      "0 in · 0 out tokens (1 call without a usage report) · $0.0000",
+      "0 in · 0 out tokens (1 call without a usage report) · cost unknown",
     );
     const cutOff: UsageTotals = { ...priced, calls: 1, estimatedCalls: 1 };
     const total = sumUsage([priced, silent, cutOff, silent]);
     expect(total).toMatchObject({ calls: 5, estimatedCalls: 1, unreportedCalls: 2 });
     expect(usageWords(total)).toBe(
-      "5,000 in · 1,000 out tokens (1 call estimated, 2 calls without a usage report) · $0.0300",
+      "5,000 in · 1,000 out tokens (1 call estimated, 2 calls without a usage report) · ≥ $0.0300",
     );
   });
 

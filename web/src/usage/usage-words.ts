@@ -3,10 +3,15 @@ import type { UsageTotals } from "../../../durable-objects/protocol/usage";
 
 const count = new Intl.NumberFormat("en-US");
 
-export function costWords(u: Pick<UsageTotals, "costUsd" | "unpricedCalls">): string {
-  if (u.costUsd === null) return "cost unknown";
+type Costed = Pick<UsageTotals, "costUsd" | "unpricedCalls"> &
+  Partial<Pick<UsageTotals, "calls" | "unreportedCalls">>;
+
+export function costWords(u: Costed): string {
+  const unreported = u.unreportedCalls ?? 0;
+  // Calls with no usage report cost something nobody told us: none known is no cost known.
+  if (u.costUsd === null || (unreported > 0 && unreported === u.calls)) return "cost unknown";
   const usd = `$${u.costUsd < 1 ? u.costUsd.toFixed(4) : u.costUsd.toFixed(2)}`;
-  if (u.unpricedCalls === 0) return usd;
+  if (u.unpricedCalls === 0) return unreported > 0 ? `≥ ${usd}` : usd;
   const calls = u.unpricedCalls === 1 ? "1 call" : `${u.unpricedCalls} calls`;
   return `≥ ${usd} (${calls} without a price)`;
 }

@@ -2,7 +2,7 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { afterEach, expect, inject, it } from "vitest";
 import type { Env } from "../../shared/env";
 import { api, createConversation, createUser, type TestUser } from "../../tests/support/helpers";
-import { type D1Trip, recordingD1 } from "../../tests/support/recording-d1";
+import { type D1Trip, keysOf, recordingD1 } from "../../tests/support/recording-d1";
 import { TestSocket, turnEnded } from "../../tests/support/ws-client";
 import { type Conversation, FIRST_WRITE_AFTER_MS } from "./conversation";
 
@@ -30,14 +30,18 @@ afterEach(() => {
 const objectOf = (conversationId: string) =>
   env.CONVERSATION.get(env.CONVERSATION.idFromName(conversationId));
 
-/** Notes every D1 round trip the conversation's object makes from now on, in order. */
-async function recordObjectD1(conversationId: string) {
+/**
+ * Notes, in order, every D1 round trip the conversation's object makes from now on for this
+ * conversation or its user. Objects share their env: without the filter, an earlier test's
+ * conversation, still writing its title or usage, would be counted here too.
+ */
+async function recordObjectD1(user: TestUser, conversationId: string) {
   const own = await runInDurableObject(
     objectOf(conversationId),
     (i: Conversation) => (i as unknown as { env: Env }).env,
   );
   const original = own.DB;
-  const recording = recordingD1(original);
+  const recording = recordingD1(original, await keysOf(original, user, conversationId));
   own.DB = recording.db;
   restore = () => (own.DB = original);
   return recording;
@@ -74,7 +78,7 @@ it("a new message's checks and its turn's D1 reads go out together, mostly in on
   const user = await createUser();
   const conv = await createConversation(user);
   // Every D1 round trip made from here on is noted, in order.
-  const recording = await recordObjectD1(conv.id);
+  const recording = await recordObjectD1(user, conv.id);
   const ws = await syncedSocket(user, conv.id);
   const from = recording.trips.length;
 
@@ -122,16 +126,24 @@ async function expectEventually(check: () => Promise<void>, timeoutMs = 5_000): 
 it("a plain answer's turn writes to D1 once, as it ends: the user's message goes with the answer, not beside the model request", async () => {
   const user = await createUser();
   const conv = await createConversation(user);
-  const recording = await recordObjectD1(conv.id);
+  const recording = await recordObjectD1(user, conv.id);
   await withoutFirstWriteTimer(conv.id);
   const ws = await syncedSocket(user, conv.id);
   const from = recording.trips.length;
+  // Another user's turn at the same time, through the same D1 binding: its writes are not ours.
+  const other = await createUser();
+  const otherConv = await createConversation(other);
+  const otherWs = await syncedSocket(other, otherConv.id);
 
+  otherWs.send({ type: "send", clientMessageId: "o1", text: "hello there" });
   ws.send({ type: "send", clientMessageId: "w1", text: "hello there" });
   await ws.until(turnEnded);
+  await otherWs.until(turnEnded);
   await expectEventually(async () => {
     expect(await storedRoles(user, conv.id)).toEqual(["user", "assistant"]);
+    expect(await storedRoles(other, otherConv.id)).toEqual(["user", "assistant"]);
   });
+  otherWs.close();
   const messageWrites = recording.trips.slice(from).filter((t) => messageInserts(t) > 0);
   expect(messageWrites.map(messageInserts)).toEqual([2]);
   ws.close();
@@ -160,7 +172,7 @@ it("a turn that calls tools writes to D1 once, as it ends: not beside the model 
   });
   expect(added.status).toBe(201);
   const conv = await createConversation(user);
-  const recording = await recordObjectD1(conv.id);
+  const recording = await recordObjectD1(user, conv.id);
   await withoutFirstWriteTimer(conv.id);
   const ws = await syncedSocket(user, conv.id);
   const from = recording.trips.length;
@@ -175,9 +187,8 @@ it("a turn that calls tools writes to D1 once, as it ends: not beside the model 
   await expectEventually(async () => {
     expect(await storedRoles(user, conv.id)).toEqual(["user", "assistant"]);
   });
-  // The trips hold no parameters: a title call of an earlier test's conversation, still under
-  // way, writes its usage row (unreported: aimock reports none) apart. This turn's rows go in
-  // one trip as it ends: the question, the answer and its three model calls' usage.
+  // This turn's rows go in one trip as it ends: the question, the answer and its three model
+  // calls' usage.
   const turnWrites = recording.trips.slice(from).filter((t) => messageInserts(t) > 0);
   expect(turnWrites.map(messageInserts)).toEqual([2]);
   expect(turnWrites[0]!.sql.filter((s) => /insert into "usage"/i.test(s))).toHaveLength(3);
@@ -187,7 +198,7 @@ it("a turn that calls tools writes to D1 once, as it ends: not beside the model 
 it("the reply a message starts does not read the sender's credential again: the send's own check stands", async () => {
   const user = await createUser();
   const conv = await createConversation(user);
-  const recording = await recordObjectD1(conv.id);
+  const recording = await recordObjectD1(user, conv.id);
   const ws = await syncedSocket(user, conv.id);
   const from = recording.trips.length;
 
@@ -206,7 +217,7 @@ it("a socket opened with a token has its user named from the handshake: presence
   const name = `Zoë ${crypto.randomUUID().slice(0, 4)} & co`;
   const user = await createUser(name);
   const conv = await createConversation(user);
-  const recording = await recordObjectD1(conv.id);
+  const recording = await recordObjectD1(user, conv.id);
   const ws = await TestSocket.open(user, conv.id);
   ws.send({ type: "resume", lastSeq: 0, presence: true });
   await ws.until((f) => f.some((x) => x.type === "presence"));

@@ -3,13 +3,13 @@
 // loads or when it cannot be read, and Leave with a confirmation, after which the conversation
 // goes from "Shared with you" and its page says they left. Reloaded offline, the role last known
 // opens the message box (the message waits), until the server's word replaces it.
-import { act } from "react";
 import { createRoot, type Root } from "react-dom/client";
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, vi } from "vitest";
 import { App } from "../App";
 import { artifact } from "../artifacts/test-artifact";
 import { rememberUser } from "../last-user";
 import { outboxKey } from "../chat/outbox-keys";
+import { act, actsFinished, it } from "../test-steps";
 import { rememberedRole, rememberRole } from "./remembered-role";
 
 beforeAll(() => {
@@ -22,6 +22,18 @@ beforeAll(() => {
     this.open = false;
   };
 });
+
+// The page's lazily loaded parts, imported before the tests: the first import() of each is
+// transformed then (a third of a second here, seconds on a loaded machine), which made the first
+// test alone slow enough to time out. Each test still waits for them to show.
+beforeAll(async () => {
+  await Promise.all([
+    import("../chat/ChatView"),
+    import("../artifacts/ArtifactPane"),
+    import("../settings/SettingsPanel"),
+    import("./ShareDialog"),
+  ]);
+}, 60_000);
 
 const ME = { id: "u-bo", name: "bo" };
 const OWNER = { id: "u-ada", name: "ada" };
@@ -123,6 +135,8 @@ beforeEach(() => {
   root = createRoot(host);
 });
 afterEach(async () => {
+  // A test that timed out may still be inside an act(); the next one starts after it.
+  await actsFinished();
   await act(async () => root.unmount());
   host.remove();
   vi.unstubAllGlobals();

@@ -1,4 +1,6 @@
-// How many D1 reads authenticating a request costs, and which wait for which.
+// How many D1 reads authenticating a request costs, and which wait for which. The recorder notes
+// only the trips of the test's own user (keysOf): the binding is shared with every object still
+// at work in this runtime.
 import { env } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { afterEach, expect, it } from "vitest";
@@ -8,7 +10,7 @@ import {
   createUser,
   type TestUser,
 } from "../../../../tests/support/helpers";
-import { recordingD1 } from "../../../../tests/support/recording-d1";
+import { keysOf, recordingD1 } from "../../../../tests/support/recording-d1";
 import { TestSocket } from "../../../../tests/support/ws-client";
 
 const original = env.DB;
@@ -24,7 +26,7 @@ const upgrade = (user: TestUser, conversationId: string) =>
 it("a socket's handshake reads the caller's role beside the check of their credential, not after it", async () => {
   const user = await createUser();
   const conv = await createConversation(user);
-  const recording = recordingD1(original);
+  const recording = recordingD1(original, await keysOf(original, user, conv.id));
   (env as { DB: D1Database }).DB = recording.db;
   const ws = await TestSocket.openWith(
     conv.id,
@@ -67,7 +69,7 @@ it("a handshake lets in the owner and a member with their role, and tells a stra
 
 it("a request on a path two auth middlewares match (POST /api/conversations) reads the token once", async () => {
   const user = await createUser();
-  const recording = recordingD1(original);
+  const recording = recordingD1(original, await keysOf(original, user));
   (env as { DB: D1Database }).DB = recording.db;
   const created = await api(user, "/api/conversations", { method: "POST", json: {} });
   expect(created.status).toBe(201);
@@ -88,7 +90,7 @@ it("a token's once-a-minute use mark does not hold up the request's own reads", 
     .prepare("UPDATE api_tokens SET last_used_at = ? WHERE token_hash IS NOT NULL AND user_id = ?")
     .bind(Date.now() - 120_000, user.id)
     .run();
-  const recording = recordingD1(original);
+  const recording = recordingD1(original, await keysOf(original, user));
   (env as { DB: D1Database }).DB = recording.db;
   expect((await api(user, "/api/conversations")).status).toBe(200);
   const sqlOf = (t: (typeof recording.trips)[number]) => t.sql.join(" ");

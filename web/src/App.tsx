@@ -18,6 +18,7 @@ import { sessionStart } from "./session-start";
 import { startLinkToken } from "./start-link";
 import { browserStore } from "./browser-store";
 import { eraseOutboxes } from "./chat/outbox-keys";
+import { eraseDrafts, tabStore } from "./composer/draft-store";
 import { forgetRoles } from "./sharing/remembered-role";
 import { artifactApi } from "./artifacts/artifact-api";
 import { type Pins, PinsContext } from "./attachments/pins";
@@ -453,6 +454,7 @@ export function App() {
   const signOut = () =>
     api.signOut().finally(() => {
       forgetUser(browserStore());
+      eraseDrafts(tabStore());
       // Their unsent messages are theirs: not left for whoever signs in next on this browser.
       if (auth.state === "signed-in") {
         eraseOutboxes(browserStore(), auth.user.id);

@@ -25,6 +25,7 @@ import { artifactApi } from "../artifacts/artifact-api";
 import { AttachmentChips } from "./attachments/AttachmentChips";
 import { ACCEPTED_FILES, pastedFiles } from "./attachments/dropped-files";
 import { type AttachmentUploader, attachmentUploader } from "./attachments/upload-attachment";
+import { draftOf, keepDraft, tabStore } from "./draft-store";
 import { useAttachmentDrafts } from "./attachments/use-attachment-drafts";
 import { useFileDrop } from "./attachments/use-file-drop";
 import { heldDropsNote, useHeldDrops } from "./attachments/use-held-drops";
@@ -118,7 +119,12 @@ export function Composer(props: {
   const readyFiles = files.drafts.filter((d) => d.status === "ready").length;
   const { onUploadsChanged } = props;
   useEffect(() => onUploadsChanged?.(readyFiles), [readyFiles, onUploadsChanged]);
-  const [draft, setDraft] = useState("");
+  // Kept for the tab while it is typed, so a reload does not lose it.
+  const [draft, setDraft] = useState(() => draftOf(tabStore(), props.conversationId));
+  useEffect(
+    () => keepDraft(tabStore(), props.conversationId, draft),
+    [draft, props.conversationId],
+  );
   // A send the server refused comes back, ahead of anything typed since.
   const { returned } = props;
   const { giveBack, gone, restore } = files;

@@ -115,7 +115,7 @@ it("a page open across a deploy that removed a part's file says so with Reload w
   await context.close();
 });
 
-it("after a deploy a reload shows the new page, and offline after that the new build opens, the old one's cache gone", async () => {
+it("after a deploy an open page says a new version is ready; its Reload keeps the draft and the unsent message, and offline after that the new build opens, the old one's cache gone", async () => {
   const id = await conversation("Deploys");
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   const page = await context.newPage();
@@ -125,16 +125,35 @@ it("after a deploy a reload shows the new page, and offline after that the new b
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
   const before = await page.evaluate(() => caches.keys());
   expect(before).toHaveLength(1);
+  const notice = page.getByTestId("update-ready");
+  // Its own build's worker is no news.
+  expect(await notice.count()).toBe(0);
+
+  // Offline, a message waits in the outbox and another is being written.
+  await context.setOffline(true);
+  await box.fill("Written on the train");
+  await box.press("Enter");
+  await box.fill("Half a thought");
 
   deployNewPage("two");
   await stack.restart();
-  await page.reload();
+  // Back online the page looks for a new worker (it makes no navigation of its own).
+  await context.setOffline(false);
+  await notice.waitFor({ timeout: 30_000 });
+  expect(await notice.textContent()).toBe("A new version is ready. Reload");
+  await notice.getByRole("button", { name: "Reload" }).click();
   const marker = page.locator('meta[name="build"][content="two"]');
-  expect(await marker.count()).toBe(1);
-  // The new build's worker takes over and drops the old build's cache.
+  await marker.waitFor({ state: "attached" });
+  await expect.poll(() => box.isEnabled(), { timeout: 30_000 }).toBe(true);
+  // Nothing lost: the draft is back in the box, the waiting message went (once).
+  expect(await box.inputValue()).toBe("Half a thought");
+  const sent = page.getByTestId("message-user").filter({ hasText: "Written on the train" });
+  await expect.poll(() => sent.count(), { timeout: 30_000 }).toBe(1);
+  // The new build's worker takes over and drops the old build's cache; the new page is that build.
   await expect
     .poll(() => page.evaluate(() => caches.keys()), { timeout: 30_000 })
     .toEqual([expect.not.stringMatching(before[0]!)]);
+  expect(await notice.count()).toBe(0);
 
   await context.setOffline(true);
   await page.reload();

@@ -65,7 +65,7 @@ async function conversation(title: string): Promise<string> {
   return ((await res.json()) as { id: string }).id;
 }
 
-it("reloaded offline with the HTTP cache emptied, the conversation and the new-conversation form open", async () => {
+it("reloaded offline with the HTTP cache emptied, the conversation, its Settings and the new-conversation form open", async () => {
   const id = await conversation("Field notes");
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   const page = await context.newPage();
@@ -84,6 +84,14 @@ it("reloaded offline with the HTTP cache emptied, the conversation and the new-c
   await page.reload();
   await page.getByTestId("offline-app").waitFor({ timeout: 15_000 });
   await expect.poll(() => box.isEnabled(), { timeout: 30_000 }).toBe(true);
+  // Its title and Settings come from what the browser last saw, Settings saying saves wait.
+  expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Field notes");
+  await page.getByRole("button", { name: "Settings" }).click();
+  const settings = page.getByRole("dialog", { name: "Settings" });
+  expect(await settings.getByTestId("settings-offline").textContent()).toContain(
+    "You're offline: changes can be saved once you're back online.",
+  );
+  await settings.getByRole("button", { name: "Close" }).click();
 
   await page.getByRole("button", { name: "New conversation" }).click();
   await page.getByRole("form", { name: "New conversation" }).waitFor({ timeout: 15_000 });

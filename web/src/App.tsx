@@ -19,7 +19,14 @@ import { startLinkToken } from "./start-link";
 import { browserStore } from "./browser-store";
 import { eraseOutboxes } from "./chat/outbox-keys";
 import { eraseDrafts, tabStore } from "./composer/draft-store";
-import { forgetRoles } from "./sharing/remembered-role";
+import { forgetRoles, rememberedRole } from "./sharing/remembered-role";
+import {
+  forgetDetails,
+  rememberConversation,
+  rememberedConversation,
+  rememberedProviders,
+  rememberProviders,
+} from "./conversations/remembered-details";
 import { artifactApi } from "./artifacts/artifact-api";
 import { type Pins, PinsContext } from "./attachments/pins";
 import { forgetLanding, readLanding, sessionStore } from "./settings/sign-in-return";
@@ -227,16 +234,18 @@ export function App() {
     if (landing && conversation) setSettingsOpen(true);
   }, [landing, conversation]);
 
+  const userId = auth.state === "signed-in" ? auth.user.id : null;
   useEffect(() => {
     if (!confirmed) return;
     api
       .providers()
       .then((p) => {
+        if (userId) rememberProviders(browserStore(), userId, p.providers);
         setProviders(p.providers);
         setHint(p.hint ?? null);
       })
       .catch(() => undefined);
-  }, [confirmed]);
+  }, [confirmed, userId]);
 
   useEffect(() => {
     if (confirmed) return loadTheRestWhenIdle();
@@ -284,6 +293,19 @@ export function App() {
       live = false;
     };
   }, [selected, confirmed]);
+  // What the server says of the open conversation (loaded, renamed, saved) is kept for a reload
+  // offline, which then shows its header and Settings from it (remembered-details.ts).
+  useEffect(() => {
+    if (confirmed && userId && conversation?.id === selected)
+      rememberConversation(browserStore(), userId, conversation);
+  }, [confirmed, userId, conversation, selected]);
+  // The session check got no answer (offline): the last known details stand in until it does.
+  useEffect(() => {
+    if (!unreachable || !userId) return;
+    setProviders((known) => (known.length ? known : rememberedProviders(browserStore(), userId)));
+    if (selected)
+      setConversation((known) => known ?? rememberedConversation(browserStore(), userId, selected));
+  }, [unreachable, userId, selected]);
   // The user's role: a new conversation's members can be read once its socket has made it.
   const me = auth.state === "signed-in" ? auth.user : null;
   useEffect(() => {
@@ -319,8 +341,15 @@ export function App() {
     if (me && selected && confirmed && ownListed.has(selected))
       setMembership((m) => m ?? { role: "owner", owner: me, members: [] });
   }, [me, selected, confirmed, ownListed]);
-  // Owner-only controls show once the user is known to own it, never while that loads.
-  const isOwner = membership?.role === "owner";
+  // Owner-only controls show once the user is known to own it, never while that loads; offline
+  // (the members cannot load), as the role this browser last knew there says.
+  const isOwner =
+    membership?.role === "owner" ||
+    (unreachable &&
+      !membership &&
+      !!me &&
+      !!selected &&
+      rememberedRole(browserStore(), me.id, selected) === "owner");
   const left = leaving?.id === selected ? leaving : null;
   const leave = async () => {
     if (!selected || !me) return;
@@ -459,6 +488,7 @@ export function App() {
       if (auth.state === "signed-in") {
         eraseOutboxes(browserStore(), auth.user.id);
         forgetRoles(browserStore(), auth.user.id);
+        forgetDetails(browserStore(), auth.user.id);
       }
       setAuth({ state: "signed-out" });
     });
@@ -560,7 +590,8 @@ export function App() {
             )}
             {/* One group: in a narrow column it moves to its own line, still to the right. */}
             <div className="header-actions">
-              {isOwner && (
+              {/* Sharing needs the members: never from the role remembered offline. */}
+              {membership?.role === "owner" && (
                 <button type="button" data-testid="share-button" onClick={() => setShareOpen(true)}>
                   Share{membership.members.length > 0 && ` (${membership.members.length})`}
                 </button>
@@ -614,6 +645,7 @@ export function App() {
               onClose={closeSettings}
               onSignOut={signOut}
               leaveGuard={leaveSettings}
+              offline={unreachable}
               {...(landing && { notice: landing.message })}
             />
           </Suspense>

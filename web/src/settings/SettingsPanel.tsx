@@ -25,6 +25,7 @@ import { settingsApi } from "./settings-api";
 import { TemplatesSection } from "../templates/TemplatesSection";
 import { ToolsSection } from "./ToolsSection";
 import { useConversationSaver } from "./use-conversation-saver";
+import { OFFLINE_SAVE } from "./use-saving";
 import "./settings.css";
 
 /** Runs `leave` once the user agrees to drop Settings' unsaved changes; at once when there are none. */
@@ -38,6 +39,8 @@ export interface SettingsPanelProps {
   onSignOut: () => void;
   /** Shown at the top: how an MCP sign-in that returned to the app (redirect mode) ended. */
   notice?: string;
+  /** The server cannot be reached (a page reloaded offline): what shows is what was last known. */
+  offline?: boolean;
   /** Set while the panel is open: the app's other ways out of Settings ask through it. */
   leaveGuard?: MutableRefObject<LeaveSettings | null>;
 }
@@ -144,6 +147,11 @@ function Panel(props: SettingsPanelProps) {
           }}
           onCancel={() => setDiscarding(null)}
         />
+      )}
+      {props.offline && (
+        <p role="status" className="banner warning small" data-testid="settings-offline">
+          {OFFLINE_SAVE} What shows here is what this browser last saw.
+        </p>
       )}
       {props.notice && (
         <p role="status" className="banner info small" data-testid="settings-notice">

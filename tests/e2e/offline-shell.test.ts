@@ -84,7 +84,9 @@ it("reloaded offline with the HTTP cache emptied, the conversation, its Settings
   await page.reload();
   await page.getByTestId("offline-app").waitFor({ timeout: 15_000 });
   await expect.poll(() => box.isEnabled(), { timeout: 30_000 }).toBe(true);
-  // Its title and Settings come from what the browser last saw, Settings saying saves wait.
+  // The list, its title and Settings come from what the browser last saw, Settings saying saves wait.
+  const list = page.getByRole("navigation", { name: "Conversations" });
+  await list.getByText("Field notes").first().waitFor({ timeout: 15_000 });
   expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Field notes");
   await page.getByRole("button", { name: "Settings" }).click();
   const settings = page.getByRole("dialog", { name: "Settings" });

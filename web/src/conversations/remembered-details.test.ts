@@ -4,7 +4,9 @@ import {
   forgetDetails,
   rememberConversation,
   rememberedConversation,
+  rememberedList,
   rememberedProviders,
+  rememberList,
   rememberProviders,
 } from "./remembered-details";
 
@@ -26,12 +28,15 @@ describe("the details remembered for a reload offline", () => {
     rememberConversation(store, "u1", trip);
     rememberConversation(store, "u1", { ...trip, title: "Trip plans, renamed" });
     rememberProviders(store, "u1", [anthropic]);
+    rememberList(store, "u1", [trip]);
+    expect(rememberedList(store, "u1")).toEqual([trip]);
     expect(rememberedConversation(store, "u1", "c1")?.title).toBe("Trip plans, renamed");
     expect(rememberedConversation(store, "u2", "c1")).toBeNull();
     expect(rememberedProviders(store, "u1")).toEqual([anthropic]);
     forgetDetails(store, "u1");
     expect(rememberedConversation(store, "u1", "c1")).toBeNull();
     expect(rememberedProviders(store, "u1")).toEqual([]);
+    expect(rememberedList(store, "u1")).toEqual([]);
   });
 
   it("a stored value that is not one (hand-edited, an old format) is nothing, and telling again mends it", () => {

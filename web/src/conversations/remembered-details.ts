@@ -1,21 +1,27 @@
-// The conversations' details (title, provider, model, settings) and the providers' list as the
-// server last told them, kept in localStorage per user. A page reloaded offline cannot read them,
-// so without these its header (title, model) and Settings could not show; with them Settings
-// opens on what the app last knew, and says its changes wait for the network. A guess until the
+// The conversations' details (title, provider, model, settings), the conversation list and the
+// providers' list as the server last told them, kept in localStorage per user. A page reloaded offline cannot read them,
+// so without these its list would be empty and its header (title, model) and Settings could not
+// show; with them the list shows as last seen and Settings opens on what the app last knew, and says its changes wait for the network. A guess until the
 // server answers: what it loads wins and is remembered instead. Erased on sign-out.
 import { z } from "zod";
-import { Conversation, ProviderInfo } from "../../../durable-objects/protocol/rest";
+import {
+  Conversation,
+  ConversationListItem,
+  ProviderInfo,
+} from "../../../durable-objects/protocol/rest";
 
 type Store = Pick<Storage, "getItem" | "setItem" | "removeItem">;
 
 const CONVERSATIONS = "thinking-chat:conversations:";
 const PROVIDERS = "thinking-chat:providers:";
+const LIST = "thinking-chat:list:";
 /** Conversations remembered per user, the most recently told kept. */
 const KEPT = 50;
 
 const key = (prefix: string, userId: string) => `${prefix}${encodeURIComponent(userId)}`;
 const Conversations = z.array(Conversation);
 const Providers = z.array(ProviderInfo);
+const List = z.array(ConversationListItem);
 
 /** What is kept; a value that is not one (an old format, a hand edit) holds nothing. */
 function read<T>(store: Store | null, storeKey: string, schema: z.ZodType<T>): T | null {
@@ -67,11 +73,25 @@ export function rememberProviders(
   write(store, key(PROVIDERS, userId), providers);
 }
 
-/** Signing out forgets the user's conversations and providers with the rest. */
+/** The user's conversation list (unsearched) as last loaded; empty when none was kept. */
+export function rememberedList(store: Store | null, userId: string): ConversationListItem[] {
+  return read(store, key(LIST, userId), List) ?? [];
+}
+
+export function rememberList(
+  store: Store | null,
+  userId: string,
+  items: ConversationListItem[],
+): void {
+  write(store, key(LIST, userId), items);
+}
+
+/** Signing out forgets the user's conversations, list and providers with the rest. */
 export function forgetDetails(store: Store | null, userId: string): void {
   try {
     store?.removeItem(key(CONVERSATIONS, userId));
     store?.removeItem(key(PROVIDERS, userId));
+    store?.removeItem(key(LIST, userId));
   } catch {
     // Refused storage holds nothing to forget.
   }

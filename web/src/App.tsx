@@ -342,14 +342,14 @@ export function App() {
       setMembership((m) => m ?? { role: "owner", owner: me, members: [] });
   }, [me, selected, confirmed, ownListed]);
   // Owner-only controls show once the user is known to own it, never while that loads; offline
-  // (the members cannot load), as the role this browser last knew there says.
+  // (the members cannot load), as the list or the role this browser last knew there says.
   const isOwner =
     membership?.role === "owner" ||
     (unreachable &&
       !membership &&
       !!me &&
       !!selected &&
-      rememberedRole(browserStore(), me.id, selected) === "owner");
+      (ownListed.has(selected) || rememberedRole(browserStore(), me.id, selected) === "owner"));
   const left = leaving?.id === selected ? leaving : null;
   const leave = async () => {
     if (!selected || !me) return;

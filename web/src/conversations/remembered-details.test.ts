@@ -39,6 +39,17 @@ describe("the details remembered for a reload offline", () => {
     expect(rememberedList(store, "u1")).toEqual([]);
   });
 
+  it("a conversation never opened here has the details of its row in the list", () => {
+    const store = memoryStorage();
+    rememberList(store, "u1", [{ ...trip, id: "c2", title: "Listed only", role: "owner" }]);
+    expect(rememberedConversation(store, "u1", "c2")).toEqual({
+      ...trip,
+      id: "c2",
+      title: "Listed only",
+    });
+    expect(rememberedConversation(store, "u1", "c3")).toBeNull();
+  });
+
   it("a stored value that is not one (hand-edited, an old format) is nothing, and telling again mends it", () => {
     const store = memoryStorage();
     rememberConversation(store, "u1", trip);

@@ -48,7 +48,13 @@ export function rememberedConversation(
   conversationId: string,
 ): Conversation | null {
   const kept = read(store, key(CONVERSATIONS, userId), Conversations) ?? [];
-  return kept.find((c) => c.id === conversationId) ?? null;
+  const opened = kept.find((c) => c.id === conversationId);
+  if (opened) return opened;
+  // One never opened here: its row in the list holds the same details.
+  const listed = rememberedList(store, userId).find((c) => c.id === conversationId);
+  if (!listed) return null;
+  const { snippet: _snippet, role: _role, ...details } = listed;
+  return details;
 }
 
 export function rememberConversation(

@@ -41,7 +41,7 @@ async function server(path: string): Promise<Response> {
   if (path === "/api/providers") return json({ providers: PROVIDERS });
   if (path === conv) return json(CONVERSATION);
   if (path === `${conv}/members`) return json({ role: "owner", owner: ME, members: [] });
-  if (path.startsWith("/api/conversations?")) return json({ items: [CONVERSATION] });
+  if (path.startsWith("/api/conversations?")) return json({ items: [CONVERSATION], nextCursor: null });
   return json({ items: [] });
 }
 const offline = async () => {
@@ -125,4 +125,16 @@ it("offline with nothing seen before, no Settings is offered (nothing to show)",
   const host = await load();
   await until(() => host.querySelector("#message-box") !== null);
   expect(buttonIn(host, "Settings")).toBeUndefined();
+});
+
+it("offline, a conversation of the user's list never opened here shows its title and Settings from its row", async () => {
+  history.replaceState(null, "", "/");
+  const first = await load();
+  await until(() => first.querySelector(".title")?.textContent === "Trip plans");
+
+  online = false;
+  history.replaceState(null, "", `/?c=${CONVERSATION.id}`);
+  const host = await load();
+  await until(() => host.querySelector("h1")?.textContent === "Trip plans");
+  await until(() => buttonIn(host, "Settings") !== undefined);
 });

@@ -41,7 +41,8 @@ async function server(path: string): Promise<Response> {
   if (path === "/api/providers") return json({ providers: PROVIDERS });
   if (path === conv) return json(CONVERSATION);
   if (path === `${conv}/members`) return json({ role: "owner", owner: ME, members: [] });
-  if (path.startsWith("/api/conversations?")) return json({ items: [CONVERSATION], nextCursor: null });
+  if (path.startsWith("/api/conversations?"))
+    return json({ items: [CONVERSATION], nextCursor: null });
   return json({ items: [] });
 }
 const offline = async () => {

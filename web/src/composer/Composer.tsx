@@ -25,7 +25,7 @@ import { artifactApi } from "../artifacts/artifact-api";
 import { AttachmentChips } from "./attachments/AttachmentChips";
 import { ACCEPTED_FILES, pastedFiles } from "./attachments/dropped-files";
 import { type AttachmentUploader, attachmentUploader } from "./attachments/upload-attachment";
-import { draftOf, keepDraft, tabStore } from "./draft-store";
+import { draftFilesOf, draftOf, keepDraft, keepDraftFiles, tabStore } from "./draft-store";
 import { useAttachmentDrafts } from "./attachments/use-attachment-drafts";
 import { useFileDrop } from "./attachments/use-file-drop";
 import { heldDropsNote, useHeldDrops } from "./attachments/use-held-drops";
@@ -130,6 +130,25 @@ export function Composer(props: {
   const { giveBack, gone, restore } = files;
   const fileExists = props.fileExists ?? storedFileExists;
   const storedFile = props.storedFile ?? storedFileOf;
+  // The stored files waiting for the next message outlive a reload too: read once, chips again.
+  const [keptFiles] = useState(() => draftFilesOf(tabStore(), props.conversationId));
+  useEffect(() => {
+    for (const artifact of [...keptFiles].reverse()) restore(artifact);
+    // One deleted meanwhile (in the artifact pane) says so, as a refused send's does.
+    for (const { id } of keptFiles)
+      void fileExists(id).then(
+        (exists) => exists || gone(id),
+        () => undefined,
+      );
+  }, [keptFiles, restore, gone, fileExists]);
+  const readyArtifacts = useMemo(
+    () => files.drafts.flatMap((d) => (d.status === "ready" ? [d.artifact] : [])),
+    [files.drafts],
+  );
+  useEffect(
+    () => keepDraftFiles(tabStore(), props.conversationId, readyArtifacts),
+    [readyArtifacts, props.conversationId],
+  );
   useEffect(() => {
     if (!returned) return;
     setDraft((typed) => (typed.trim() ? `${returned.text}\n\n${typed}` : returned.text));

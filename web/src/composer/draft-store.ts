@@ -1,6 +1,10 @@
-// What is typed in a conversation's message box, kept in the tab's sessionStorage until it is
-// sent or emptied: a reload (the "new version is ready" one, or Reload on a part that could not
-// load) brings it back. Per tab, as the box is; signing out erases it.
+// What is typed in a conversation's message box, and the files uploaded for it (their chips),
+// kept in the tab's sessionStorage until sent or removed: a reload (the "new version is ready"
+// one, or Reload on a part that could not load) brings them back. Per tab, as the box is;
+// signing out erases them.
+import { z } from "zod";
+import { Artifact } from "../../../durable-objects/protocol/rest";
+
 type Store = Pick<Storage, "getItem" | "setItem" | "removeItem">;
 
 /** The tab's sessionStorage, where the browser lets us use it (private modes may not). */
@@ -12,8 +16,11 @@ export function tabStore(): Storage | undefined {
   }
 }
 
-const PREFIX = "thinking-chat:draft:";
-const key = (conversationId: string) => `${PREFIX}${conversationId}`;
+/** Every key here starts with it (signing out erases them all). */
+const PREFIX = "thinking-chat:draft";
+const key = (conversationId: string) => `${PREFIX}:${conversationId}`;
+const filesKey = (conversationId: string) => `${PREFIX}-files:${conversationId}`;
+const Files = z.array(Artifact);
 
 export function draftOf(store: Store | undefined, conversationId: string): string {
   try {
@@ -29,6 +36,31 @@ export function keepDraft(store: Store | undefined, conversationId: string, text
     else store?.removeItem(key(conversationId));
   } catch {
     // Storage full or refused: the draft lives as long as the page, as before.
+  }
+}
+
+/** The stored files whose chips wait for the conversation's next message; none if unreadable. */
+export function draftFilesOf(store: Store | undefined, conversationId: string): Artifact[] {
+  try {
+    const raw = store?.getItem(filesKey(conversationId));
+    if (!raw) return [];
+    const parsed = Files.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : [];
+  } catch {
+    return [];
+  }
+}
+
+export function keepDraftFiles(
+  store: Store | undefined,
+  conversationId: string,
+  files: readonly Artifact[],
+): void {
+  try {
+    if (files.length) store?.setItem(filesKey(conversationId), JSON.stringify(files));
+    else store?.removeItem(filesKey(conversationId));
+  } catch {
+    // Storage full or refused: the chips live as long as the page, as before.
   }
 }
 

@@ -1,6 +1,7 @@
 // "A new version is ready": shown once a service worker of another build than this page's has
 // installed (app-update.ts). Polite: it waits for the user, who reloads when it suits them; the
-// message box's draft (composer/draft-store.ts) and unsent messages (chat/outbox.ts) outlive it.
+// message box's draft and files (composer/draft-store.ts) and unsent messages (chat/outbox.ts)
+// outlive it.
 import { useSyncExternalStore } from "react";
 import { newBuildReady, onNewBuildReady } from "../app-update";
 

@@ -256,11 +256,8 @@ export function App() {
     if (selected) void loadChatView();
   }, [selected]);
 
-  useEffect(() => {
-    const url = new URL(location.href);
-    if (selected) url.searchParams.set("c", selected);
-    else url.searchParams.delete("c");
-    if (url.href !== location.href) history.replaceState(null, "", url);
+  /** What belongs to the conversation shown: another one starts without it. */
+  const resetConversation = () => {
     setConversation(null);
     setOpenArtifact(null);
     setPaneOpen(false);
@@ -271,6 +268,21 @@ export function App() {
     setMembership(null);
     setMembershipFailed(null);
     setShareOpen(false);
+  };
+  // Whose conversation the page last showed: only another one (or another user) starts afresh. The
+  // session check confirming the same user (back online after a reload offline) keeps what is
+  // open, Settings with its unsaved changes included, and loads the details anew over it.
+  const shownFor = useRef<string | null>(null);
+  useEffect(() => {
+    const url = new URL(location.href);
+    if (selected) url.searchParams.set("c", selected);
+    else url.searchParams.delete("c");
+    if (url.href !== location.href) history.replaceState(null, "", url);
+    const shown = `${userId ?? ""}\n${selected ?? ""}`;
+    if (shownFor.current !== shown) {
+      shownFor.current = shown;
+      resetConversation();
+    }
     // Before the sign-in settles (a start link's token is still being traded) the load would get
     // 401 and close the conversation the address names.
     if (!selected || !confirmed) return;
@@ -292,7 +304,7 @@ export function App() {
     return () => {
       live = false;
     };
-  }, [selected, confirmed]);
+  }, [selected, confirmed, userId]);
   // What the server says of the open conversation (loaded, renamed, saved) is kept for a reload
   // offline, which then shows its header and Settings from it (remembered-details.ts).
   useEffect(() => {

@@ -35,8 +35,12 @@ const json = (body: unknown) =>
   });
 
 /** Answers as the server does for the user's own conversation. */
-async function server(path: string): Promise<Response> {
+async function server(path: string, init?: RequestInit): Promise<Response> {
   const conv = `/api/conversations/${CONVERSATION.id}`;
+  if (path === conv && init?.method === "PATCH") {
+    const patch = JSON.parse(String(init.body)) as { settings: object };
+    return json({ ...CONVERSATION, settings: patch.settings, updatedAt: 2 });
+  }
   if (path === "/api/session") return json({ user: ME });
   if (path === "/api/providers") return json({ providers: PROVIDERS });
   if (path === conv) return json(CONVERSATION);
@@ -69,7 +73,7 @@ beforeEach(() => {
   }));
   vi.stubGlobal(
     "fetch",
-    vi.fn((path: string) => (online ? server(path) : offline())),
+    vi.fn((path: string, init?: RequestInit) => (online ? server(path, init) : offline())),
   );
   vi.spyOn(navigator, "onLine", "get").mockImplementation(() => online);
 });
@@ -138,4 +142,36 @@ it("offline, a conversation of the user's list never opened here shows its title
   const host = await load();
   await until(() => host.querySelector("h1")?.textContent === "Trip plans");
   await until(() => buttonIn(host, "Settings") !== undefined);
+});
+
+it("Settings opened offline stay open with their unsaved changes when the network comes back, and then save", async () => {
+  const first = await load();
+  await until(() => first.querySelector("#message-box") !== null);
+  online = false;
+  const host = await load();
+  await until(() => buttonIn(host, "Settings") !== undefined);
+  await act(async () => buttonIn(host, "Settings")!.click());
+  await until(() => host.querySelector('[role="dialog"][aria-label="Settings"]') !== null);
+  const settings = () => host.querySelector<HTMLElement>('[role="dialog"][aria-label="Settings"]');
+  const steps = () =>
+    [...settings()!.querySelectorAll<HTMLInputElement>("input")].find((i) =>
+      i.closest("label")?.textContent?.includes("Step limit"),
+    );
+  expect(steps()?.value).toBe("7");
+  const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")!.set!;
+  await act(async () => {
+    setter.call(steps()!, "9");
+    steps()!.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+
+  online = true;
+  await act(async () => window.dispatchEvent(new Event("online")));
+  // The session is confirmed: the offline note goes, the panel and its change stay.
+  await until(() => settings()?.querySelector("[data-testid=settings-offline]") === null);
+  await settle();
+  expect(settings()).not.toBeNull();
+  expect(steps()?.value).toBe("9");
+  const save = [...settings()!.querySelectorAll("button")].find((b) => b.textContent === "Save")!;
+  await act(async () => save.click());
+  await until(() => save.closest("form")?.textContent?.includes("Saved."));
 });

@@ -88,6 +88,8 @@ function loadTheRestWhenIdle(): () => void {
 
 const UNREACHABLE =
   "The server could not be reached to check your sign-in. Check the network, then reload the page.";
+const OFFLINE_SIGN_OUT =
+  "You're offline: signing out needs the server to end your session. Sign out again once you're back online.";
 /** How often a session check that got no answer is asked again (besides when the network returns). */
 const RECHECK_UNREACHABLE_MS = 15_000;
 
@@ -492,18 +494,27 @@ export function App() {
       ☰
     </button>
   );
+  // Signing out needs the server to end the session: offline, the page would forget the user
+  // while the session cookie stayed valid, so it says to sign out once back online instead.
+  const [signOutProblem, setSignOutProblem] = useState<string | null>(null);
   const signOut = () =>
-    api.signOut().finally(() => {
-      forgetUser(browserStore());
-      eraseDrafts(tabStore());
-      // Their unsent messages are theirs: not left for whoever signs in next on this browser.
-      if (auth.state === "signed-in") {
-        eraseOutboxes(browserStore(), auth.user.id);
-        forgetRoles(browserStore(), auth.user.id);
-        forgetDetails(browserStore(), auth.user.id);
-      }
-      setAuth({ state: "signed-out" });
+    api.signOut().then(signedOut, (err: unknown) => {
+      if (err instanceof TypeError) return setSignOutProblem(OFFLINE_SIGN_OUT);
+      // Refused (the session had ended already, say): signed out all the same.
+      signedOut();
     });
+  const signedOut = () => {
+    setSignOutProblem(null);
+    forgetUser(browserStore());
+    eraseDrafts(tabStore());
+    // Their unsent messages are theirs: not left for whoever signs in next on this browser.
+    if (auth.state === "signed-in") {
+      eraseOutboxes(browserStore(), auth.user.id);
+      forgetRoles(browserStore(), auth.user.id);
+      forgetDetails(browserStore(), auth.user.id);
+    }
+    setAuth({ state: "signed-out" });
+  };
   const closeSettings = useCallback(() => {
     setSettingsOpen(false);
     setLanding(null);
@@ -569,6 +580,11 @@ export function App() {
         {hint && (
           <div role="alert" className="banner warning">
             {hint}
+          </div>
+        )}
+        {signOutProblem && (
+          <div role="alert" className="banner warning" data-testid="sign-out-problem">
+            {signOutProblem}
           </div>
         )}
         {landing && !selected && (

@@ -41,7 +41,8 @@ async function server(path: string, init?: RequestInit): Promise<Response> {
     const patch = JSON.parse(String(init.body)) as { settings: object };
     return json({ ...CONVERSATION, settings: patch.settings, updatedAt: 2 });
   }
-  if (path === "/api/session") return json({ user: ME });
+  if (path === "/api/session")
+    return init?.method === "DELETE" ? new Response(null, { status: 204 }) : json({ user: ME });
   if (path === "/api/providers") return json({ providers: PROVIDERS });
   if (path === conv) return json(CONVERSATION);
   if (path === `${conv}/members`) return json({ role: "owner", owner: ME, members: [] });
@@ -174,4 +175,23 @@ it("Settings opened offline stay open with their unsaved changes when the networ
   const save = [...settings()!.querySelectorAll("button")].find((b) => b.textContent === "Save")!;
   await act(async () => save.click());
   await until(() => save.closest("form")?.textContent?.includes("Saved."));
+});
+
+it("signing out offline says it needs the network and keeps the page; back online it signs out", async () => {
+  online = false;
+  const host = await load();
+  await until(() => buttonIn(host, "Sign out") !== undefined);
+  await act(async () => buttonIn(host, "Sign out")!.click());
+  await until(() => host.querySelector("[data-testid=sign-out-problem]") !== null);
+  expect(host.querySelector("[data-testid=sign-out-problem]")?.textContent).toBe(
+    "You're offline: signing out needs the server to end your session. Sign out again once you're back online.",
+  );
+  // Still the app, and the next visit still knows the user (the session was not ended).
+  expect(host.querySelector("#message-box")).not.toBeNull();
+  expect(localStorage.getItem("thinking-chat:last-user")).toContain(ME.id);
+
+  online = true;
+  await act(async () => buttonIn(host, "Sign out")!.click());
+  await until(() => host.querySelector("#message-box") === null);
+  expect(localStorage.getItem("thinking-chat:last-user")).toBeNull();
 });

@@ -559,7 +559,14 @@ export function App() {
           onRenamed={(c) => c.id === selected && setConversation(c)}
           liveTitle={liveTitle}
           onOwnListed={ownListedChanged}
-          extra={<SharedWithMe selected={selected} onSelect={select} revision={sharedRevision} />}
+          extra={
+            <SharedWithMe
+              selected={selected}
+              onSelect={select}
+              revision={sharedRevision}
+              userId={auth.user.id}
+            />
+          }
         />
       </Drawer>
       {desktop && (

@@ -6,8 +6,10 @@ import {
   rememberedConversation,
   rememberedList,
   rememberedProviders,
+  rememberedShared,
   rememberList,
   rememberProviders,
+  rememberShared,
 } from "./remembered-details";
 
 const trip = {
@@ -30,6 +32,14 @@ describe("the details remembered for a reload offline", () => {
     rememberProviders(store, "u1", [anthropic]);
     rememberList(store, "u1", [trip]);
     expect(rememberedList(store, "u1")).toEqual([trip]);
+    const shared = {
+      conversation: { ...trip, id: "c9" },
+      role: "viewer" as const,
+      owner: { id: "u3", name: "Cy" },
+    };
+    rememberShared(store, "u1", [shared]);
+    expect(rememberedShared(store, "u1")).toEqual([shared]);
+    expect(rememberedConversation(store, "u1", "c9")).toEqual(shared.conversation);
     expect(rememberedConversation(store, "u1", "c1")?.title).toBe("Trip plans, renamed");
     expect(rememberedConversation(store, "u2", "c1")).toBeNull();
     expect(rememberedProviders(store, "u1")).toEqual([anthropic]);
@@ -37,6 +47,7 @@ describe("the details remembered for a reload offline", () => {
     expect(rememberedConversation(store, "u1", "c1")).toBeNull();
     expect(rememberedProviders(store, "u1")).toEqual([]);
     expect(rememberedList(store, "u1")).toEqual([]);
+    expect(rememberedShared(store, "u1")).toEqual([]);
   });
 
   it("a conversation never opened here has the details of its row in the list", () => {

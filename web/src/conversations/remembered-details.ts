@@ -1,20 +1,23 @@
-// The conversations' details (title, provider, model, settings), the conversation list and the
-// providers' list as the server last told them, kept in localStorage per user. A page reloaded offline cannot read them,
-// so without these its list would be empty and its header (title, model) and Settings could not
-// show; with them the list shows as last seen and Settings opens on what the app last knew, and says its changes wait for the network. A guess until the
-// server answers: what it loads wins and is remembered instead. Erased on sign-out.
+// The conversations' details (title, provider, model, settings), the conversation list, "Shared
+// with you" and the providers' list as the server last told them, kept in localStorage per user.
+// A page reloaded offline cannot read them, so without these its lists would be empty and its
+// header (title, model) and Settings could not show; with them the lists show as last seen and
+// Settings opens on what the app last knew, saying its changes wait for the network. A guess
+// until the server answers: what it loads wins and is remembered instead. Erased on sign-out.
 import { z } from "zod";
 import {
   Conversation,
   ConversationListItem,
   ProviderInfo,
 } from "../../../durable-objects/protocol/rest";
+import { SharedConversation } from "../../../durable-objects/protocol/sharing";
 
 type Store = Pick<Storage, "getItem" | "setItem" | "removeItem">;
 
 const CONVERSATIONS = "thinking-chat:conversations:";
 const PROVIDERS = "thinking-chat:providers:";
 const LIST = "thinking-chat:list:";
+const SHARED = "thinking-chat:shared:";
 /** Conversations remembered per user, the most recently told kept. */
 const KEPT = 50;
 
@@ -22,6 +25,7 @@ const key = (prefix: string, userId: string) => `${prefix}${encodeURIComponent(u
 const Conversations = z.array(Conversation);
 const Providers = z.array(ProviderInfo);
 const List = z.array(ConversationListItem);
+const Shared = z.array(SharedConversation);
 
 /** What is kept; a value that is not one (an old format, a hand edit) holds nothing. */
 function read<T>(store: Store | null, storeKey: string, schema: z.ZodType<T>): T | null {
@@ -50,11 +54,14 @@ export function rememberedConversation(
   const kept = read(store, key(CONVERSATIONS, userId), Conversations) ?? [];
   const opened = kept.find((c) => c.id === conversationId);
   if (opened) return opened;
-  // One never opened here: its row in the list holds the same details.
+  // One never opened here: its row in the list (or in "Shared with you") holds the same details.
   const listed = rememberedList(store, userId).find((c) => c.id === conversationId);
-  if (!listed) return null;
-  const { snippet: _snippet, role: _role, ...details } = listed;
-  return details;
+  if (listed) {
+    const { snippet: _snippet, role: _role, ...details } = listed;
+    return details;
+  }
+  const shared = rememberedShared(store, userId).find((s) => s.conversation.id === conversationId);
+  return shared?.conversation ?? null;
 }
 
 export function rememberConversation(
@@ -92,12 +99,26 @@ export function rememberList(
   write(store, key(LIST, userId), items);
 }
 
+/** The conversations shared with the user as last loaded ("Shared with you"). */
+export function rememberedShared(store: Store | null, userId: string): SharedConversation[] {
+  return read(store, key(SHARED, userId), Shared) ?? [];
+}
+
+export function rememberShared(
+  store: Store | null,
+  userId: string,
+  items: SharedConversation[],
+): void {
+  write(store, key(SHARED, userId), items);
+}
+
 /** Signing out forgets the user's conversations, list and providers with the rest. */
 export function forgetDetails(store: Store | null, userId: string): void {
   try {
     store?.removeItem(key(CONVERSATIONS, userId));
     store?.removeItem(key(PROVIDERS, userId));
     store?.removeItem(key(LIST, userId));
+    store?.removeItem(key(SHARED, userId));
   } catch {
     // Refused storage holds nothing to forget.
   }

@@ -72,19 +72,35 @@ function Panel(props: SettingsPanelProps) {
     if (!form || !unsaved.current.delete(form)) return;
     sent.current.add(form);
   };
-  const askToLeave = useCallback<LeaveSettings>((leave) => {
+  /** The forms whose values are not saved: changed since submitted, or refused when submitted. */
+  const unsavedForms = useCallback(() => {
     const failed = [...sent.current].filter((f) => f.querySelector('[role="alert"]'));
-    const drafts = [...new Set([...unsaved.current, ...failed])].filter((f) => f.isConnected);
-    if (drafts.length === 0) return leave();
-    // Named by their section's heading ("This conversation"), or the form's own label.
-    const names = drafts.map(
-      (f) =>
-        f.closest("section")?.querySelector("h3")?.textContent ??
-        f.getAttribute("aria-label") ??
-        "a form",
-    );
-    setDiscarding({ names: [...new Set(names)], leave });
+    return [...new Set([...unsaved.current, ...failed])].filter((f) => f.isConnected);
   }, []);
+  // A reload (the "new version is ready" one, say) or a closed tab would drop them too: the
+  // browser asks first.
+  useEffect(() => {
+    const onBeforeUnload = (e: BeforeUnloadEvent) => {
+      if (unsavedForms().length > 0) e.preventDefault();
+    };
+    window.addEventListener("beforeunload", onBeforeUnload);
+    return () => window.removeEventListener("beforeunload", onBeforeUnload);
+  }, [unsavedForms]);
+  const askToLeave = useCallback<LeaveSettings>(
+    (leave) => {
+      const drafts = unsavedForms();
+      if (drafts.length === 0) return leave();
+      // Named by their section's heading ("This conversation"), or the form's own label.
+      const names = drafts.map(
+        (f) =>
+          f.closest("section")?.querySelector("h3")?.textContent ??
+          f.getAttribute("aria-label") ??
+          "a form",
+      );
+      setDiscarding({ names: [...new Set(names)], leave });
+    },
+    [unsavedForms],
+  );
   const requestClose = useCallback(() => askToLeave(onClose), [askToLeave, onClose]);
   useEffect(() => {
     if (!leaveGuard) return;

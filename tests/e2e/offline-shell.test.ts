@@ -65,7 +65,7 @@ async function conversation(title: string): Promise<string> {
   return ((await res.json()) as { id: string }).id;
 }
 
-it("reloaded offline with the HTTP cache emptied, the conversation and the new-conversation form open", async () => {
+it("reloaded offline with the HTTP cache emptied, the conversation, its Settings and the new-conversation form open", async () => {
   const id = await conversation("Field notes");
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   const page = await context.newPage();
@@ -84,6 +84,16 @@ it("reloaded offline with the HTTP cache emptied, the conversation and the new-c
   await page.reload();
   await page.getByTestId("offline-app").waitFor({ timeout: 15_000 });
   await expect.poll(() => box.isEnabled(), { timeout: 30_000 }).toBe(true);
+  // The list, its title and Settings come from what the browser last saw, Settings saying saves wait.
+  const list = page.getByRole("navigation", { name: "Conversations" });
+  await list.getByText("Field notes").first().waitFor({ timeout: 15_000 });
+  expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Field notes");
+  await page.getByRole("button", { name: "Settings" }).click();
+  const settings = page.getByRole("dialog", { name: "Settings" });
+  expect(await settings.getByTestId("settings-offline").textContent()).toContain(
+    "You're offline: changes can be saved once you're back online.",
+  );
+  await settings.getByRole("button", { name: "Close" }).click();
 
   await page.getByRole("button", { name: "New conversation" }).click();
   await page.getByRole("form", { name: "New conversation" }).waitFor({ timeout: 15_000 });
@@ -115,7 +125,7 @@ it("a page open across a deploy that removed a part's file says so with Reload w
   await context.close();
 });
 
-it("after a deploy a reload shows the new page, and offline after that the new build opens, the old one's cache gone", async () => {
+it("after a deploy an open page says a new version is ready; its Reload keeps the draft and the unsent message, and offline after that the new build opens, the old one's cache gone", async () => {
   const id = await conversation("Deploys");
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   const page = await context.newPage();
@@ -125,16 +135,35 @@ it("after a deploy a reload shows the new page, and offline after that the new b
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
   const before = await page.evaluate(() => caches.keys());
   expect(before).toHaveLength(1);
+  const notice = page.getByTestId("update-ready");
+  // Its own build's worker is no news.
+  expect(await notice.count()).toBe(0);
+
+  // Offline, a message waits in the outbox and another is being written.
+  await context.setOffline(true);
+  await box.fill("Written on the train");
+  await box.press("Enter");
+  await box.fill("Half a thought");
 
   deployNewPage("two");
   await stack.restart();
-  await page.reload();
+  // Back online the page looks for a new worker (it makes no navigation of its own).
+  await context.setOffline(false);
+  await notice.waitFor({ timeout: 30_000 });
+  expect(await notice.textContent()).toBe("A new version is ready. Reload");
+  await notice.getByRole("button", { name: "Reload" }).click();
   const marker = page.locator('meta[name="build"][content="two"]');
-  expect(await marker.count()).toBe(1);
-  // The new build's worker takes over and drops the old build's cache.
+  await marker.waitFor({ state: "attached" });
+  await expect.poll(() => box.isEnabled(), { timeout: 30_000 }).toBe(true);
+  // Nothing lost: the draft is back in the box, the waiting message went (once).
+  expect(await box.inputValue()).toBe("Half a thought");
+  const sent = page.getByTestId("message-user").filter({ hasText: "Written on the train" });
+  await expect.poll(() => sent.count(), { timeout: 30_000 }).toBe(1);
+  // The new build's worker takes over and drops the old build's cache; the new page is that build.
   await expect
     .poll(() => page.evaluate(() => caches.keys()), { timeout: 30_000 })
     .toEqual([expect.not.stringMatching(before[0]!)]);
+  expect(await notice.count()).toBe(0);
 
   await context.setOffline(true);
   await page.reload();

@@ -56,7 +56,10 @@ describe("the build's list for its service worker", () => {
 describe("the build step", () => {
   // A built out dir: the page, the public folder's files, and the bundle's names.
   function build(dir: string, manifest: string): string {
-    writeFileSync(join(dir, "index.html"), '<script src="/assets/index-AAAA.js"></script>');
+    writeFileSync(
+      join(dir, "index.html"),
+      '<html><head></head><script src="/assets/index-AAAA.js"></script></html>',
+    );
     writeFileSync(join(dir, "manifest.webmanifest"), manifest);
     writeFileSync(join(dir, "sw.js"), `${PLACEHOLDER}\n`);
     const writeBundle = swPrecache().writeBundle as (
@@ -77,6 +80,30 @@ describe("the build step", () => {
       expect(build(dir, '{"name":"Thinking Chat"}')).toBe(first);
       // Served from the worker's cache, a changed manifest (or icon) reaches users only in a new worker.
       expect(build(dir, '{"name":"Thinking Chat","theme_color":"#000"}')).not.toBe(first);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("writes the worker's build id into the page, so an open page can tell a new build from its own", () => {
+    const dir = mkdtempSync(join(tmpdir(), "sw-precache-"));
+    const writeBundle = swPrecache().writeBundle as (
+      options: { dir: string },
+      bundle: Record<string, unknown>,
+    ) => void;
+    const versionOf = (text: string) => /"version":"([0-9a-f]{12})"/.exec(text)?.[1];
+    try {
+      build(dir, "{}");
+      const page = readFileSync(join(dir, "index.html"), "utf8");
+      const version = versionOf(readFileSync(join(dir, "sw.js"), "utf8"));
+      expect(version).toBeDefined();
+      expect(page).toContain(`<meta name="build-id" content="${version}" /></head>`);
+      // Built again over its own output (a deploy step run twice): one id, the same one.
+      writeFileSync(join(dir, "sw.js"), `${PLACEHOLDER}\n`);
+      writeBundle({ dir }, { "assets/index-AAAA.js": {}, "assets/KaTeX-BBBB.ttf": {} });
+      const again = readFileSync(join(dir, "index.html"), "utf8");
+      expect(again.match(/name="build-id"/g)).toHaveLength(1);
+      expect(versionOf(readFileSync(join(dir, "sw.js"), "utf8"))).toBe(version);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -33,6 +33,25 @@ export function buildOf(fileNames: string[], unhashed: string[]): Build {
   return { version, assets };
 }
 
+const BUILD_META = /<meta name="build-id" content="[^"]*" \/>/g;
+
+/**
+ * The page with its build's id in a `<meta name="build-id">`: the running page compares it with
+ * a new service worker's to tell whether it is already that build. The id is of the page without
+ * it (a page built again is stripped of the last one first).
+ */
+export function withoutBuildId(page: string): string {
+  return page.replace(BUILD_META, "");
+}
+export function withBuildId(page: string, version: string): string {
+  if (!page.includes("</head>"))
+    throw new Error("index.html has no </head> for the build id: put it back (web/index.html)");
+  return withoutBuildId(page).replace(
+    "</head>",
+    `<meta name="build-id" content="${version}" /></head>`,
+  );
+}
+
 /** sw.js with the build in place of its placeholder. */
 export function fillServiceWorker(source: string, build: Build): string {
   if (!source.includes(PLACEHOLDER))
@@ -51,13 +70,19 @@ export function swPrecache(): Plugin {
       const outDir = options.dir;
       if (!outDir) throw new Error("sw-precache needs build.outDir");
       const sw = join(outDir, "sw.js");
+      const page = join(outDir, "index.html");
+      const contentOf = (name: string) => {
+        const content = readFileSync(join(outDir, name), "utf8");
+        return name === "index.html" ? withoutBuildId(content) : content;
+      };
       const unhashed = readdirSync(outDir, { withFileTypes: true })
         .filter((entry) => entry.isFile() && entry.name !== "sw.js")
         .map((entry) => entry.name)
         .sort()
-        .map((name) => `${name}\n${readFileSync(join(outDir, name), "utf8")}`);
+        .map((name) => `${name}\n${contentOf(name)}`);
       const build = buildOf(Object.keys(bundle), unhashed);
       writeFileSync(sw, fillServiceWorker(readFileSync(sw, "utf8"), build));
+      writeFileSync(page, withBuildId(readFileSync(page, "utf8"), build.version));
     },
   };
 }

@@ -106,6 +106,16 @@ function start(caches: MemoryCaches, assets: string[], version: string) {
     return { done: Promise.all(waits), answer };
   };
   return {
+    /** What the worker answers a page that asks its build, on the port the page gave. */
+    build: () =>
+      new Promise<unknown>((resolve) => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = (e) => {
+          channel.port1.close();
+          resolve(e.data);
+        };
+        waitFor("message", { data: { type: "build?" }, ports: [channel.port2] });
+      }),
     install: () => waitFor("install").done,
     activate: () => waitFor("activate").done,
     fetch: async (path: string, mode = "cors") => {
@@ -193,5 +203,9 @@ describe("the service worker", () => {
       online = true;
     }
     expect(fetched).toEqual(["/assets/Late-D.js", "/assets/gone.js"]);
+  });
+
+  it("tells a page that asks which build it is", async () => {
+    expect(await start(new MemoryCaches(), [], "two").build()).toEqual({ build: "two" });
   });
 });

@@ -71,6 +71,11 @@ self.addEventListener("activate", (event) => {
   );
 });
 
+// An open page asks a new worker its build: a page of another build offers a reload.
+self.addEventListener("message", (event) => {
+  if (event.data?.type === "build?") event.ports[0]?.postMessage({ build: BUILD.version });
+});
+
 const isShellAsset = (url) => url.pathname.startsWith("/assets/") || SHELL.includes(url.pathname);
 
 /**

@@ -18,7 +18,15 @@ import { sessionStart } from "./session-start";
 import { startLinkToken } from "./start-link";
 import { browserStore } from "./browser-store";
 import { eraseOutboxes } from "./chat/outbox-keys";
-import { forgetRoles } from "./sharing/remembered-role";
+import { eraseDrafts, tabStore } from "./composer/draft-store";
+import { forgetRoles, rememberedRole } from "./sharing/remembered-role";
+import {
+  forgetDetails,
+  rememberConversation,
+  rememberedConversation,
+  rememberedProviders,
+  rememberProviders,
+} from "./conversations/remembered-details";
 import { artifactApi } from "./artifacts/artifact-api";
 import { type Pins, PinsContext } from "./attachments/pins";
 import { forgetLanding, readLanding, sessionStore } from "./settings/sign-in-return";
@@ -80,6 +88,8 @@ function loadTheRestWhenIdle(): () => void {
 
 const UNREACHABLE =
   "The server could not be reached to check your sign-in. Check the network, then reload the page.";
+const OFFLINE_SIGN_OUT =
+  "You're offline: signing out needs the server to end your session. Sign out again once you're back online.";
 /** How often a session check that got no answer is asked again (besides when the network returns). */
 const RECHECK_UNREACHABLE_MS = 15_000;
 
@@ -226,16 +236,18 @@ export function App() {
     if (landing && conversation) setSettingsOpen(true);
   }, [landing, conversation]);
 
+  const userId = auth.state === "signed-in" ? auth.user.id : null;
   useEffect(() => {
     if (!confirmed) return;
     api
       .providers()
       .then((p) => {
+        if (userId) rememberProviders(browserStore(), userId, p.providers);
         setProviders(p.providers);
         setHint(p.hint ?? null);
       })
       .catch(() => undefined);
-  }, [confirmed]);
+  }, [confirmed, userId]);
 
   useEffect(() => {
     if (confirmed) return loadTheRestWhenIdle();
@@ -246,11 +258,8 @@ export function App() {
     if (selected) void loadChatView();
   }, [selected]);
 
-  useEffect(() => {
-    const url = new URL(location.href);
-    if (selected) url.searchParams.set("c", selected);
-    else url.searchParams.delete("c");
-    if (url.href !== location.href) history.replaceState(null, "", url);
+  /** What belongs to the conversation shown: another one starts without it. */
+  const resetConversation = () => {
     setConversation(null);
     setOpenArtifact(null);
     setPaneOpen(false);
@@ -261,6 +270,21 @@ export function App() {
     setMembership(null);
     setMembershipFailed(null);
     setShareOpen(false);
+  };
+  // Whose conversation the page last showed: only another one (or another user) starts afresh. The
+  // session check confirming the same user (back online after a reload offline) keeps what is
+  // open, Settings with its unsaved changes included, and loads the details anew over it.
+  const shownFor = useRef<string | null>(null);
+  useEffect(() => {
+    const url = new URL(location.href);
+    if (selected) url.searchParams.set("c", selected);
+    else url.searchParams.delete("c");
+    if (url.href !== location.href) history.replaceState(null, "", url);
+    const shown = `${userId ?? ""}\n${selected ?? ""}`;
+    if (shownFor.current !== shown) {
+      shownFor.current = shown;
+      resetConversation();
+    }
     // Before the sign-in settles (a start link's token is still being traded) the load would get
     // 401 and close the conversation the address names.
     if (!selected || !confirmed) return;
@@ -282,7 +306,20 @@ export function App() {
     return () => {
       live = false;
     };
-  }, [selected, confirmed]);
+  }, [selected, confirmed, userId]);
+  // What the server says of the open conversation (loaded, renamed, saved) is kept for a reload
+  // offline, which then shows its header and Settings from it (remembered-details.ts).
+  useEffect(() => {
+    if (confirmed && userId && conversation?.id === selected)
+      rememberConversation(browserStore(), userId, conversation);
+  }, [confirmed, userId, conversation, selected]);
+  // The session check got no answer (offline): the last known details stand in until it does.
+  useEffect(() => {
+    if (!unreachable || !userId) return;
+    setProviders((known) => (known.length ? known : rememberedProviders(browserStore(), userId)));
+    if (selected)
+      setConversation((known) => known ?? rememberedConversation(browserStore(), userId, selected));
+  }, [unreachable, userId, selected]);
   // The user's role: a new conversation's members can be read once its socket has made it.
   const me = auth.state === "signed-in" ? auth.user : null;
   useEffect(() => {
@@ -318,8 +355,15 @@ export function App() {
     if (me && selected && confirmed && ownListed.has(selected))
       setMembership((m) => m ?? { role: "owner", owner: me, members: [] });
   }, [me, selected, confirmed, ownListed]);
-  // Owner-only controls show once the user is known to own it, never while that loads.
-  const isOwner = membership?.role === "owner";
+  // Owner-only controls show once the user is known to own it, never while that loads; offline
+  // (the members cannot load), as the list or the role this browser last knew there says.
+  const isOwner =
+    membership?.role === "owner" ||
+    (unreachable &&
+      !membership &&
+      !!me &&
+      !!selected &&
+      (ownListed.has(selected) || rememberedRole(browserStore(), me.id, selected) === "owner"));
   const left = leaving?.id === selected ? leaving : null;
   const leave = async () => {
     if (!selected || !me) return;
@@ -450,16 +494,27 @@ export function App() {
       ☰
     </button>
   );
+  // Signing out needs the server to end the session: offline, the page would forget the user
+  // while the session cookie stayed valid, so it says to sign out once back online instead.
+  const [signOutProblem, setSignOutProblem] = useState<string | null>(null);
   const signOut = () =>
-    api.signOut().finally(() => {
-      forgetUser(browserStore());
-      // Their unsent messages are theirs: not left for whoever signs in next on this browser.
-      if (auth.state === "signed-in") {
-        eraseOutboxes(browserStore(), auth.user.id);
-        forgetRoles(browserStore(), auth.user.id);
-      }
-      setAuth({ state: "signed-out" });
+    api.signOut().then(signedOut, (err: unknown) => {
+      if (err instanceof TypeError) return setSignOutProblem(OFFLINE_SIGN_OUT);
+      // Refused (the session had ended already, say): signed out all the same.
+      signedOut();
     });
+  const signedOut = () => {
+    setSignOutProblem(null);
+    forgetUser(browserStore());
+    eraseDrafts(tabStore());
+    // Their unsent messages are theirs: not left for whoever signs in next on this browser.
+    if (auth.state === "signed-in") {
+      eraseOutboxes(browserStore(), auth.user.id);
+      forgetRoles(browserStore(), auth.user.id);
+      forgetDetails(browserStore(), auth.user.id);
+    }
+    setAuth({ state: "signed-out" });
+  };
   const closeSettings = useCallback(() => {
     setSettingsOpen(false);
     setLanding(null);
@@ -504,7 +559,14 @@ export function App() {
           onRenamed={(c) => c.id === selected && setConversation(c)}
           liveTitle={liveTitle}
           onOwnListed={ownListedChanged}
-          extra={<SharedWithMe selected={selected} onSelect={select} revision={sharedRevision} />}
+          extra={
+            <SharedWithMe
+              selected={selected}
+              onSelect={select}
+              revision={sharedRevision}
+              userId={auth.user.id}
+            />
+          }
         />
       </Drawer>
       {desktop && (
@@ -525,6 +587,11 @@ export function App() {
         {hint && (
           <div role="alert" className="banner warning">
             {hint}
+          </div>
+        )}
+        {signOutProblem && (
+          <div role="alert" className="banner warning" data-testid="sign-out-problem">
+            {signOutProblem}
           </div>
         )}
         {landing && !selected && (
@@ -558,7 +625,8 @@ export function App() {
             )}
             {/* One group: in a narrow column it moves to its own line, still to the right. */}
             <div className="header-actions">
-              {isOwner && (
+              {/* Sharing needs the members: never from the role remembered offline. */}
+              {membership?.role === "owner" && (
                 <button type="button" data-testid="share-button" onClick={() => setShareOpen(true)}>
                   Share{membership.members.length > 0 && ` (${membership.members.length})`}
                 </button>
@@ -612,6 +680,7 @@ export function App() {
               onClose={closeSettings}
               onSignOut={signOut}
               leaveGuard={leaveSettings}
+              offline={unreachable}
               {...(landing && { notice: landing.message })}
             />
           </Suspense>

@@ -4,6 +4,7 @@ import { StrictMode, Suspense } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
 import { OfflineBanner } from "./layout/OfflineBanner";
+import { UpdateNotice } from "./layout/UpdateNotice";
 import { registerServiceWorker } from "./register-service-worker";
 import { sharedTokenOf } from "./sharing/shared-token";
 import { lazyNamed } from "./ui/lazy-named";
@@ -22,6 +23,7 @@ const sharedToken = sharedTokenOf(location.pathname);
 createRoot(document.getElementById("root")!).render(
   <StrictMode>
     <OfflineBanner />
+    <UpdateNotice />
     {/* A read-only link's page needs no sign-in: it shows the snapshot the link names. */}
     {sharedToken ? (
       <Suspense fallback={<p className="centered muted">Loading…</p>}>

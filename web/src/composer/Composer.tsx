@@ -25,6 +25,7 @@ import { artifactApi } from "../artifacts/artifact-api";
 import { AttachmentChips } from "./attachments/AttachmentChips";
 import { ACCEPTED_FILES, pastedFiles } from "./attachments/dropped-files";
 import { type AttachmentUploader, attachmentUploader } from "./attachments/upload-attachment";
+import { draftFilesOf, draftOf, keepDraft, keepDraftFiles, tabStore } from "./draft-store";
 import { useAttachmentDrafts } from "./attachments/use-attachment-drafts";
 import { useFileDrop } from "./attachments/use-file-drop";
 import { heldDropsNote, useHeldDrops } from "./attachments/use-held-drops";
@@ -118,12 +119,36 @@ export function Composer(props: {
   const readyFiles = files.drafts.filter((d) => d.status === "ready").length;
   const { onUploadsChanged } = props;
   useEffect(() => onUploadsChanged?.(readyFiles), [readyFiles, onUploadsChanged]);
-  const [draft, setDraft] = useState("");
+  // Kept for the tab while it is typed, so a reload does not lose it.
+  const [draft, setDraft] = useState(() => draftOf(tabStore(), props.conversationId));
+  useEffect(
+    () => keepDraft(tabStore(), props.conversationId, draft),
+    [draft, props.conversationId],
+  );
   // A send the server refused comes back, ahead of anything typed since.
   const { returned } = props;
   const { giveBack, gone, restore } = files;
   const fileExists = props.fileExists ?? storedFileExists;
   const storedFile = props.storedFile ?? storedFileOf;
+  // The stored files waiting for the next message outlive a reload too: read once, chips again.
+  const [keptFiles] = useState(() => draftFilesOf(tabStore(), props.conversationId));
+  useEffect(() => {
+    for (const artifact of [...keptFiles].reverse()) restore(artifact);
+    // One deleted meanwhile (in the artifact pane) says so, as a refused send's does.
+    for (const { id } of keptFiles)
+      void fileExists(id).then(
+        (exists) => exists || gone(id),
+        () => undefined,
+      );
+  }, [keptFiles, restore, gone, fileExists]);
+  const readyArtifacts = useMemo(
+    () => files.drafts.flatMap((d) => (d.status === "ready" ? [d.artifact] : [])),
+    [files.drafts],
+  );
+  useEffect(
+    () => keepDraftFiles(tabStore(), props.conversationId, readyArtifacts),
+    [readyArtifacts, props.conversationId],
+  );
   useEffect(() => {
     if (!returned) return;
     setDraft((typed) => (typed.trim() ? `${returned.text}\n\n${typed}` : returned.text));

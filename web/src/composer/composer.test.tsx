@@ -119,6 +119,7 @@ let host: HTMLDivElement;
 let sent: string[];
 
 beforeEach(async () => {
+  sessionStorage.clear();
   calls = [];
   sent = [];
   host = document.createElement("div");
@@ -315,4 +316,31 @@ it("puts focus back in the message box after Cancel stops the answer, not on the
   await click(cancel);
   expect(button("Cancel")).toBeUndefined();
   expect(document.activeElement).toBe(box());
+});
+
+it("what is typed comes back after a reload, in its own conversation only, and goes once sent", async () => {
+  await type(box(), "Half a thought");
+  const reload = (conversationId: string) =>
+    act(async () => {
+      root.unmount();
+      root = createRoot(host);
+      root.render(
+        <Composer
+          conversationId={conversationId}
+          busy={false}
+          onSend={(t) => sent.push(t)}
+          onCancel={() => undefined}
+          api={catalog}
+        />,
+      );
+    });
+  await reload("c1");
+  expect(box().value).toBe("Half a thought");
+  await reload("c2");
+  expect(box().value).toBe("");
+  await reload("c1");
+  await press(box(), "Enter");
+  expect(sent).toEqual(["Half a thought"]);
+  await reload("c1");
+  expect(box().value).toBe("");
 });

@@ -250,3 +250,28 @@ describe("a title the model gives the open conversation", () => {
     expect(fetch.mock.calls.length).toBe(asked);
   });
 });
+
+describe("the list reloaded offline", () => {
+  it("shows the conversations as last seen, rather than none", async () => {
+    localStorage.clear();
+    stubApi();
+    showList();
+    await settle();
+    const titles = () => [...host.querySelectorAll(".title")].map((t) => t.textContent);
+    expect(titles()).toEqual(["Tidal forces", "Plant notes"]);
+    act(() => root.unmount());
+
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(() => Promise.reject(new TypeError("Failed to fetch"))),
+    );
+    showList();
+    await settle();
+    expect(titles()).toEqual(["Tidal forces", "Plant notes"]);
+    // Another user signed in on this browser sees none of them.
+    act(() => root.unmount());
+    showList({ user: { id: "u2", name: "Bob" } });
+    await settle();
+    expect(titles()).toEqual([]);
+  });
+});

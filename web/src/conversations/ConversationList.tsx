@@ -13,6 +13,8 @@ import type {
   ProviderInfo,
 } from "../../../durable-objects/protocol/rest";
 import { api, type User } from "../api";
+import { browserStore } from "../browser-store";
+import { rememberedList, rememberList } from "./remembered-details";
 import { ConfirmDialog, TextDialog } from "../ui/dialog";
 import { lazyNamed } from "../ui/lazy-named";
 import { groupByDate } from "./date-groups";
@@ -57,12 +59,21 @@ export function ConversationList(props: {
     const row = openButtons(list.current).find((b) => b.dataset.row === id);
     (row ?? list.current?.closest("nav")?.querySelector<HTMLElement>("button"))?.focus();
   }, [items]);
+  const userId = props.user.id;
   const refresh = useCallback(() => {
-    api
-      .conversations(query)
-      .then((r) => setItems(r.items))
-      .catch(() => undefined);
-  }, [query]);
+    api.conversations(query).then(
+      (r) => {
+        setItems(r.items);
+        // Kept for a reload offline (remembered-details.ts): a search's hits are not the list.
+        if (!query) rememberList(browserStore(), userId, r.items);
+      },
+      (err: unknown) => {
+        // No answer (offline): the list as last seen, rather than none.
+        if (err instanceof TypeError && !query)
+          setItems((shown) => (shown.length ? shown : rememberedList(browserStore(), userId)));
+      },
+    );
+  }, [query, userId]);
   useEffect(() => {
     refresh();
     const t = setInterval(refresh, 5000);

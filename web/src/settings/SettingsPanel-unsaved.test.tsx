@@ -126,6 +126,22 @@ it("asks before dropping a change that was not saved, and stays open on Cancel",
   expect(closed).toBe(1);
 });
 
+it("a reload or a closed tab asks first while a change is not saved, and not otherwise", async () => {
+  const unload = () => {
+    const event = new Event("beforeunload", { cancelable: true });
+    window.dispatchEvent(event);
+    return event.defaultPrevented;
+  };
+  expect(unload()).toBe(false);
+  await changeReasoning();
+  expect(unload()).toBe(true);
+  // Closed (without saving): nothing is left to lose.
+  await act(async () => guard.current!(() => undefined));
+  await act(async () => button("Close without saving").click());
+  await act(async () => root.unmount());
+  expect(unload()).toBe(false);
+});
+
 /** Changes the reasoning effort and saves it, the worker answering the save with `answer`. */
 async function saveReasoning(answer: () => Response): Promise<HTMLFormElement> {
   vi.stubGlobal(

@@ -25,6 +25,7 @@ import { settingsApi } from "./settings-api";
 import { TemplatesSection } from "../templates/TemplatesSection";
 import { ToolsSection } from "./ToolsSection";
 import { useConversationSaver } from "./use-conversation-saver";
+import { OFFLINE_SAVE } from "./use-saving";
 import "./settings.css";
 
 /** Runs `leave` once the user agrees to drop Settings' unsaved changes; at once when there are none. */
@@ -38,6 +39,8 @@ export interface SettingsPanelProps {
   onSignOut: () => void;
   /** Shown at the top: how an MCP sign-in that returned to the app (redirect mode) ended. */
   notice?: string;
+  /** The server cannot be reached (a page reloaded offline): what shows is what was last known. */
+  offline?: boolean;
   /** Set while the panel is open: the app's other ways out of Settings ask through it. */
   leaveGuard?: MutableRefObject<LeaveSettings | null>;
 }
@@ -69,19 +72,35 @@ function Panel(props: SettingsPanelProps) {
     if (!form || !unsaved.current.delete(form)) return;
     sent.current.add(form);
   };
-  const askToLeave = useCallback<LeaveSettings>((leave) => {
+  /** The forms whose values are not saved: changed since submitted, or refused when submitted. */
+  const unsavedForms = useCallback(() => {
     const failed = [...sent.current].filter((f) => f.querySelector('[role="alert"]'));
-    const drafts = [...new Set([...unsaved.current, ...failed])].filter((f) => f.isConnected);
-    if (drafts.length === 0) return leave();
-    // Named by their section's heading ("This conversation"), or the form's own label.
-    const names = drafts.map(
-      (f) =>
-        f.closest("section")?.querySelector("h3")?.textContent ??
-        f.getAttribute("aria-label") ??
-        "a form",
-    );
-    setDiscarding({ names: [...new Set(names)], leave });
+    return [...new Set([...unsaved.current, ...failed])].filter((f) => f.isConnected);
   }, []);
+  // A reload (the "new version is ready" one, say) or a closed tab would drop them too: the
+  // browser asks first.
+  useEffect(() => {
+    const onBeforeUnload = (e: BeforeUnloadEvent) => {
+      if (unsavedForms().length > 0) e.preventDefault();
+    };
+    window.addEventListener("beforeunload", onBeforeUnload);
+    return () => window.removeEventListener("beforeunload", onBeforeUnload);
+  }, [unsavedForms]);
+  const askToLeave = useCallback<LeaveSettings>(
+    (leave) => {
+      const drafts = unsavedForms();
+      if (drafts.length === 0) return leave();
+      // Named by their section's heading ("This conversation"), or the form's own label.
+      const names = drafts.map(
+        (f) =>
+          f.closest("section")?.querySelector("h3")?.textContent ??
+          f.getAttribute("aria-label") ??
+          "a form",
+      );
+      setDiscarding({ names: [...new Set(names)], leave });
+    },
+    [unsavedForms],
+  );
   const requestClose = useCallback(() => askToLeave(onClose), [askToLeave, onClose]);
   useEffect(() => {
     if (!leaveGuard) return;
@@ -144,6 +163,11 @@ function Panel(props: SettingsPanelProps) {
           }}
           onCancel={() => setDiscarding(null)}
         />
+      )}
+      {props.offline && (
+        <p role="status" className="banner warning small" data-testid="settings-offline">
+          {OFFLINE_SAVE} What shows here is what this browser last saw.
+        </p>
       )}
       {props.notice && (
         <p role="status" className="banner info small" data-testid="settings-notice">

@@ -7,7 +7,6 @@ import type {
   ConversationSettings,
   McpServer,
 } from "../../../durable-objects/protocol/rest";
-import { ApiFailure } from "../api";
 import { settingsApi } from "./settings-api";
 import { BUILTIN_SERVER } from "./settings-state";
 import { TestResult } from "./TestResult";
@@ -15,6 +14,7 @@ import { type ServerChoiceRow, useServerToolChoice } from "./use-server-tool-cho
 import { type PolicyChange, ToolPolicyEditor } from "./ToolPolicyEditor";
 import { type PolicySets, withOverride } from "./tool-policy-state";
 import type { SaveConversation } from "./use-conversation-saver";
+import { saveFailureWords } from "./use-saving";
 
 interface ServerRow extends ServerChoiceRow {
   note: string | null;
@@ -84,7 +84,7 @@ export function ToolsSection(props: {
       setSettings(saved.settings);
     } catch (err) {
       setSettings(props.conversation.settings);
-      setProblem(err instanceof ApiFailure ? err.message : "Could not save the tool settings.");
+      setProblem(saveFailureWords(err, "Could not save the tool settings."));
     }
   };
 
@@ -103,9 +103,7 @@ export function ToolsSection(props: {
         setUserPolicies((await settingsApi.setToolPolicy(server, tool, policy)).policies);
       } catch (err) {
         setUserPolicies(before);
-        setProblem(
-          err instanceof ApiFailure ? err.message : "Could not save your tool approval policy.",
-        );
+        setProblem(saveFailureWords(err, "Could not save your tool approval policy."));
       }
     };
   const sets: PolicySets = { conversation: settings.toolPolicies, user: userPolicies };

@@ -3,6 +3,14 @@
 import { useState } from "react";
 import { ApiFailure } from "../api";
 
+export const OFFLINE_SAVE = "You're offline: changes can be saved once you're back online.";
+
+/** Why a save failed, in words: the server's own, being offline, or the section's `failure`. */
+export function saveFailureWords(err: unknown, failure: string): string {
+  if (err instanceof ApiFailure) return err.message;
+  return typeof navigator !== "undefined" && !navigator.onLine ? OFFLINE_SAVE : failure;
+}
+
 export interface SaveStatus {
   error: boolean;
   text: string;
@@ -18,7 +26,7 @@ export function useSaving(failure: string) {
     try {
       setStatus({ error: false, text: await save() });
     } catch (err) {
-      setStatus({ error: true, text: err instanceof ApiFailure ? err.message : failure });
+      setStatus({ error: true, text: saveFailureWords(err, failure) });
     } finally {
       setBusy(false);
     }

@@ -1,6 +1,8 @@
 // Conversations other people shared with you, under your own in the sidebar.
 import { useEffect, useState } from "react";
 import type { SharedConversation } from "../../../durable-objects/protocol/sharing";
+import { browserStore } from "../browser-store";
+import { rememberedShared, rememberShared } from "../conversations/remembered-details";
 import { sharingApi } from "./sharing-api";
 import "./sharing.css";
 
@@ -9,20 +11,29 @@ export function SharedWithMe(props: {
   onSelect: (id: string) => void;
   /** Changed when the user left one: it goes from the list at once. */
   revision?: number;
+  /** Whose list it is: kept for a reload offline, which shows it as last loaded. */
+  userId: string;
 }) {
   const [items, setItems] = useState<SharedConversation[]>([]);
-  const { selected, revision } = props;
+  const { selected, revision, userId } = props;
   // Reloaded when the selection changes: a new share shows up without a page reload.
   useEffect(() => {
     let live = true;
-    sharingApi
-      .sharedWithMe()
-      .then((r) => live && setItems(r.items))
-      .catch(() => undefined);
+    sharingApi.sharedWithMe().then(
+      (r) => {
+        rememberShared(browserStore(), userId, r.items);
+        if (live) setItems(r.items);
+      },
+      (err: unknown) => {
+        // No answer (offline): the list as last loaded, rather than none.
+        if (live && err instanceof TypeError)
+          setItems((shown) => (shown.length ? shown : rememberedShared(browserStore(), userId)));
+      },
+    );
     return () => {
       live = false;
     };
-  }, [selected, revision]);
+  }, [selected, revision, userId]);
   if (items.length === 0) return null;
   return (
     <nav className="shared-with-me" aria-label="Shared with you" data-testid="shared-with-me">

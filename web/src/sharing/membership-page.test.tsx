@@ -387,6 +387,19 @@ describe("reloaded offline", () => {
     expect(rememberedRole(localStorage, ME.id, CONVERSATION.id)).toBe("viewer");
   });
 
+  it("'Shared with you' lists what it last loaded, and the conversation its title", async () => {
+    members.push(asParticipant);
+    await openPage();
+    const shared = () => host.querySelector("[data-testid=shared-with-me]")?.textContent;
+    await until(() => shared()?.includes(CONVERSATION.title));
+    await act(async () => root.unmount());
+    root = createRoot(host);
+    offline();
+    await act(async () => root.render(<App />));
+    await until(() => shared()?.includes(CONVERSATION.title));
+    await until(() => host.querySelector("h1")?.textContent === CONVERSATION.title);
+  });
+
   it("without a role known from before, the box waits and says why (never the sign-in page)", async () => {
     offline();
     await act(async () => root.render(<App />));

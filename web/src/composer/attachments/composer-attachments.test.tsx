@@ -5,7 +5,7 @@
 // tested in workers/api, the whole path in Chromium in tests/e2e/attachments.test.ts).
 import { act, useRef } from "react";
 import { createRoot, type Root } from "react-dom/client";
-import { afterEach, beforeEach, expect, it } from "vitest";
+import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import { ApiFailure } from "../../api";
 import { artifact } from "../../artifacts/test-artifact";
 import type { CatalogApi } from "../catalog-api";
@@ -413,6 +413,55 @@ it("files attached but not sent wait in their conversation while the user is in 
   await type("Here is the draft");
   await click(sendButton());
   expect(sent).toEqual([{ text: "Here is the draft", attachments: ["art-draft.png"] }]);
+});
+
+it("a reload keeps what is typed and the files attached for the next message; once sent they are gone", async () => {
+  await pick(png("draft.png"), png("gone.png"));
+  await act(async () => {
+    uploads[0]!.store();
+    uploads[1]!.store();
+  });
+  await settle();
+  await type("Here is the draft");
+  // Deleted in the artifact pane before the reload: its chip says so after it.
+  deleted.add("art-gone.png");
+  // A reload: a new page (the module's in-page memory is gone), the same tab's storage.
+  await act(async () => root.unmount());
+  vi.resetModules();
+  const { Composer: Reloaded } = await import("../Composer");
+  root = createRoot(host);
+  const reloaded = () =>
+    act(async () =>
+      root.render(
+        <Reloaded
+          conversationId={conversation}
+          busy={false}
+          onSend={(text, attachments) => sent.push({ text, attachments })}
+          onCancel={() => undefined}
+          api={noCatalog}
+          uploader={uploader}
+          discardUpload={async (id) => discarded.push(id)}
+          fileExists={async (id) => !deleted.has(id)}
+        />,
+      ),
+    );
+  await reloaded();
+  await settle();
+  expect(box().value).toBe("Here is the draft");
+  expect(chips().map((c) => c.querySelector(".attachment-chip-name")!.textContent)).toEqual([
+    "draft.png",
+    "gone.png",
+  ]);
+  expect(chips()[1]!.querySelector('[role="alert"]')!.textContent).toMatch(/was deleted/);
+  await click(chips()[1]!.querySelector<HTMLButtonElement>("button")!);
+  await click(sendButton());
+  expect(sent).toEqual([{ text: "Here is the draft", attachments: ["art-draft.png"] }]);
+  await act(async () => root.unmount());
+  root = createRoot(host);
+  await reloaded();
+  await settle();
+  expect(box().value).toBe("");
+  expect(chips()).toHaveLength(0);
 });
 
 it("files dropped anywhere on the conversation are attached, once each", async () => {

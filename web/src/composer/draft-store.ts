@@ -4,8 +4,7 @@
 // signing out erases them.
 import { z } from "zod";
 import { Artifact } from "../../../durable-objects/protocol/rest";
-
-type Store = Pick<Storage, "getItem" | "setItem" | "removeItem">;
+import { type BrowserStore as Store, forgetStored, readStored, writeStored } from "../stored-json";
 
 /** The tab's sessionStorage, where the browser lets us use it (private modes may not). */
 export function tabStore(): Storage | undefined {
@@ -41,14 +40,7 @@ export function keepDraft(store: Store | undefined, conversationId: string, text
 
 /** The stored files whose chips wait for the conversation's next message; none if unreadable. */
 export function draftFilesOf(store: Store | undefined, conversationId: string): Artifact[] {
-  try {
-    const raw = store?.getItem(filesKey(conversationId));
-    if (!raw) return [];
-    const parsed = Files.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : [];
-  } catch {
-    return [];
-  }
+  return readStored(store, filesKey(conversationId), Files) ?? [];
 }
 
 export function keepDraftFiles(
@@ -56,12 +48,9 @@ export function keepDraftFiles(
   conversationId: string,
   files: readonly Artifact[],
 ): void {
-  try {
-    if (files.length) store?.setItem(filesKey(conversationId), JSON.stringify(files));
-    else store?.removeItem(filesKey(conversationId));
-  } catch {
-    // Storage full or refused: the chips live as long as the page, as before.
-  }
+  // Storage full or refused: the chips live as long as the page, as before.
+  if (files.length) writeStored(store, filesKey(conversationId), files);
+  else forgetStored(store, filesKey(conversationId));
 }
 
 /** Signing out: nothing typed stays for whoever signs in next in this tab. */

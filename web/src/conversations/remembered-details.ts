@@ -4,6 +4,7 @@
 // header (title, model) and Settings could not show; with them the lists show as last seen and
 // Settings opens on what the app last knew, saying its changes wait for the network. A guess
 // until the server answers: what it loads wins and is remembered instead. Erased on sign-out.
+// Storage refused or full keeps nothing: offline, the page then shows less, as before.
 import { z } from "zod";
 import {
   Conversation,
@@ -11,8 +12,7 @@ import {
   ProviderInfo,
 } from "../../../durable-objects/protocol/rest";
 import { SharedConversation } from "../../../durable-objects/protocol/sharing";
-
-type Store = Pick<Storage, "getItem" | "setItem" | "removeItem">;
+import { type BrowserStore as Store, forgetStored, readStored, writeStored } from "../stored-json";
 
 const CONVERSATIONS = "thinking-chat:conversations:";
 const PROVIDERS = "thinking-chat:providers:";
@@ -27,31 +27,12 @@ const Providers = z.array(ProviderInfo);
 const List = z.array(ConversationListItem);
 const Shared = z.array(SharedConversation);
 
-/** What is kept; a value that is not one (an old format, a hand edit) holds nothing. */
-function read<T>(store: Store | null, storeKey: string, schema: z.ZodType<T>): T | null {
-  try {
-    const raw = store?.getItem(storeKey);
-    if (!raw) return null;
-    const parsed = schema.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
-function write(store: Store | null, storeKey: string, value: unknown): void {
-  try {
-    store?.setItem(storeKey, JSON.stringify(value));
-  } catch {
-    // Storage full or refused: offline, the page then shows less, as before.
-  }
-}
-
 export function rememberedConversation(
   store: Store | null,
   userId: string,
   conversationId: string,
 ): Conversation | null {
-  const kept = read(store, key(CONVERSATIONS, userId), Conversations) ?? [];
+  const kept = readStored(store, key(CONVERSATIONS, userId), Conversations) ?? [];
   const opened = kept.find((c) => c.id === conversationId);
   if (opened) return opened;
   // One never opened here: its row in the list (or in "Shared with you") holds the same details.
@@ -69,13 +50,13 @@ export function rememberConversation(
   userId: string,
   conversation: Conversation,
 ): void {
-  const kept = read(store, key(CONVERSATIONS, userId), Conversations) ?? [];
+  const kept = readStored(store, key(CONVERSATIONS, userId), Conversations) ?? [];
   const others = kept.filter((c) => c.id !== conversation.id);
-  write(store, key(CONVERSATIONS, userId), [...others, conversation].slice(-KEPT));
+  writeStored(store, key(CONVERSATIONS, userId), [...others, conversation].slice(-KEPT));
 }
 
 export function rememberedProviders(store: Store | null, userId: string): ProviderInfo[] {
-  return read(store, key(PROVIDERS, userId), Providers) ?? [];
+  return readStored(store, key(PROVIDERS, userId), Providers) ?? [];
 }
 
 export function rememberProviders(
@@ -83,12 +64,12 @@ export function rememberProviders(
   userId: string,
   providers: ProviderInfo[],
 ): void {
-  write(store, key(PROVIDERS, userId), providers);
+  writeStored(store, key(PROVIDERS, userId), providers);
 }
 
 /** The user's conversation list (unsearched) as last loaded; empty when none was kept. */
 export function rememberedList(store: Store | null, userId: string): ConversationListItem[] {
-  return read(store, key(LIST, userId), List) ?? [];
+  return readStored(store, key(LIST, userId), List) ?? [];
 }
 
 export function rememberList(
@@ -96,12 +77,12 @@ export function rememberList(
   userId: string,
   items: ConversationListItem[],
 ): void {
-  write(store, key(LIST, userId), items);
+  writeStored(store, key(LIST, userId), items);
 }
 
 /** The conversations shared with the user as last loaded ("Shared with you"). */
 export function rememberedShared(store: Store | null, userId: string): SharedConversation[] {
-  return read(store, key(SHARED, userId), Shared) ?? [];
+  return readStored(store, key(SHARED, userId), Shared) ?? [];
 }
 
 export function rememberShared(
@@ -109,17 +90,11 @@ export function rememberShared(
   userId: string,
   items: SharedConversation[],
 ): void {
-  write(store, key(SHARED, userId), items);
+  writeStored(store, key(SHARED, userId), items);
 }
 
 /** Signing out forgets the user's conversations, list and providers with the rest. */
 export function forgetDetails(store: Store | null, userId: string): void {
-  try {
-    store?.removeItem(key(CONVERSATIONS, userId));
-    store?.removeItem(key(PROVIDERS, userId));
-    store?.removeItem(key(LIST, userId));
-    store?.removeItem(key(SHARED, userId));
-  } catch {
-    // Refused storage holds nothing to forget.
-  }
+  for (const prefix of [CONVERSATIONS, PROVIDERS, LIST, SHARED])
+    forgetStored(store, key(prefix, userId));
 }

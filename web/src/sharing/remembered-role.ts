@@ -5,8 +5,7 @@
 // guess until the server answers: the live or loaded role wins and is remembered instead.
 import { z } from "zod";
 import { ConversationRole } from "../../../durable-objects/protocol/roles";
-
-type Store = Pick<Storage, "getItem" | "setItem" | "removeItem">;
+import { type BrowserStore as Store, forgetStored, readStored, writeStored } from "../stored-json";
 
 const PREFIX = "thinking-chat:roles:";
 /** Conversations remembered per user, the most recently told kept. */
@@ -18,16 +17,8 @@ const Remembered = z.array(z.tuple([z.string(), ConversationRole]));
 type Remembered = z.infer<typeof Remembered>;
 
 /** What is kept; a value that is not one (an old format, a hand edit) holds nothing. */
-function read(store: Store | null, userId: string): Remembered {
-  try {
-    const raw = store?.getItem(key(userId));
-    if (!raw) return [];
-    const parsed = Remembered.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : [];
-  } catch {
-    return [];
-  }
-}
+const read = (store: Store | null, userId: string): Remembered =>
+  readStored(store, key(userId), Remembered) ?? [];
 
 export function rememberedRole(
   store: Store | null,
@@ -46,18 +37,11 @@ export function rememberRole(
   const kept = read(store, userId).filter(([id]) => id !== conversationId);
   const told: Remembered[number] = [conversationId, role];
   const next = [...kept, told].slice(-KEPT);
-  try {
-    store?.setItem(key(userId), JSON.stringify(next));
-  } catch {
-    // Storage full or refused: a reload offline then waits for the role, as before.
-  }
+  // Storage full or refused: a reload offline then waits for the role, as before.
+  writeStored(store, key(userId), next);
 }
 
 /** Signing out forgets the user's roles with the rest of what the browser kept for them. */
 export function forgetRoles(store: Store | null, userId: string): void {
-  try {
-    store?.removeItem(key(userId));
-  } catch {
-    // Refused storage holds nothing to forget.
-  }
+  forgetStored(store, key(userId));
 }

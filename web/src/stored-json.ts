@@ -24,12 +24,14 @@ export function readStored<T>(
 
 /** Keeps `value` under `key`; false when the storage refused it. */
 export function writeStored(
-  store: Pick<Storage, "setItem"> | null | undefined,
+  store: Pick<Storage, "getItem" | "setItem"> | null | undefined,
   key: string,
   value: unknown,
 ): boolean {
   try {
-    store?.setItem(key, JSON.stringify(value));
+    const json = JSON.stringify(value);
+    // Refreshes often tell the same again (the list every 5 s): no write then.
+    if (store?.getItem(key) !== json) store?.setItem(key, json);
     return true;
   } catch {
     return false;

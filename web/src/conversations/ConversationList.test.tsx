@@ -275,3 +275,40 @@ describe("the list reloaded offline", () => {
     expect(titles()).toEqual([]);
   });
 });
+
+describe("the list remembered for a reload offline", () => {
+  it("is written to localStorage only when the 5 s refresh brings a change", async () => {
+    localStorage.clear();
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    try {
+      // The server's list, the same at each refresh (as it is when nothing changed).
+      const same = [conversation("c1", "Tidal forces"), conversation("c2", "Plant notes")];
+      const fetch = vi.fn(() => Promise.resolve(Response.json({ items: same, nextCursor: null })));
+      vi.stubGlobal("fetch", fetch);
+      const writes = vi.spyOn(Storage.prototype, "setItem");
+      const listWrites = () =>
+        writes.mock.calls.filter(([key]) => key.startsWith("thinking-chat:list:")).length;
+      showList();
+      await settle();
+      expect(listWrites()).toBe(1);
+
+      // Three refreshes telling the same list: nothing written.
+      for (let i = 0; i < 3; i++) {
+        act(() => vi.advanceTimersByTime(5000));
+        await settle();
+      }
+      expect(fetch.mock.calls.length).toBe(4);
+      expect(listWrites()).toBe(1);
+
+      // A renamed conversation is remembered at the next refresh.
+      same[0] = { ...same[0]!, title: "Moon and tides" };
+      act(() => vi.advanceTimersByTime(5000));
+      await settle();
+      expect(listWrites()).toBe(2);
+      expect(localStorage.getItem("thinking-chat:list:u1")).toContain("Moon and tides");
+      act(() => root.unmount());
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

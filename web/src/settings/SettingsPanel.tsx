@@ -28,6 +28,10 @@ import { useConversationSaver } from "./use-conversation-saver";
 import { OFFLINE_SAVE } from "./use-saving";
 import "./settings.css";
 
+/** Said offline in place of the sections that only the server can fill. */
+export const NEED_NETWORK =
+  "Tools, MCP servers, API tokens & sessions, templates and provider health need the network: they show here once you're back online.";
+
 /** Runs `leave` once the user agrees to drop Settings' unsaved changes; at once when there are none. */
 export type LeaveSettings = (leave: () => void) => void;
 
@@ -120,9 +124,10 @@ function Panel(props: SettingsPanelProps) {
     }
   }, []);
 
+  // Offline the registry cannot load: asked for once the network is back (`offline` clears).
   useEffect(() => {
-    void reload();
-  }, [reload]);
+    if (!props.offline) void reload();
+  }, [reload, props.offline]);
 
   useEffect(() => {
     closeButton.current?.focus();
@@ -186,16 +191,29 @@ function Panel(props: SettingsPanelProps) {
         providers={props.providers}
         save={save}
       />
-      <ToolsSection conversation={props.conversation} servers={servers} save={save} />
-      <McpServersSection servers={servers} loadError={loadError} onChanged={reload} />
+      {props.offline ? (
+        // One calm note rather than each section's own "could not load": they show once online.
+        <p className="settings-section muted small" data-testid="settings-need-network">
+          {NEED_NETWORK}
+        </p>
+      ) : (
+        <>
+          <ToolsSection conversation={props.conversation} servers={servers} save={save} />
+          <McpServersSection servers={servers} loadError={loadError} onChanged={reload} />
+        </>
+      )}
       <section className="settings-section" aria-label="Account">
         <button type="button" onClick={props.onSignOut}>
           Sign out
         </button>
       </section>
-      <AccessSection onSignedOut={props.onSignOut} />
-      <TemplatesSection providers={props.providers} />
-      <ProviderHealthSection />
+      {!props.offline && (
+        <>
+          <AccessSection onSignedOut={props.onSignOut} />
+          <TemplatesSection providers={props.providers} />
+          <ProviderHealthSection />
+        </>
+      )}
     </section>
   );
 }

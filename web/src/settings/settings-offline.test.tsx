@@ -45,6 +45,7 @@ async function server(path: string, init?: RequestInit): Promise<Response> {
     return init?.method === "DELETE" ? new Response(null, { status: 204 }) : json({ user: ME });
   if (path === "/api/providers") return json({ providers: PROVIDERS });
   if (path === conv) return json(CONVERSATION);
+  if (path === "/api/tool-policies") return json({ policies: {} });
   if (path === `${conv}/members`) return json({ role: "owner", owner: ME, members: [] });
   if (path.startsWith("/api/conversations?"))
     return json({ items: [CONVERSATION], nextCursor: null });
@@ -124,6 +125,35 @@ it("reloaded offline, the conversation's Settings open from what was last seen, 
   );
   const alert = save.closest("form")!.querySelector('[role="alert"]');
   expect(alert?.textContent).toBe("You're offline: changes can be saved once you're back online.");
+});
+
+it("reloaded offline, Settings say once that the rest needs the network, with no errors; back online the sections load", async () => {
+  const first = await load();
+  await until(() => first.querySelector("#message-box") !== null);
+  online = false;
+  const host = await load();
+  await until(() => buttonIn(host, "Settings") !== undefined);
+  await act(async () => buttonIn(host, "Settings")!.click());
+  const settings = () => host.querySelector<HTMLElement>('[role="dialog"][aria-label="Settings"]');
+  await until(() => settings() !== null);
+  // What each section says went wrong (some alert regions stay, empty, for a later failure).
+  const alerts = () =>
+    [...settings()!.querySelectorAll('[role="alert"]')].map((a) => a.textContent).filter(Boolean);
+  await settle();
+  expect(alerts()).toEqual([]);
+  expect(settings()!.textContent).not.toMatch(/could not/i);
+  expect(settings()!.querySelector("[data-testid=settings-need-network]")?.textContent).toBe(
+    "Tools, MCP servers, API tokens & sessions, templates and provider health need the network: they show here once you're back online.",
+  );
+  const headings = () => [...settings()!.querySelectorAll("h3")].map((h) => h.textContent);
+  expect(headings()).not.toContain("Templates");
+
+  online = true;
+  await act(async () => window.dispatchEvent(new Event("online")));
+  await until(() => settings()?.querySelector("[data-testid=settings-need-network]") === null);
+  await until(() => headings().includes("Templates"));
+  expect(headings()).toContain("API tokens & sessions");
+  expect(alerts()).toEqual([]);
 });
 
 it("offline with nothing seen before, no Settings is offered (nothing to show)", async () => {

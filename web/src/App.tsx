@@ -20,6 +20,7 @@ import { browserStore } from "./browser-store";
 import { eraseOutboxes } from "./chat/outbox-keys";
 import { eraseDrafts, tabStore } from "./composer/draft-store";
 import { forgetRoles, rememberedRole } from "./sharing/remembered-role";
+import { forgetTranscripts } from "./chat/remembered-transcript";
 import {
   forgetDetails,
   rememberConversation,
@@ -512,6 +513,7 @@ export function App() {
       eraseOutboxes(browserStore(), auth.user.id);
       forgetRoles(browserStore(), auth.user.id);
       forgetDetails(browserStore(), auth.user.id);
+      forgetTranscripts(browserStore(), auth.user.id);
     }
     setAuth({ state: "signed-out" });
   };

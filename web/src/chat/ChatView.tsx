@@ -16,6 +16,7 @@ import { questionBefore } from "./SignInNotice";
 import { conversationTotal, usagePerAnswer } from "../usage/merge-usage";
 import { UsageMeter } from "../usage/UsageMeter";
 import { useConversationUsage } from "../usage/use-conversation-usage";
+import { useRememberedTranscript } from "./use-remembered-transcript";
 import { VirtualList, type VirtualListHandle } from "./VirtualList";
 import { TurnAnnouncer } from "./TurnAnnouncer";
 import { branchConversation, useAlternatives } from "./branch-api";
@@ -155,6 +156,8 @@ export function ChatView(props: {
     list.current?.scrollToEnd();
   };
   const transcript = state?.transcript;
+  // Until the socket catches up (offline after a reload, say), the messages last seen here.
+  const shownMessages = useRememberedTranscript(me, conversationId, state) ?? NO_MESSAGES;
   // Read when Ask again is pressed, so the callback stays the same while an answer streams.
   const messagesNow = useRef(transcript?.messages ?? NO_MESSAGES);
   messagesNow.current = transcript?.messages ?? NO_MESSAGES;
@@ -290,7 +293,7 @@ export function ChatView(props: {
       {props.template && (
         <TemplateStart
           template={props.template}
-          open={!!transcript && transcript.messages.length === 0}
+          open={!!transcript && shownMessages.length === 0}
         />
       )}
       {/* The list follows the stream only while the reader is at its end; scrolling up to read
@@ -299,7 +302,7 @@ export function ChatView(props: {
         className="messages"
         testId="messages"
         handle={list}
-        items={transcript?.messages ?? NO_MESSAGES}
+        items={shownMessages}
         keyOf={messageKey}
         render={renderMessage}
         estimate={120}

@@ -65,7 +65,7 @@ async function conversation(title: string): Promise<string> {
   return ((await res.json()) as { id: string }).id;
 }
 
-it("reloaded offline with the HTTP cache emptied, the conversation, its Settings and the new-conversation form open", async () => {
+it("reloaded offline with the HTTP cache emptied, the conversation (its last messages), its Settings and the new-conversation form open", async () => {
   const id = await conversation("Field notes");
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   const page = await context.newPage();
@@ -74,6 +74,10 @@ it("reloaded offline with the HTTP cache emptied, the conversation, its Settings
   await page.goto(`${stack.url}/?c=${id}#token=${stack.token}`);
   const box = page.getByRole("textbox", { name: "Message" });
   await expect.poll(() => box.isEnabled(), { timeout: 30_000 }).toBe(true);
+  await box.fill("Keep the tide tables");
+  await box.press("Enter");
+  const answer = page.getByTestId("message-assistant").filter({ hasText: "Noted." });
+  await answer.waitFor({ timeout: 30_000 });
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
 
   // The browser drops what it kept over HTTP (as it may any time): only the worker's cache is left.
@@ -84,6 +88,10 @@ it("reloaded offline with the HTTP cache emptied, the conversation, its Settings
   await page.reload();
   await page.getByTestId("offline-app").waitFor({ timeout: 15_000 });
   await expect.poll(() => box.isEnabled(), { timeout: 30_000 }).toBe(true);
+  // The messages last seen there, with the conversation's offline banner.
+  await answer.waitFor({ timeout: 15_000 });
+  await page.getByTestId("offline").waitFor();
+  await page.getByTestId("message-user").filter({ hasText: "Keep the tide tables" }).waitFor();
   // The list, its title and Settings come from what the browser last saw, Settings saying saves wait.
   const list = page.getByRole("navigation", { name: "Conversations" });
   await list.getByText("Field notes").first().waitFor({ timeout: 15_000 });
@@ -93,6 +101,14 @@ it("reloaded offline with the HTTP cache emptied, the conversation, its Settings
   expect(await settings.getByTestId("settings-offline").textContent()).toContain(
     "You're offline: changes can be saved once you're back online.",
   );
+  // One note for the sections only the server can fill, not an error each.
+  await settings.getByTestId("settings-need-network").waitFor();
+  expect(
+    await settings
+      .getByRole("alert")
+      .filter({ hasText: /could not/i })
+      .count(),
+  ).toBe(0);
   await settings.getByRole("button", { name: "Close" }).click();
 
   await page.getByRole("button", { name: "New conversation" }).click();

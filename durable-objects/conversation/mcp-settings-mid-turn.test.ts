@@ -149,3 +149,14 @@ it("a server given new headers between turns gets the next turn's calls with the
   expect(sent.length).toBeGreaterThan(0);
   expect(new Set(sent)).toEqual(new Set(["Bearer new-key"]));
 }, 60_000);
+
+it("a server re-pointed to a new URL in Settings mid-turn gets the next call there, not at the old address", async () => {
+  const moved = holdChannel();
+  await moved.release();
+  const { results, server } = await turnWithChange({}, (user, id) =>
+    api(user, `/api/mcp-servers/${id}`, { method: "PATCH", json: { url: moved.url } }),
+  );
+  expect(server.holdCalls.map((c) => c.n)).toEqual([1]);
+  expect((await moved.state()).holdCalls.map((c) => c.n)).toEqual([2]);
+  expect(results.map((r) => r.type === "tool_result" && r.isError)).toEqual([false, false]);
+}, 60_000);

@@ -135,7 +135,8 @@ export function approvalGate(opts: {
   messageId: string;
   userId: string;
   conversationPolicies: ToolPolicies | undefined;
-  userPolicies: ToolPolicies;
+  /** The owner's policies as they are now (Settings may change them during the turn). */
+  userPolicies: () => ToolPolicies;
   ttlSeconds: number;
   emit: (e: NewServerEvent) => void;
   /** Arranges for `expireApproval(id)` to run at `expiresAt` (the agents schedule API). */
@@ -149,7 +150,7 @@ export function approvalGate(opts: {
         hints: t.annotations,
         builtin: t.server === BUILTIN_SERVER,
         conversation: opts.conversationPolicies,
-        user: opts.userPolicies,
+        user: opts.userPolicies(),
       }),
     state(callId, step): ApprovalState {
       const row = opts.approvals.forCall(opts.turnId, callId, step);

@@ -89,11 +89,14 @@ import { markRefused, withoutRefused } from "./refused-exchanges";
 import { resumePastEnd } from "./resume-point";
 import { handshakeResume, type HandshakeResume } from "../protocol/handshake-resume";
 import { OpenSockets } from "./open-sockets";
+import { LiveSettings, ownerSettings } from "./live-settings";
 import { keepAliveIfLong } from "./late-keep-alive";
 import { CLOSE_CONVERSATION_GONE } from "../protocol/close-codes";
 
 /** How long a turn may run before its user's message is written to D1 (else: as it ends). */
 export const FIRST_WRITE_AFTER_MS = 1_000;
+/** How long before its turn's row a turn's D1 reads may have gone out (early-turn-reads.ts). */
+const SETTINGS_READ_LEAD_MS = 5_000;
 /** Events per `replay` frame (and per read of the log) when a socket catches up. */
 const REPLAY_BATCH = 1_000;
 
@@ -106,6 +109,10 @@ export class Conversation extends Agent<Env> {
   #approvals: ApprovalStore | undefined;
   #elicitations: Elicitations | undefined;
   #abort: AbortController | null = null;
+  /** The running turn's view of the owner's MCP servers and tool policies. */
+  #liveSettings: LiveSettings | null = null;
+  /** When the API last said the owner's MCP settings changed (ms; 0: not since start-up). */
+  #settingsChangedAt = 0;
   #sse = new Set<SseSubscriber>();
   /** Deltas held up to COALESCE_MS to go out as one event (delta-coalescer.ts). */
   #deltas = new DeltaCoalescer((e) => this.publish(e));
@@ -243,6 +250,15 @@ export class Conversation extends Agent<Env> {
   accessChanged(userId: string, role: ConversationRole | null, left = false): void {
     if (applyAccessChange(this.#open.list(), this.#sse, userId, role, left))
       broadcastPresence(() => this.#open.list());
+  }
+
+  /**
+   * The owner changed their MCP servers or tool policies in Settings: a running turn reads them
+   * again before its next call (a call under way may finish). Without a turn, nothing to do.
+   */
+  mcpSettingsChanged(): void {
+    this.#settingsChangedAt = Date.now();
+    this.#liveSettings?.changed();
   }
 
   /** A ticket opens one socket: the API worker claims its id here before the upgrade. */
@@ -848,7 +864,15 @@ export class Conversation extends Agent<Env> {
         store: this.store,
         emit: (e) => this.emit(e),
       });
-      const { pinned, userPolicies } = reads;
+      const { pinned } = reads;
+      // What Settings say of the owner's servers and policies, read again if they change.
+      const live = new LiveSettings({ servers: reads.servers, policies: reads.userPolicies }, () =>
+        ownerSettings(this.env, conversation.userId),
+      );
+      this.#liveSettings = live;
+      // A change told while the turn's reads were under way (they go out as the message
+      // arrives, before the turn exists) may be missing from them: read again.
+      if (this.#settingsChangedAt >= turn.createdAt - SETTINGS_READ_LEAD_MS) live.changed();
       // The loop, the provider SDKs and the MCP client load on the first turn, not at start-up.
       const [{ runTurn }, tools, { storedSummary }] = await Promise.all([
         import("./turn"),
@@ -862,6 +886,7 @@ export class Conversation extends Agent<Env> {
             apiBase: this.store.getMeta("api_base") ?? "",
             elicit: this.elicitationBridge(turn, conversation),
             registry: reads.servers,
+            live,
           }),
         ),
         import("./summary"),
@@ -898,7 +923,7 @@ export class Conversation extends Agent<Env> {
           messageId: turn.assistantMessageId,
           userId: conversation.userId,
           conversationPolicies: conversation.settings.toolPolicies,
-          userPolicies,
+          userPolicies: () => live.policies,
           ttlSeconds: approvalTtlSeconds(
             this.env.APPROVAL_TTL_SECONDS,
             conversation.settings.approvalTimeoutSeconds,
@@ -973,6 +998,7 @@ export class Conversation extends Agent<Env> {
     } finally {
       clearTimeout(firstWrite);
       this.#abort = null;
+      this.#liveSettings = null;
     }
     // A parked turn keeps the turn lock; it resumes when its approvals are answered (perhaps
     // while this run was ending).

@@ -21,6 +21,8 @@ export interface Live {
   runningCalls?: RunningCall[];
   /** When a turn last used this connection (ms since epoch). */
   lastUsed: number;
+  /** When the user last edited the server's settings as this connection was opened with them. */
+  editedAt?: number | undefined;
 }
 
 /** A tool call in flight, and how a question its server asks meanwhile reaches the user. */

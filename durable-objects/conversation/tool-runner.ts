@@ -38,6 +38,7 @@ import { backgroundProvider } from "../mcp/oauth/background-provider";
 import { secretBox } from "../mcp/oauth/secret-box";
 import { SignInRequiredError } from "../mcp/oauth/sign-in-errors";
 import { failureLimit, forgetOldFailures, skipSentence } from "./mcp-failure-limit";
+import type { LiveSettings } from "./live-settings";
 import { BUILTIN_SERVER, type ServerConfig, serversForUser } from "./mcp-servers";
 import type { ConversationStore } from "./store";
 import type { ConversationInfo } from "./turn";
@@ -130,6 +131,8 @@ export async function createToolRunner(opts: {
   elicit?: ElicitationBridge;
   /** The owner's servers, when the turn read them already (turn-reads.ts). */
   registry?: ServerConfig[];
+  /** The owner's servers as Settings change them during the turn (live-settings.ts). */
+  live?: LiveSettings;
 }): Promise<ToolRunner> {
   const { env, conversation, store, pool } = opts;
   const cooldownMs = positiveSetting("MCP_BREAKER_COOLDOWN_MS", env.MCP_BREAKER_COOLDOWN_MS);
@@ -146,8 +149,25 @@ export async function createToolRunner(opts: {
   // first turn after the change; the turn does not wait for them.
   const current = new Set(registry.map(sessionKey));
   void endSessions({ store, pool, servers: registry, routeFor, which: (k) => !current.has(k) });
-  const servers = registry.filter((s) => !blocked.has(s.name));
-  const byName = new Map(servers.map((s) => [s.name, s]));
+  let servers = registry.filter((s) => !blocked.has(s.name));
+  let byName = new Map(servers.map((s) => [s.name, s]));
+  /** Servers of this turn the owner removed or switched off in Settings since it began. */
+  const removed = new Map<string, ServerConfig>();
+  let seenVersion = opts.live?.version ?? 0;
+  /** Takes the owner's servers as last read (a change in Settings mid-turn). */
+  const sync = () => {
+    const live = opts.live;
+    if (!live || live.version === seenVersion) return;
+    seenVersion = live.version;
+    const now = live.servers.filter((s) => !blocked.has(s.name));
+    const names = new Set(now.map((s) => s.name));
+    for (const s of servers) if (!names.has(s.name)) removed.set(s.name, s);
+    for (const name of names) removed.delete(name);
+    servers = now;
+    byName = new Map(servers.map((s) => [s.name, s]));
+  };
+  const removedSentence = (name: string) =>
+    `the server '${name}' was removed or switched off in Settings during this turn`;
   // This user's own OAuth sign-ins (never another user's: the key is the turn's user).
   const apiOrigin = URL.canParse(opts.apiBase) ? opts.apiBase : "https://app.invalid";
   const authProviderFor = (s: ServerConfig) =>
@@ -173,9 +193,14 @@ export async function createToolRunner(opts: {
 
   const connect = async (s: ServerConfig, fresh = false): Promise<Live> => {
     const existing = pool.get(cacheKey(s));
-    if (existing && !fresh) return existing;
-    if (existing) await existing.client.close().catch(() => undefined);
-    const cached = fresh ? { tools: null } : readCache(s);
+    // Opened before the user edited the server (new headers: a revoked key, say): a new session
+    // with what the server's settings say now. A call still running on the old one may finish.
+    const outdated = !!existing && existing.editedAt !== s.editedAt;
+    if (existing && !fresh && !outdated) return existing;
+    if (existing && !(outdated && existing.runningCalls?.length))
+      await existing.client.close().catch(() => undefined);
+    const renew = fresh || outdated;
+    const cached = renew ? { tools: null } : readCache(s);
     const authProvider = authProviderFor(s);
     const transport = newMcpTransport({
       url: s.url,
@@ -188,7 +213,7 @@ export async function createToolRunner(opts: {
       }),
     });
     const client = newMcpClient({ elicitation: !!opts.elicit });
-    const live: Live = { client, transport, lastUsed: Date.now() };
+    const live: Live = { client, transport, lastUsed: Date.now(), editedAt: s.editedAt };
     const elicit = opts.elicit;
     if (elicit) answerQuestionsOn(client, live, (id) => elicit.completed(s.name, id));
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
@@ -211,7 +236,7 @@ export async function createToolRunner(opts: {
     writeCache(s, {
       // A new session keeps the catalog this conversation was offered (a sibling's), unless the
       // old session was lost: then its tools are listed again.
-      ...(cached.sessionId ? cached : { tools: fresh ? null : cached.tools }),
+      ...(cached.sessionId ? cached : { tools: renew ? null : cached.tools }),
       sessionId: transport.sessionId,
       protocolVersion: transport.protocolVersion ?? cached.protocolVersion,
     });
@@ -311,9 +336,13 @@ export async function createToolRunner(opts: {
   };
 
   return {
-    changed: () => [...listedServers].some((s) => readCache(s).tools === null),
+    changed: () =>
+      [...listedServers].some((s) => readCache(s).tools === null) ||
+      (!!opts.live && (opts.live.stale || opts.live.version !== seenVersion)),
 
     async catalog() {
+      await opts.live?.current();
+      sync();
       listedServers.clear();
       const tools: CatalogTool[] = [];
       const known: CatalogTool[] = [];
@@ -324,6 +353,8 @@ export async function createToolRunner(opts: {
       // that does not exist. Read from this turn's listing or the stored one: no request.
       const keepKnown = (s: ServerConfig) =>
         known.push(...usable(s, listedThisTurn.get(s.name) ?? readCache(s).tools ?? []).tools);
+      // Still known, so a call the model makes anyway is answered as removed, not unknown.
+      for (const s of removed.values()) keepKnown(s);
       await Promise.all(
         servers.map(async (s) => {
           const skip = limit.skipped(s);
@@ -376,12 +407,25 @@ export async function createToolRunner(opts: {
     },
 
     skipped(serverName) {
+      sync();
+      if (removed.has(serverName)) return removedSentence(serverName);
       const s = byName.get(serverName);
       const skip = s ? limit.skipped(s) : null;
       return skip && `'${serverName}' ${skipSentence(skip)}`;
     },
 
     async call(serverName, tool, args, hooks) {
+      // A change in Settings that landed before this call applies to it (URL, headers, removal).
+      await opts.live?.current();
+      sync();
+      if (removed.has(serverName))
+        return {
+          ok: false,
+          error: {
+            code: "removed",
+            message: `${serverName}: not called, ${removedSentence(serverName)}.`,
+          },
+        };
       const s = byName.get(serverName);
       if (!s)
         return {

@@ -3,7 +3,8 @@
 // Each path prefix is its own server (`/mcp`, `/<channel>/mcp`), so tests do not share state;
 // `/<channel>/state` tells a test what the server saw (standing GET streams open, sessions ended)
 // and `POST /<channel>/add-tool` changes the tools outside any request, so only a client with a
-// standing GET stream hears of it.
+// standing GET stream hears of it. Channels named `hold-…` also have `hold_step`, which answers
+// only once `POST /<channel>/release` was sent: a pause in a turn, for changing Settings mid-turn.
 import { randomUUID } from "node:crypto";
 import { createServer, type ServerResponse } from "node:http";
 import { McpServer, type RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -16,6 +17,8 @@ export interface ChangingServerState {
   sessions: string[];
   /** Authorization and X-Api-Key values that reached this channel. */
   credentials: string[];
+  /** `hold_step` calls that started, in order, with the authorization header each came with. */
+  holdCalls: Array<{ n: number; authorization: string | null }>;
 }
 
 interface Channel {
@@ -25,6 +28,10 @@ interface Channel {
   standing: Set<ServerResponse>;
   ended: string[];
   credentials: string[];
+  holdCalls: ChangingServerState["holdCalls"];
+  hold: boolean;
+  /** Set by `POST /<channel>/release`: `hold_step` calls answer from then on. */
+  released: boolean;
 }
 
 export async function startChangingServer(): Promise<{ url: string; stop: () => Promise<void> }> {
@@ -39,6 +46,10 @@ export async function startChangingServer(): Promise<{ url: string; stop: () => 
         standing: new Set(),
         ended: [],
         credentials: [],
+        holdCalls: [],
+        // Only channels named hold-… have `hold_step`: the other tests' catalogs stay as they are.
+        hold: name.startsWith("/hold-"),
+        released: false,
       };
       channels.set(name, c);
     }
@@ -74,6 +85,22 @@ export async function startChangingServer(): Promise<{ url: string; stop: () => 
       async () => ({ content: [{ type: "text", text: "new_tool ran" }] }),
     );
     if (!channel.added) newTool.disable();
+    // Answers once the test releases the channel: the pause in which a test changes Settings.
+    if (channel.hold)
+      server.registerTool(
+        "hold_step",
+        {
+          description: "Answers when released.",
+          inputSchema: { n: z.number() },
+          annotations: harmless,
+        },
+        async ({ n }, extra) => {
+          const auth = extra.requestInfo?.headers.authorization;
+          channel.holdCalls.push({ n, authorization: typeof auth === "string" ? auth : null });
+          while (!channel.released) await new Promise((r) => setTimeout(r, 20));
+          return { content: [{ type: "text", text: `hold_step ${n} done` }] };
+        },
+      );
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => void channel.sessions.set(id, transport),
@@ -88,12 +115,17 @@ export async function startChangingServer(): Promise<{ url: string; stop: () => 
     ended: c.ended,
     sessions: [...c.sessions.keys()],
     credentials: c.credentials,
+    holdCalls: c.holdCalls,
   });
 
   const http = createServer(async (req, res) => {
     const path = new URL(req.url ?? "/", "http://x").pathname;
-    const channel = channelOf(path.replace(/\/(mcp|state|add-tool)$/, ""));
+    const channel = channelOf(path.replace(/\/(mcp|state|add-tool|release)$/, ""));
     if (path.endsWith("/state")) return void res.end(JSON.stringify(state(channel)));
+    if (path.endsWith("/release")) {
+      channel.released = true;
+      return void res.end(JSON.stringify(state(channel)));
+    }
     if (path.endsWith("/add-tool")) {
       // enable() announces the change to every session, on its standing stream only.
       channel.added = true;

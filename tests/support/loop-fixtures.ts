@@ -9,6 +9,18 @@ const formatter = (items: unknown[]) => ({
 
 // Fixtures on tool results come first: a later step's request still carries the first question.
 export function addLoopFixtures(mock: LLMock): void {
+  // Two held steps on one server (tests/support/changing-server.ts): Settings change between.
+  mock.on(
+    { userMessage: /hold two steps please/, toolCallId: "hs1" },
+    { toolCalls: [{ id: "hs2", name: "changing-hold__hold_step", arguments: '{"n":2}' }] },
+  );
+  mock.on(
+    { userMessage: /hold two steps please/, toolCallId: "hs2" },
+    { content: "Both held steps are done." },
+  );
+  mock.onMessage(/hold two steps please/, {
+    toolCalls: [{ id: "hs1", name: "changing-hold__hold_step", arguments: '{"n":1}' }],
+  });
   // A tool added by a call is used at the turn's next step.
   mock.on(
     { userMessage: /add and use a tool please/, toolCallId: "lu1" },

@@ -23,6 +23,7 @@ import { ApiError, notFound } from "../http/errors";
 import { parseJsonBody, parseParam } from "../http/validate";
 import { IdParam } from "./conversations";
 import { forgetSignIn, signInDeps } from "./mcp-server-sign-in";
+import { tellRunningTurns } from "./mcp-settings-notice";
 
 /** The MCP client loads when a server is tested, not when the worker starts. */
 const probeServer: typeof ProbeServer = async (target) =>
@@ -240,6 +241,7 @@ export const mcpServerRoutes = new Hono<AppEnv>()
       })
       .where(eq(mcpServers.id, id))
       .returning();
+    await tellRunningTurns(c.env, c.get("user").id);
     return c.json(toMcpServer(row!));
   })
   .delete("/:id", async (c) => {
@@ -248,5 +250,6 @@ export const mcpServerRoutes = new Hono<AppEnv>()
     // Removing a server forgets (and revokes) this user's sign-in to it first.
     await forgetSignIn(c, id);
     await c.get("db").delete(mcpServers).where(eq(mcpServers.id, id));
+    await tellRunningTurns(c.env, c.get("user").id);
     return c.body(null, 204);
   });

@@ -9,6 +9,7 @@ import {
 import { ToolPolicy } from "../../../../durable-objects/protocol/tool-policy";
 import type { AppEnv } from "../app-types";
 import { parseJsonBody } from "../http/validate";
+import { tellRunningTurns } from "./mcp-settings-notice";
 
 export const PolicyChange = z
   .object({
@@ -27,5 +28,6 @@ export const toolPolicyRoutes = new Hono<AppEnv>()
     const change = await parseJsonBody(c, PolicyChange);
     const userId = c.get("user").id;
     await setUserToolPolicy(c.env.DB, userId, change.server, change.tool ?? "", change.policy);
+    await tellRunningTurns(c.env, userId);
     return c.json({ policies: await loadUserToolPolicies(c.env.DB, userId) });
   });

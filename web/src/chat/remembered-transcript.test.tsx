@@ -4,6 +4,10 @@
 import { act } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { TranscriptMessage } from "../../../durable-objects/protocol/transcript";
+import {
+  CLOSE_ACCESS_REVOKED,
+  CLOSE_REASON_ACCESS_REVOKED,
+} from "../../../durable-objects/protocol/close-codes";
 import type { ServerEvent } from "../../../durable-objects/protocol/wire";
 import { App } from "../App";
 import { rememberUser } from "../last-user";
@@ -117,6 +121,8 @@ const EVENTS: ServerEvent[] = [
 ];
 
 let online = true;
+/** Set: the socket opens and closes at once with this code and reason (a former member's, say). */
+let closeWith: { code: number; reason: string } | null = null;
 /** The conversation's socket: online it replays the events and says it is synced; offline it fails. */
 class ReplaySocket extends EventTarget {
   readyState = 0;
@@ -129,6 +135,10 @@ class ReplaySocket extends EventTarget {
       }
       this.readyState = 1;
       this.dispatchEvent(new Event("open"));
+      if (closeWith) {
+        this.readyState = 3;
+        return this.dispatchEvent(new CloseEvent("close", closeWith));
+      }
       for (const frame of [
         { type: "replay", events: EVENTS },
         { type: "synced", seq: EVENTS.length, busy: false },
@@ -155,6 +165,7 @@ async function server(path: string, init?: RequestInit): Promise<Response> {
 
 beforeEach(() => {
   online = true;
+  closeWith = null;
   EVENTS.length = 4;
   localStorage.clear();
   rememberUser(localStorage, ME);
@@ -225,4 +236,20 @@ it("a conversation seen online shows its last answer when the page is reloaded o
   await until(() => again.host.querySelector("#message-box") === null);
   expect(localStorage.getItem(`thinking-chat:transcripts:${ME.id}`)).toBeNull();
   act(() => again.root.unmount());
+});
+
+it("a conversation the user may no longer read shows none of what was kept of it, and forgets it", async () => {
+  const kept = () => localStorage.getItem(`thinking-chat:transcripts:${ME.id}`) ?? "";
+  const first = await load();
+  await until(() => messagesIn(first.host)?.includes(ANSWER));
+  act(() => first.root.unmount());
+  expect(kept()).toContain(ANSWER);
+
+  // The owner stopped sharing it meanwhile: the socket says so as it opens.
+  closeWith = { code: CLOSE_ACCESS_REVOKED, reason: CLOSE_REASON_ACCESS_REVOKED };
+  const { host, root } = await load();
+  await until(() => host.querySelector("[data-testid=access-revoked]") !== null);
+  expect(messagesIn(host) ?? "").not.toContain(ANSWER);
+  expect(kept()).not.toContain(ANSWER);
+  act(() => root.unmount());
 });

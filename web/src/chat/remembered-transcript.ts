@@ -76,6 +76,17 @@ export function rememberTranscript(
   );
 }
 
+/** A conversation deleted, left or no longer shared with the user: what was kept of it goes. */
+export function forgetTranscript(store: Store | null, userId: string, conversationId: string) {
+  const kept = readStored(store, key(userId), Kept);
+  if (kept?.some((k) => k.conversationId === conversationId))
+    writeStored(
+      store,
+      key(userId),
+      kept.filter((k) => k.conversationId !== conversationId),
+    );
+}
+
 /** Signing out forgets every transcript the user's conversations left here. */
 export function forgetTranscripts(store: Store | null, userId: string): void {
   forgetStored(store, key(userId));

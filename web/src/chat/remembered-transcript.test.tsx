@@ -10,7 +10,7 @@ import {
 } from "../../../durable-objects/protocol/close-codes";
 import type { ServerEvent } from "../../../durable-objects/protocol/wire";
 import { App } from "../App";
-import { rememberUser } from "../last-user";
+import { stubAppPage } from "../test-app-page";
 import { mountInPage } from "../test-page";
 import { memoryStorage, refusingStorage } from "../test-storage";
 import {
@@ -167,22 +167,14 @@ beforeEach(() => {
   online = true;
   closeWith = null;
   EVENTS.length = 4;
-  localStorage.clear();
-  rememberUser(localStorage, ME);
-  history.replaceState(null, "", `/?c=${CONVERSATION.id}`);
-  vi.stubGlobal("WebSocket", ReplaySocket);
-  vi.stubGlobal("matchMedia", () => ({
-    matches: false,
-    addEventListener: () => undefined,
-    removeEventListener: () => undefined,
-  }));
-  vi.stubGlobal(
-    "fetch",
-    vi.fn((path: string, init?: RequestInit) =>
+  stubAppPage({
+    me: ME,
+    conversationId: CONVERSATION.id,
+    socket: ReplaySocket,
+    fetch: (path, init) =>
       online ? server(path, init) : Promise.reject(new TypeError("Failed to fetch")),
-    ),
-  );
-  vi.spyOn(navigator, "onLine", "get").mockImplementation(() => online);
+    online: () => online,
+  });
 });
 afterEach(() => {
   vi.unstubAllGlobals();

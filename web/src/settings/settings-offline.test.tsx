@@ -5,7 +5,7 @@
 import { act } from "react";
 import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import { App } from "../App";
-import { rememberUser } from "../last-user";
+import { stubAppPage } from "../test-app-page";
 import { mountInPage } from "../test-page";
 
 const ME = { id: "u-ada", name: "ada" };
@@ -64,20 +64,13 @@ class QuietSocket extends EventTarget {
 let online = true;
 beforeEach(() => {
   online = true;
-  localStorage.clear();
-  rememberUser(localStorage, ME);
-  history.replaceState(null, "", `/?c=${CONVERSATION.id}`);
-  vi.stubGlobal("WebSocket", QuietSocket);
-  vi.stubGlobal("matchMedia", () => ({
-    matches: false,
-    addEventListener: () => undefined,
-    removeEventListener: () => undefined,
-  }));
-  vi.stubGlobal(
-    "fetch",
-    vi.fn((path: string, init?: RequestInit) => (online ? server(path, init) : offline())),
-  );
-  vi.spyOn(navigator, "onLine", "get").mockImplementation(() => online);
+  stubAppPage({
+    me: ME,
+    conversationId: CONVERSATION.id,
+    socket: QuietSocket,
+    fetch: (path, init) => (online ? server(path, init) : offline()),
+    online: () => online,
+  });
 });
 afterEach(() => {
   vi.unstubAllGlobals();

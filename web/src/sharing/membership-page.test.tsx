@@ -7,8 +7,8 @@ import { createRoot, type Root } from "react-dom/client";
 import { afterEach, beforeAll, beforeEach, describe, expect, vi } from "vitest";
 import { App } from "../App";
 import { artifact } from "../artifacts/test-artifact";
-import { rememberUser } from "../last-user";
 import { outboxKey } from "../chat/outbox-keys";
+import { stubAppPage } from "../test-app-page";
 import { act, actsFinished, it } from "../test-steps";
 import { rememberedRole, rememberRole } from "./remembered-role";
 
@@ -86,18 +86,11 @@ beforeEach(() => {
   shared = true;
   own = false;
   members = [];
-  localStorage.clear();
-  rememberUser(localStorage, ME);
-  history.replaceState(null, "", `/?c=${CONVERSATION.id}`);
-  vi.stubGlobal("WebSocket", QuietSocket);
-  vi.stubGlobal("matchMedia", () => ({
-    matches: false,
-    addEventListener: () => undefined,
-    removeEventListener: () => undefined,
-  }));
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (path: string, init?: RequestInit) => {
+  stubAppPage({
+    me: ME,
+    conversationId: CONVERSATION.id,
+    socket: QuietSocket,
+    fetch: async (path, init) => {
       const method = init?.method ?? "GET";
       requests.push(`${method} ${path}`);
       const conv = `/api/conversations/${CONVERSATION.id}`;
@@ -128,8 +121,8 @@ beforeEach(() => {
       if (path.startsWith("/api/conversations?") || path === "/api/conversations")
         return json(200, { items: own ? [CONVERSATION] : [], nextCursor: null });
       return json(200, { items: [] });
-    }),
-  );
+    },
+  });
   host = document.createElement("div");
   document.body.appendChild(host);
   root = createRoot(host);

@@ -13,8 +13,6 @@ export interface OwnerSettings {
 
 export class LiveSettings {
   #now: OwnerSettings;
-  /** Bumped by each read that landed: a catalog made before it is out of date. */
-  #version = 0;
   /** A read under way (or due again: the last one failed); calls wait for it. */
   #reading: Promise<void> | null = null;
   #stale = false;
@@ -37,8 +35,9 @@ export class LiveSettings {
     return this.#now.policies;
   }
 
+  /** Changes with each read that landed: a catalog made at another version is out of date. */
   get version(): number {
-    return this.#version;
+    return this.#applied;
   }
 
   /** Changed since the last read that landed (a read may be under way). */
@@ -70,7 +69,6 @@ export class LiveSettings {
       if (ticket < this.#applied) return;
       this.#applied = ticket;
       this.#now = now;
-      this.#version += 1;
       if (ticket === this.#started) this.#stale = false;
     } catch (err) {
       // Kept stale: the next call tries again; meanwhile the turn goes on with what it had.
